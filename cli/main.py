@@ -1,0 +1,31 @@
+"""Entry point of the `kg` console script."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from pydantic import ValidationError
+
+from cli import config, db
+from cli.output import err_console, report_error
+from kg.errors import PaperKGError
+
+app = typer.Typer(
+    help="paperkg: turn scientific PDFs into a provenance-bearing knowledge graph in Neo4j.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(db.app, name="db")
+app.add_typer(config.app, name="config")
+
+
+def main() -> None:
+    try:
+        app()
+    except PaperKGError as exc:
+        report_error(exc)
+        sys.exit(1)
+    except ValidationError as exc:
+        err_console.print(f"[bold red]error:[/] invalid configuration\n{exc}", highlight=False)
+        sys.exit(2)

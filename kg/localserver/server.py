@@ -1,0 +1,250 @@
+"""Starts, stops and inspects the local Neo4j server that `kg db` manages.
+
+The server is Neo4j's own `CommunityEntryPoint` run in a background JVM with a configuration this module
+writes from the settings. A pid file records which process we started, so `stop` never touches a server
+somebody else runs, and `start` is a no-op when ours is already up.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from neo4j.exceptions import AuthError
+
+from kg import store
+from kg.errors import ConfigurationError, ServerError
+from kg.localserver import artifacts
+from kg.localserver.java import checked_java
+from kg.settings import Settings
+
+_MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
+_ADMIN_CLASS = "org.neo4j.server.startup.Neo4jAdminBoot"
+_JVM_FLAGS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+]
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    running: bool
+    pid: int | None
+    bolt_uri: str
+    browser_url: str
+    home: Path
+    version: str | None = None
+    edition: str | None = None
+    problem: str | None = None  # running but unusable (e.g. the password is rejected)
+
+
+class LocalNeo4j:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.home = settings.neo4j_home
+        self.conf_dir = self.home / "conf"
+        self.data_dir = self.home / "data"
+        self.logs_dir = self.home / "logs"
+        self.pid_file = self.home / "run" / "paperkg-neo4j.pid"
+        self.console_log = self.logs_dir / "console.log"
+
+    # ----------------------------------------------------------------- artifacts
+    def install(self) -> Path:
+        s = self.settings
+        return artifacts.install(s.cache_dir, s.neo4j_version, s.neo4j_browser_version)
+
+    # ----------------------------------------------------------------- lifecycle
+    def start(self) -> tuple[ServerStatus, bool]:
+        """Start the server unless ours already runs; returns its status and whether it was started now."""
+        pid = self._our_pid()
+        if pid is not None:
+            return self.status(), False
+        java = checked_java(self.settings.java_home)
+        lib = self.install()
+        self._check_ports_free()
+        self._write_config()
+        if not (self.data_dir / "databases" / "system").exists():
+            self._set_initial_password(java, lib)
+        self.console_log.parent.mkdir(parents=True, exist_ok=True)
+        heap = self.settings.neo4j_heap
+        cmd = [str(java), f"-Xms{heap}", f"-Xmx{heap}", *_JVM_FLAGS, "-cp", f"{lib}/*", _MAIN_CLASS,
+               f"--home-dir={self.home}", f"--config-dir={self.conf_dir}"]
+        with open(self.console_log, "ab") as console:
+            proc = subprocess.Popen(cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    cwd=self.home, start_new_session=True, env=self._java_env(java))
+        self.pid_file.parent.mkdir(parents=True, exist_ok=True)
+        self.pid_file.write_text(f"{proc.pid}\n")
+        self._wait_until_ready(proc)
+        return self.status(), True
+
+    def stop(self, timeout_s: float = 60.0) -> bool:
+        """Stop the server this module started; returns False when none of ours was running."""
+        pid = self._our_pid()
+        if pid is None:
+            self.pid_file.unlink(missing_ok=True)
+            return False
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+            while _alive(pid):
+                time.sleep(0.1)
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def reset(self) -> None:
+        """Stop the server and delete its databases and logs (the downloaded jars stay cached)."""
+        self.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def status(self) -> ServerStatus:
+        s = self.settings
+        base = dict(bolt_uri=s.uri, browser_url=s.browser_url, home=self.home)
+        pid = self._our_pid()
+        if pid is None:
+            return ServerStatus(running=False, pid=None, **base)
+        try:
+            driver = store.connect(s)
+        except ConfigurationError as exc:
+            return ServerStatus(running=True, pid=pid, problem=exc.message, **base)
+        except Exception as exc:  # up but not answering yet, or dying
+            return ServerStatus(running=True, pid=pid, problem=f"Bolt does not answer: {exc}", **base)
+        with driver:
+            info = store.server_info(driver)
+        return ServerStatus(running=True, pid=pid, version=info.version, edition=info.edition, **base)
+
+    def log_tail(self, lines: int = 50) -> str:
+        chunks = []
+        for path in (self.logs_dir / "neo4j.log", self.console_log):
+            if path.exists():
+                text = path.read_text(errors="replace").splitlines()[-lines:]
+                chunks.append(f"==> {path} <==\n" + "\n".join(text))
+        return "\n\n".join(chunks) if chunks else f"no logs yet under {self.logs_dir}"
+
+    # ----------------------------------------------------------------- internals
+    def _our_pid(self) -> int | None:
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        if not _alive(pid):
+            return None
+        cmdline = Path(f"/proc/{pid}/cmdline")
+        if cmdline.exists():
+            args = cmdline.read_bytes().split(b"\0")
+            if _MAIN_CLASS.encode() not in args or f"--home-dir={self.home}".encode() not in args:
+                return None  # the pid was reused by another process
+        return pid
+
+    def _check_ports_free(self) -> None:
+        for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    raise ServerError(
+                        f"port {port} ({name}) on 127.0.0.1 is already in use by another process",
+                        hint=f"stop that process, or choose another port with PAPERKG_{name.upper()}_PORT",
+                    ) from None
+
+    def _write_config(self) -> None:
+        s = self.settings
+        for sub in ("conf", "data", "logs", "plugins", "import", "run"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        lines = {
+            "server.default_listen_address": "127.0.0.1",
+            "server.bolt.listen_address": f"127.0.0.1:{s.bolt_port}",
+            "server.bolt.advertised_address": f"localhost:{s.bolt_port}",
+            "server.http.listen_address": f"127.0.0.1:{s.http_port}",
+            "server.http.advertised_address": f"localhost:{s.http_port}",
+            "server.https.enabled": "false",
+            "server.directories.data": self.data_dir,
+            "server.directories.logs": self.logs_dir,
+            "server.directories.plugins": self.home / "plugins",
+            "server.directories.import": self.home / "import",
+            "server.directories.run": self.home / "run",
+            "server.memory.heap.initial_size": s.neo4j_heap,
+            "server.memory.heap.max_size": s.neo4j_heap,
+            "server.memory.pagecache.size": s.neo4j_pagecache,
+            "dbms.security.auth_enabled": "true",
+            "dbms.usage_report.enabled": "false",
+        }
+        text = "# Written by `kg db start` from the PAPERKG_* settings; edits are overwritten.\n"
+        text += "".join(f"{key}={value}\n" for key, value in lines.items())
+        (self.conf_dir / "neo4j.conf").write_text(text)
+
+    def _java_env(self, java: Path) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(JAVA_HOME=str(java.resolve().parent.parent), NEO4J_HOME=str(self.home),
+                   NEO4J_CONF=str(self.conf_dir))
+        return env
+
+    def _set_initial_password(self, java: Path, lib: Path) -> None:
+        cmd = [str(java), "-cp", f"{lib}/*", _ADMIN_CLASS, "dbms", "set-initial-password",
+               self.settings.neo4j_password.get_secret_value()]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=self._java_env(java), timeout=120)
+        if proc.returncode != 0:
+            raise ServerError("neo4j-admin could not set the initial password",
+                              details=(proc.stdout + proc.stderr)[-2000:])
+
+    def _wait_until_ready(self, proc: subprocess.Popen) -> None:
+        deadline = time.monotonic() + self.settings.start_timeout_s
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                self.pid_file.unlink(missing_ok=True)
+                raise ServerError(
+                    f"Neo4j exited during start-up (exit status {proc.returncode})",
+                    hint=f"see the full logs under {self.logs_dir}",
+                    details=self.log_tail(25),
+                )
+            try:
+                store.connect(self.settings).close()
+                return
+            except ConfigurationError as exc:
+                if isinstance(exc.__cause__, AuthError):
+                    self.stop()
+                    raise ConfigurationError(
+                        f"the local database under {self.data_dir} was created with another password "
+                        "than PAPERKG_NEO4J_PASSWORD",
+                        hint="set PAPERKG_NEO4J_PASSWORD to the original one, or `kg db reset` to start over",
+                    ) from exc
+                raise
+            except Exception:
+                time.sleep(0.5)
+        self.stop()
+        raise ServerError(f"Neo4j did not answer on Bolt within {self.settings.start_timeout_s:.0f} s",
+                          details=self.log_tail(25))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (our own exited child not yet reaped) is not alive.
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.exists():
+        try:
+            return stat.read_text().split(")")[-1].split()[0] != "Z"
+        except OSError:
+            return False
+    return True

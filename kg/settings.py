@@ -1,0 +1,74 @@
+"""All configuration in one place: environment variables prefixed PAPERKG_, or a .env file."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _xdg(var: str, fallback: str) -> Path:
+    return Path(os.environ.get(var) or Path.home() / fallback)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PAPERKG_", env_file=".env", extra="ignore")
+
+    neo4j_uri: str | None = None  # default: the local server, bolt://127.0.0.1:<bolt_port>
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr = SecretStr("paperkg-local")
+    neo4j_database: str = "neo4j"
+
+    data_dir: Path = Field(default_factory=lambda: _xdg("XDG_DATA_HOME", ".local/share") / "paperkg")
+    cache_dir: Path = Field(default_factory=lambda: _xdg("XDG_CACHE_HOME", ".cache") / "paperkg")
+
+    # The local server (`kg db ...`): what to assemble from Maven Central and how to run it.
+    neo4j_version: str = "5.26.30"
+    neo4j_browser_version: str = "5.24.0"
+    bolt_port: int = 7687
+    http_port: int = 7474
+    neo4j_heap: str = "1g"
+    neo4j_pagecache: str = "512m"
+    java_home: Path | None = None
+    start_timeout_s: float = 120.0
+
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+
+    @field_validator("neo4j_password")
+    @classmethod
+    def _password_long_enough(cls, value: SecretStr) -> SecretStr:
+        # Neo4j refuses passwords shorter than 8 characters; say so before the server does.
+        if len(value.get_secret_value()) < 8:
+            raise ValueError("PAPERKG_NEO4J_PASSWORD must be at least 8 characters (Neo4j's minimum)")
+        return value
+
+    @property
+    def uri(self) -> str:
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def neo4j_home(self) -> Path:
+        return self.data_dir / "neo4j"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://localhost:{self.http_port}/browser/"
+
+    def masked(self) -> dict[str, str]:
+        """Every setting as text, password masked, for `kg config show`."""
+        out = {}
+        for name, value in self.model_dump().items():
+            if isinstance(value, SecretStr):
+                value = "********"
+            out[f"PAPERKG_{name.upper()}"] = "" if value is None else str(value)
+        out["PAPERKG_NEO4J_URI"] = self.uri
+        return out
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,56 @@
+"""The one way the code opens a Neo4j driver, with failures turned into errors a user can act on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from neo4j import Driver, GraphDatabase
+from neo4j.exceptions import AuthError, ServiceUnavailable
+
+from kg.errors import ConfigurationError, DatabaseUnavailable
+from kg.settings import Settings
+
+_COMPONENTS = "CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS version, edition"
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    version: str
+    edition: str
+
+
+def connect(settings: Settings, *, verify: bool = True) -> Driver:
+    driver = GraphDatabase.driver(
+        settings.uri,
+        auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
+        connection_timeout=10,
+    )
+    if verify:
+        try:
+            driver.verify_connectivity()
+        except Exception as exc:
+            driver.close()
+            raise friendly_error(exc, settings) from exc
+    return driver
+
+
+def friendly_error(exc: Exception, settings: Settings) -> Exception:
+    """The PaperKGError a user can act on for a driver failure, or the failure itself."""
+    if isinstance(exc, AuthError):
+        return ConfigurationError(
+            f"Neo4j at {settings.uri} rejected the credentials of user {settings.neo4j_user!r}",
+            hint="set PAPERKG_NEO4J_PASSWORD to the password this database was created with "
+            "(for the local server: `kg db reset` starts over with the configured one)",
+        )
+    if isinstance(exc, (ServiceUnavailable, OSError)):
+        return DatabaseUnavailable(
+            f"cannot reach Neo4j at {settings.uri}",
+            hint="start the local server with `kg db start`, or set PAPERKG_NEO4J_URI",
+            details=str(exc),
+        )
+    return exc
+
+
+def server_info(driver: Driver, database: str = "system") -> ServerInfo:
+    record = driver.execute_query(_COMPONENTS, database_=database).records[0]
+    return ServerInfo(version=record["version"], edition=record["edition"])

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg import store
+from tests.neo4j_harness import running_neo4j
+
+ROOT = Path(__file__).resolve().parent
+SHARED = ROOT.parent.parent / "shared"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        kind = "unit" if (ROOT / "unit") in Path(item.fspath).parents else "integration"
+        item.add_marker(kind)
+
+
+@pytest.fixture(scope="session")
+def neo4j_settings(tmp_path_factory):
+    with running_neo4j(tmp_path_factory.mktemp("neo4j")) as settings:
+        yield settings
+
+
+@pytest.fixture(scope="session")
+def driver(neo4j_settings):
+    with store.connect(neo4j_settings) as drv:
+        yield drv
+
+
+@pytest.fixture
+def empty_db(driver):
+    """The session's database with no data, constraints or indexes left by earlier tests."""
+    with driver.session() as session:  # CALL IN TRANSACTIONS needs an auto-commit transaction
+        session.run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+    for kind, show in (("CONSTRAINT", "SHOW CONSTRAINTS YIELD name"), ("INDEX", "SHOW INDEXES YIELD name, type "
+                       "WHERE type <> 'LOOKUP'")):
+        for record in driver.execute_query(show).records:
+            driver.execute_query(f"DROP {kind} `{record['name']}` IF EXISTS")  # names come from the server
+    return driver
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    path = SHARED / "corpus"
+    if not path.is_dir():
+        pytest.fail(f"the shared corpus is missing at {path}: integration tests need ../shared beside the checkout")
+    return path

@@ -1,0 +1,61 @@
+"""A real, empty Neo4j for a test session: testcontainers when a Docker engine answers, else the local server.
+
+The local server is started by the same code as `kg db start`, on free ports and in a throw-away data
+directory, so tests never touch a user's own database.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from pydantic import SecretStr
+
+from kg.localserver import LocalNeo4j
+from kg.settings import Settings
+
+TEST_PASSWORD = "paperkg-test-pw"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def docker_engine_answers() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def local_settings(data_dir: Path, **overrides) -> Settings:
+    values = dict(data_dir=data_dir, bolt_port=free_port(), http_port=free_port(),
+                  neo4j_password=SecretStr(TEST_PASSWORD), neo4j_heap="512m", neo4j_pagecache="128m")
+    values.update(overrides)
+    return Settings(**values)
+
+
+@contextmanager
+def running_neo4j(data_dir: Path) -> Iterator[Settings]:
+    if docker_engine_answers():
+        from testcontainers.community.neo4j import Neo4jContainer
+
+        with Neo4jContainer("neo4j:5.26-community", password=TEST_PASSWORD) as container:
+            yield Settings(neo4j_uri=container.get_connection_url(), neo4j_password=SecretStr(TEST_PASSWORD),
+                           data_dir=data_dir)
+        return
+    settings = local_settings(data_dir)
+    server = LocalNeo4j(settings)
+    server.start()
+    try:
+        yield settings
+    finally:
+        server.stop()
