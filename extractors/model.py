@@ -1,0 +1,185 @@
+"""The document model: what a PDF becomes before anything touches the graph.
+
+Every element carries where it came from: 1-based page, a box in PDF points (PyMuPDF's top-left
+origin), and, where it has text, a character span into `Document.text` (one string of the whole
+body, as in papermage). Ids are derived from the file's SHA-256 and the element's position, so the
+same PDF always gives the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from pydantic import BaseModel, Field
+
+BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, y grows downwards
+
+
+def element_id(kind: str, paper_sha256: str, *parts: object) -> str:
+    """Deterministic id: `<kind>_<20 hex>` from the paper hash and the element's position/content."""
+    digest = hashlib.sha256("\x1f".join([kind, paper_sha256, *map(str, parts)]).encode()).hexdigest()
+    return f"{kind}_{digest[:20]}"
+
+
+class Box(BaseModel):
+    page: int  # 1-based
+    bbox: BBox
+
+
+class Line(BaseModel):
+    """One text line as laid out on the page, after normalisation (ligatures, odd Unicode)."""
+
+    text: str
+    page: int
+    bbox: BBox
+    size: float  # dominant font size
+    font: str
+    bold: bool = False
+    italic: bool = False
+    block: int = 0  # PyMuPDF block number on its page
+    column: int = 0  # 0 = full width or left, 1 = right column
+
+
+class PageLayout(BaseModel):
+    page: int
+    width: float
+    height: float
+    lines: list[Line] = Field(default_factory=list)  # reading order, running heads/footers removed
+    images: list[BBox] = Field(default_factory=list)
+    drawings: list[BBox] = Field(default_factory=list)
+    columns: int = 1
+
+
+class Author(BaseModel):
+    name: str
+    affiliations: list[str] = Field(default_factory=list)
+    email: str | None = None
+
+
+class Metadata(BaseModel):
+    title: str | None = None
+    title_box: Box | None = None
+    authors: list[Author] = Field(default_factory=list)
+    abstract: str | None = None
+    abstract_box: Box | None = None
+    keywords: list[str] = Field(default_factory=list)
+    doi: str | None = None
+    arxiv_id: str | None = None
+    year: int | None = None
+    venue: str | None = None
+
+
+class Section(BaseModel):
+    id: str
+    number: str | None
+    title: str
+    level: int
+    parent_id: str | None
+    ordinal: int  # reading order among all sections
+    kind: str = "Other"  # ontology section kind (Introduction, Method, ...)
+    core_kind: str = "body"  # meta | body | reference | appendix | navigation
+    kind_confidence: float = 0.0
+    page_start: int
+    page_end: int
+    box: Box  # the heading
+    char_start: int  # body text of the section in Document.text, heading excluded
+    char_end: int
+
+
+class Float(BaseModel):
+    """A captioned figure or table: the region (graphics + caption), not only the caption."""
+
+    id: str
+    kind: str  # "figure" | "table"
+    label: str  # as printed: "3", "A.1", "S2"
+    caption: str
+    page: int
+    bbox: BBox  # region including the caption
+    caption_bbox: BBox
+    rows: list[list[str]] = Field(default_factory=list)  # table cells where recoverable
+    section_id: str | None = None
+
+
+class Equation(BaseModel):
+    id: str
+    label: str | None  # printed number, None for unnumbered display equations
+    text: str
+    page: int
+    bbox: BBox
+    section_id: str | None = None
+
+
+class Reference(BaseModel):
+    id: str
+    ordinal: int  # 1-based position in the bibliography
+    marker: str | None = None  # "[12]", "12." or None for author-year styles
+    raw: str
+    authors: list[str] = Field(default_factory=list)
+    title: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    page: int
+    bbox: BBox
+
+
+class Mention(BaseModel):
+    """An in-text pointer: a citation marker or a cross-reference to a figure, table, equation or section."""
+
+    kind: str  # "citation" | "figure" | "table" | "equation" | "section"
+    text: str  # as printed: "[12]", "(Smith et al., 2020)", "Figure 3"
+    target_label: str
+    target_id: str | None  # resolved element id, None when the target was not found
+    page: int
+    bbox: BBox
+    char_start: int
+    char_end: int
+    chunk_id: str | None = None
+
+
+class Chunk(BaseModel):
+    id: str
+    kind: str  # "text" | "figure" | "table" | "equation"
+    text: str
+    section_id: str | None
+    section_path: list[str]  # heading titles from the top level down
+    page_start: int
+    page_end: int
+    boxes: list[Box]
+    char_start: int
+    char_end: int
+    content_hash: str
+    element_id: str | None = None  # the figure/table/equation a non-text chunk holds
+
+
+class Profile(BaseModel):
+    text_kind: str  # "native" | "scanned" | "mixed"
+    chars_per_page: float
+    columns: int
+    fonts: list[str] = Field(default_factory=list)
+
+
+class Audit(BaseModel):
+    sha256: str
+    page_count: int
+    seconds_per_stage: dict[str, float] = Field(default_factory=dict)
+    extractor_versions: dict[str, str] = Field(default_factory=dict)
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Document(BaseModel):
+    sha256: str
+    file_name: str
+    page_count: int
+    text: str  # the body text in reading order; spans point into it
+    metadata: Metadata
+    sections: list[Section] = Field(default_factory=list)
+    figures: list[Float] = Field(default_factory=list)
+    tables: list[Float] = Field(default_factory=list)
+    equations: list[Equation] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
+    mentions: list[Mention] = Field(default_factory=list)
+    chunks: list[Chunk] = Field(default_factory=list)
+    profile: Profile
+    audit: Audit
