@@ -26,6 +26,17 @@ class Box(BaseModel):
     bbox: BBox
 
 
+class Span(BaseModel):
+    """A run of text in one font on one line."""
+
+    text: str
+    bbox: BBox
+    size: float
+    font: str
+    bold: bool = False
+    italic: bool = False
+
+
 class Line(BaseModel):
     """One text line as laid out on the page, after normalisation (ligatures, odd Unicode)."""
 
@@ -38,6 +49,8 @@ class Line(BaseModel):
     italic: bool = False
     block: int = 0  # PyMuPDF block number on its page
     column: int = 0  # 0 = full width or left, 1 = right column
+    vertical: bool = False  # rotated text (side stamps, rotated table headers)
+    spans: list[Span] = Field(default_factory=list)
 
 
 class PageLayout(BaseModel):

@@ -1,0 +1,277 @@
+"""Page layout: text lines in reading order, with page furniture (running heads, page and line
+numbers, margin stamps) removed, plus the boxes of images and vector graphics.
+
+Everything downstream (metadata, sections, floats, chunks) reads these lines, so this module
+only describes the page; it does not decide what a line means.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import pymupdf
+
+from extractors.model import BBox, Line, PageLayout, Span
+from extractors.text import normalize
+
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
+_BOLD, _ITALIC = 16, 2
+_PAGE_NUMBER = re.compile(r"^(page\s+)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$", re.I)
+_DIGITS = re.compile(r"\d+")
+_BAND = 0.09  # top/bottom share of the page where running heads and page numbers live
+_MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
+
+
+def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
+    """Lines of every page in reading order, furniture removed."""
+    pages = [_raw_page(page) for page in doc]
+    furniture = _repeated_keys(pages)
+    return [_finish_page(layout, furniture) for layout in pages]
+
+
+# --- reading one page -------------------------------------------------------------------------
+
+
+def _raw_page(page: pymupdf.Page) -> PageLayout:
+    number = page.number + 1
+    lines: list[Line] = []
+    for block_no, block in enumerate(page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]):
+        for raw in block.get("lines", ()):
+            line = _line(raw, number, block_no)
+            if line is not None:
+                lines.append(line)
+    images, drawings = _graphics(page)
+    return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
+                      lines=_merge_same_baseline(lines), images=images, drawings=drawings)
+
+
+def _line(raw: dict, page: int, block: int) -> Line | None:
+    spans: list[Span] = []
+    for s in raw["spans"]:
+        text = normalize(s["text"])
+        if not text.strip():
+            continue
+        font = s["font"]
+        lower = font.lower()
+        spans.append(Span(text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
+                          bold=bool(s["flags"] & _BOLD) or "bold" in lower or "black" in lower,
+                          italic=bool(s["flags"] & _ITALIC) or "italic" in lower or "oblique" in lower))
+    if not spans:
+        return None
+    text = _join_spans(spans)
+    weight: dict[tuple[float, str, bool, bool], int] = defaultdict(int)
+    for s in spans:
+        weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
+    size, font, bold, italic = max(weight, key=weight.get)
+    return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font,
+                bold=bold, italic=italic, block=block, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+
+
+def _join_spans(spans: list[Span]) -> str:
+    """Concatenate spans, adding a space where the gap between them is a visible word gap."""
+    out = spans[0].text
+    for prev, cur in zip(spans, spans[1:]):
+        gap = cur.bbox[0] - prev.bbox[2]
+        if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
+            out += " "
+        out += cur.text
+    return " ".join(out.split())
+
+
+def _union(boxes: list[BBox]) -> BBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _merge_same_baseline(lines: list[Line]) -> list[Line]:
+    """PyMuPDF splits a visual line at wide gaps ("1" + "Introduction"); join pieces of one block
+    on one baseline when the gap is at most about a word gap plus an em."""
+    out: list[Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.block == line.block and not line.vertical
+                and abs(prev.bbox[3] - line.bbox[3]) < 0.3 * line.size
+                and -1 <= line.bbox[0] - prev.bbox[2] < 1.5 * max(prev.size, line.size)):
+            spans = prev.spans + line.spans
+            main = prev if len(prev.text) >= len(line.text) else line
+            out[-1] = main.model_copy(update={"text": _join_spans(spans), "spans": spans,
+                                              "bbox": _union([prev.bbox, line.bbox])})
+        else:
+            out.append(line)
+    return out
+
+
+def _graphics(page: pymupdf.Page) -> tuple[list[BBox], list[BBox]]:
+    """Image and vector-path boxes from the cheap bbox log (get_drawings is too slow on plots)."""
+    images: list[BBox] = []
+    paths: list[BBox] = []
+    area = page.rect
+    for kind, box in page.get_bboxlog():
+        x0, y0, x1, y1 = max(box[0], area.x0), max(box[1], area.y0), min(box[2], area.x1), min(box[3], area.y1)
+        if x1 <= x0 and y1 <= y0:
+            continue
+        if kind == "fill-image" or kind == "fill-imgmask":
+            images.append((x0, y0, x1, y1))
+        elif kind in ("fill-path", "stroke-path"):
+            if (x1 - x0) > 0.95 * area.width and (y1 - y0) > 0.95 * area.height:
+                continue  # page background
+            paths.append((x0, y0, x1, y1))
+    return images, _cluster(paths, grid=12.0 if len(paths) > _MAX_GRAPHICS else 3.0)
+
+
+def _cluster(boxes: list[BBox], grid: float) -> list[BBox]:
+    """Merge boxes that touch (within `grid` points) into connected regions; sort-and-sweep."""
+    merged: list[list[float]] = []
+    for b in sorted(boxes, key=lambda b: (b[1], b[0])):
+        for m in reversed(merged):
+            if b[1] > m[3] + grid * 40:
+                break
+            if b[0] <= m[2] + grid and b[2] >= m[0] - grid and b[1] <= m[3] + grid and b[3] >= m[1] - grid:
+                m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
+                break
+        else:
+            merged.append(list(b))
+    changed = True
+    while changed:  # a second pass joins regions that grew into each other
+        changed = False
+        out: list[list[float]] = []
+        for m in merged:
+            for o in out:
+                if m[0] <= o[2] + grid and m[2] >= o[0] - grid and m[1] <= o[3] + grid and m[3] >= o[1] - grid:
+                    o[0], o[1], o[2], o[3] = min(o[0], m[0]), min(o[1], m[1]), max(o[2], m[2]), max(o[3], m[3])
+                    changed = True
+                    break
+            else:
+                out.append(m)
+        merged = out
+    return [tuple(m) for m in merged]
+
+
+# --- page furniture -----------------------------------------------------------------------------
+
+
+def _furniture_key(line: Line, height: float) -> tuple[str, int] | None:
+    """Text (digits blanked) and position of a line in the top or bottom band, else None."""
+    mid = (line.bbox[1] + line.bbox[3]) / 2
+    if _BAND * height < mid < (1 - _BAND) * height:
+        return None
+    return _DIGITS.sub("#", line.text.lower()), round(line.bbox[1] / 4)
+
+
+def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
+    """Band lines that recur at the same place on at least two pages: running heads and feet."""
+    seen: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for layout in pages:
+        for line in layout.lines:
+            key = _furniture_key(line, layout.height)
+            if key is not None:
+                for near in (-1, 0, 1):
+                    seen[(key[0], key[1] + near)].add(layout.page)
+    return {key for key, on in seen.items() if len(on) >= 2}
+
+
+def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]]) -> bool:
+    key = _furniture_key(line, height)
+    if key is None:
+        return False
+    return key in repeated or bool(_PAGE_NUMBER.match(line.text.strip()))
+
+
+def _text_extent(lines: list[Line]) -> tuple[float, float]:
+    """Left and right edge of the body text: the extremes of lines with real prose on them."""
+    prose = [line for line in lines if len(line.text) >= 15 and not line.vertical]
+    if not prose:
+        return 0.0, float("inf")
+    return min(line.bbox[0] for line in prose), max(line.bbox[2] for line in prose)
+
+
+def _is_margin_mark(line: Line, left: float, right: float) -> bool:
+    """Review line numbers and side stamps (arXiv id) live outside the text column."""
+    outside = line.bbox[2] <= left + 1 or line.bbox[0] >= right - 1
+    return outside and (line.vertical or line.text.strip().isdigit())
+
+
+def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]]) -> PageLayout:
+    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated)]
+    left, right = _text_extent(lines)
+    lines = [line for line in lines if not _is_margin_mark(line, left, right)]
+    ordered, columns = _reading_order(lines, layout.width)
+    return layout.model_copy(update={"lines": ordered, "columns": columns})
+
+
+# --- reading order ------------------------------------------------------------------------------
+
+
+def _gutter(lines: list[Line], width: float) -> float | None:
+    """x of the gap between two columns, or None for a one-column page.
+
+    Coverage of each x by lines is counted with a difference array; the gutter is the least
+    covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
+    """
+    w = int(width) + 2
+    cover = [0] * (w + 1)
+    for line in lines:
+        cover[max(0, int(line.bbox[0]) + 1)] += 1
+        cover[min(w, int(line.bbox[2]))] -= 1
+    running, best, best_x = 0, None, None
+    lo, hi = int(0.3 * width), int(0.7 * width)
+    for x in range(w):
+        running += cover[x]
+        if lo <= x <= hi and (best is None or running < best or (running == best and abs(x - width / 2) < abs(best_x - width / 2))):
+            best, best_x = running, x
+    if best_x is None:
+        return None
+    wide = 0.22 * width
+    left = [line for line in lines if line.bbox[2] <= best_x + 1 and line.bbox[2] - line.bbox[0] >= wide]
+    right = [line for line in lines if line.bbox[0] >= best_x - 1 and line.bbox[2] - line.bbox[0] >= wide]
+    if len(left) < 3 or len(right) < 3:
+        return None
+    if min(line.bbox[1] for line in right) > max(line.bbox[3] for line in left) or \
+            min(line.bbox[1] for line in left) > max(line.bbox[3] for line in right):
+        return None  # the "columns" are stacked, not side by side
+    if best > 0.5 * (len(left) + len(right)):
+        return None
+    return float(best_x)
+
+
+def _rows(lines: list[Line]) -> list[Line]:
+    """Top-to-bottom, and left-to-right among lines sharing a baseline."""
+    out: list[Line] = []
+    row: list[Line] = []
+    for line in sorted(lines, key=lambda l: (l.bbox[1], l.bbox[0])):
+        if row:
+            ref = row[0]
+            overlap = min(ref.bbox[3], line.bbox[3]) - max(ref.bbox[1], line.bbox[1])
+            if overlap < 0.5 * min(ref.bbox[3] - ref.bbox[1], line.bbox[3] - line.bbox[1]):
+                out.extend(sorted(row, key=lambda l: l.bbox[0]))
+                row = []
+        row.append(line)
+    out.extend(sorted(row, key=lambda l: l.bbox[0]))
+    return out
+
+
+def _reading_order(lines: list[Line], width: float) -> tuple[list[Line], int]:
+    """One column: top to bottom. Two columns: bands separated by full-width lines (title,
+    abstract, wide floats), each band read left column then right column."""
+    gutter = _gutter(lines, width)
+    if gutter is None:
+        return [line.model_copy(update={"column": 0}) for line in _rows(lines)], 1
+    tol = 0.05 * width
+    out: list[Line] = []
+    band: list[Line] = []
+
+    def flush() -> None:
+        left = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 < gutter]
+        right = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 >= gutter]
+        out.extend(l.model_copy(update={"column": 0}) for l in _rows(left))
+        out.extend(l.model_copy(update={"column": 1}) for l in _rows(right))
+        band.clear()
+
+    for line in _rows(lines):
+        if line.bbox[0] < gutter - tol and line.bbox[2] > gutter + tol:
+            flush()
+            out.append(line.model_copy(update={"column": 0}))
+        else:
+            band.append(line)
+    flush()
+    return out, 2
