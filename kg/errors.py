@@ -33,3 +33,29 @@ class ServerError(PaperKGError):
 
 class DatabaseUnavailable(PaperKGError):
     code = "DATABASE_UNAVAILABLE"
+
+
+class ExtractionError(PaperKGError):
+    """A PDF that cannot be turned into a document; the hint says what to do with the file."""
+
+    code = "EXTRACTION"
+
+
+class NotAPDFError(ExtractionError):
+    code = "NOT_A_PDF"
+
+
+class EncryptedPDFError(ExtractionError):
+    code = "ENCRYPTED_PDF"
+
+
+class CorruptPDFError(ExtractionError):
+    code = "CORRUPT_PDF"
+
+
+class EmptyPDFError(ExtractionError):
+    code = "EMPTY_PDF"
+
+
+class NoTextLayerError(ExtractionError):
+    code = "NO_TEXT_LAYER"
