@@ -8,6 +8,7 @@ import typer
 from pydantic import ValidationError
 
 from cli import config, db
+from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
 
@@ -18,6 +19,7 @@ app = typer.Typer(
 )
 app.add_typer(db.app, name="db")
 app.add_typer(config.app, name="config")
+app.command()(serve)
 
 
 def main() -> None:

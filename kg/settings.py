@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     neo4j_heap: str = "1g"
     neo4j_pagecache: str = "512m"
     java_home: Path | None = None
+    maven_settings: Path | None = None  # a Maven settings.xml (mirrors, proxies) for `kg db install`
     start_timeout_s: float = 120.0
 
     api_host: str = "127.0.0.1"

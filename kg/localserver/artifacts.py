@@ -27,7 +27,8 @@ def is_installed(lib: Path) -> bool:
     return (lib / _MARKER).exists()
 
 
-def install(cache_dir: Path, neo4j_version: str, browser_version: str, *, quiet: bool = True) -> Path:
+def install(cache_dir: Path, neo4j_version: str, browser_version: str, *,
+            maven_settings: Path | None = None, quiet: bool = True) -> Path:
     """Resolve the jars with Maven unless the cache already has them; returns the lib folder."""
     for name, version in (("Neo4j", neo4j_version), ("Neo4j Browser", browser_version)):
         if not _VERSION.match(version):
@@ -52,6 +53,8 @@ def install(cache_dir: Path, neo4j_version: str, browser_version: str, *, quiet:
                "-DincludeScope=runtime", "-DexcludeTypes=pom"]
         if quiet:
             cmd.insert(2, "-q")
+        if maven_settings is not None:
+            cmd[2:2] = ["-s", str(maven_settings)]
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])

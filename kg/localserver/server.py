@@ -65,7 +65,8 @@ class LocalNeo4j:
     # ----------------------------------------------------------------- artifacts
     def install(self) -> Path:
         s = self.settings
-        return artifacts.install(s.cache_dir, s.neo4j_version, s.neo4j_browser_version)
+        return artifacts.install(s.cache_dir, s.neo4j_version, s.neo4j_browser_version,
+                                 maven_settings=s.maven_settings)
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> tuple[ServerStatus, bool]:

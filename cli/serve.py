@@ -1,0 +1,17 @@
+"""`kg serve`: the REST API under uvicorn."""
+
+from __future__ import annotations
+
+import typer
+import uvicorn
+
+from kg.settings import get_settings
+
+
+def serve(
+    host: str = typer.Option(None, help="Interface to bind (default PAPERKG_API_HOST)."),
+    port: int = typer.Option(None, help="Port (default PAPERKG_API_PORT)."),
+) -> None:
+    """Serve the REST API (OpenAPI docs at /docs)."""
+    settings = get_settings()
+    uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port)

@@ -1,0 +1,132 @@
+"""`kg db` as a user runs it: a real JVM, real ports, a real data directory."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from tests.neo4j_harness import TEST_PASSWORD, free_port
+
+
+def _env(data_dir: Path, **extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        PAPERKG_DATA_DIR=str(data_dir),
+        PAPERKG_BOLT_PORT=str(extra.pop("bolt", free_port())),
+        PAPERKG_HTTP_PORT=str(extra.pop("http", free_port())),
+        PAPERKG_NEO4J_PASSWORD=TEST_PASSWORD,
+        PAPERKG_NEO4J_HEAP="512m",
+        PAPERKG_NEO4J_PAGECACHE="64m",
+        COLUMNS="200",
+    )
+    env.update(extra)
+    return env
+
+
+def kg(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_start_twice_status_stop_restart_keeps_data(tmp_path):
+    env = _env(tmp_path / "data")
+    bolt = int(env["PAPERKG_BOLT_PORT"])
+    stopped = kg(env, "db", "status")
+    assert stopped.returncode == 3 and "stopped" in stopped.stdout
+
+    first = kg(env, "db", "start")
+    assert first.returncode == 0, first.stderr
+    assert "Neo4j started" in first.stdout and "/browser/" in first.stdout
+    try:
+        second = kg(env, "db", "start")
+        assert second.returncode == 0 and "already running" in second.stdout
+
+        status = kg(env, "db", "status")
+        assert status.returncode == 0, status.stdout
+        assert "5.26." in status.stdout and "community" in status.stdout
+
+        uri = f"bolt://127.0.0.1:{bolt}"
+        with GraphDatabase.driver(uri, auth=("neo4j", TEST_PASSWORD)) as driver:
+            driver.execute_query("CREATE (:Probe {name: 'kept'})")
+
+        assert kg(env, "db", "stop").returncode == 0
+        assert kg(env, "db", "status").returncode == 3
+        assert _port_free(bolt), "the Bolt port is still open after stop"
+        assert "No local Neo4j of ours" in kg(env, "db", "stop").stdout
+
+        assert kg(env, "db", "start").returncode == 0
+        with GraphDatabase.driver(uri, auth=("neo4j", TEST_PASSWORD)) as driver:
+            names = [r["name"] for r in driver.execute_query("MATCH (p:Probe) RETURN p.name AS name").records]
+        assert names == ["kept"]
+        assert "Started." in kg(env, "db", "logs", "-n", "200").stdout
+    finally:
+        kg(env, "db", "stop")
+
+    wrong = kg(dict(env, PAPERKG_NEO4J_PASSWORD="not-the-password"), "db", "start")
+    assert wrong.returncode == 1
+    assert "another password" in wrong.stderr
+    assert kg(env, "db", "status").returncode == 3, "a server refused for its password must not stay up"
+
+    assert kg(env, "db", "reset", "--yes").returncode == 0
+    assert not (tmp_path / "data" / "neo4j").exists()
+
+
+def test_port_in_use_is_reported(tmp_path):
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        taken = blocker.getsockname()[1]
+        result = kg(_env(tmp_path, bolt=str(taken)), "db", "start")
+    assert result.returncode == 1
+    assert f"port {taken} (Bolt)" in result.stderr and "PAPERKG_BOLT_PORT" in result.stderr
+
+
+def test_too_old_java_is_reported(tmp_path):
+    fake_home = tmp_path / "jdk11"
+    (fake_home / "bin").mkdir(parents=True)
+    java = fake_home / "bin" / "java"
+    java.write_text('#!/bin/sh\necho \'openjdk version "11.0.22" 2024-01-16\' >&2\n')
+    java.chmod(0o755)
+    result = kg(_env(tmp_path, PAPERKG_JAVA_HOME=str(fake_home)), "db", "start")
+    assert result.returncode == 1
+    assert "Java 11" in result.stderr and "17 or 21" in result.stderr
+
+
+def test_missing_java_is_reported(tmp_path):
+    result = kg(_env(tmp_path, PAPERKG_JAVA_HOME=str(tmp_path / "nowhere")), "db", "start")
+    assert result.returncode == 1 and "no java executable" in result.stderr
+
+
+def test_unreachable_maven_repository_is_reported(tmp_path):
+    settings = tmp_path / "settings.xml"
+    settings.write_text(
+        f"<settings><localRepository>{tmp_path / 'm2'}</localRepository><mirrors><mirror><id>closed</id>"
+        f"<mirrorOf>*</mirrorOf><url>http://127.0.0.1:{free_port()}/maven2</url></mirror></mirrors></settings>"
+    )
+    env = _env(tmp_path / "data", PAPERKG_MAVEN_SETTINGS=str(settings), PAPERKG_CACHE_DIR=str(tmp_path / "cache"))
+    result = kg(env, "db", "install")
+    assert result.returncode == 1
+    assert "Maven could not fetch Neo4j" in result.stderr and "reachable" in result.stderr
+
+
+def test_server_dying_at_start_shows_its_log(tmp_path):
+    env = _env(tmp_path / "data")
+    databases = tmp_path / "data" / "neo4j" / "data" / "databases"
+    databases.parent.mkdir(parents=True)
+    databases.write_text("a file where Neo4j needs its database folder")
+    result = kg(env, "db", "start")
+    assert result.returncode == 1
+    assert "exited during start-up" in result.stderr
+    assert "==>" in result.stderr, "the tail of the server log should be shown"
+    assert kg(env, "db", "status").returncode == 3
