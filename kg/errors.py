@@ -59,3 +59,15 @@ class EmptyPDFError(ExtractionError):
 
 class NoTextLayerError(ExtractionError):
     code = "NO_TEXT_LAYER"
+
+
+class OntologyError(PaperKGError):
+    """ontology/paperkg.ttl or shapes.ttl is malformed or contradicts itself."""
+
+    code = "ONTOLOGY"
+
+
+class SchemaVersionError(PaperKGError):
+    """The database was set up for an ontology version (or embedding size) this code cannot migrate to."""
+
+    code = "SCHEMA_VERSION"
