@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 
+    embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
+
     @field_validator("neo4j_password")
     @classmethod
     def _password_long_enough(cls, value: SecretStr) -> SecretStr:
