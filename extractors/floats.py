@@ -1,0 +1,294 @@
+"""Captioned figures and tables: find the caption lines, then the graphics region they belong to.
+
+A caption is recognised by what starts its line ("Figure 3:", "Fig. 3.", "Table IV", a bare "Table 2"
+line) and by where that line sits (it opens a block; it is not the continuation of a body sentence such
+as "... shown in / Table 3. On average"). Each label is kept once per kind: the best-scoring candidate
+wins, so in-text mentions, "(continued)" repeats and captions inside embedded screenshots lose to the
+real caption. `Float.caption` holds the caption text after the label and its separator.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from extractors.model import BBox, Float, Line, PageLayout, element_id
+from extractors.tables import table_rows
+
+CAPTION_RE = re.compile(
+    r"^(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
+    r"(?P<label>(?:[A-Z]{1,2}\.?\d+|S?\d+|[IVXL]+)(?:[.\-]\d+)*[a-z]?)(?![\w.]\w)"
+    r"\s*(?P<sep>[:.|\u2014\u2013-](?!\d)|\((?i:\.*\s*cont)[^)]*\)|$)?\s*(?P<rest>.*)$"
+)
+# Body sentences that open with a label go on with a verb or a function word in lower case.
+BODY_FOLLOWER = re.compile(
+    r"^(?:shows?|presents?|illustrates?|lists?|summari[sz]es|reports?|gives?|compares?|contains?|depicts?|"
+    r"displays?|demonstrates?|plots?|provides?|describes?|is|are|was|were|has|have|and|or|in|of|on|to|for|"
+    r"from|with|we|also|further|further|then|the|a|an|as|at|by|which|that|where|here|below|above)\b"
+)
+MIN_SCORE = 3
+MAX_CAPTION_LINES = 20
+
+
+@dataclass(frozen=True)
+class Caption:
+    kind: str
+    label: str
+    page: int
+    index: int  # position of the first caption line in the page's line list
+    lines: tuple[Line, ...]
+    text: str  # after the label
+    score: float
+
+    @property
+    def bbox(self) -> BBox:
+        return union(line.bbox for line in self.lines)
+
+
+def union(boxes) -> BBox:
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def body_size(pages: list[PageLayout]) -> float:
+    """The font size carrying most characters: the running text."""
+    sizes = Counter()
+    for page in pages:
+        for line in page.lines:
+            sizes[round(line.size * 2) / 2] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def opens_block(lines: list[Line], i: int) -> bool:
+    """False only when line i continues the running sentence of a full-width line just above it."""
+    line = lines[i]
+    above = [l for l in lines[max(0, i - 3):i] if not same_row(l, line)]
+    if not above:
+        return True
+    prev = above[-1]
+    height = max(line.bbox[3] - line.bbox[1], 1.0)
+    width = max(line.bbox[2] - line.bbox[0], prev.bbox[2] - prev.bbox[0], 1.0)
+    continues = (prev.block == line.block and prev.column == line.column and abs(prev.size - line.size) < 0.3
+                 and -height < line.bbox[1] - prev.bbox[3] < 0.8 * height and prev.bbox[2] > line.bbox[2] - 0.1 * width
+                 and not prev.text.rstrip().endswith((".", ":", "!", "?")))
+    return not continues
+
+
+def same_row(a: Line, b: Line) -> bool:
+    """Two pieces of one printed row (a label and its text split by a wide gap)."""
+    ha = max(a.bbox[3] - a.bbox[1], 1.0)
+    return abs(a.bbox[1] - b.bbox[1]) < 0.4 * ha and abs(a.bbox[3] - b.bbox[3]) < 0.4 * ha
+
+
+def line_text(line: Line) -> str:
+    """The line's text, with a space after a label set in its own span ("Table 2" + "Sample ...")."""
+    text = line.text.strip()
+    if line.spans:
+        head = line.spans[0].text.strip()
+        if head and text.startswith(head) and text[len(head):len(head) + 1].isalnum() and CAPTION_RE.match(head):
+            return f"{head} {text[len(head):]}"
+    return text
+
+
+def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> float:
+    line, sep, rest = lines[i], match["sep"], match["rest"]
+    if sep is None:  # label followed by something else: ")", ",", a bare word
+        if not rest or BODY_FOLLOWER.match(rest) or not (line.bold or rest[:1].isupper()):
+            return -10
+        score = 0.0
+    elif sep in ":|\u2014\u2013-":
+        score = 3.0
+    elif sep == ".":
+        score = 2.0
+    elif sep.startswith("("):
+        score = -1.0  # "(continued)" repeats the caption of an earlier page
+    else:  # end of line: a bare "Table 2" label line
+        score = 2.0
+    if rest and BODY_FOLLOWER.match(rest):
+        score -= 3
+    score += 2 if opens_block(lines, i) else -3
+    if line.bold or (line.spans and line.spans[0].bold):
+        score += 1
+    if line.size < size - 0.4:
+        score += 1
+    if line.size < 0.6 * size:
+        score -= 4  # text inside an embedded picture
+    return score
+
+
+def row_tail(lines: list[Line], head: Line, starts: set[int], reach: float = 2.0) -> list[Line]:
+    """Pieces of the head's printed row to its right in its column, each within `reach` font sizes of
+    the previous piece (a label set apart from its text; IEEE's "TABLE I.   TITLE" sets it far apart)."""
+    tail, last = [], head
+    right = (l for l in lines if l is not head and same_row(l, head) and l.bbox[0] >= head.bbox[2] - 1)
+    for line in sorted(right, key=lambda l: l.bbox[0]):
+        if id(line) in starts or line.column != head.column:
+            break
+        if 0 <= line.bbox[0] - last.bbox[2] + 1 < reach * head.size:
+            tail.append(line)
+            last = line
+    return tail
+
+
+def continues_caption(line: Line, prev: Line, extent: BBox, after_bare_label: bool) -> bool:
+    """Whether `line`, the nearest line below `prev`, is more of the same caption paragraph.
+
+    After a bare label line ("TABLE II") the caption title follows in any style (often small caps).
+    """
+    gap = line.bbox[1] - prev.bbox[3]
+    if after_bare_label:
+        return -2 < gap < 1.2 * prev.size
+    if prev.block == line.block and prev.column == line.column:
+        return -prev.size < gap < prev.size
+    inside = line.bbox[0] >= extent[0] - 2 and line.bbox[2] <= extent[2] + 2
+    indented = line.bbox[0] > extent[0] + 0.5 * line.size and abs(line.bbox[2] - extent[2]) < 2
+    return -2 < gap < 0.7 * prev.size and abs(line.size - prev.size) < 0.4 and inside and not indented
+
+
+def caption_lines(lines: list[Line], i: int, is_caption, bare: bool) -> list[Line]:
+    """The caption's own lines, found by geometry (reading order may interleave columns or rows)."""
+    head = lines[i]
+    starts = {id(lines[j]) for j in range(len(lines)) if is_caption(j)}
+    out = [head, *row_tail(lines, head, starts, 6.0 if bare else 2.0)]
+    bare = bare and len(out) == 1
+    extent = union(l.bbox for l in out)
+    while len(out) < MAX_CAPTION_LINES:
+        prev = out[-1]
+        below = [l for l in lines if l.bbox[1] > prev.bbox[1] + 0.5 * prev.size
+                 and l.bbox[0] < extent[2] and l.bbox[2] > extent[0]]
+        if not below:
+            break
+        line = min(below, key=lambda l: (l.bbox[1], l.bbox[0]))
+        if id(line) in starts or not continues_caption(line, prev, extent, bare and len(out) == 1):
+            break
+        out += [line, *row_tail(lines, line, starts)]
+        if len(out) == 2 and bare:
+            extent = union(l.bbox for l in out)
+    return out
+
+
+def find_captions(pages: list[PageLayout]) -> list[Caption]:
+    size = body_size(pages)
+    found = []
+    for page in pages:
+        lines = page.lines
+        matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)}
+        scores = {i: caption_score(m, lines, i, size) for i, m in matches.items() if m}
+        starts = {i for i, s in scores.items() if s >= MIN_SCORE}
+        for i in sorted(starts):
+            m = matches[i]
+            own = caption_lines(lines, i, lambda j: j in starts, not m["rest"])
+            text = " ".join([m["rest"], *(line.text.strip() for line in own[1:])]).strip()
+            kind = "table" if m["word"].lower().startswith("tab") else "figure"
+            found.append(Caption(kind, m["label"], page.page, i, tuple(own), dehyphenate(text), scores[i]))
+    return found
+
+
+def dehyphenate(text: str) -> str:
+    return re.sub(r"(\w)- (\w)", r"\1\2", re.sub(r"\s+", " ", text))
+
+
+def best_per_label(captions: list[Caption]) -> list[Caption]:
+    """One caption per (kind, label): highest score, then earliest."""
+    best: dict[tuple[str, str], Caption] = {}
+    for cap in captions:
+        key = (cap.kind, cap.label.rstrip("."))
+        if key not in best or cap.score > best[key].score:
+            best[key] = cap
+    return sorted(best.values(), key=lambda c: (c.page, c.index))
+
+
+def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
+    """Horizontal extent a float may occupy: the caption's column, or the page when it is full width."""
+    if page.columns < 2 or box[2] - box[0] > 0.6 * page.width:
+        return 0.0, page.width
+    mid = page.width / 2
+    return (0.0, mid + 5) if (box[0] + box[2]) / 2 < mid else (mid - 5, page.width)
+
+
+def is_body_line(line: Line, span: tuple[float, float], size: float) -> bool:
+    """A line of running text: body size, most of the column wide, densely set (no cell gaps), wordy."""
+    text = line.text
+    width = line.bbox[2] - line.bbox[0]
+    letters = sum(c.isalpha() for c in text)
+    return (abs(line.size - size) < 0.6 and width > 0.6 * (span[1] - span[0]) and len(text) > 30
+            and len(text) * line.size > 1.6 * width and letters > 0.65 * len(text.replace(" ", "")))
+
+
+def paragraph_lines(lines: list[Line], span: tuple[float, float], size: float) -> list[Line]:
+    """Body-like lines with a body-like neighbour: running paragraphs, not a lone wide table row."""
+    flags = [is_body_line(line, span, size) for line in lines]
+    near = lambda i, j: 0 <= j < len(lines) and flags[j] and lines[j].column == lines[i].column
+    return [line for i, line in enumerate(lines) if flags[i] and (near(i, i - 1) or near(i, i + 1))]
+
+
+def grow(items: list[tuple[BBox, Line | None]], edge: float, step: float, upward: bool) -> list[tuple[BBox, Line | None]]:
+    """Items reachable from `edge` (the caption's top or bottom) by hops of at most `step` points."""
+    out = []
+    order = sorted(items, key=lambda it: -it[0][3] if upward else it[0][1])
+    for item in order:
+        b = item[0]
+        if (edge - b[3] if upward else b[1] - edge) > step:
+            break
+        out.append(item)
+        edge = min(edge, b[1]) if upward else max(edge, b[3])
+    return out
+
+
+def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[tuple[BBox, Line | None]]:
+    """The graphics and non-body text next to the caption, above or below it, up to the nearest
+    paragraph or other caption."""
+    cbox = cap.bbox
+    x0, x1 = column_span(page, cbox)
+    in_span = lambda b: b[0] < x1 and b[2] > x0 and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
+    others = {id(line) for c in captions_on_page for line in c.lines}
+    walls = [line.bbox for line in paragraph_lines(page.lines, (x0, x1), size)
+             if in_span(line.bbox) and id(line) not in others]
+    walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
+    top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
+    bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
+    items = [(b, None) for b in page.images + page.drawings]
+    items += [(line.bbox, line) for line in page.lines if id(line) not in others and not is_body_line(line, (x0, x1), size)]
+    items = [it for it in items if in_span(it[0])]
+    step = 2.5 * size
+    above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
+    below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
+    has_graphics = lambda side: any(line is None for _, line in side)
+    if cap.kind == "figure":
+        pick = above if has_graphics(above) or not has_graphics(below) else below
+    else:
+        gap_above = min((cbox[1] - b[3] for b, _ in above), default=1e9)
+        gap_below = min((b[1] - cbox[3] for b, _ in below), default=1e9)
+        pick = below if gap_below < gap_above else above
+    return pick
+
+
+def distance(box: BBox, other: BBox) -> float:
+    return max(other[1] - box[3], box[1] - other[3], 0.0)
+
+
+def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list[Float]]:
+    """Figures and tables, one per printed label, with caption, region and (tables) cell rows.
+
+    An item two regions reach (a table right above a figure that sits below it) goes to the
+    nearer caption."""
+    size = body_size(pages)
+    captions = best_per_label(find_captions(pages))
+    by_page = {p.page: p for p in pages}
+    picks = [region(by_page[c.page], c, [o for o in captions if o.page == c.page], size) for c in captions]
+    owner: dict[tuple[int, BBox], int] = {}
+    for n, (cap, pick) in enumerate(zip(captions, picks)):
+        for box, _ in pick:
+            key = (cap.page, box)
+            if key not in owner or distance(box, cap.bbox) < distance(box, captions[owner[key]].bbox):
+                owner[key] = n
+    figures, tables = [], []
+    for n, (cap, pick) in enumerate(zip(captions, picks)):
+        content = [(box, line) for box, line in pick if owner[(cap.page, box)] == n]
+        rows = table_rows([line for _, line in content if line is not None]) if cap.kind == "table" else []
+        item = Float(id=element_id(cap.kind, sha256, cap.page, *(round(v, 1) for v in cap.bbox)), kind=cap.kind,
+                     label=cap.label.rstrip("."), caption=cap.text, page=cap.page,
+                     bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox, rows=rows)
+        (tables if cap.kind == "table" else figures).append(item)
+    return figures, tables
