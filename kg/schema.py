@@ -1,0 +1,145 @@
+"""Neo4j constraints and indexes derived from the ontology, and the node recording which ontology version
+they were made for. All schema Cypher lives here.
+
+`init_schema` is idempotent: it creates what is missing, and on a newer ontology version of the same major
+version it drops the indexes the old version made and the new one no longer has. A newer database, another
+major version or another embedding size is refused with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import Driver
+
+from kg.errors import SchemaVersionError
+from ontology.loader import Schema
+
+VERSION_LABEL = "PaperKGSchema"  # not an ontology label: the graph's schema metadata, written only here
+_VERSION_ID = "paperkg"
+
+_READ_VERSION = f"MATCH (v:{VERSION_LABEL} {{id: $id}}) RETURN v {{.*}} AS v"
+_WRITE_VERSION = f"""
+MERGE (v:{VERSION_LABEL} {{id: $id}})
+SET v.version = $version, v.version_iri = $version_iri, v.embedding_dim = $embedding_dim,
+    v.managed = $managed, v.applied_at = datetime()
+"""
+_CONSTRAINTS = "SHOW CONSTRAINTS YIELD name RETURN name"
+_INDEXES = "SHOW INDEXES YIELD name RETURN name"
+_AWAIT = "CALL db.awaitIndexes(300)"
+_EMPTY = "MATCH (n) RETURN count(n) = 0 AS empty"
+
+
+@dataclass(frozen=True)
+class Statement:
+    name: str
+    cypher: str
+
+
+@dataclass
+class InitReport:
+    action: str  # created | unchanged | repaired | migrated
+    version: str
+    previous_version: str | None = None
+    created: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+
+def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
+    """The CREATE ... IF NOT EXISTS statements the ontology calls for; names are all from the schema."""
+    statements = []
+    for label, cls in schema.nodes.items():
+        name = f"paperkg_{label.lower()}_id"
+        statements.append(Statement(name, f"CREATE CONSTRAINT `{name}` IF NOT EXISTS "
+                                                 f"FOR (n:`{label}`) REQUIRE n.id IS UNIQUE"))
+        for prop in cls.indexed:
+            name = f"paperkg_{label.lower()}_{prop}"
+            statements.append(Statement(name, f"CREATE INDEX `{name}` IF NOT EXISTS "
+                                               f"FOR (n:`{label}`) ON (n.`{prop}`)"))
+    for index in schema.indexes:
+        labels = "|".join(f"`{label}`" for label in index.labels)
+        if index.kind == "fulltext":
+            props = ", ".join(f"n.`{prop}`" for prop in index.properties)
+            cypher = f"CREATE FULLTEXT INDEX `{index.name}` IF NOT EXISTS FOR (n:{labels}) ON EACH [{props}]"
+        else:
+            cypher = (f"CREATE VECTOR INDEX `{index.name}` IF NOT EXISTS FOR (n:{labels}) ON n.`{index.properties[0]}` "
+                      f"OPTIONS {{indexConfig: {{`vector.dimensions`: {int(embedding_dim)}, "
+                      f"`vector.similarity_function`: '{index.similarity}'}}}}")
+        statements.append(Statement(index.name, cypher))
+    return statements
+
+
+def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: str | None = None) -> InitReport:
+    statements = plan(schema, embedding_dim)
+    names = [s.name for s in statements]
+    recorded = recorded_version(driver, database)
+    previous = recorded["version"] if recorded else None
+    _check_compatible(recorded, schema.version, names, embedding_dim)
+
+    dropped = []
+    constraints = _names(driver, _CONSTRAINTS, database)
+    if recorded and previous != schema.version:
+        for name in sorted(set(recorded["managed"]) - set(names)):
+            kind = "CONSTRAINT" if name in constraints else "INDEX"
+            driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database)  # a name we created
+            dropped.append(name)
+    existing = (constraints | _names(driver, _INDEXES, database)) - set(dropped)
+    created = []
+    for statement in statements:
+        if statement.name not in existing:
+            driver.execute_query(statement.cypher, database_=database)
+            created.append(statement.name)
+    if created:
+        driver.execute_query(_AWAIT, database_=database)
+    if recorded is None or previous != schema.version:
+        driver.execute_query(_WRITE_VERSION, id=_VERSION_ID, version=schema.version,
+                             version_iri=str(schema.version_iri), embedding_dim=embedding_dim, managed=names,
+                             database_=database)
+    action = ("created" if recorded is None else "migrated" if previous != schema.version
+              else "repaired" if created else "unchanged")
+    return InitReport(action=action, version=schema.version, previous_version=previous, created=created,
+                      dropped=dropped)
+
+
+def recorded_version(driver: Driver, database: str | None = None) -> dict[str, Any] | None:
+    records = driver.execute_query(_READ_VERSION, id=_VERSION_ID, database_=database).records
+    return records[0]["v"] if records else None
+
+
+def is_empty(driver: Driver, database: str | None = None) -> bool:
+    """No nodes at all (so no schema-version node either): a database `kg db start` should initialise."""
+    return driver.execute_query(_EMPTY, database_=database).records[0]["empty"]
+
+
+def _names(driver: Driver, show: str, database: str | None) -> set[str]:
+    return {r["name"] for r in driver.execute_query(show, database_=database).records}
+
+
+def _check_compatible(recorded: dict[str, Any] | None, version: str, names: list[str], embedding_dim: int) -> None:
+    if recorded is None:
+        return
+    previous = recorded["version"]
+    if _semver(previous) > _semver(version):
+        raise SchemaVersionError(
+            f"the database was initialised with ontology {previous}, newer than this paperkg's {version}",
+            hint="upgrade paperkg, or point PAPERKG_NEO4J_URI at another database")
+    if _semver(previous)[0] != _semver(version)[0]:
+        raise SchemaVersionError(
+            f"the database holds a graph of ontology {previous}; this paperkg writes ontology {version}, "
+            "a new major version whose data the old graph does not satisfy",
+            hint="re-ingest into a fresh database (`kg db reset`, then `kg db start`)")
+    if previous == version and sorted(recorded["managed"]) != sorted(names):
+        raise SchemaVersionError(
+            f"the ontology's indexes changed but its version is still {version}",
+            hint="bump owl:versionInfo and owl:versionIRI in ontology/paperkg.ttl, then run `kg db init`")
+    if recorded.get("embedding_dim") != embedding_dim:
+        raise SchemaVersionError(
+            f"the chunk vector index has {recorded.get('embedding_dim')} dimensions but PAPERKG_EMBEDDING_DIM is "
+            f"{embedding_dim}",
+            hint=f"set PAPERKG_EMBEDDING_DIM={recorded.get('embedding_dim')}, or re-ingest into a fresh database "
+                 "with the new embedding model")
+
+
+def _semver(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
