@@ -33,14 +33,14 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", out)
 
 
-_HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011]$")
+HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011]$")
 
 
 def join_lines(texts: list[str]) -> str:
     """One paragraph from its lines: "extrac-" + "tion" -> "extraction", else joined by a space.
 
-    A trailing hyphen is dropped only when the next line starts lower case, so "state-" +
-    "of-the-art" keeps its hyphen only by accident of case; that is the usual trade-off.
+    A trailing hyphen is dropped when the next line starts lower case (or both halves are in
+    capitals, as in headings); "self-" + "Attention" keeps it.
     """
     out = ""
     for raw in texts:
@@ -49,7 +49,7 @@ def join_lines(texts: list[str]) -> str:
             continue
         if not out:
             out = text
-        elif _HYPHEN_END.search(out) and text[0].islower():
+        elif HYPHEN_END.search(out) and (text[0].islower() or out.split()[-1][:-1].isupper() and text.split()[0].isupper()):
             out = out[:-1] + text
         else:
             out = f"{out} {text}"

@@ -1,0 +1,101 @@
+"""Document.text: the body lines in reading order, joined into paragraphs, with each line's span.
+
+Lines inside figure, table and equation regions are left out (they become their own chunks);
+hyphenated line breaks are joined. Sections and chunks point into this text by character offsets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors.model import BBox, Line, PageLayout
+from extractors.text import HYPHEN_END
+
+Region = tuple[int, BBox]  # page, box
+_PUNCT = ".,;:()[]\"'"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A line placed in Document.text: [start, end) is its text there (hyphen dropped if joined)."""
+
+    line: Line
+    index: int  # position in the body line list
+    start: int
+    end: int
+    paragraph: int  # running paragraph number; a heading is a paragraph of its own
+
+
+def inside(line: Line, regions: list[Region], slack: float = 2.0) -> bool:
+    """True when the line's centre lies in one of the regions on its page."""
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    return any(page == line.page and box[0] - slack <= cx <= box[2] + slack and box[1] - slack <= cy <= box[3] + slack
+               for page, box in regions)
+
+
+def body_lines(pages: list[PageLayout], regions: list[Region]) -> list[Line]:
+    """Every line of the body in reading order, without float/equation regions and rotated text."""
+    return [line for page in pages for line in page.lines if not line.vertical and not inside(line, regions)]
+
+
+def _breaks_paragraph(prev: Line, line: Line) -> bool:
+    if prev.page != line.page or prev.column != line.column:
+        return not prev.text.rstrip().endswith(("-", ",")) and prev.text.rstrip()[-1:] in ".:?!)"
+    gap = line.bbox[1] - prev.bbox[3]
+    if gap > 0.9 * max(prev.size, line.size) or gap < -0.5 * prev.size:
+        return True
+    if abs(prev.size - line.size) > 1.0:
+        return True
+    if line.bbox[0] > prev.bbox[0] + 0.8 * line.size and line.bbox[0] - prev.bbox[0] < 4 * line.size:
+        return True  # first-line indent
+    return False
+
+
+def _vocabulary(lines: list[Line]) -> set[str]:
+    """Words printed whole inside lines: decides whether "adjective-" + "noun" keeps its hyphen."""
+    words: set[str] = set()
+    for line in lines:
+        words.update(t.strip(_PUNCT).lower() for t in line.text.split()[:-1])
+    return words
+
+
+def _keeps_hyphen(before: str, after: str, vocabulary: set[str]) -> bool:
+    head = before.split()[-1].strip(_PUNCT).lower()  # "adjective-"
+    tail = after.split()[0].strip(_PUNCT).lower()
+    if head[:-1] + tail in vocabulary:
+        return False
+    return head + tail in vocabulary or len(tail) > 3 and tail in vocabulary and head[:-1] in vocabulary
+
+
+def assemble(lines: list[Line], heading_lines: set[int]) -> tuple[str, list[Placed]]:
+    """Join lines into paragraphs ("\\n\\n" between them); `heading_lines` are indices of lines
+    that are section headings and so stand as paragraphs of their own."""
+    vocabulary = _vocabulary(lines)
+    parts: list[str] = []
+    placed: list[Placed] = []
+    length = 0
+    paragraph = -1
+    for i, line in enumerate(lines):
+        text = line.text.strip()
+        if not text:
+            continue
+        prev = placed[-1] if placed else None
+        new_para = (prev is None or i in heading_lines or (i - 1) in heading_lines
+                    or _breaks_paragraph(prev.line, line))
+        if new_para:
+            if prev is not None:
+                parts.append("\n\n")
+                length += 2
+            paragraph += 1
+        elif HYPHEN_END.search(prev.line.text.strip()) and text[0].islower():
+            if not _keeps_hyphen(prev.line.text, text, vocabulary):  # "extrac-" + "tion"
+                parts[-1] = parts[-1][:-1]
+                length -= 1
+                placed[-1] = Placed(prev.line, prev.index, prev.start, prev.end - 1, prev.paragraph)
+        else:
+            parts.append(" ")
+            length += 1
+        parts.append(text)
+        placed.append(Placed(line, i, length, length + len(text), paragraph))
+        length += len(text)
+    return "".join(parts), placed

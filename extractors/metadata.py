@@ -1,0 +1,222 @@
+"""Bibliographic metadata from the first page as printed: title, authors, abstract, keywords, ids.
+
+The PDF's own metadata is only a hint: producers fill it with "Microsoft Word - x.doc",
+"untitled" or "(anonymous)".
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from extractors.body import Placed
+from extractors.model import Author, Box, Line, Metadata, PageLayout
+from extractors.sections import Heading, body_size
+from extractors.text import join_lines
+
+_NOT_TITLE = re.compile(r"arxiv|proceedings|journal|vol\.|volume|doi|https?:|www\.|©|\(c\)|copyright|preprint|"
+                        r"submitted|received|accepted|published|issn|conference|workshop|letters?\b|"
+                        r"research article|original article|review article|open access", re.I)
+_JUNK_META_TITLE = re.compile(r"^(untitled|anonymous|\(anonymous\)|microsoft word|title|document\d*|paper)\b|"
+                              r"\.(docx?|tex|dvi|pdf|ps)$", re.I)
+_AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab\b|school|college|cent(er|re)|"
+                          r"research|corporation|\binc\b|ltd|gmbh|academy|hospital|faculty|foundation|"
+                          r"google|microsoft|\bibm\b|allen|facebook|meta ai|street|road|avenue|\bcity\b|usa\b|"
+                          r"\bchina\b|germany|france|italy|japan|\buk\b|canada|india|spain|poland|ireland", re.I)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[^}]+\}@[\w.-]+|\([^)]+\)@[\w.-]+")
+_NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
+_MARKS = re.compile(r"[\d*†‡§¶⋆♠♣♢♦♥∗,]+$|^[\d*†‡§¶⋆♠♣♢♦♥∗]+")
+_ABSTRACT_RUNIN = re.compile(r"^\s*(abstract|summary)\s*[—–:.\-]\s*", re.I)
+_KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")
+_ARXIV = re.compile(r"arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
+_YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
+_VENUE = re.compile(r"(proceedings of [^.,;]+|in:? [A-Z][^.;]*(?:conference|workshop|symposium)[^.;]*)", re.I)
+
+
+def valid_meta_title(title: str | None) -> bool:
+    return bool(title) and len(title.strip()) >= 8 and not _JUNK_META_TITLE.search(title.strip())
+
+
+def extract_metadata(first: PageLayout, lines: list[Line], heads: list[Heading], placed: list[Placed],
+                     text: str, pdf_meta: dict) -> Metadata:
+    """`first` is page 1's layout; `lines`/`placed` the body lines and their spans in `text`."""
+    page_lines = first.lines
+    stop = _front_end(page_lines, heads)
+    title_lines = _title_lines(page_lines[:stop])
+    title = join_lines([l.text for l in title_lines]) if title_lines else None
+    hint = pdf_meta.get("title") if valid_meta_title(pdf_meta.get("title")) else None
+    if hint and (not title or fuzz.ratio(hint.lower(), title.lower()) < 50 and _printed(hint, page_lines)):
+        title = hint.strip()
+    after = page_lines.index(title_lines[-1]) + 1 if title_lines else 0
+    authors = _authors(page_lines[after:stop])
+    abstract, box = _abstract(heads, placed, text)
+    page_text = "\n".join(l.text for l in page_lines)
+    return Metadata(
+        title=title,
+        title_box=Box(page=1, bbox=_union([l.bbox for l in title_lines])) if title_lines else None,
+        authors=authors,
+        abstract=abstract,
+        abstract_box=box,
+        keywords=_keywords(page_lines),
+        doi=_first(_DOI, page_text) or _first(_DOI, pdf_meta.get("subject") or ""),
+        arxiv_id=_first(_ARXIV, page_text),
+        year=_year(page_text, pdf_meta),
+        venue=_first(_VENUE, page_text),
+    )
+
+
+def _union(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _first(pattern: re.Pattern, text: str) -> str | None:
+    m = pattern.search(text)
+    return m.group(1).strip() if m else None
+
+
+def _printed(title: str, lines: list[Line]) -> bool:
+    joined = " ".join(l.text for l in lines[:40]).lower()
+    return title.lower().split()[0] in joined
+
+
+def _front_end(lines: list[Line], heads: list[Heading]) -> int:
+    """Index in page 1's lines where the front matter ends: the first heading or abstract."""
+    marks = {(h.page, h.bbox[1]) for h in heads if h.page == 1}
+    for i, line in enumerate(lines):
+        if (1, line.bbox[1]) in marks or _ABSTRACT_RUNIN.match(line.text) and len(line.text) > 30:
+            return i
+    return min(len(lines), 40)
+
+
+def _title_lines(lines: list[Line]) -> list[Line]:
+    """The run of largest-font lines near the top of page 1."""
+    candidates = [l for l in lines if sum(c.isalpha() for c in l.text) >= 4 and not _NOT_TITLE.search(l.text)
+                  and not _EMAIL.search(l.text)]
+    if not candidates:
+        return []
+    biggest = max(_size(l) for l in candidates)
+    start = next(l for l in candidates if _size(l) >= biggest - 0.5)
+    run = [start]
+    for line in lines[lines.index(start) + 1:]:
+        prev = run[-1]
+        if abs(_size(line) - _size(start)) > 0.6 or line.bbox[1] - prev.bbox[3] > 1.2 * _size(start) or len(run) >= 4:
+            break
+        run.append(line)
+    return run
+
+
+def _size(line: Line) -> float:
+    return max((s.size for s in line.spans if any(c.isalpha() for c in s.text)), default=line.size)
+
+
+def _authors(lines: list[Line]) -> list[Author]:
+    """Names from the lines between title and abstract; affiliation and email lines are attached."""
+    names: list[str] = []
+    affiliations: list[str] = []
+    emails: list[str] = []
+    for line in lines:
+        text = line.text.strip()
+        found = _EMAIL.findall(text)
+        if found:
+            emails.extend(found)
+            continue
+        if _AFFILIATION.search(text) or _ABSTRACT_RUNIN.match(text):
+            affiliations.append(text)
+            continue
+        parsed = _names(text)
+        if parsed:
+            names.extend(parsed)
+    plain = [e for e in emails if not e.startswith(("{", "("))]
+    return [Author(name=n, affiliations=affiliations[:1] if len(set(affiliations)) == 1 else [],
+                   email=plain[i] if len(plain) == len(names) else None) for i, n in enumerate(names)]
+
+
+def _names(text: str) -> list[str]:
+    """Person names from an author line ("A. Smith, B. Jones and C. Lee"), or [] if it is not one."""
+    text = re.sub(r"\s*[\d*†‡§¶⋆♠♣♢♦♥∗]+(?:,[\d*†‡§¶⋆♠♣♢♦♥∗]+)*(?=\s|,|$)", "", text)
+    parts = [p.strip() for p in re.split(r",|;|\band\b|&|\s{3,}|·", text) if p.strip()]
+    names = []
+    for part in parts:
+        part = _MARKS.sub("", part).strip()
+        words = part.split()
+        if not 2 <= len(words) <= 5 or not all(_NAME_WORD.match(w) for w in words):
+            return []
+        if not words[-1][0].isupper() or sum(len(w) > 2 for w in words) < 1:
+            return []
+        names.append(" ".join(words))
+    return names
+
+
+def _abstract(heads: list[Heading], placed: list[Placed], text: str) -> tuple[str | None, Box | None]:
+    """Text after an Abstract heading (or a run-in "Abstract—") up to the next heading; without
+    either, the first long paragraph before the first section."""
+    head = next((h for h in heads if h.front and h.title.lower().startswith(("abstract", "summary"))), None)
+    following = None
+    start = None
+    if head is not None:
+        first = max(head.lines) + 1
+        start = next((p for p in placed if p.index >= first), None)
+        following = next((h for h in heads if min(h.lines) > max(head.lines)), None)
+    else:
+        for p in placed:
+            if p.line.page > 2:
+                break
+            if _ABSTRACT_RUNIN.match(p.line.text):
+                start = p
+                break
+        if start is not None:
+            following = next((h for h in heads if min(h.lines) > start.index), None)
+    if start is None:
+        return _first_long_paragraph(heads, placed, text)
+    end_index = min(following.lines) if following else start.index + 60
+    chosen = [p for p in placed if start.index <= p.index < end_index and not _KEYWORDS.match(p.line.text)]
+    keep = []
+    for p in chosen:
+        if _KEYWORDS.match(p.line.text) or p.line.size < start.line.size - 1.0:
+            break
+        keep.append(p)
+    if not keep:
+        return None, None
+    body = text[keep[0].start:keep[-1].end]
+    body = _ABSTRACT_RUNIN.sub("", body, count=1).strip()
+    return " ".join(body.split()), Box(page=keep[0].line.page, bbox=_union([p.line.bbox for p in keep if p.line.page == keep[0].line.page]))
+
+
+def _first_long_paragraph(heads: list[Heading], placed: list[Placed], text: str) -> tuple[str | None, Box | None]:
+    first_section = min((min(h.lines) for h in heads if not h.front), default=None)
+    paragraphs: dict[int, list[Placed]] = {}
+    for p in placed:
+        if first_section is not None and p.index >= first_section or p.line.page > 1:
+            break
+        paragraphs.setdefault(p.paragraph, []).append(p)
+    size = body_size([p.line for p in placed])
+    for group in paragraphs.values():
+        chars = sum(len(p.line.text) for p in group)
+        if chars >= 300 and group[0].line.size >= size - 0.6:
+            body = text[group[0].start:group[-1].end]
+            return " ".join(body.split()), Box(page=1, bbox=_union([p.line.bbox for p in group]))
+    return None, None
+
+
+def _keywords(lines: list[Line]) -> list[str]:
+    for i, line in enumerate(lines):
+        m = _KEYWORDS.match(line.text)
+        if m and len(line.text) > m.end() + 2:
+            rest = line.text[m.end():]
+            if i + 1 < len(lines) and not rest.rstrip().endswith(".") and lines[i + 1].size == line.size:
+                rest = join_lines([rest, lines[i + 1].text])
+            return [k.strip(" .") for k in re.split(r"[,;·•]", rest) if k.strip(" .")]
+    return []
+
+
+def _year(page_text: str, pdf_meta: dict) -> int | None:
+    arxiv = _ARXIV.search(page_text)
+    if arxiv and arxiv.group(1)[:4].isdigit():
+        return 2000 + int(arxiv.group(1)[:2])
+    m = _YEAR.search(page_text)
+    if m:
+        return int(m.group(1))
+    created = (pdf_meta.get("creationDate") or "")[2:6]
+    return int(created) if created.isdigit() else None

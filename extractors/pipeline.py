@@ -1,0 +1,86 @@
+"""parse_pdf: one PDF to one Document, every stage timed into the audit."""
+
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pymupdf
+
+from extractors import EXTRACTOR_VERSION
+from extractors.body import Placed, assemble, body_lines
+from extractors.chunking import chunk_document
+from extractors.layout import read_layout
+from extractors.metadata import extract_metadata
+from extractors.model import Audit, Document, Equation, Float, Section
+from extractors.section_kinds import assign_kinds
+from extractors.sections import build_sections, find_headings
+from extractors.triage import check_pages, open_pdf, profile
+
+
+class _Timer:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str):
+        start = time.perf_counter()
+        yield
+        self.seconds[stage] = round(self.seconds.get(stage, 0.0) + time.perf_counter() - start, 4)
+
+
+def _section_at(sections: list[Section], placed: list[Placed], page: int, y: float) -> str | None:
+    """The section whose body holds the last body line above (page, y)."""
+    before = [p for p in placed if p.line.page < page or p.line.page == page and p.line.bbox[1] <= y]
+    if not before:
+        return None
+    offset = before[-1].start
+    owner = None
+    for s in sections:
+        if s.char_start <= offset or s.page_start < page:
+            owner = s.id if s.char_start <= offset else owner
+    return owner
+
+
+def parse_pdf(path: str | Path) -> Document:
+    path = Path(path)
+    timer = _Timer()
+    with timer("open"):
+        doc, sha256 = open_pdf(path)
+        check_pages(doc, path.name)
+    with timer("layout"):
+        pages = read_layout(doc)
+    with timer("triage"):
+        prof = profile(pages, path.name)
+    figures: list[Float] = []
+    tables: list[Float] = []
+    equations: list[Equation] = []
+    regions = [(f.page, f.bbox) for f in figures + tables] + [(e.page, e.bbox) for e in equations]
+    with timer("sections"):
+        lines = body_lines(pages, regions)
+        heads = find_headings(lines)
+        text, placed = assemble(lines, {i for h in heads for i in h.lines})
+        sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
+    with timer("metadata"):
+        metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {})
+    body_end = len(text)
+    with timer("chunking"):
+        figures, tables, equations = (
+            [f.model_copy(update={"section_id": _section_at(sections, placed, f.page, f.bbox[1])}) for f in group]
+            for group in (figures, tables, equations))
+        elements = []
+        for kind, element, content in ([("figure", f, f"Figure {f.label}: {f.caption}") for f in figures]
+                                       + [("table", t, f"Table {t.label}: {t.caption}") for t in tables]
+                                       + [("equation", e, e.text) for e in equations]):
+            text += "\n\n"
+            elements.append((kind, element, len(text), len(text) + len(content)))
+            text += content
+        first = next((h for h in heads if not h.front), None)
+        front_end = next((p.start for p in placed if first and p.index == first.lines[0]), body_end)
+        chunks = chunk_document(text, body_end, front_end, placed, sections, elements, sha256)
+    audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
+                  extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind})
+    return Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text, metadata=metadata,
+                    sections=sections, figures=figures, tables=tables, equations=equations, chunks=chunks,
+                    profile=prof, audit=audit)

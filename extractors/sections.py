@@ -1,0 +1,289 @@
+"""Section headings and the section tree, from font statistics, numbering and position.
+
+A heading is a line that stands alone (not a run-in "Training data. We ..."), set apart from the
+body font (bold, larger, capitals or small caps, italic for numbered sub-levels) and either
+numbered in sequence (1, 2.1, A.1, IV, B.), or named like a known section (References,
+Acknowledgments, ...), or set in exactly the style of such a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from extractors.body import Placed
+from extractors.model import BBox, Box, Line, Section, element_id
+from extractors.text import join_lines
+
+_DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
+_LETTER_NUM = re.compile(r"^(?:appendix\s+)?(?P<num>[A-Z](?:\.\d{1,2}){0,3})(?P<dot>[.:]?)\s+(?P<title>\S.*)$", re.I)
+_ROMAN_NUM = re.compile(r"^(?P<num>[IVX]{1,5})(?P<dot>\.?)\s+(?P<title>[^\W\d_].*)$")
+_KNOWN = re.compile(
+    r"^(references|bibliography|literature cited|acknowledge?ments?|appendix(?: [a-z])?|appendices|"
+    r"introduction|conclusions?|concluding remarks|related work|discussion|methods?|materials and methods|"
+    r"results|results and discussion|background|limitations?|ethics statement|ethical considerations|"
+    r"broader impacts?|author contributions|funding|competing interests|conflicts? of interest|"
+    r"data availability|supplementary (?:material|information)|supplemental information|future work|"
+    r"summary|declarations?)$", re.I)
+_FRONT = re.compile(r"^(abstract|keywords?|key words|index terms|categories and subject descriptors|"
+                    r"general terms|ccs concepts|acm reference format)\b", re.I)
+_REFERENCES = re.compile(r"^(references|bibliography|literature cited)$", re.I)
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
+          "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
+
+
+@dataclass
+class Heading:
+    lines: list[int]  # indices into the body lines: the heading may wrap
+    number: str | None
+    title: str
+    level: int
+    page: int
+    bbox: BBox
+    front: bool = False  # Abstract, Keywords: front matter, not a section
+    style: tuple = field(default=())
+
+
+def body_size(lines: list[Line]) -> float:
+    """The font size carrying most characters: the body text."""
+    sizes = Counter()
+    for line in lines:
+        sizes[round(line.size * 2) / 2] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and sum(c.isupper() for c in letters) >= 0.9 * len(letters)
+
+
+def _size(line: Line) -> float:
+    """The largest letter size on the line: small caps set most letters smaller."""
+    return max((s.size for s in line.spans if any(c.isalpha() for c in s.text)), default=line.size)
+
+
+def _style(line: Line, title: str) -> tuple:
+    small_caps = bool(re.search(r"cmcsc|smallcaps|caps", line.font, re.I))
+    return round(_size(line) * 2) / 2, line.bold, line.italic, _caps(title) or small_caps
+
+
+_MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|symbol|stix|mt?math|rmtmi|lmmath)", re.I)
+
+
+def _uniform(line: Line) -> bool:
+    """Every word of the line in one weight and slant: not a run-in heading followed by body
+    text. Spans without letters (a plain section number, a footnote mark) and math variables
+    (one or two italic or math-font letters) do not count."""
+    for s in line.spans:
+        letters = sum(c.isalpha() for c in s.text)
+        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)):
+            continue
+        if s.bold != line.bold or s.italic != line.italic:
+            return False
+    return True
+
+
+def _distinct(style: tuple, size: float, numbered: bool) -> bool:
+    fsize, bold, italic, caps = style
+    return bold or caps or fsize >= size + 0.9 or (numbered and italic)
+
+
+def _numbering(text: str, roman_doc: bool) -> tuple[str, str, str] | None:
+    """(scheme, number, title) for a numbered heading line; scheme is digit, letter or roman."""
+    if roman_doc and (m := _ROMAN_NUM.match(text)) and m["num"] in _ROMAN:
+        return "roman", m["num"], m["title"]
+    m = _DIGIT_NUM.match(text)
+    if m and (m["sep"] or "." in m["num"] + m["dot"]) and m["title"][0].isupper():
+        return "digit", m["num"], m["title"]
+    m = _LETTER_NUM.match(text)
+    if m and m["title"][0].isupper() and (m["dot"] or "." in m["num"] or text.lower().startswith("appendix")
+                                          or len(m["title"]) > 1):
+        return "letter", m["num"].upper(), m["title"]
+    return None
+
+
+def _clean_title(title: str) -> str:
+    return title.strip().rstrip(".:").strip()
+
+
+def find_headings(lines: list[Line]) -> list[Heading]:
+    """Headings in reading order (front-matter ones like Abstract flagged `front`)."""
+    size = body_size(lines)
+    roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
+                    and _distinct(_style(line, m["title"]), size, True)) >= 1
+    right = _column_right(lines)
+    rows = _row_counts(lines)
+    heads: list[Heading] = []
+    top: int | None = None  # current top-level number
+    seen_top = in_refs = False
+    styles: dict[tuple, Counter] = defaultdict(Counter)
+    taken: set[int] = set()
+    for i, line in enumerate(lines):
+        if i in taken:
+            continue
+        text = line.text.strip()
+        if (len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2 or rows[i] > 1
+                or not _uniform(line)):
+            continue
+        bare = _clean_title(text)
+        short = line.bbox[2] < right[(line.page, line.column)] - 1.5 * size
+        gap_ok = _gap_above(lines, i) or bool(heads) and heads[-1].lines[-1] == i - 1
+        numbered = _numbering(text, roman_doc)
+        head: Heading | None = None
+        if numbered and (gap_ok or short):
+            scheme, number, title = numbered
+            style = _style(line, title)
+            if _distinct(style, size, True) and len(title.split()) <= 18 and not title.rstrip().endswith(","):
+                level = _level(scheme, number, roman_doc, in_refs)
+                value = _top_value(scheme, number)
+                ok = False
+                if scheme == "letter":
+                    ok = seen_top and (level == 1 and (in_refs or number[0] == "A" or any(
+                        h.number and h.number[0] == chr(ord(number[0]) - 1) for h in heads))
+                                       or level > 1 and (roman_doc or in_refs or any(
+                                           h.number == number.split(".")[0] for h in heads)))
+                elif level == 1:
+                    ok = (top is None and value <= 2) or (top is not None and top < value <= top + 3)
+                else:
+                    ok = top is not None and value in (top, top + 1)
+                if ok:
+                    if level == 1 and scheme != "letter":
+                        top = value
+                    seen_top = True
+                    head = Heading([i], number, _clean_title(title), level, line.page, line.bbox, style=style)
+        if head is None and gap_ok and (_KNOWN.match(bare) or _FRONT.match(bare) and len(bare) < 40):
+            style = _style(line, bare)
+            if _distinct(style, size, False) or line.italic:
+                front = bool(_FRONT.match(bare))
+                head = Heading([i], None, bare, 0, line.page, line.bbox, front=front, style=style)
+                seen_top = seen_top or not front
+        if head is None and seen_top and gap_ok and short and styles:
+            style = _style(line, bare)
+            if (style in styles and _distinct(style, size, False) and len(bare.split()) <= 10
+                    and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
+                head = Heading([i], None, bare, 0, line.page, line.bbox, style=style)
+        if head is None:
+            continue
+        _absorb_wrapped(lines, head, taken, size)
+        if not head.front:
+            if head.number is not None:
+                styles[head.style][head.level] += 1
+            elif head.style not in styles:
+                styles[head.style][0] += 1
+        in_refs = in_refs or bool(_REFERENCES.match(head.title))
+        heads.append(head)
+    _assign_unnumbered_levels(heads, styles)
+    return heads
+
+
+def _column_right(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """Right edge of the text in each (page, column)."""
+    right: dict[tuple[int, int], float] = defaultdict(float)
+    for line in lines:
+        key = (line.page, line.column)
+        right[key] = max(right[key], line.bbox[2])
+    return right
+
+
+def _row_counts(lines: list[Line]) -> list[int]:
+    """How many lines of the same page and column share each line's row (table cells do)."""
+    counts = [1] * len(lines)
+    for i, line in enumerate(lines):
+        for j in range(max(0, i - 6), min(len(lines), i + 7)):
+            other = lines[j]
+            if j != i and other.page == line.page and other.column == line.column:
+                overlap = min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1])
+                if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
+                    counts[i] += 1
+    return counts
+
+
+def _gap_above(lines: list[Line], i: int) -> bool:
+    """A heading has white space above it, or starts a column or page."""
+    if i == 0:
+        return True
+    prev, line = lines[i - 1], lines[i]
+    if prev.page != line.page or prev.column != line.column:
+        return True
+    return line.bbox[1] - prev.bbox[3] >= 0.35 * line.size or prev.bbox[3] > line.bbox[3]
+
+
+def _top_value(scheme: str, number: str) -> int:
+    head = number.split(".")[0]
+    if scheme == "roman":
+        return _ROMAN[head]
+    if scheme == "letter":
+        return ord(head[0]) - ord("A") + 1
+    return int(head)
+
+
+def _level(scheme: str, number: str, roman_doc: bool, in_refs: bool) -> int:
+    depth = number.count(".") + 1
+    if scheme == "letter" and roman_doc and not in_refs:
+        return depth + 1  # IEEE: A., B. are subsections of I., II.
+    return depth
+
+
+def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: float) -> None:
+    """A long heading wraps: take the following lines set in the same style right below it."""
+    last = lines[head.lines[-1]]
+    j = head.lines[-1] + 1
+    while j < len(lines) and len(head.lines) < 3:
+        nxt = lines[j]
+        text = nxt.text.strip()
+        same = (nxt.page == last.page and nxt.column == last.column and _uniform(nxt)
+                and _style(nxt, text)[:3] == head.style[:3] and _distinct(_style(nxt, text), size, False)
+                and -0.3 * nxt.size <= nxt.bbox[1] - last.bbox[3] < 0.6 * nxt.size and not head.title.endswith(".")
+                and _numbering(text, False) is None and not _KNOWN.match(text) and not _FRONT.match(text))
+        if not same:
+            break
+        head.lines.append(j)
+        head.title = join_lines([head.title, _clean_title(text)])
+        head.bbox = (min(head.bbox[0], nxt.bbox[0]), head.bbox[1], max(head.bbox[2], nxt.bbox[2]), nxt.bbox[3])
+        taken.add(j)
+        last = nxt
+        j += 1
+
+
+def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]) -> None:
+    """Unnumbered headings take the level of numbered headings in their style; in a document
+    without numbering the most prominent style is level 1 and the others level 2."""
+    numbered = {style: max((lv for lv in counts if lv), key=lambda lv: counts[lv])
+                for style, counts in styles.items() if any(lv for lv in counts)}
+    loose = {h.style for h in heads if h.number is None and not h.front and h.style not in numbered}
+    top = max(loose, key=lambda s: (s[0], s[3], s[1])) if loose else None
+    for h in heads:
+        if h.number is not None:
+            continue
+        if h.style in numbered:
+            h.level = numbered[h.style]
+        elif numbered or h.front or h.style == top or _REFERENCES.match(h.title):
+            h.level = 1
+        else:
+            h.level = 2
+
+
+def build_sections(heads: list[Heading], placed: list[Placed], text_length: int, sha256: str) -> list[Section]:
+    """Sections with parents, page spans and the char range of their own body text (up to the
+    next heading of any level)."""
+    by_index = {p.index: p for p in placed}
+    sections: list[Section] = []
+    stack: list[Section] = []
+    for n, head in enumerate(heads):
+        if head.front:
+            continue
+        last = by_index[head.lines[-1]]
+        following = next((h for h in heads[n + 1:]), None)
+        end = by_index[following.lines[0]].start if following else text_length
+        body = [p for p in placed if last.end < p.start < end] or [last]
+        while stack and stack[-1].level >= head.level:
+            stack.pop()
+        section = Section(
+            id=element_id("section", sha256, len(sections), head.title), number=head.number, title=head.title,
+            level=head.level, parent_id=stack[-1].id if stack else None, ordinal=len(sections),
+            page_start=head.page, page_end=max(p.line.page for p in body), box=Box(page=head.page, bbox=head.bbox),
+            char_start=min(end, last.end + 2), char_end=end)
+        sections.append(section)
+        stack.append(section)
+    return sections

@@ -1,0 +1,69 @@
+"""Open a file as a PDF and say what kind of PDF it is, failing with a specific, actionable error.
+
+Every failure here is an ExtractionError subclass so the CLI prints a message and a hint,
+never a stack trace.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+
+import pymupdf
+
+from extractors.model import PageLayout, Profile
+from kg.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
+
+_MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
+
+
+def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
+    """The opened document and the SHA-256 of its bytes."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise NotAPDFError(f"cannot read {path}: {exc.strerror}", hint="check the path and its permissions") from None
+    if b"%PDF-" not in data[:1024]:
+        raise NotAPDFError(f"{path.name} is not a PDF (no %PDF header)",
+                           hint="pass a PDF file; convert other formats to PDF first")
+    sha256 = hashlib.sha256(data).hexdigest()
+    try:
+        doc = pymupdf.open(stream=data, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise CorruptPDFError(f"{path.name} is damaged and cannot be opened", details=str(exc),
+                              hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
+    if doc.needs_pass and not doc.authenticate(""):
+        raise EncryptedPDFError(f"{path.name} is password-protected",
+                                hint="decrypt it first, e.g. `qpdf --decrypt --password=... in.pdf out.pdf`")
+    if doc.page_count == 0:
+        raise EmptyPDFError(f"{path.name} has no pages", hint="the file is empty or truncated; get a complete copy")
+    return doc, sha256
+
+
+def check_pages(doc: pymupdf.Document, name: str) -> None:
+    """Load every page once: a truncated file often opens but fails on its pages."""
+    try:
+        for page in doc:
+            page.get_bboxlog()
+    except (RuntimeError, ValueError) as exc:
+        raise CorruptPDFError(f"{name} is damaged: a page cannot be read", details=str(exc),
+                              hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
+
+
+def profile(pages: list[PageLayout], name: str) -> Profile:
+    """native / scanned / mixed from characters per page; raises when there is no text at all."""
+    chars = [sum(len(line.text) for line in page.lines) for page in pages]
+    total = sum(chars)
+    if total < 20:
+        raise NoTextLayerError(f"{name} has no text layer (it looks scanned)",
+                               hint="run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse the result")
+    scanned = sum(1 for page, n in zip(pages, chars) if n < _MIN_CHARS_PER_PAGE and page.images)
+    kind = "native" if scanned == 0 else "scanned" if scanned == len(pages) else "mixed"
+    fonts = Counter()
+    for page in pages:
+        for line in page.lines:
+            fonts[line.font] += len(line.text)
+    columns = Counter(page.columns for page in pages).most_common(1)[0][0]
+    return Profile(text_kind=kind, chars_per_page=round(total / len(pages), 1), columns=columns,
+                   fonts=[font for font, _ in fonts.most_common(8)])
