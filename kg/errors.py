@@ -71,3 +71,9 @@ class SchemaVersionError(PaperKGError):
     """The database was set up for an ontology version (or embedding size) this code cannot migrate to."""
 
     code = "SCHEMA_VERSION"
+
+
+class NotFoundError(PaperKGError):
+    """Something asked for by id (a paper, a node) is not in the graph."""
+
+    code = "NOT_FOUND"
