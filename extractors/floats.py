@@ -211,9 +211,12 @@ def is_body_line(line: Line, span: tuple[float, float], size: float) -> bool:
     """A line of running text: body size, most of the column wide, densely set (no cell gaps), wordy."""
     text = line.text
     width = line.bbox[2] - line.bbox[0]
-    letters = sum(c.isalpha() for c in text)
-    return (abs(line.size - size) < 0.6 and width > 0.6 * (span[1] - span[0]) and len(text) > 30
-            and len(text) * line.size > 1.6 * width and letters > 0.65 * len(text.replace(" ", "")))
+    if abs(line.size - size) >= 0.6 or width <= 0.6 * (span[1] - span[0]) or len(text) <= 30:
+        return False
+    if len(text) * line.size <= 1.6 * width:
+        return False
+    letters = sum(map(str.isalpha, text))
+    return letters > 0.65 * (len(text) - text.count(" "))
 
 
 def paragraph_lines(lines: list[Line], span: tuple[float, float], size: float) -> list[Line]:

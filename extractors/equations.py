@@ -1,0 +1,147 @@
+"""Display equations: numbered ones by their "(N)" label at the column's right edge, unnumbered ones
+as indented runs of math-set lines.
+
+A label is only a label when it is set apart: alone on its line, or after a wide gap from the
+formula. Prose that ends in "(2019)" or "see eqs. (1)" has ordinary word spacing before the
+parenthesis and is rejected, as are years and anything not at the right edge of the text column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.floats import body_size, is_body_line, union
+from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
+
+LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:\.\d{1,3})*[a-z]?)\s*\)\s*$")
+MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
+MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
+
+
+def column_edges(page: PageLayout, size: float) -> dict[int, tuple[float, float]]:
+    """Left and right edge of the running text in each column, from its paragraph lines."""
+    edges: dict[int, tuple[float, float]] = {}
+    span = (0, page.width / page.columns)
+    for line in page.lines:
+        if is_body_line(line, span, size):
+            x0, x1 = edges.get(line.column, (line.bbox[0], line.bbox[2]))
+            edges[line.column] = (min(x0, line.bbox[0]), max(x1, line.bbox[2]))
+    return edges
+
+
+def label_gap(line: Line, label_start: int) -> float:
+    """Horizontal gap in points before the label, from the spans; 0 when the label opens the line."""
+    if not line.spans:
+        return 0.0 if label_start else line.size * 10
+    consumed, prev_end = 0, None
+    for span in line.spans:
+        text = span.text
+        pos = line.text.find(text, consumed)
+        if pos >= label_start or (pos <= label_start < pos + len(text) and "(" in text):
+            if prev_end is None:
+                return line.size * 10
+            return span.bbox[0] - prev_end
+        consumed = pos + len(text) if pos >= 0 else consumed
+        prev_end = span.bbox[2]
+    return 0.0
+
+
+def is_mathy(line: Line) -> bool:
+    """Set like a formula: math fonts, or a high share of math symbols."""
+    if any(MATH_FONT.match(s.font) for s in line.spans) or MATH_FONT.match(line.font):
+        return True
+    text = line.text.replace(" ", "")
+    return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
+
+
+def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str]]:
+    found = []
+    for line in page.lines:
+        m = LABEL_RE.search(line.text)
+        if not m or line.vertical or line.column not in edges:
+            continue
+        right = edges[line.column][1]
+        if line.bbox[2] < right - 1.5 * line.size or line.bbox[2] > right + 2 * line.size:
+            continue
+        before = line.text[:m.start()].strip(" ,.;")
+        if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
+            continue
+        if not before and not any(o is not line and o.column == line.column and o.bbox[2] < line.bbox[0]
+                                  and o.bbox[1] < line.bbox[3] + line.size and o.bbox[3] > line.bbox[1] - line.size
+                                  for o in page.lines):
+            continue  # a lone "(3)" with no formula beside it
+        found.append((line, m["label"]))
+    return found
+
+
+def display_lines(page: PageLayout, anchor: Line, size: float, taken: set[int]) -> list[Line]:
+    """The formula lines around an anchor: same column, next to it and not running text."""
+    near = [l for l in page.lines if l.column == anchor.column and id(l) not in taken and l is not anchor
+            and abs(l.bbox[1] - anchor.bbox[1]) < 12 * size]
+    span = (0, page.width / page.columns)
+    out = [anchor, *(l for l in near if l.bbox[1] < anchor.bbox[3] and l.bbox[3] > anchor.bbox[1])]
+    chosen = {id(l) for l in out}
+    rest = [l for l in near if id(l) not in chosen and not is_body_line(l, span, size) and is_mathy(l)]
+    grew = True
+    while grew:
+        grew = False
+        top, bottom = min(l.bbox[1] for l in out), max(l.bbox[3] for l in out)
+        for l in rest:
+            if -0.5 * size < top - l.bbox[3] < 0.6 * size or -0.5 * size < l.bbox[1] - bottom < 0.6 * size:
+                out.append(l)
+                rest.remove(l)
+                grew = True
+                break
+    return sorted(out, key=lambda l: (l.bbox[1], l.bbox[0]))
+
+
+def unnumbered_anchors(page: PageLayout, edges: dict[int, tuple[float, float]], size: float) -> list[Line]:
+    """Math lines whose whole printed row is indented from both column edges: a display, not a
+    formula fragment inside a paragraph line."""
+    out = []
+    for line in page.lines:
+        if line.column not in edges or line.vertical or len(line.text.strip()) < 3:
+            continue
+        left, right = edges[line.column]
+        if line.bbox[0] <= left + 2 * size or line.bbox[2] >= right - 2 * size or not is_mathy(line):
+            continue
+        row = [l for l in page.lines if l.column == line.column and l.bbox[1] < line.bbox[3] - 1
+               and l.bbox[3] > line.bbox[1] + 1]
+        x0, x1 = min(l.bbox[0] for l in row), max(l.bbox[2] for l in row)
+        if x0 > left + 2 * size and x1 < right - 2 * size:
+            out.append(line)
+    return out
+
+
+def inside(box: BBox, regions: list[BBox]) -> bool:
+    return any(box[0] >= r[0] - 1 and box[1] >= r[1] - 1 and box[2] <= r[2] + 1 and box[3] <= r[3] + 1 for r in regions)
+
+
+def find_equations(pages: list[PageLayout], sha256: str, floats: list[Float] = ()) -> list[Equation]:
+    """Numbered display equations (label as printed, without parentheses), then unnumbered ones.
+
+    Text inside the given figure/table regions (axis labels, cell formulas) is not an equation."""
+    size = body_size(pages)
+    out = []
+    for page in pages:
+        regions = [f.bbox for f in floats if f.page == page.page]
+        taken = {id(l) for l in page.lines if inside(l.bbox, regions)}
+        edges = column_edges(page, size)
+        for label_line, label in numbered_labels(page, edges):
+            if inside(label_line.bbox, regions):
+                continue
+            lines = display_lines(page, label_line, size, taken)
+            taken.update(id(l) for l in lines)
+            text = " ".join(LABEL_RE.sub("", l.text).strip() if l is label_line else l.text.strip() for l in lines)
+            box = union(l.bbox for l in lines)
+            out.append(Equation(id=element_id("equation", sha256, page.page, *(round(v, 1) for v in box)),
+                                label=label, text=text.strip(), page=page.page, bbox=box))
+        for anchor in unnumbered_anchors(page, edges, size):
+            if id(anchor) in taken:  # already part of a display
+                continue
+            lines = display_lines(page, anchor, size, taken)
+            taken.update(id(l) for l in lines)
+            box = union(l.bbox for l in lines)
+            out.append(Equation(id=element_id("equation", sha256, page.page, *(round(v, 1) for v in box)),
+                                label=None, text=" ".join(l.text.strip() for l in lines), page=page.page, bbox=box))
+    return out
