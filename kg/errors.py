@@ -77,3 +77,9 @@ class NotFoundError(PaperKGError):
     """Something asked for by id (a paper, a node) is not in the graph."""
 
     code = "NOT_FOUND"
+
+
+class ExportError(PaperKGError):
+    """The graph cannot be exported as asked (unknown format, undeclared property in the data)."""
+
+    code = "EXPORT"
