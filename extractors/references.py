@@ -1,0 +1,195 @@
+"""The bibliography: lines of the References section split into entries, each parsed into fields.
+
+Entries start at a sequential marker ("[12]", "12.") when the list is numbered; otherwise at the
+left edge of a hanging-indent list, or after a vertical gap when entries are spaced apart, or, as
+a last resort, at an author-list start after a line that ended an entry with a period.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from extractors.model import Line, Reference, element_id
+
+MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z])|(?P<p>\d{1,3})\)(?=\s))\s*")
+YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
+DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
+ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?",
+                      re.I)
+AUTHOR_START_RE = re.compile(r"^(?:[A-Z][\w'’\-]+,?\s+(?:[A-Z]\.\s*)+|(?:[A-Z]\.\s*)+[A-Z][\w'’\-]+|"
+                             r"[A-Z][\w'’\-]+\s+[A-Z][\w'’\-]+,)")
+INVERTED_RE = re.compile(r"(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"
+                         r"(?P<given>(?:[A-Z][a-z]?\.\s*-?)*[A-Z][a-z]?\.?)(?=,|$|\s+and\s|\s*&)")
+QUOTED_RE = re.compile(r"[“\"](?P<title>[^”\"]{8,}?)[,.]?[”\"]")
+AUTHORS_YEAR_RE = re.compile(r"^(?P<a>.{3,400}?)[.,]?\s+\(?(?:19|20)\d{2}[a-z]?\)?[.,:]\s+(?P<rest>.+)$")
+NAME_WORDS = {"and", "et", "al", "van", "von", "der", "den", "de", "da", "del", "di", "la", "le", "dos", "du", "y"}
+INITIAL_END_RE = re.compile(r"(?:\b[A-Z]|\b(?:al|eds?|Proc|Vol|vol|pp|no|No|Jr|Sr|St|Inc|Ltd|Conf|Int|Trans|"
+                            r"Univ|Dept|etc|vs|cf|Fig|Eq|Ch|Sec|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec))$")
+
+
+def marker_number(text: str) -> int | None:
+    m = MARKER_RE.match(text)
+    return int(m["b"] or m["d"] or m["p"]) if m else None
+
+
+def numbered_starts(lines: list[Line]) -> list[int] | None:
+    """Indices of lines opening entries 1, 2, 3, ... in sequence, when the list is numbered."""
+    starts, expected = [], None
+    for i, line in enumerate(lines):
+        n = marker_number(line.text)
+        if n is not None and (expected is None and n <= 2 or n == expected):
+            starts.append(i)
+            expected = n + 1
+    return starts if len(starts) >= max(3, 0.15 * len(lines)) else None
+
+
+def left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """Left edge of the list in each (page, column)."""
+    edges: dict[tuple[int, int], float] = {}
+    for line in lines:
+        key = (line.page, line.column)
+        edges[key] = min(edges.get(key, line.bbox[0]), line.bbox[0])
+    return edges
+
+
+def layout_starts(lines: list[Line]) -> list[int]:
+    """Entry starts of an unnumbered list: hanging indent, else vertical gaps, else author starts."""
+    if not lines:
+        return []
+    edges = left_edges(lines)
+    size = Counter(round(l.size) for l in lines).most_common(1)[0][0]
+    flush = [abs(l.bbox[0] - edges[(l.page, l.column)]) < 0.3 * size for l in lines]
+    if 0.1 < sum(flush) / len(lines) < 0.8:  # hanging indent: first lines flush, the rest indented
+        return [i for i, f in enumerate(flush) if f]
+    gaps = [0.0] + [b.bbox[1] - a.bbox[3] if a.page == b.page and a.column == b.column else 0.0
+                    for a, b in zip(lines, lines[1:])]
+    pitch = sorted(g for g in gaps if g > -size)[len(gaps) // 2] if gaps else 0.0
+    spaced = [i for i, g in enumerate(gaps) if g > pitch + 0.4 * size]
+    if len(spaced) >= max(2, 0.1 * len(lines)):
+        return sorted({0, *spaced})
+    return [0] + [i for i in range(1, len(lines))
+                  if lines[i - 1].text.rstrip().endswith(".") and AUTHOR_START_RE.match(lines[i].text)
+                  and lines[i - 1].bbox[2] < max(l.bbox[2] for l in lines) - 2 * size]
+
+
+def join(texts: list[str]) -> str:
+    """Join wrapped lines, closing hyphenation breaks ("re-" + "search")."""
+    out = ""
+    for t in texts:
+        t = t.strip()
+        if out.endswith("-") and t[:1].islower() and not out.endswith(" -"):
+            out = out[:-1] + t
+        else:
+            out = f"{out} {t}" if out else t
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    """Split at ". " but not after initials or common abbreviations."""
+    parts, start = [], 0
+    for m in re.finditer(r"[.?!]\s+", text):
+        if INITIAL_END_RE.search(text[start:m.start()]):
+            continue
+        parts.append(text[start:m.start() + 1].strip())
+        start = m.end()
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def split_authors(text: str) -> list[str]:
+    """'A. Smith, B. Jones, and C. Lee' / 'Smith, A., Jones, B.' / 'Smith A, Jones B' -> names."""
+    text = re.sub(r"\s+(?:et al\.?|and others)\s*$", "", text.strip().rstrip(".,:;"))
+    inverted = list(INVERTED_RE.finditer(text))
+    if inverted and sum(m.end() - m.start() for m in inverted) > 0.8 * len(text):
+        return [f"{m['given'].strip()} {m['surname'].strip()}" for m in inverted]
+    names = re.split(r",\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+", text)
+    return [n.strip() for n in names if len(n.strip()) > 1 and not n.strip().isdigit()]
+
+
+def looks_like_names(text: str) -> bool:
+    """An author list: short, and its lower-case words are only name particles and connectives."""
+    lower = [w for w in re.findall(r"\b[a-z][\w'’]*", text) if w not in NAME_WORDS]
+    return len(text) < 400 and len(lower) <= 1
+
+
+def parse_fields(raw: str) -> dict:
+    """Authors, title, year, venue, DOI and arXiv id from one entry's text (marker removed)."""
+    doi = DOI_RE.search(raw)
+    arxiv = ARXIV_RE.search(raw)
+    year = YEAR_RE.search(raw)
+    fields = {"doi": doi[1].rstrip(".,;)") if doi else None, "arxiv_id": arxiv[1] if arxiv else None,
+              "year": int(year[1]) if year else None, "authors": [], "title": None, "venue": None}
+    quoted = QUOTED_RE.search(raw)
+    if quoted:  # IEEE: A. Author, B. Author, "Title," Venue, 2003.
+        fields["authors"] = split_authors(raw[:quoted.start()])
+        fields["title"] = quoted["title"].strip(" ,.")
+        fields["venue"] = raw[quoted.end():].strip(" ,.") or None
+        return fields
+    colon = re.match(r"^(?P<a>[^:]{3,300}?(?:[A-Z]\.|et al\.)):\s+(?P<rest>.+)$", raw)
+    if colon:  # LNCS: Auer, C., Dolfi, M.: Title. Venue (2022)
+        fields["authors"] = split_authors(colon["a"])
+        parts = sentences(colon["rest"])
+        fields["title"] = parts[0].rstrip(".") if parts else None
+        fields["venue"] = " ".join(parts[1:]) or None
+        return fields
+    head = AUTHORS_YEAR_RE.match(raw)
+    if head and looks_like_names(head["a"]):  # ACL / APA: Authors. 2018. Title. Venue.  Authors (2018). ...
+        rest = sentences(head["rest"])
+        fields["authors"] = split_authors(head["a"])
+        fields["title"] = rest[0].rstrip(".") if rest else None
+        fields["venue"] = " ".join(rest[1:]) or None
+        return fields
+    parts = sentences(raw)
+    fields["authors"] = split_authors(parts[0]) if len(parts) > 1 else []
+    fields["title"] = parts[1].rstrip(".") if len(parts) > 1 else None
+    fields["venue"] = " ".join(parts[2:]) or None
+    return fields
+
+
+def body_lines(lines: list[Line]) -> list[Line]:
+    """Drop lines set much smaller than the list itself (footnotes that fell into the section)."""
+    if not lines:
+        return []
+    size = Counter(round(l.size * 2) / 2 for l in lines).most_common(1)[0][0]
+    return [l for l in lines if l.size > size - 0.8 and l.text.strip()]
+
+
+def by_columns(lines: list[Line]) -> list[Line]:
+    """Reading order of a list set in side-by-side columns: on each page, lines whose horizontal
+    extents overlap form a column; columns left to right, lines top to bottom. A page whose lines
+    do not fall into disjoint columns keeps the order it came in."""
+    out = []
+    for page in dict.fromkeys(l.page for l in lines):
+        own = [l for l in lines if l.page == page]
+        spans: list[list[float]] = []
+        for x0, x1 in sorted((l.bbox[0], l.bbox[2]) for l in own):
+            if spans and x0 < spans[-1][1] - 1:
+                spans[-1][1] = max(spans[-1][1], x1)
+            else:
+                spans.append([x0, x1])
+        if len(spans) < 2:
+            out += own
+            continue
+        col = lambda l: next(i for i, s in enumerate(spans) if s[0] <= l.bbox[0] <= s[1])
+        out += sorted((l.model_copy(update={"column": col(l)}) for l in own), key=lambda l: (l.column, l.bbox[1]))
+    return out
+
+
+def parse_references(lines: list[Line], sha256: str) -> list[Reference]:
+    """The bibliography's entries in order, with their marker, raw text, parsed fields and place."""
+    lines = by_columns(body_lines(lines))
+    starts = numbered_starts(lines) or layout_starts(lines)
+    out = []
+    for n, (a, b) in enumerate(zip(starts, [*starts[1:], len(lines)]), 1):
+        own = lines[a:b]
+        raw = join([l.text for l in own])
+        m = MARKER_RE.match(raw) if marker_number(own[0].text) is not None else None
+        marker = m.group(0).strip() if m else None
+        text = raw[m.end():] if m else raw
+        first = [l for l in own if l.page == own[0].page]
+        box = (min(l.bbox[0] for l in first), min(l.bbox[1] for l in first),
+               max(l.bbox[2] for l in first), max(l.bbox[3] for l in first))
+        out.append(Reference(id=element_id("reference", sha256, n, own[0].page, round(box[0], 1), round(box[1], 1)),
+                             ordinal=n, marker=marker, raw=text, page=own[0].page, bbox=box, **parse_fields(text)))
+    return out
