@@ -33,9 +33,31 @@ def inside(line: Line, regions: list[Region], slack: float = 2.0) -> bool:
                for page, box in regions)
 
 
-def body_lines(pages: list[PageLayout], regions: list[Region]) -> list[Line]:
-    """Every line of the body in reading order, without float/equation regions and rotated text."""
-    return [line for page in pages for line in page.lines if not line.vertical and not inside(line, regions)]
+def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
+    """Every line in reading order without rotated text and float captions."""
+    return [line for page in pages for line in page.lines if not line.vertical and not inside(line, captions)]
+
+
+def in_regions(lines: list[Line], regions: list[Region]) -> set[int]:
+    """Indices of lines inside figure/table/equation regions. A region holding several lines of
+    running prose (long lines in the body font) has overgrown into the body, so it is ignored."""
+    size = _body_size(lines)
+    widths = sorted(line.bbox[2] - line.bbox[0] for line in lines if len(line.text) > 40)
+    prose_width = 0.85 * widths[int(0.75 * len(widths))] if widths else 0.0
+
+    def prose(line: Line) -> bool:
+        return abs(line.size - size) < 0.6 and line.bbox[2] - line.bbox[0] >= prose_width and len(line.text) >= 40
+
+    trusted = [r for r in regions if sum(1 for line in lines if prose(line) and inside(line, [r])) < 3]
+    return {i for i, line in enumerate(lines) if inside(line, trusted)}
+
+
+def _body_size(lines: list[Line]) -> float:
+    sizes: dict[float, int] = {}
+    for line in lines:
+        key = round(line.size * 2) / 2
+        sizes[key] = sizes.get(key, 0) + len(line.text)
+    return max(sizes, key=sizes.get) if sizes else 10.0
 
 
 def _breaks_paragraph(prev: Line, line: Line) -> bool:

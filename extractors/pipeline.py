@@ -9,13 +9,14 @@ from pathlib import Path
 import pymupdf
 
 from extractors import EXTRACTOR_VERSION
-from extractors.body import Placed, assemble, body_lines
+from extractors.body import Placed, assemble, body_lines, in_regions
 from extractors.chunking import chunk_document
+from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.metadata import extract_metadata
-from extractors.model import Audit, Document, Equation, Float, Section
+from extractors.model import Audit, Document, Equation, Section
 from extractors.section_kinds import assign_kinds
-from extractors.sections import build_sections, find_headings
+from extractors.sections import build_sections, drop_lines, find_headings
 from extractors.triage import check_pages, open_pdf, profile
 
 
@@ -53,13 +54,16 @@ def parse_pdf(path: str | Path) -> Document:
         pages = read_layout(doc)
     with timer("triage"):
         prof = profile(pages, path.name)
-    figures: list[Float] = []
-    tables: list[Float] = []
+    with timer("floats"):
+        figures, tables = find_floats(pages, sha256)
     equations: list[Equation] = []
     regions = [(f.page, f.bbox) for f in figures + tables] + [(e.page, e.bbox) for e in equations]
     with timer("sections"):
-        lines = body_lines(pages, regions)
-        heads = find_headings(lines)
+        lines = body_lines(pages, [(f.page, f.caption_bbox) for f in figures + tables])
+        floating = in_regions(lines, regions)
+        heads = find_headings(lines, floating)
+        first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
+        lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
         text, placed = assemble(lines, {i for h in heads for i in h.lines})
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):

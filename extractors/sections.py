@@ -107,8 +107,10 @@ def _clean_title(title: str) -> str:
     return title.strip().rstrip(".:").strip()
 
 
-def find_headings(lines: list[Line]) -> list[Heading]:
-    """Headings in reading order (front-matter ones like Abstract flagged `front`)."""
+def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[Heading]:
+    """Headings in reading order (front-matter ones like Abstract flagged `front`). Lines in
+    `in_floats` (inside figure/table regions) can only be numbered or named headings: a region
+    that reaches over a heading must not hide it, but table cells must not borrow a heading style."""
     size = body_size(lines)
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
@@ -158,7 +160,7 @@ def find_headings(lines: list[Line]) -> list[Heading]:
                 front = bool(_FRONT.match(bare))
                 head = Heading([i], None, bare, 0, line.page, line.bbox, front=front, style=style)
                 seen_top = seen_top or not front
-        if head is None and seen_top and gap_ok and short and styles:
+        if head is None and seen_top and gap_ok and short and styles and i not in in_floats:
             style = _style(line, bare)
             if (style in styles and _distinct(style, size, False) and len(bare.split()) <= 10
                     and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
@@ -197,6 +199,16 @@ def _row_counts(lines: list[Line]) -> list[int]:
                 if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
                     counts[i] += 1
     return counts
+
+
+def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple[list[Line], list[Heading]]:
+    """The lines without `drop` (float regions), headings kept, heading indices renumbered."""
+    keep_heads = {i for h in heads for i in h.lines}
+    kept = [i for i in range(len(lines)) if i not in drop or i in keep_heads]
+    new = {old: n for n, old in enumerate(kept)}
+    for h in heads:
+        h.lines = [new[i] for i in h.lines]
+    return [lines[i] for i in kept], heads
 
 
 def _gap_above(lines: list[Line], i: int) -> bool:
