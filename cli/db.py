@@ -9,6 +9,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg.localserver import LocalNeo4j, ServerStatus
+from kg.schema import InitReport, init_configured
 from kg.settings import get_settings
 
 app = typer.Typer(help="Run a local Neo4j 5.26 Community server (no Docker needed).", no_args_is_help=True)
@@ -54,8 +55,24 @@ def start() -> None:
     else:
         console.print("Neo4j is already running; nothing to do.")
     _print_status(status)
+    if status.running and not status.problem:
+        _print_schema_report(init_configured(get_settings(), only_if_empty=True))
     console.print(f"Open Neo4j Browser at {status.browser_url} (user {get_settings().neo4j_user}, "
                   "password from PAPERKG_NEO4J_PASSWORD)")
+
+
+@app.command()
+def init() -> None:
+    """Create the graph's constraints and indexes from the ontology. Idempotent; upgrades a minor ontology version."""
+    _print_schema_report(init_configured(get_settings()))
+
+
+def _print_schema_report(report: InitReport | None) -> None:
+    if report is None:
+        return
+    change = f" (was {report.previous_version})" if report.previous_version not in (None, report.version) else ""
+    console.print(f"Graph schema: ontology {report.version}{change}, {report.action}; "
+                  f"{len(report.created)} created, {len(report.dropped)} dropped")
 
 
 @app.command()

@@ -13,8 +13,10 @@ from typing import Any
 
 from neo4j import Driver
 
+from kg import store
 from kg.errors import SchemaVersionError
-from ontology.loader import Schema
+from kg.settings import Settings
+from ontology.loader import Schema, get_schema
 
 VERSION_LABEL = "PaperKGSchema"  # not an ontology label: the graph's schema metadata, written only here
 _VERSION_ID = "paperkg"
@@ -100,6 +102,14 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
               else "repaired" if created else "unchanged")
     return InitReport(action=action, version=schema.version, previous_version=previous, created=created,
                       dropped=dropped)
+
+
+def init_configured(settings: Settings, *, only_if_empty: bool = False) -> InitReport | None:
+    """`kg db init` (and `kg db start` on an empty database): init_schema against the configured database."""
+    with store.connect(settings) as driver:
+        if only_if_empty and not is_empty(driver, settings.neo4j_database):
+            return None
+        return init_schema(driver, get_schema(), settings.embedding_dim, settings.neo4j_database)
 
 
 def recorded_version(driver: Driver, database: str | None = None) -> dict[str, Any] | None:

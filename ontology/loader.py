@@ -192,7 +192,7 @@ class _SchemaReader:
                    for p in self.onto.objects(c, PKG.indexedProperty)]
         return NodeClass(label=label, iri=cls, comment=str(self.onto.value(cls, RDFS.comment) or ""),
                          properties=props, caption=self._neo4j_name(caption) if caption else "id",
-                         color=str(self.onto.value(cls, PKG.browserColor) or "#A5ABB6"),
+                         color=_color(self.onto.value(cls, PKG.browserColor) or "#A5ABB6", label),
                          indexed=tuple(sorted({self._neo4j_name(p) for p in indexed})),
                          aligned=self._aligned(cls, RDFS.subClassOf) + self._aligned(cls, OWL.equivalentClass))
 
@@ -281,6 +281,12 @@ class _SchemaReader:
             value_class=self.onto.value(path, PKG.valueClass),
             exported=self.onto.value(path, PKG.inRdfExport) != Literal(False),
         )
+
+
+def _color(value: Node, label: str) -> str:
+    if not re.fullmatch(r"#[0-9A-Fa-f]{6}", str(value)):
+        raise OntologyError(f"pkg:browserColor of {label} is {value!r}, not #RRGGBB")
+    return str(value)
 
 
 def _merge(into: dict[str, PropertySpec], new: dict[str, PropertySpec], label: str) -> None:

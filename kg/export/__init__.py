@@ -1,0 +1,1 @@
+"""Exports of the graph to other formats (RDF now; others later)."""
