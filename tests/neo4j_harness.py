@@ -48,9 +48,12 @@ def running_neo4j(data_dir: Path) -> Iterator[Settings]:
     if docker_engine_answers():
         from testcontainers.community.neo4j import Neo4jContainer
 
-        with Neo4jContainer("neo4j:5.26-community", password=TEST_PASSWORD) as container:
-            yield Settings(neo4j_uri=container.get_connection_url(), neo4j_password=SecretStr(TEST_PASSWORD),
-                           data_dir=data_dir)
+        container = Neo4jContainer("neo4j:5.26-community", password=TEST_PASSWORD).with_exposed_ports(7474)
+        with container:
+            # Bolt and HTTP as mapped on the host, so Browser tests reach the container too.
+            bolt, http = (int(container.get_exposed_port(port)) for port in (7687, 7474))
+            yield Settings(neo4j_uri=f"bolt://{container.get_container_host_ip()}:{bolt}", bolt_port=bolt,
+                           http_port=http, neo4j_password=SecretStr(TEST_PASSWORD), data_dir=data_dir)
         return
     settings = local_settings(data_dir)
     server = LocalNeo4j(settings)
