@@ -63,7 +63,7 @@ def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[Edg
     if not batch.nodes and not batch.edges:
         return report
     with driver.session(database=database) as session:
-        written_nodes, missing = session.execute_write(_write, batch.nodes, batch.edges)
+        written_nodes, missing = session.execute_write(write_in_transaction, batch.nodes, batch.edges)
     report.nodes_written = written_nodes
     report.edges_written = len(batch.edges) - len(missing)
     report.rejections += [Rejection(Reason.MISSING_ENDPOINT, edge, "source or target node is not in the graph")
@@ -79,7 +79,10 @@ def stamp(element: NodeRecord | EdgeRecord, schema: Schema, now: datetime) -> No
     return replace(element, props={**times, **element.props})
 
 
-def _write(tx: ManagedTransaction, nodes: list[NodeRecord], edges: list[EdgeRecord]) -> tuple[int, list[EdgeRecord]]:
+def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges: list[EdgeRecord]
+                         ) -> tuple[int, list[EdgeRecord]]:
+    """The MERGE statements of write_graph inside a caller's transaction, for already validated and stamped
+    elements; returns the nodes written and the edges whose endpoints were missing."""
     by_label: dict[str, list[dict]] = defaultdict(list)
     for node in nodes:
         props = dict(node.props)
