@@ -1,0 +1,174 @@
+"""In-text pointers in Document.text: citation markers resolved to references, and cross-references
+to figures, tables, equations and sections resolved to those elements.
+
+Numbered citations ("[3, 5-7]") resolve by number, and only when the bibliography is numbered and
+every number exists, so "[0, 1]" intervals are not citations. Author-year citations ("(Smith et al.,
+2020; Lee, 2019a)", "Smith and Lee (2020)") resolve by first-author surname (fuzzy) and year, the
+letter suffix picking among same-author same-year entries in bibliography order. The bibliography
+itself and the caption that opens a figure/table chunk are not searched.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from rapidfuzz import fuzz
+
+from extractors.body import Placed
+from extractors.model import BBox, Document, Mention, Reference
+
+NUM = r"\d{1,3}"
+NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
+PAREN_RE = re.compile(r"\(([^()]{0,300}?(?:19|20)\d{2}[a-z]?)\)")
+NAME = r"[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?"
+NARRATIVE_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
+                          rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*\((?P<year>(?:19|20)\d{{2}}[a-z]?)\)")
+ITEM_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
+                     rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
+LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
+LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
+XREF_RE = re.compile(
+    rf"(?<!\w)(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
+    rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
+KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
+INITIAL = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
+
+
+def normalize(name: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).lower()
+
+
+def surname_tokens(author: str) -> list[str]:
+    """Name tokens that are not initials: 'C. Auer' -> ['auer'], 'van den Beek M' -> ['van', 'den', 'beek']."""
+    return [normalize(t.strip(".,")) for t in author.split() if not INITIAL.match(t.strip(","))]
+
+
+def matches_author(name: str, ref: Reference) -> bool:
+    if not ref.authors:
+        return normalize(name.split()[-1]) in normalize(ref.raw[:80])
+    tokens = surname_tokens(ref.authors[0])
+    target = normalize(name).split()
+    return bool(tokens) and (target[-1] in tokens or fuzz.ratio(target[-1], tokens[-1]) >= 85
+                             or fuzz.ratio(" ".join(target), " ".join(tokens)) >= 85)
+
+
+def resolve_author_year(name: str, year: str, refs: list[Reference]) -> Reference | None:
+    """The entry by `name` in `year`; '2019b' is the second such entry in bibliography order."""
+    number, suffix = int(year[:4]), year[4:]
+    same = [r for r in refs if r.year == number and matches_author(name, r)]
+    if not same:
+        return None
+    index = ord(suffix) - ord("a") if suffix else 0
+    return same[index] if index < len(same) else same[0]
+
+
+def expand(numbers: str) -> list[int]:
+    """'3, 5-7' -> [3, 5, 6, 7]."""
+    out: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", numbers):
+        bounds = [int(x) for x in re.split(r"\s*[-–]\s*", part) if x]
+        if len(bounds) == 2 and 0 < bounds[1] - bounds[0] < 50:
+            out += range(bounds[0], bounds[1] + 1)
+        else:
+            out += bounds
+    return out
+
+
+def expand_labels(labels: str) -> list[str]:
+    """'3 and 4' -> ['3', '4']; '2-4' -> ['2', '3', '4'] for plain numbers."""
+    parts = re.split(r"\s*(?:,|and|&)\s*", labels)
+    out: list[str] = []
+    for part in parts:
+        bounds = re.split(r"\s*(?:-|–|to)\s*", part)
+        if len(bounds) == 2 and all(b.isdigit() for b in bounds) and 0 < int(bounds[1]) - int(bounds[0]) < 20:
+            out += [str(n) for n in range(int(bounds[0]), int(bounds[1]) + 1)]
+        else:
+            out += [b for b in bounds if b]
+    return out
+
+
+def skipped_spans(doc: Document) -> list[tuple[int, int]]:
+    """The bibliography's text and each figure/table chunk's own label at its start."""
+    spans = [(s.char_start, s.char_end) for s in doc.sections if s.core_kind == "reference"]
+    spans += [(c.char_start, c.char_start + 12) for c in doc.chunks if c.kind in ("figure", "table")]
+    return spans
+
+
+def citations(doc: Document) -> list[tuple[int, int, str, str, Reference | None]]:
+    """(start, end, text, label, reference) for every citation marker."""
+    refs = doc.references
+    out = []
+    numbered = {int(m): r for r in refs if r.marker and (m := re.sub(r"\D", "", r.marker))}
+    if numbered:
+        for m in NUMBERED_RE.finditer(doc.text):
+            numbers = expand(m[1])
+            if numbers and all(n in numbered for n in numbers):
+                out += [(m.start(), m.end(), m[0], str(n), numbered[n]) for n in numbers]
+        return out
+    for m in PAREN_RE.finditer(doc.text):
+        for item in re.split(r";", m[1]):
+            hit = ITEM_RE.search(item)
+            if hit:
+                ref = resolve_author_year(hit["name"], hit["year"], refs)
+                out.append((m.start(), m.end(), m[0], f"{hit['name']} {hit['year']}", ref))
+    for m in NARRATIVE_RE.finditer(doc.text):
+        ref = resolve_author_year(m["name"], m["year"], refs)
+        if ref is not None:
+            out.append((m.start(), m.end(), m[0], f"{m['name']} {m['year']}", ref))
+    return out
+
+
+def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str | None]]:
+    """(start, end, text, kind, label, target id) for every pointer to a figure, table, equation or section."""
+    targets = {
+        "figure": {f.label: f.id for f in doc.figures},
+        "table": {t.label: t.id for t in doc.tables},
+        "equation": {e.label: e.id for e in doc.equations if e.label},
+        "section": {s.number.rstrip("."): s.id for s in doc.sections if s.number},
+    }
+    out = []
+    for m in XREF_RE.finditer(doc.text):
+        word = m["kind"].lower()
+        kind = next(v for k, v in KINDS.items() if word.startswith(k))
+        for label in expand_labels(m["labels"]):
+            out.append((m.start(), m.end(), m[0], kind, label, targets[kind].get(label)))
+    return out
+
+
+def locator(doc: Document, placed: Sequence[Placed]):
+    """offset -> (page, line box, chunk id) for offsets of Document.text."""
+    chunks = sorted(doc.chunks, key=lambda c: c.char_start)
+    chunk_starts = [c.char_start for c in chunks]
+    line_starts = [p.start for p in placed]
+
+    def locate(offset: int) -> tuple[int, BBox, str | None]:
+        k = bisect.bisect_right(chunk_starts, offset) - 1
+        chunk = chunks[k] if k >= 0 and offset < chunks[k].char_end else None
+        i = bisect.bisect_right(line_starts, offset) - 1
+        if i >= 0 and offset <= placed[i].end:
+            return placed[i].line.page, placed[i].line.bbox, chunk.id if chunk else None
+        if chunk and chunk.boxes:
+            return chunk.boxes[0].page, chunk.boxes[0].bbox, chunk.id
+        return 1, (0.0, 0.0, 0.0, 0.0), chunk.id if chunk else None
+
+    return locate
+
+
+def find_mentions(doc: Document, placed: Sequence[Placed] = ()) -> list[Mention]:
+    """Citations and cross-references in reading order. `placed` (the body lines with their spans
+    in Document.text) gives each mention its line's box; without it the chunk's first box is used."""
+    skip = skipped_spans(doc)
+    locate = locator(doc, placed)
+    found = [(s, e, t, "citation", label, ref.id if ref else None) for s, e, t, label, ref in citations(doc)]
+    found += cross_references(doc)
+    out = []
+    for start, end, text, kind, label, target in sorted(found, key=lambda f: (f[0], f[4])):
+        if any(a <= start < b for a, b in skip):
+            continue
+        page, bbox, chunk_id = locate(start)
+        out.append(Mention(kind=kind, text=text, target_label=label, target_id=target, page=page, bbox=bbox,
+                           char_start=start, char_end=end, chunk_id=chunk_id))
+    return out
