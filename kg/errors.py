@@ -83,3 +83,21 @@ class ExportError(PaperKGError):
     """The graph cannot be exported as asked (unknown format, undeclared property in the data)."""
 
     code = "EXPORT"
+
+
+class QueryRefusedError(PaperKGError):
+    """A query the read-only Cypher endpoint will not run: it writes, changes the schema or administers."""
+
+    code = "QUERY_REFUSED"
+
+
+class InvalidQueryError(PaperKGError):
+    """A query or question that cannot be run as given (Cypher syntax error, bad parameter)."""
+
+    code = "INVALID_QUERY"
+
+
+class QueryTimeoutError(PaperKGError):
+    """A read query that did not finish within its time budget."""
+
+    code = "QUERY_TIMEOUT"
