@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from pyshacl import validate
-from rdflib import Graph
+from rdflib import RDF, Graph
 from rdflib.compare import isomorphic
 from typer.testing import CliRunner
 
@@ -14,7 +14,7 @@ from kg.export.graph_read import read_graph
 from kg.export.rdf import node_iri, to_rdf
 from kg.schema import init_schema
 from kg.write import stamp, write_graph
-from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema
+from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema
 from tests.sample_graph import NOW, sample_graph
 
 
@@ -57,9 +57,8 @@ def test_cli_export(sample_db, neo4j_settings, monkeypatch, tmp_path):
                                           "--output", str(out)])
         assert result.exit_code == 0, result.output
         graph = Graph().parse(out, format="json-ld")
-        assert graph.value(node_iri("Paper", "paper_b"), None) is not None
-        assert {str(s) for s in graph.subjects() if "/paper/" in str(s)} == {
-            str(node_iri("Paper", "paper_a")), str(node_iri("Paper", "paper_b"))}
+        assert set(graph.subjects(RDF.type, PKG.Paper)) == {node_iri("Paper", "paper_a"), node_iri("Paper", "paper_b")}
+        assert (node_iri("Paper", "paper_b"), PKG.cites, node_iri("Paper", "paper_a")) in graph
         turtle = CliRunner().invoke(app, ["export", "rdf"])
         assert turtle.exit_code == 0 and "pkg:proposes" in turtle.stdout
     finally:
