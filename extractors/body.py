@@ -64,7 +64,7 @@ def _breaks_paragraph(prev: Line, line: Line) -> bool:
     if prev.page != line.page or prev.column != line.column:
         return not prev.text.rstrip().endswith(("-", ",")) and prev.text.rstrip()[-1:] in ".:?!)"
     gap = line.bbox[1] - prev.bbox[3]
-    if gap > 0.9 * max(prev.size, line.size) or gap < -0.5 * prev.size:
+    if gap > 0.5 * max(prev.size, line.size) or gap < -0.5 * prev.size:
         return True
     if abs(prev.size - line.size) > 1.0:
         return True
@@ -109,8 +109,8 @@ def assemble(lines: list[Line], heading_lines: set[int]) -> tuple[str, list[Plac
                 parts.append("\n\n")
                 length += 2
             paragraph += 1
-        elif HYPHEN_END.search(prev.line.text.strip()) and text[0].islower():
-            if not _keeps_hyphen(prev.line.text, text, vocabulary):  # "extrac-" + "tion"
+        elif HYPHEN_END.search(prev.line.text.strip()):  # a word broken at the line end: no space
+            if text[0].islower() and not _keeps_hyphen(prev.line.text, text, vocabulary):  # "extrac-" + "tion"
                 parts[-1] = parts[-1][:-1]
                 length -= 1
                 placed[-1] = Placed(prev.line, prev.index, prev.start, prev.end - 1, prev.paragraph)

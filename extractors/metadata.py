@@ -18,7 +18,7 @@ from extractors.text import join_lines
 _NOT_TITLE = re.compile(r"arxiv|proceedings|journal|vol\.|volume|doi|https?:|www\.|©|\(c\)|copyright|preprint|"
                         r"submitted|received|accepted|published|issn|conference|workshop|letters?\b|"
                         r"research article|original article|review article|open access", re.I)
-_JUNK_META_TITLE = re.compile(r"^(untitled|anonymous|\(anonymous\)|microsoft word|title|document\d*|paper)\b|"
+_JUNK_META_TITLE = re.compile(r"^\(?(untitled|anonymous|microsoft word|title|document\d*|paper|slide \d+)\b|"
                               r"\.(docx?|tex|dvi|pdf|ps)$", re.I)
 _AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab\b|school|college|cent(er|re)|"
                           r"research|corporation|\binc\b|ltd|gmbh|academy|hospital|faculty|foundation|"

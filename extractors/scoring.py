@@ -122,7 +122,7 @@ def score_authors(gold: list[str], pred: list[str]) -> Counts:
 
 
 def title_correct(gold: str, pred: str | None) -> bool:
-    return similarity(norm(gold), norm(pred)) >= 0.95
+    return bool(pred) and similarity(norm(gold), norm(pred)) >= 0.95
 
 
 def abstract_correct(gold: dict, pred: str | None) -> bool:

@@ -40,7 +40,7 @@ def join_lines(texts: list[str]) -> str:
     """One paragraph from its lines: "extrac-" + "tion" -> "extraction", else joined by a space.
 
     A trailing hyphen is dropped when the next line starts lower case (or both halves are in
-    capitals, as in headings); "self-" + "Attention" keeps it.
+    capitals, as in headings); "self-" + "Attention" keeps it: "self-Attention".
     """
     out = ""
     for raw in texts:
@@ -49,8 +49,9 @@ def join_lines(texts: list[str]) -> str:
             continue
         if not out:
             out = text
-        elif HYPHEN_END.search(out) and (text[0].islower() or out.split()[-1][:-1].isupper() and text.split()[0].isupper()):
-            out = out[:-1] + text
+        elif HYPHEN_END.search(out):  # a word broken at the line end: no space either way
+            drop = text[0].islower() or out.split()[-1][:-1].isupper() and text.split()[0].isupper()
+            out = (out[:-1] if drop else out) + text
         else:
             out = f"{out} {text}"
     return out

@@ -1,0 +1,82 @@
+import pymupdf
+import pytest
+
+from extractors.layout import read_layout
+from extractors.text import join_lines, normalize
+from tests.pdf_factory import BOLD, HEIGHT, WIDTH, one_column_paper, two_column_paper
+
+
+@pytest.fixture(scope="module")
+def two_col():
+    data, truth = two_column_paper()
+    return read_layout(pymupdf.open(stream=data, filetype="pdf")), truth
+
+
+def test_running_heads_and_page_numbers_are_removed(two_col):
+    pages, truth = two_col
+    texts = [line.text for page in pages for line in page.lines]
+    assert truth.running_head not in texts
+    assert not any(t.strip().isdigit() for t in texts)
+    assert truth.footnote in texts  # a footnote is content, not furniture
+
+
+def test_two_columns_read_left_then_right_below_full_width_front_matter(two_col):
+    pages, truth = two_col
+    first = pages[0]
+    assert first.columns == 2
+    texts = [line.text for line in first.lines]
+    assert texts[0] == truth.title
+    assert texts.index("1 Introduction") < texts.index("1.1 Scope of This Study") < texts.index("2 Method")
+    left = [l for l in first.lines if l.column == 0 and l.bbox[0] < WIDTH / 2]
+    right = [l for l in first.lines if l.column == 1]
+    assert right and min(first.lines.index(l) for l in right) > max(first.lines.index(l) for l in left)
+
+
+def test_one_column_page_is_top_to_bottom():
+    data, truth = one_column_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert [p.columns for p in pages] == [1] * truth.pages
+    ys = [l.bbox[1] for l in pages[0].lines]
+    assert ys == sorted(ys)
+
+
+def test_fonts_flags_and_spans():
+    data, _ = one_column_paper()
+    first = read_layout(pymupdf.open(stream=data, filetype="pdf"))[0]
+    title = first.lines[0]
+    assert title.bold and title.size == 18 and title.spans[0].text == title.text
+
+
+def test_line_numbers_in_the_margin_and_side_stamps_are_removed():
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    for n in range(20):
+        y = 100 + n * 14
+        page.insert_text((72, y), f"Body text line number {n} that is long enough to be prose.", fontsize=10)
+        page.insert_text((40, y), f"{n:03d}", fontsize=7)
+    page.insert_text((20, 500), "arXiv:2101.00001v1 [cs.CL] 1 Jan 2021", fontsize=9, rotate=90)
+    texts = [l.text for l in read_layout(doc)[0].lines]
+    assert len(texts) == 20 and all(t.startswith("Body text") for t in texts)
+
+
+def test_graphics_boxes():
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.draw_rect(pymupdf.Rect(100, 100, 200, 150))
+    page.draw_rect(pymupdf.Rect(201, 100, 300, 150))  # touches the first: one region
+    page.insert_text((72, 400), "Some text", fontname=BOLD, fontsize=10)
+    layout = read_layout(doc)[0]
+    assert len(layout.drawings) == 1
+    x0, y0, x1, y1 = layout.drawings[0]
+    assert x0 == pytest.approx(99.5, abs=1) and x1 == pytest.approx(300.5, abs=1)
+
+
+def test_normalize_expands_ligatures_and_keeps_superscripts():
+    assert normalize("e\ufb03cient \ufb01eld\u00a0x\u00b2") == "efficient field x\u00b2"
+    assert normalize("soft\u00adhyphen") == "softhyphen"
+
+
+def test_join_lines_dehyphenates_only_word_breaks():
+    assert join_lines(["an extrac-", "tion step"]) == "an extraction step"
+    assert join_lines(["a self-", "Attention layer"]) == "a self-Attention layer"
+    assert join_lines(["EFFICIENT SO-", "LUTION"]) == "EFFICIENT SOLUTION"

@@ -1,0 +1,26 @@
+from extractors.metadata import _names, valid_meta_title
+from extractors.pipeline import parse_pdf
+from tests.pdf_factory import one_column_paper, two_column_paper, write
+
+
+def test_title_authors_abstract_as_printed_not_from_pdf_metadata(tmp_path):
+    for builder in (one_column_paper, two_column_paper):
+        data, truth = builder()
+        meta = parse_pdf(write(tmp_path, "paper.pdf", data)).metadata
+        assert meta.title == truth.title  # the PDF metadata says "Microsoft Word - draft.docx"
+        assert [a.name for a in meta.authors] == truth.authors
+        assert meta.authors[0].affiliations == ["University of Testing, Example City"]
+        assert meta.abstract == truth.abstract
+        assert meta.title_box is not None and meta.title_box.page == 1
+
+
+def test_junk_pdf_metadata_titles_are_rejected():
+    for junk in ("(anonymous)", "Microsoft Word - paper.doc", "untitled", "main.tex", ""):
+        assert not valid_meta_title(junk)
+    assert valid_meta_title("Identifying Relations for Open Information Extraction")
+
+
+def test_author_lines():
+    assert _names("Georgiana Dinu and Marco Baroni") == ["Georgiana Dinu", "Marco Baroni"]
+    assert _names("Kyle Lo1,2∗, Lucy Lu Wang2 & Daniel S. Weld") == ["Kyle Lo", "Lucy Lu Wang", "Daniel S. Weld"]
+    assert _names("We introduce the problem of generation") == []

@@ -1,0 +1,79 @@
+import pymupdf
+import pytest
+
+from extractors.body import assemble, body_lines
+from extractors.layout import read_layout
+from extractors.model import Line, Span
+from extractors.pipeline import parse_pdf
+from extractors.section_kinds import assign_kinds, classify_title
+from extractors.sections import build_sections, find_headings
+from tests.pdf_factory import one_column_paper, two_column_paper, write
+
+
+@pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
+def test_section_tree_is_exactly_the_printed_headings(builder, tmp_path):
+    data, truth = builder()
+    doc = parse_pdf(write(tmp_path, "paper.pdf", data))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+    by_title = {s.title: s for s in doc.sections}
+    assert by_title["Scope of This Study"].parent_id == by_title["Introduction"].id
+    assert by_title["References"].parent_id is None
+    assert "Training data" not in by_title  # run-in heading
+    assert "Abstract" not in by_title
+
+
+def test_body_text_belongs_to_its_section(tmp_path):
+    data, _ = two_column_paper()
+    doc = parse_pdf(write(tmp_path, "paper.pdf", data))
+    setup = next(s for s in doc.sections if s.title == "Training Setup")
+    body = doc.text[setup.char_start:setup.char_end]
+    assert "\n\nTraining data. We evaluate the approach" in body
+    assert "Experiments" not in body and body.strip().startswith("We evaluate the approach")
+    refs = next(s for s in doc.sections if s.title == "References")
+    assert doc.text[refs.char_start:refs.char_end].count("A. Author.") == 3
+
+
+def _line(text, size=10.0, bold=False, y=100.0, page=1):
+    return Line(text=text, page=page, bbox=(72, y, 72 + 5 * len(text), y + size), size=size, font="Times",
+                bold=bold, spans=[Span(text=text, bbox=(72, y, 72 + 5 * len(text), y + size), size=size,
+                                       font="Times", bold=bold)])
+
+
+def test_list_items_and_tables_rows_in_body_font_are_not_headings():
+    lines = [_line("1 Introduction", 12, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(30)]
+    lines += [_line("2 We list an item in body font here.", y=470), _line("3 Method", 12, True, 500)]
+    heads = find_headings(lines)
+    assert [(h.number, h.title) for h in heads] == [("1", "Introduction"), ("3", "Method")]
+
+
+def test_out_of_sequence_numbers_are_rejected():
+    lines = [_line("1 Introduction", 12, True, 80), _line("Body text that runs for a while here.", y=100),
+             _line("17 Bold Number Out Of Nowhere", 12, True, 130), _line("More body text after it, long.", y=150),
+             _line("2 Method", 12, True, 180)]
+    assert [h.number for h in find_headings(lines)] == ["1", "2"]
+
+
+def test_kinds_from_titles_and_parents(tmp_path):
+    assert classify_title("Related Work") == ("RelatedWork", 1.0)
+    assert classify_title("CONCLUSIONS") == ("Conclusion", 1.0)
+    assert classify_title("Experimental Setup")[0] == "Experiment"
+    data, _ = one_column_paper()
+    doc = parse_pdf(write(tmp_path, "paper.pdf", data))
+    kinds = {s.title: (s.kind, s.core_kind) for s in doc.sections}
+    assert kinds["Introduction"] == ("Introduction", "body")
+    assert kinds["Scope of This Study"] == ("Introduction", "body")  # falls back to the parent
+    assert kinds["References"] == ("References", "reference")
+    assert kinds["Acknowledgments"] == ("Acknowledgments", "meta")
+
+
+def test_float_region_lines_are_not_headings():
+    data, _ = one_column_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    lines = body_lines(pages, [])
+    method = next(i for i, l in enumerate(lines) if l.text == "2 Method")
+    heads = find_headings(lines, {method + 1})  # a region over the following body line changes nothing
+    assert "Method" in [h.title for h in heads]
+    text, placed = assemble(lines, {i for h in heads for i in h.lines})
+    sections = assign_kinds(build_sections(heads, placed, len(text), "0" * 64))
+    assert [s.ordinal for s in sections] == list(range(len(sections)))

@@ -1,0 +1,64 @@
+import pymupdf
+import pytest
+
+from extractors.pipeline import parse_pdf
+from kg.errors import (CorruptPDFError, EmptyPDFError, EncryptedPDFError, ExtractionError, NoTextLayerError,
+                       NotAPDFError, PaperKGError)
+from tests.pdf_factory import one_column_paper, write
+
+
+def test_profile_and_audit(tmp_path):
+    data, truth = one_column_paper()
+    doc = parse_pdf(write(tmp_path, "paper.pdf", data))
+    assert doc.profile.text_kind == "native" and doc.profile.columns == 1
+    assert doc.profile.fonts[0] == "Times-Roman"
+    assert doc.audit.page_count == truth.pages
+    assert set(doc.audit.seconds_per_stage) >= {"open", "layout", "sections", "metadata", "chunking"}
+    assert doc.audit.extractor_versions["paperkg-extractors"]
+    import hashlib
+    assert doc.sha256 == doc.audit.sha256 == hashlib.sha256(data).hexdigest()
+
+
+def test_not_a_pdf(tmp_path):
+    with pytest.raises(NotAPDFError) as err:
+        parse_pdf(write(tmp_path, "notes.pdf", b"just some text, not a PDF"))
+    assert err.value.hint
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(NotAPDFError):
+        parse_pdf(tmp_path / "missing.pdf")
+
+
+def test_encrypted(tmp_path):
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret")
+    data = doc.tobytes(encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="u", owner_pw="o")
+    with pytest.raises(EncryptedPDFError):
+        parse_pdf(write(tmp_path, "locked.pdf", data))
+
+
+def test_truncated(tmp_path):
+    data, _ = one_column_paper()
+    with pytest.raises(CorruptPDFError):
+        parse_pdf(write(tmp_path, "cut.pdf", data[:300]))
+
+
+def test_zero_pages(tmp_path):
+    with pytest.raises((EmptyPDFError, CorruptPDFError)):
+        parse_pdf(write(tmp_path, "empty.pdf", b"%PDF-1.7\n%%EOF\n"))
+
+
+def test_scanned_without_text_layer(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    pix = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 50, 50), False)
+    pix.clear_with(200)
+    page.insert_image(page.rect, pixmap=pix)
+    with pytest.raises(NoTextLayerError) as err:
+        parse_pdf(write(tmp_path, "scan.pdf", doc.tobytes()))
+    assert "OCR" in err.value.hint
+
+
+def test_errors_are_paperkg_errors():
+    assert issubclass(NoTextLayerError, ExtractionError) and issubclass(ExtractionError, PaperKGError)
