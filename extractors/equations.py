@@ -30,19 +30,18 @@ def column_edges(page: PageLayout, size: float) -> dict[int, tuple[float, float]
 
 
 def label_gap(line: Line, label_start: int) -> float:
-    """Horizontal gap in points before the label, from the spans; 0 when the label opens the line."""
-    if not line.spans:
-        return 0.0 if label_start else line.size * 10
+    """Horizontal gap in points between the label and the text before it, from the spans; 0 when a
+    span runs from that text into the label (ordinary word spacing)."""
     consumed, prev_end = 0, None
     for span in line.spans:
-        text = span.text
-        pos = line.text.find(text, consumed)
-        if pos >= label_start or (pos <= label_start < pos + len(text) and "(" in text):
-            if prev_end is None:
-                return line.size * 10
-            return span.bbox[0] - prev_end
-        consumed = pos + len(text) if pos >= 0 else consumed
-        prev_end = span.bbox[2]
+        start = line.text.find(span.text, consumed)
+        if start < 0:
+            continue
+        if start >= label_start:
+            return span.bbox[0] - prev_end if prev_end is not None else line.size * 10
+        if start + len(span.text) > label_start:
+            return 0.0
+        consumed, prev_end = start + len(span.text), span.bbox[2]
     return 0.0
 
 

@@ -132,18 +132,23 @@ def row_tail(lines: list[Line], head: Line, starts: set[int], reach: float = 2.0
 
 
 def continues_caption(line: Line, prev: Line, extent: BBox, after_bare_label: bool) -> bool:
-    """Whether `line`, the nearest line below `prev`, is more of the same caption paragraph.
+    """Whether `line`, the nearest line below `prev`, is more of the same caption paragraph: close
+    below, and flush left with the caption or centred under it (table cells below are neither).
 
     After a bare label line ("TABLE II") the caption title follows in any style (often small caps).
     """
     gap = line.bbox[1] - prev.bbox[3]
     if after_bare_label:
         return -2 < gap < 1.2 * prev.size
+    width = extent[2] - extent[0]
+    flush = abs(line.bbox[0] - extent[0]) < 0.5 * line.size
+    centred = (abs((line.bbox[0] + line.bbox[2]) - (extent[0] + extent[2])) < 2 * line.size
+               and line.bbox[2] - line.bbox[0] > 0.25 * width)
+    if not (flush or centred) or line.bbox[2] > extent[2] + 4 * line.size:
+        return False
     if prev.block == line.block and prev.column == line.column:
         return -prev.size < gap < prev.size
-    inside = line.bbox[0] >= extent[0] - 2 and line.bbox[2] <= extent[2] + 2
-    indented = line.bbox[0] > extent[0] + 0.5 * line.size and abs(line.bbox[2] - extent[2]) < 2
-    return -2 < gap < 0.7 * prev.size and abs(line.size - prev.size) < 0.4 and inside and not indented
+    return -2 < gap < 0.7 * prev.size and abs(line.size - prev.size) < 0.4
 
 
 def caption_lines(lines: list[Line], i: int, is_caption, bare: bool) -> list[Line]:
@@ -207,6 +212,12 @@ def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
     return (0.0, mid + 5) if (box[0] + box[2]) / 2 < mid else (mid - 5, page.width)
 
 
+def text_extent(page: PageLayout, span: tuple[float, float]) -> tuple[float, float]:
+    """Left and right edge of the text set within a horizontal span (its column's text width)."""
+    inside = [l.bbox for l in page.lines if span[0] - 1 <= l.bbox[0] and l.bbox[2] <= span[1] + 1 and len(l.text) > 20]
+    return (min(b[0] for b in inside), max(b[2] for b in inside)) if inside else span
+
+
 def is_body_line(line: Line, span: tuple[float, float], size: float) -> bool:
     """A line of running text: body size, most of the column wide, densely set (no cell gaps), wordy."""
     text = line.text
@@ -239,6 +250,19 @@ def grow(items: list[tuple[BBox, Line | None]], edge: float, step: float, upward
     return out
 
 
+def within_graphics(side: list[tuple[BBox, Line | None]], upward: bool) -> list[tuple[BBox, Line | None]]:
+    """When a side has graphics (plot, rules of a table), its text is what lies between the caption
+    and the far end of those graphics, not a paragraph line beyond them."""
+    graphics = [b for b, line in side if line is None]
+    if not graphics or max(b[3] for b in graphics) - min(b[1] for b in graphics) < 24:
+        return side  # a lone rule bounds nothing
+    if upward:
+        far = min(b[1] for b in graphics)
+        return [(b, line) for b, line in side if line is None or b[1] >= far - 0.5 * (b[3] - b[1])]
+    far = max(b[3] for b in graphics)
+    return [(b, line) for b, line in side if line is None or b[3] <= far + 0.5 * (b[3] - b[1])]
+
+
 def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[tuple[BBox, Line | None]]:
     """The graphics and non-body text next to the caption, above or below it, up to the nearest
     paragraph or other caption."""
@@ -246,17 +270,19 @@ def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size
     x0, x1 = column_span(page, cbox)
     in_span = lambda b: b[0] < x1 and b[2] > x0 and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
     others = {id(line) for c in captions_on_page for line in c.lines}
-    walls = [line.bbox for line in paragraph_lines(page.lines, (x0, x1), size)
+    text = text_extent(page, (x0, x1))
+    walls = [line.bbox for line in paragraph_lines(page.lines, text, size)
              if in_span(line.bbox) and id(line) not in others]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
     top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
     items = [(b, None) for b in page.images + page.drawings]
-    items += [(line.bbox, line) for line in page.lines if id(line) not in others and not is_body_line(line, (x0, x1), size)]
+    items += [(line.bbox, line) for line in page.lines if id(line) not in others and not is_body_line(line, text, size)]
     items = [it for it in items if in_span(it[0])]
     step = 2.5 * size
     above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
+    above, below = within_graphics(above, True), within_graphics(below, False)
     has_graphics = lambda side: any(line is None for _, line in side)
     if cap.kind == "figure":
         pick = above if has_graphics(above) or not has_graphics(below) else below
