@@ -1,0 +1,145 @@
+"""Extractive answers: the sentences of retrieved passages that best support a question, never new text.
+
+Pure functions over candidate chunks, so the choice of sentence is unit-testable with exact outputs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from kg.bbox import parse_bbox
+from kg.qa.text import has_number, sentences, squash, terms, tokens
+
+ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
+MIN_SUPPORT = 0.3  # share of the question's weighted terms a sentence must cover to count as support
+_UNIT_CHARS = 260
+_NUMERIC_Q = re.compile(r"\b(how (many|much|long|large|fast|big|often)|what (number|percentage|proportion|share|"
+                        r"size|fraction|amount|value|score|f1|accuracy|precision|recall|error|rate|speed|time|"
+                        r"runtime|throughput|average|resolution|dimensionality)|at how many|which year|"
+                        r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc))\b", re.I)
+_NAME_Q = re.compile(r"^(which|what|who|from which|on which|in which|into which|with which)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence (or a clause window of a long sentence) of a chunk, scored against the question."""
+
+    chunk: dict
+    start: int
+    end: int
+    score: float
+    coverage: float
+
+    @property
+    def text(self) -> str:
+        return squash(self.chunk["text"][self.start:self.end])
+
+
+def units_of(text: str) -> list[tuple[int, int]]:
+    """Sentences, and for sentences longer than an answer, overlapping windows of whole clauses."""
+    out = []
+    for start, end in sentences(text):
+        out.append((start, end))
+        if end - start <= _UNIT_CHARS:
+            continue
+        cuts = [start] + [start + m.end() for m in re.finditer(r"[;,:]\s+|\s+(?=\()", text[start:end])] + [end]
+        for i, a in enumerate(cuts[:-1]):
+            b = next((c for c in reversed(cuts[i + 1:]) if c - a <= _UNIT_CHARS), cuts[i + 1])
+            if (a, b) != (start, end):
+                out.append((a, b))
+    return out
+
+
+def idf_weights(question_terms: list[str], texts: list[str]) -> dict[str, float]:
+    """BM25-style idf of each question term over the candidate sentences."""
+    bags = [set(terms(t)) for t in texts]
+    n = len(bags) or 1
+    return {t: math.log(1 + (n - sum(t in b for b in bags) + 0.5) / (sum(t in b for b in bags) + 0.5))
+            for t in set(question_terms)}
+
+
+def score_units(question: str, chunks: list[dict]) -> list[Unit]:
+    """Every unit of the candidate chunks scored: weighted share of the question's terms (and bigrams) it
+    contains, plus the answer type it offers (a new number for 'how many', a new name for 'which'), plus a
+    small prior from the chunk's retrieval rank."""
+    q_terms = terms(question)
+    if not q_terms or not chunks:
+        return []
+    spans = [(c, a, b) for c in chunks for a, b in units_of(c["text"])]
+    weights = idf_weights(q_terms, [c["text"][a:b] for c, a, b in spans])
+    total = sum(weights.values()) or 1.0
+    q_bigrams = set(zip(q_terms, q_terms[1:]))
+    q_tokens = set(tokens(question))
+    numeric, naming = bool(_NUMERIC_Q.search(question)), bool(_NAME_Q.search(question))
+    top = max(c.get("score", 0.0) for c in chunks) or 1.0
+    scored = []
+    for chunk, a, b in spans:
+        raw = chunk["text"][a:b]
+        s_terms = terms(raw)
+        present = set(s_terms)
+        coverage = sum(w for t, w in weights.items() if t in present) / total
+        bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
+        score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
+        new_tokens = [t for t in tokens(raw) if t not in q_tokens]
+        if numeric:
+            score += 0.15 if any(has_number(t) for t in new_tokens) else -0.15
+        elif naming and _has_new_name(raw, question):
+            score += 0.05
+        if len(raw) < 30:
+            score *= 0.6
+        scored.append(Unit(chunk, a, b, score, coverage))
+    return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def _has_new_name(text: str, question: str) -> bool:
+    """A capitalised word, acronym or name-like token the question does not already contain."""
+    known = {t.lower() for t in re.findall(r"\w[\w\-]*", question)}
+    return any(w.lower() not in known for w in re.findall(r"\b(?:[A-Z][\w\-]*[A-Z0-9][\w\-]*|[A-Z][a-z]+)\b",
+                                                        text[1:]))
+
+
+def compose(units: list[Unit]) -> tuple[str, list[Unit]]:
+    """The best unit first, then the next best that add support, while the answer stays within ANSWER_CHARS.
+    Units overlapping one already taken are skipped. Returns the answer and the units it is made of."""
+    if not units or units[0].coverage < MIN_SUPPORT:
+        return "", []
+    best = units[0]
+    taken = [best]
+    length = len(best.text)
+    for unit in units[1:]:
+        if unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
+            break
+        if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
+            continue
+        if length + 1 + len(unit.text) > ANSWER_CHARS + 120:
+            continue
+        taken.append(unit)
+        length += 1 + len(unit.text)
+    return " ".join(u.text for u in taken), taken
+
+
+def confidence(units: list[Unit]) -> float:
+    """How much of the question the best sentence supports, damped when it is not clearly ahead."""
+    if not units:
+        return 0.0
+    best = units[0]
+    margin = best.score - (units[1].score if len(units) > 1 else 0.0)
+    return round(max(0.0, min(1.0, 0.8 * best.coverage + 0.2 * min(1.0, margin * 4))), 3)
+
+
+def locate_in_chunk(chunk: dict, start: int) -> tuple[int | None, str | None]:
+    """The page and box of a character offset of a chunk: its boxes (reading order, one per page column)
+    share the text in proportion to their height."""
+    boxes = [parse_bbox(b) for b in chunk.get("bboxes") or []]
+    if not boxes:
+        return chunk.get("page_start"), None
+    heights = [max(1.0, b[3] - b[1]) for _, b in boxes]
+    target = (start / max(1, len(chunk["text"]))) * sum(heights)
+    acc = 0.0
+    for (page, _), height, raw in zip(boxes, heights, chunk["bboxes"]):
+        acc += height
+        if target <= acc:
+            return page, raw
+    return boxes[-1][0], chunk["bboxes"][-1]

@@ -1,0 +1,290 @@
+"""ask(): a question to an answer with evidence. Intents the typed graph can answer are answered from Cypher;
+everything else (and an intent whose Cypher finds nothing) by hybrid retrieval and an extractive answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from neo4j import Driver
+
+from kg.errors import NotFoundError
+from kg.qa import graph as q
+from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, locate_in_chunk, score_units
+from kg.qa.graph import GraphReader
+from kg.qa.intents import Intent, analyse
+from kg.qa.retrieval import Embedder, definitional, retrieve
+from kg.qa.text import squash
+from kg.queries import edge_dict, node_dict
+from ontology.loader import Schema
+
+CANDIDATES = 12  # chunks whose sentences compete for the answer
+Rewriter = Callable[[str, str, list[dict]], str]  # (question, extractive answer, evidence) -> rewritten answer
+
+
+@dataclass
+class Answer:
+    answer: str
+    intent: str
+    confidence: float
+    evidence: list[dict] = field(default_factory=list)
+    graph: dict[str, list] = field(default_factory=lambda: {"nodes": [], "edges": []})
+    cypher: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"answer": self.answer, "intent": self.intent, "confidence": self.confidence,
+                "evidence": self.evidence, "graph": self.graph, "cypher": self.cypher}
+
+
+def ask(driver: Driver, schema: Schema, question: str, paper_id: str | None = None, top_k: int = 5, *,
+        database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
+    reader = GraphReader(driver, schema, database)
+    scope = _scope(reader, paper_id)
+    intent = analyse(question)
+    handler = _HANDLERS.get(intent.name)
+    result = handler(reader, intent, paper_id, top_k) if handler else None
+    if result is None:
+        result = _retrieval_answer(reader, question, intent, scope, top_k, embed)
+    result.cypher = reader.cypher
+    if rewrite is not None and result.answer:
+        result.answer = rewrite(question, result.answer, result.evidence)
+    return result
+
+
+def _scope(reader: GraphReader, paper_id: str | None) -> str | None:
+    if paper_id is None:
+        return None
+    paper = reader.paper(paper_id)
+    if paper is None:
+        raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
+    return paper["sha"]
+
+
+# ------------------------------------------------------------------ evidence
+
+def evidence_item(chunk: dict, titles: dict[str, dict], score: float, unit: Unit | None = None) -> dict:
+    page, box = locate_in_chunk(chunk, unit.start) if unit else (chunk.get("page_start"),
+                                                                 (chunk.get("bboxes") or [None])[0])
+    paper = titles.get(chunk.get("paper_sha256") or "", {})
+    return {"paper_id": paper.get("paper_id"), "title": paper.get("title"), "section": chunk.get("section"),
+            "chunk_id": chunk["id"], "text": unit.text if unit else squash(chunk["text"]), "page": page,
+            "bbox": box, "score": round(score, 4)}
+
+
+def _evidence_from_units(reader: GraphReader, taken: list[Unit], ranked: list[Unit], chunks: list[dict],
+                         top_k: int) -> list[dict]:
+    """Evidence in order: the answer's sentences, the next best sentences of other chunks, then other chunks."""
+    titles = reader.titles({c.get("paper_sha256") for c in chunks if c.get("paper_sha256")})
+    items, seen = [], set()
+    for unit in [*taken, *ranked]:
+        if unit.chunk["id"] in seen:
+            continue
+        seen.add(unit.chunk["id"])
+        items.append(evidence_item(unit.chunk, titles, unit.score, unit))
+        if len(items) == top_k:
+            return items
+    for chunk in chunks:
+        if chunk["id"] not in seen:
+            seen.add(chunk["id"])
+            items.append(evidence_item(chunk, titles, chunk.get("score", 0.0)))
+    return items[:top_k]
+
+
+def _evidence_for(reader: GraphReader, rels: list, top_k: int) -> list[dict]:
+    """Evidence of graph edges: the chunks their provenance names (source_chunk_ids), in edge order."""
+    ids: list[str] = []
+    for rel in rels:
+        for cid in rel.get("source_chunk_ids") or []:
+            if cid not in ids:
+                ids.append(cid)
+    if not ids:
+        return []
+    by_id = {c["id"]: c for c in reader.chunks(q.CHUNKS_BY_ID, ids=ids)}
+    chunks = [by_id[i] for i in ids if i in by_id]
+    titles = reader.titles({c.get("paper_sha256") for c in chunks if c.get("paper_sha256")})
+    return [evidence_item(c, titles, 1.0) for c in chunks[:top_k]]
+
+
+# ------------------------------------------------------------------ retrieval answer
+
+def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, sha: str | None, top_k: int,
+                      embed: Embedder | None) -> Answer:
+    found = retrieve(reader, question, sha, CANDIDATES, embed)
+    units = score_units(question, found.chunks)
+    if intent.name == "definition":  # prefer sentences that read as a definition of the term
+        units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))
+    text, taken = compose(units)
+    evidence = _evidence_from_units(reader, taken, units, found.chunks, top_k)
+    nodes = found.entities + [{"id": c["id"], "labels": ["Chunk"], "properties": {"page_start": c.get("page_start")}}
+                              for c in found.chunks[:top_k]]
+    return Answer(answer=text[: ANSWER_CHARS + 120], intent="search" if intent.name != "definition" else "definition",
+                  confidence=confidence(units) if text else round(min(0.2, confidence(units)), 3),
+                  evidence=evidence if text else evidence[:top_k], graph={"nodes": nodes, "edges": found.edges})
+
+
+# ------------------------------------------------------------------ intent answers (None: let retrieval answer)
+
+def _graph(records, *keys: str) -> dict[str, list]:
+    nodes, edges = {}, {}
+    for r in records:
+        for key in keys:
+            value = r[key]
+            for item in value if isinstance(value, list) else [value]:
+                if item is None:
+                    continue
+                if hasattr(item, "type"):
+                    edges.setdefault(item.element_id, edge_dict(item))
+                else:
+                    nodes.setdefault(item.element_id, node_dict(item))
+    return {"nodes": list(nodes.values()), "edges": list(edges.values())}
+
+
+def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    types = [t for t in intent.relations if reader.schema.allows("Paper", t, intent.label)]
+    records = reader.run(q.ENTITIES_OF_PAPER, paper_id=paper_id, types=types, label=intent.label, limit=100)
+    if not records:
+        return None
+    names = list(dict.fromkeys(r["e"]["name"] for r in records))
+    verb = {"PROPOSES": "proposes", "USES": "uses", "EVALUATES_ON": "evaluates on", "MEASURES": "measures",
+            "ADDRESSES": "addresses"}
+    what = " / ".join(verb.get(t, t.lower()) for t in types)
+    subject = "The paper" if paper_id else "The papers"
+    conf = sum(r["r"].get("confidence", 0.5) for r in records) / len(records)
+    return Answer(answer=f"{subject} {what}: {', '.join(names)}.", intent=intent.name, confidence=round(conf, 3),
+                  evidence=_evidence_for(reader, [r["r"] for r in records], top_k), graph=_graph(records, "p", "r", "e"))
+
+
+def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    name = intent.names[0]
+    if intent.relations == ("CITES",):
+        records = reader.run(q.PAPERS_CITING, name=name, limit=100)
+    else:
+        entities = reader.resolve(name)
+        if not entities:
+            return None
+        use_like = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES"]
+        types = use_like if intent.relations == ("USES",) else list(intent.relations)
+        records = reader.run(q.PAPERS_WITH, ids=[e["id"] for e in entities], types=types, limit=100)
+    if not records:
+        return None
+    titles = list(dict.fromkeys(r["p"].get("title") or r["p"]["id"] for r in records))
+    return Answer(answer=f"{len(titles)} paper(s): " + "; ".join(titles), intent=intent.name,
+                  confidence=round(sum(r["r"].get("confidence", 0.5) for r in records) / len(records), 3),
+                  evidence=_evidence_for(reader, [r["r"] for r in records], top_k),
+                  graph=_graph(records, "p", "r", "e"))
+
+
+def _definition(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    entities = reader.resolve(intent.names[0])
+    if not entities:
+        return None
+    records = reader.run(q.DEFINITIONS, ids=[e["id"] for e in entities])
+    for r in records:
+        definition = r["e"].get("definition")
+        if definition:
+            return Answer(answer=f"{r['e']['name']}: {definition}", intent=intent.name,
+                          confidence=round(max([x.get("confidence", 0.5) for x in r["rels"]] or [0.5]), 3),
+                          evidence=_evidence_for(reader, r["rels"], top_k), graph=_graph([r], "e", "rels"))
+    return None
+
+
+def _element(reader: GraphReader, intent: Intent, paper_id: str | None) -> list:
+    if intent.label == "Section":
+        return reader.run(q.SECTION_BY_NUMBER, paper_id=paper_id, number=intent.number)
+    return reader.run(q.ELEMENT_BY_LABEL, paper_id=paper_id, label=intent.label, number=intent.number,
+                      types=reader.edge_types(source="Paper", target=intent.label),
+                      about=reader.edge_types(source=intent.label))
+
+
+def _element_evidence(reader: GraphReader, r, intent: Intent) -> dict:
+    x = r["x"]
+    page = x.get("page") or x.get("page_start")
+    titles = reader.titles({x.get("paper_sha256")} - {None})
+    paper = titles.get(x.get("paper_sha256"), {})
+    text = x.get("caption") or x.get("text") or x.get("title") or ""
+    return {"paper_id": paper.get("paper_id"), "title": paper.get("title"), "section": None, "chunk_id": x["id"],
+            "text": f"{intent.label} {intent.number}: {text}", "page": page,
+            "bbox": x.get("bbox") or (x.get("bboxes") or [None])[0], "score": 1.0}
+
+
+def _where_element(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    records = _element(reader, intent, paper_id)
+    if not records:
+        return None
+    parts, evidence = [], []
+    for r in records[:top_k]:
+        x = r["x"]
+        page = x.get("page") or x.get("page_start")
+        where = f"{intent.label} {intent.number} is on page {page}"
+        if not paper_id:
+            where += f" of \"{r['p'].get('title')}\""
+        caption = x.get("caption") or x.get("title")
+        parts.append(f"{where}: {caption}" if caption else where)
+        evidence.append(_element_evidence(reader, r, intent))
+    return Answer(answer=". ".join(parts), intent=intent.name, confidence=1.0 if len(records) == 1 else 0.6,
+                  evidence=evidence, graph=_graph(records, "p", "x"))
+
+
+def _element_content(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    records = _element(reader, intent, paper_id)
+    if not records:
+        return None
+    r = records[0]
+    x = r["x"]
+    caption = x.get("caption") or x.get("text") or x.get("title") or ""
+    answer = f"{intent.label} {intent.number}: {squash(caption)}"
+    about = sorted({e.get("name") for e in r["about"] if e is not None and e.get("name")})
+    if about:
+        answer += f" It is about: {', '.join(about)}."
+    evidence = [_element_evidence(reader, r, intent)]
+    titles = reader.titles({c.get("paper_sha256") for c in r["mentioned_in"]} - {None})
+    for c in r["mentioned_in"]:
+        evidence.append(evidence_item({**dict(c), "section": None}, titles, 0.5))
+    return Answer(answer=answer, intent=intent.name, confidence=0.9 if len(records) == 1 else 0.6,
+                  evidence=evidence[:top_k], graph=_graph([r], "p", "x", "about", "about_edges", "mention_edges"))
+
+
+def _results(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    methods = reader.resolve(intent.names[0], ["Method"])
+    datasets = reader.resolve(intent.names[1], ["Dataset"])
+    if not methods or not datasets:
+        return None
+    records = reader.run(q.RESULTS, methods=[m["id"] for m in methods], datasets=[d["id"] for d in datasets],
+                         paper_id=paper_id)
+    return _results_answer(reader, intent, records, top_k)
+
+
+def _compare(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    first, second = (reader.resolve(name, ["Method"]) for name in intent.names)
+    if not first or not second:
+        return None
+    records = reader.run(q.RESULTS, methods=[m["id"] for m in first + second], datasets=None, paper_id=paper_id)
+    by_setting: dict[tuple, set] = {}
+    for r in records:
+        by_setting.setdefault((r["d"]["id"], r["metric"]["id"] if r["metric"] else None), set()).add(r["m"]["id"])
+    wanted = {m["id"] for m in first}, {m["id"] for m in second}
+    shared = {k for k, ms in by_setting.items() if ms & wanted[0] and ms & wanted[1]}
+    records = [r for r in records if (r["d"]["id"], r["metric"]["id"] if r["metric"] else None) in shared]
+    return _results_answer(reader, intent, records, top_k)
+
+
+def _results_answer(reader: GraphReader, intent: Intent, records, top_k: int) -> Answer | None:
+    if not records:
+        return None
+    lines = []
+    for r in records:
+        metric = f" {r['metric']['name']}" if r["metric"] else ""
+        where = f" ({next(iter(r['where'].labels))} {r['where'].get('label')})" if r["where"] is not None and \
+            r["where"].get("label") else ""
+        lines.append(f"{r['m']['name']} on {r['d']['name']}:{metric} {r['res']['value_text']}{where}")
+    evidence = _evidence_for(reader, [r["res"] for r in records], top_k) or [_element_evidence(reader, {"x": r["where"]}, Intent(
+        intent.name, label=next(iter(r["where"].labels)), number=r["where"].get("label")))
+        for r in records if r["where"] is not None][:top_k]
+    return Answer(answer="; ".join(lines) + ".", intent=intent.name,
+                  confidence=round(sum(r["res"].get("confidence", 0.5) for r in records) / len(records), 3),
+                  evidence=evidence, graph=_graph(records, "res", "m", "d", "metric", "where", "rels"))
+
+
+_HANDLERS = {"entities_of_paper": _entities_of_paper, "papers_with": _papers_with, "definition": _definition,
+             "where_element": _where_element, "element_content": _element_content, "results": _results,
+             "compare": _compare}

@@ -1,0 +1,183 @@
+"""Every Cypher query of question answering and locate: intent queries over the typed graph and the
+retrieval queries (fulltext, vector, entity expansion). Parameterised; labels and types come from the Schema.
+
+`GraphReader` runs them and keeps the text of each query it ran, so an answer can show its Cypher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import Driver
+from rapidfuzz import fuzz
+
+from kg.qa.text import normalize
+from kg.queries import PAPER_CHUNKS, edge_dict, index_name, lucene_query, node_dict
+from ontology.loader import Schema
+
+_CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .paper_sha256}"
+
+PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.title AS title"
+
+FULLTEXT_CHUNKS = f"""
+CALL db.index.fulltext.queryNodes($index, $q, {{limit: $fetch}}) YIELD node AS c, score
+WHERE $sha IS NULL OR c.paper_sha256 = $sha
+WITH c, score LIMIT $k
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+"""
+
+VECTOR_CHUNKS = f"""
+CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
+WHERE $sha IS NULL OR c.paper_sha256 = $sha
+WITH c, score LIMIT $k
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+"""
+
+ENTITY_NAMES = """
+CALL db.index.fulltext.queryNodes($index, $q, {limit: 25}) YIELD node AS e, score
+WHERE ($labels IS NULL OR any(l IN labels(e) WHERE l IN $labels))
+RETURN e, score
+"""
+
+# Chunks of the scope that mention or define the matched entities: the one-hop expansion of retrieval.
+ENTITY_CHUNKS = f"""
+MATCH (c:Chunk)-[r]->(e) WHERE e.id IN $ids AND type(r) IN $types AND ($sha IS NULL OR c.paper_sha256 = $sha)
+WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC LIMIT $k
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rels
+"""
+
+CHUNKS_BY_ID = f"""
+MATCH (c:Chunk) WHERE c.id IN $ids
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 1.0 AS score
+"""
+
+PAPER_TITLES = "MATCH (p:Paper) WHERE p.sha256 IN $shas RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
+
+# Entities a paper (or every paper) is linked to by some relationship types, with the edge's provenance.
+ENTITIES_OF_PAPER = """
+MATCH (p:Paper)-[r]->(e)
+WHERE ($paper_id IS NULL OR p.id = $paper_id) AND type(r) IN $types AND $label IN labels(e)
+RETURN p, r, e ORDER BY r.confidence DESC, e.name LIMIT $limit
+"""
+
+PAPERS_WITH = """
+MATCH (p:Paper)-[r]->(e)
+WHERE e.id IN $ids AND type(r) IN $types
+RETURN p, r, e ORDER BY r.confidence DESC, p.title LIMIT $limit
+"""
+
+PAPERS_CITING = """
+MATCH (p:Paper)-[r:CITES]->(cited:Paper)
+WHERE toLower(cited.title) CONTAINS toLower($name) OR cited.id = $name
+RETURN p, r, cited AS e ORDER BY p.title LIMIT $limit
+"""
+
+DEFINITIONS = """
+MATCH (e) WHERE e.id IN $ids
+OPTIONAL MATCH (x)-[r:DEFINES]->(e)
+RETURN e, collect(r) AS rels
+"""
+
+ELEMENT_BY_LABEL = """
+MATCH (p:Paper)-[h]->(x)
+WHERE ($paper_id IS NULL OR p.id = $paper_id) AND type(h) IN $types AND $label IN labels(x) AND x.label = $number
+OPTIONAL MATCH (c:Chunk)-[m:MENTIONS]->(x)
+WITH p, x, collect(c)[..3] AS mentioned_in, collect(m)[..3] AS mention_edges
+OPTIONAL MATCH (x)-[r]->(e) WHERE type(r) IN $about
+RETURN p, x, mentioned_in, mention_edges, collect(r) AS about_edges, collect(e) AS about
+"""
+
+SECTION_BY_NUMBER = """
+MATCH (p:Paper)-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(x:Section)
+WHERE ($paper_id IS NULL OR p.id = $paper_id) AND x.number = $number
+OPTIONAL MATCH (x)-[:HAS_CHUNK]->(c:Chunk)
+WITH p, x, c ORDER BY c.char_start
+RETURN p, x, collect(c)[..1] AS mentioned_in, [] AS mention_edges, [] AS about_edges, [] AS about
+"""
+
+RESULTS = """
+MATCH (res:Result)-[om:OF_METHOD]->(m) WHERE m.id IN $methods
+MATCH (res)-[od:ON_DATASET]->(d) WHERE $datasets IS NULL OR d.id IN $datasets
+OPTIONAL MATCH (res)-[fm:FOR_METRIC]->(metric)
+OPTIONAL MATCH (res)-[ri:REPORTED_IN]->(where)
+OPTIONAL MATCH (p:Paper {sha256: res.paper_sha256})
+WHERE $paper_id IS NULL OR p.id = $paper_id
+RETURN res, m, d, metric, where, p, [x IN [om, od, fm, ri] WHERE x IS NOT NULL] AS rels
+ORDER BY d.name, metric.name, m.name
+"""
+
+# Chunks of one paper, for locate's phrase scan and the coverage text share.
+PAPER_CHUNK_TEXTS = f"""
+MATCH (p:Paper {{id: $paper_id}})
+MATCH {PAPER_CHUNKS}
+WITH DISTINCT c
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 0.0 AS score
+"""
+
+
+@dataclass
+class GraphReader:
+    """Runs the queries above for one question and remembers which Cypher it ran."""
+
+    driver: Driver
+    schema: Schema
+    database: str | None = None
+    cypher: list[str] = field(default_factory=list)
+
+    def run(self, cypher: str, **params: Any) -> list:
+        if cypher.strip() not in self.cypher:
+            self.cypher.append(cypher.strip())
+        return self.driver.execute_query(cypher, **params, database_=self.database, routing_="r").records
+
+    # -------------------------------------------------------------- names and indexes
+    def index(self, kind: str, label: str, prop: str) -> str | None:
+        return index_name(self.schema, kind, label, prop)
+
+    def entity_labels(self) -> list[str]:
+        idx = next((i for i in self.schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
+        return [label for label in (idx.labels if idx else ()) if label != "Author"]
+
+    def edge_types(self, source: str | None = None, target: str | None = None) -> list[str]:
+        return sorted({r for s, r, t in self.schema.patterns
+                       if (source is None or s == source) and (target is None or t == target)})
+
+    # -------------------------------------------------------------- lookups
+    def paper(self, paper_id: str) -> dict | None:
+        records = self.run(PAPER_SHA, paper_id=paper_id)
+        return dict(records[0]) if records else None
+
+    def resolve(self, name: str, labels: list[str] | None = None, threshold: float = 85.0) -> list[dict]:
+        """Entities whose name or alias matches `name` closely (fulltext candidates, fuzzy-checked)."""
+        query = lucene_query(name)
+        if not query:
+            return []
+        index = self.index("fulltext", (labels or self.entity_labels() or ["Method"])[0], "name")
+        wanted = normalize(name)
+        out = []
+        for r in self.run(ENTITY_NAMES, index=index, q=query, labels=labels or self.entity_labels()):
+            node = r["e"]
+            names = [node.get("name") or "", *(node.get("aliases") or [])]
+            best = max(fuzz.ratio(wanted, normalize(n)) for n in names)
+            if best >= threshold:
+                out.append({**node_dict(node), "match": best})
+        return sorted(out, key=lambda n: -n["match"])
+
+    def chunks(self, cypher: str, **params: Any) -> list[dict]:
+        rows = []
+        for r in self.run(cypher, **params):
+            row = {**r["chunk"], "section": r["section"], "score": float(r["score"] or 0.0)}
+            if "rels" in r.keys():
+                row["edges"] = [edge_dict(rel) for rel in r["rels"]]
+            rows.append(row)
+        return rows
+
+    def titles(self, shas: set[str]) -> dict[str, dict]:
+        if not shas:
+            return {}
+        return {r["sha"]: {"paper_id": r["id"], "title": r["title"]} for r in self.run(PAPER_TITLES, shas=list(shas))}

@@ -1,0 +1,84 @@
+"""Hybrid retrieval over chunks: Neo4j fulltext (Lucene BM25), vector search when embeddings are available,
+and chunks one hop from the entities the question names; the ranked lists fused by reciprocal rank."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from kg.qa import graph as q
+from kg.qa.graph import GraphReader
+from kg.qa.text import QUESTION_WORDS, STOPWORDS, normalize, tokens
+from kg.queries import lucene_query
+
+RRF_K = 60  # the usual constant of reciprocal rank fusion
+Embedder = Callable[[str], list[float]]
+
+
+@dataclass
+class Retrieval:
+    chunks: list[dict] = field(default_factory=list)  # fused, best first; `score` is the fused score
+    entities: list[dict] = field(default_factory=list)  # entities named in the question
+    edges: list[dict] = field(default_factory=list)  # MENTIONS/DEFINES edges from chunks to those entities
+
+
+def keyword_query(question: str) -> str:
+    """The question's content words as a Lucene OR-query (the index analyser keeps stop words, so drop them)."""
+    words = [t for t in tokens(question) if t not in STOPWORDS and t not in QUESTION_WORDS]
+    return lucene_query(" ".join(words))
+
+
+def named_entities(reader: GraphReader, question: str) -> list[dict]:
+    """Entities whose name or an alias occurs in the question as whole words."""
+    text = f" {' '.join(tokens(question))} "
+    query = keyword_query(question)
+    if not query:
+        return []
+    index = reader.index("fulltext", "Method", "name")
+    found = []
+    for r in reader.run(q.ENTITY_NAMES, index=index, q=query, labels=reader.entity_labels()):
+        node = r["e"]
+        names = [node.get("name") or "", *(node.get("aliases") or [])]
+        if any(n and f" {' '.join(tokens(n))} " in text for n in names if len(normalize(n)) > 1):
+            found.append(q.node_dict(node))
+    return found
+
+
+def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
+             embed: Embedder | None = None) -> Retrieval:
+    fetch = 1000 if sha else k * 4  # the index ranks all papers; filtering to one needs a deeper list
+    lists: list[list[dict]] = []
+    query = keyword_query(question)
+    if query:
+        lists.append(reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"), q=query,
+                                   fetch=fetch, sha=sha, k=k))
+    vector_index = reader.index("vector", "Chunk", "embedding")
+    if embed is not None and vector_index:
+        lists.append(reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=embed(question), fetch=fetch,
+                                   sha=sha, k=k))
+    entities = named_entities(reader, question)
+    edges: list[dict] = []
+    if entities:
+        expanded = reader.chunks(q.ENTITY_CHUNKS, ids=[e["id"] for e in entities], sha=sha, k=k,
+                                 types=reader.edge_types(source="Chunk"))
+        edges = [e for c in expanded for e in c.pop("edges", [])]
+        lists.append(expanded)
+    return Retrieval(chunks=fuse(lists)[:k], entities=entities, edges=edges)
+
+
+def fuse(lists: list[list[dict]]) -> list[dict]:
+    """Reciprocal rank fusion: sum of 1/(RRF_K + rank) over the lists a chunk appears in."""
+    fused: dict[str, dict] = {}
+    for ranked in lists:
+        for rank, chunk in enumerate(ranked, start=1):
+            entry = fused.setdefault(chunk["id"], {**chunk, "score": 0.0})
+            entry["score"] += 1.0 / (RRF_K + rank)
+    return sorted(fused.values(), key=lambda c: (-c["score"], c["id"]))
+
+
+def definitional(text: str, term: str) -> bool:
+    """A sentence that reads as a definition of `term` ('X is ...', 'X refers to', 'we define X as')."""
+    t = re.escape(normalize(term))
+    return bool(re.search(rf"\b{t}\b[^.]{{0,40}}\b(is|are|refers to|denotes|stands for|means|is defined as)\b|"
+                          rf"\bdefine[sd]?\b[^.]{{0,20}}\b{t}\b", normalize(text)))

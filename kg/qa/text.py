@@ -1,0 +1,84 @@
+"""Text utilities shared by QA, locate and the QA benchmark: tokens, light stemming, sentence splitting.
+
+Deterministic and dependency-free, so unit tests can state exact outputs.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he her here
+hers him his how i if in into is it its itself just me more most my no nor not of off on once only or other our
+out over own same she should so some such than that the their theirs them then there these they this those
+through to too under until up very was we were what when where which while who whom why will with would you your
+yours paper papers use used using uses show shows shown according mentioned given total
+""".split())
+
+# Words that ask for a kind of answer rather than name what the answer is about.
+QUESTION_WORDS = frozenset("what which who whom whose where when why how many much".split())
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*[a-z%]*|[a-z]+")
+_ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "fig.", "figs.", "eq.", "eqs.", "tab.", "sec.", "vs.", "no.", "cf.",
+                  "resp.", "approx.", "ref.", "refs.", "al.", "etc.", "dr.", "prof.", "st.", "inc.")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, hyphenation at line ends undone."""
+    return unicodedata.normalize("NFKC", text).replace("-\n", "").lower()
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train'."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            return word[: len(word) - len(suffix)] + repl
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case word and number tokens ('7,918', '0.959', '81.1m', '8x' stay whole)."""
+    return [t.rstrip(".,") for t in _TOKEN.findall(normalize(text))]
+
+
+def terms(text: str) -> list[str]:
+    """Stemmed content tokens: what a passage must share with a question to be about it."""
+    return [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in QUESTION_WORDS and len(t) > 1]
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of a passage; abbreviations such as 'et al.' and 'Fig.' do not end one."""
+    spans, start = [], 0
+    flat = text
+    for match in _SENTENCE_END.finditer(flat):
+        before = flat[max(start, match.start() - 8): match.start()].lower()
+        if before.endswith(_ABBREVIATIONS) or re.search(r"(?:^|\s)[a-z]\.$", before):
+            continue
+        end = match.start()
+        if flat[start:end].strip():
+            spans.append(_strip(flat, start, end))
+        start = match.end()
+    if flat[start:].strip():
+        spans.append(_strip(flat, start, len(flat)))
+    return spans
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    piece = text[start:end]
+    return start + len(piece) - len(piece.lstrip()), end - len(piece) + len(piece.rstrip())
+
+
+def has_number(text: str) -> bool:
+    return bool(re.search(r"\d", text))
+
+
+def squash(text: str) -> str:
+    """Whitespace (line breaks inside a passage) collapsed to single spaces."""
+    return " ".join(text.split())

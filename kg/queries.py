@@ -1,0 +1,319 @@
+"""Read access to the graph for the API and CLI: papers, nodes, edges, name search, neighbourhoods, chunk
+text and the read-only Cypher runner. All Cypher of these reads lives here and is parameterised; the only
+names interpolated are labels and relationship types taken from the Schema (backtick-quoted).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from neo4j import READ_ACCESS, Driver, Query
+from neo4j.exceptions import ClientError, CypherSyntaxError
+from neo4j.graph import Node, Relationship
+from neo4j.time import Date, DateTime, Duration, Time
+
+from kg.errors import InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from ontology.loader import Schema
+
+HIDDEN_PROPERTIES = frozenset({"embedding"})  # large vectors: never returned to a client
+# Every chunk of a paper: its own (text outside sections) and those of its sections at any depth.
+PAPER_CHUNKS = "(p)-[:HAS_SECTION|HAS_SUBSECTION|HAS_CHUNK*1..8]->(c:Chunk)"
+
+
+def plain(value: Any) -> Any:
+    """Driver values as JSON-ready Python: temporal types as ISO text, nested lists and maps converted."""
+    if isinstance(value, (DateTime, Date, Time)):
+        return value.iso_format()
+    if isinstance(value, Duration):
+        return str(value)
+    if isinstance(value, Node):
+        return node_dict(value)
+    if isinstance(value, Relationship):
+        return edge_dict(value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def props(entity: Node | Relationship | dict) -> dict[str, Any]:
+    items = entity.items() if isinstance(entity, dict) else dict(entity).items()
+    return {k: plain(v) for k, v in items if k not in HIDDEN_PROPERTIES}
+
+
+def node_dict(node: Node) -> dict[str, Any]:
+    p = props(node)
+    return {"id": p.get("id"), "element_id": node.element_id, "labels": sorted(node.labels), "properties": p}
+
+
+def edge_dict(rel: Relationship) -> dict[str, Any]:
+    return {"id": rel.element_id, "type": rel.type, "source": rel.start_node["id"] if rel.start_node else None,
+            "target": rel.end_node["id"] if rel.end_node else None, "properties": props(rel)}
+
+
+def index_name(schema: Schema, kind: str, label: str, prop: str) -> str | None:
+    """The schema's index of `kind` covering label.prop, so no index name is hard-coded."""
+    return next((i.name for i in schema.indexes if i.kind == kind and label in i.labels and prop in i.properties),
+                None)
+
+
+def lucene_query(text: str) -> str:
+    """Free text as a Lucene OR-query of its words: special characters escaped, so user text never parses as syntax."""
+    words = [w for w in "".join(c if c.isalnum() or c in "-_'" else " " for c in text).split() if len(w) > 1]
+    return " OR ".join(w.replace("-", "\\-").replace("'", "\\'") for w in words)
+
+
+# ------------------------------------------------------------------ papers
+
+_PAPERS = """
+MATCH (p:Paper)
+WHERE $q IS NULL OR toLower(p.title) CONTAINS toLower($q) OR toLower(p.file_name) CONTAINS toLower($q)
+   OR p.id = $q OR p.doi = $q OR p.arxiv_id = $q
+WITH p ORDER BY toLower(coalesce(p.title, p.file_name)), p.id
+WITH collect(p) AS all
+RETURN size(all) AS total,
+       [p IN all[$offset..$offset + $limit] | p {.id, .title, .year, .doi, .arxiv_id, .file_name, .page_count,
+        authors: [(p)-[r:HAS_AUTHOR]->(a) | [r.position, a.name]]}] AS items
+"""
+
+_PAPER = """
+MATCH (p:Paper {id: $id})
+RETURN p, [(p)-[r:HAS_AUTHOR]->(a:Author) | {id: a.id, name: a.name, position: r.position}] AS authors
+"""
+
+_SECTIONS = """
+MATCH (p:Paper {id: $id})-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section)
+OPTIONAL MATCH (parent:Section)-[:HAS_SUBSECTION]->(s)
+RETURN DISTINCT s {.id, .number, .title, .level, .kind, .page_start, .page_end, .ordinal} AS section,
+       parent.id AS parent_id
+ORDER BY section.ordinal
+"""
+
+_PAPER_COUNTS = f"""
+MATCH (p:Paper {{id: $id}})
+CALL {{ WITH p MATCH {PAPER_CHUNKS} RETURN count(DISTINCT c) AS chunks }}
+CALL {{ WITH p MATCH (p)-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section) RETURN count(DISTINCT s) AS sections }}
+CALL {{ WITH p OPTIONAL MATCH (p)-[r]->(x) WHERE type(r) IN $types RETURN type(r) AS type, count(x) AS n }}
+RETURN chunks, sections, collect([type, n]) AS by_type
+"""
+
+
+@dataclass
+class Page:
+    total: int
+    items: list[dict[str, Any]] = field(default_factory=list)
+
+
+def list_papers(driver: Driver, q: str | None, offset: int, limit: int, database: str | None = None) -> Page:
+    record = driver.execute_query(_PAPERS, q=q or None, offset=offset, limit=limit, database_=database,
+                                  routing_="r").records[0]
+    items = []
+    for item in record["items"]:
+        item["authors"] = [name for _, name in sorted(item["authors"], key=lambda pair: pair[0] or 0)]
+        items.append(item)
+    return Page(total=record["total"], items=items)
+
+
+def get_paper(driver: Driver, schema: Schema, paper_id: str, database: str | None = None) -> dict[str, Any]:
+    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type."""
+    records = driver.execute_query(_PAPER, id=paper_id, database_=database, routing_="r").records
+    if not records:
+        raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
+    paper = props(records[0]["p"])
+    authors = sorted(records[0]["authors"], key=lambda a: a["position"] or 0)
+    sections = driver.execute_query(_SECTIONS, id=paper_id, database_=database, routing_="r").records
+    counts = driver.execute_query(_PAPER_COUNTS, id=paper_id,
+                                  types=list(_paper_edge_types(schema)), database_=database, routing_="r").records[0]
+    return {"paper": paper, "authors": authors, "sections": section_tree(sections),
+            "counts": {"chunks": counts["chunks"], "sections": counts["sections"],
+                       **{t.lower(): n for t, n in counts["by_type"] if t}}}
+
+
+def _paper_edge_types(schema: Schema) -> list[str]:
+    return sorted(r.type for r in schema.relationships.values() if any(s == "Paper" for s, _ in r.patterns))
+
+
+def section_tree(records) -> list[dict[str, Any]]:
+    """Flat (section, parent id) rows in reading order as nested sections with `children`."""
+    nodes = {r["section"]["id"]: {**r["section"], "children": []} for r in records}
+    roots = []
+    for r in records:
+        node = nodes[r["section"]["id"]]
+        parent = nodes.get(r["parent_id"]) if r["parent_id"] else None
+        (parent["children"] if parent else roots).append(node)
+    return roots
+
+
+# ------------------------------------------------------------------ nodes and edges
+
+def _by_id_union(schema: Schema, tail: str) -> str:
+    """One indexed lookup per schema label (each label's id is unique-constrained), so no label scan."""
+    return "\nUNION ALL\n".join(f"MATCH (n:`{label}` {{id: $id}}) {tail}" for label in schema.labels)
+
+
+def get_node(driver: Driver, schema: Schema, node_id: str, database: str | None = None) -> dict[str, Any]:
+    """The node with its properties (provenance included) and, for a paper element, its paper."""
+    cypher = _by_id_union(schema, "OPTIONAL MATCH (p:Paper {sha256: n.paper_sha256}) RETURN n, p.id AS paper_id")
+    records = driver.execute_query(cypher, id=node_id, database_=database, routing_="r").records
+    if not records:
+        raise NotFoundError(f"no node with id {node_id!r}", hint="search nodes by name with GET /nodes?q=...")
+    return {**node_dict(records[0]["n"]), "paper_id": records[0]["paper_id"]}
+
+
+_EDGE = "MATCH (s)-[r]->(t) WHERE elementId(r) = $id RETURN r, s, t"
+
+
+def get_edge(driver: Driver, edge_id: str, database: str | None = None) -> dict[str, Any]:
+    """An edge by its element id (as returned in `graph.edges` and by neighbours) with its provenance."""
+    try:
+        records = driver.execute_query(_EDGE, id=edge_id, database_=database, routing_="r").records
+    except ClientError:  # a string that is not an element id at all
+        records = []
+    if not records:
+        raise NotFoundError(f"no edge with id {edge_id!r}", hint="edge ids come from the `graph.edges` of a response")
+    r = records[0]
+    return {**edge_dict(r["r"]), "source_node": node_dict(r["s"]), "target_node": node_dict(r["t"])}
+
+
+_SEARCH = """
+CALL db.index.fulltext.queryNodes($index, $q, {limit: $fetch}) YIELD node, score
+WHERE $labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)
+WITH collect({node: node, score: score}) AS hits
+RETURN size(hits) AS total, hits[$offset..$offset + $limit] AS items
+"""
+
+
+def search_nodes(driver: Driver, schema: Schema, q: str, labels: list[str] | None, offset: int, limit: int,
+                 database: str | None = None) -> Page:
+    """Entities and authors by name or alias (the schema's fulltext index over names), best match first."""
+    check_labels(schema, labels)
+    index = index_name(schema, "fulltext", "Method", "name")
+    query = lucene_query(q)
+    if not query:
+        raise InvalidQueryError("the search text has no word to look for", hint="give at least one word")
+    record = driver.execute_query(_SEARCH, index=index, q=query, labels=labels or None, fetch=500, offset=offset,
+                                  limit=limit, database_=database, routing_="r").records[0]
+    return Page(total=record["total"],
+                     items=[{**node_dict(h["node"]), "score": h["score"]} for h in record["items"]])
+
+
+def check_labels(schema: Schema, labels: list[str] | None) -> None:
+    unknown = sorted(set(labels or ()) - set(schema.labels))
+    if unknown:
+        raise InvalidQueryError(f"unknown label(s) {', '.join(unknown)}", hint=f"labels: {', '.join(schema.labels)}")
+
+
+def check_types(schema: Schema, types: list[str] | None) -> None:
+    unknown = sorted(set(types or ()) - set(schema.relationship_types))
+    if unknown:
+        raise InvalidQueryError(f"unknown relationship type(s) {', '.join(unknown)}",
+                                hint=f"types: {', '.join(schema.relationship_types)}")
+
+
+def _neighbours_cypher(schema: Schema, hops: int) -> str:
+    return _by_id_union(schema, f"""
+MATCH path = (n)-[rels*1..{hops}]-(m)
+WHERE ($types IS NULL OR all(r IN rels WHERE type(r) IN $types))
+  AND ($labels IS NULL OR any(l IN labels(m) WHERE l IN $labels))
+WITH n, path LIMIT $limit
+RETURN n, nodes(path) AS nodes, relationships(path) AS rels""")
+
+
+def neighbours(driver: Driver, schema: Schema, node_id: str, hops: int, labels: list[str] | None,
+               types: list[str] | None, limit: int, database: str | None = None) -> dict[str, Any]:
+    """The subgraph of paths of 1-2 hops from a node, optionally only through some relationship types and
+    ending at some labels; at most `limit` paths."""
+    if hops not in (1, 2):
+        raise InvalidQueryError(f"hops must be 1 or 2, not {hops}")
+    check_labels(schema, labels)
+    check_types(schema, types)
+    get_node(driver, schema, node_id, database)  # 404 for an unknown id rather than an empty graph
+    records = driver.execute_query(_neighbours_cypher(schema, hops), id=node_id, labels=labels or None,
+                                   types=types or None, limit=limit, database_=database, routing_="r").records
+    nodes: dict[str, dict] = {}
+    edges: dict[str, dict] = {}
+    for r in records:
+        for n in r["nodes"]:
+            nodes.setdefault(n.element_id, node_dict(n))
+        for rel in r["rels"]:
+            edges.setdefault(rel.element_id, edge_dict(rel))
+    return {"nodes": list(nodes.values()), "edges": list(edges.values())}
+
+
+_CHUNK = """
+MATCH (c:Chunk {id: $id})
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+OPTIONAL MATCH (p:Paper {sha256: c.paper_sha256})
+RETURN c, s.title AS section, p.id AS paper_id, p.title AS title
+"""
+# Element ids other than chunks: their evidence chunks are the ones named in source_chunk_ids.
+_EVIDENCE_CHUNKS = """
+MATCH (c:Chunk) WHERE c.id IN $ids
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+OPTIONAL MATCH (p:Paper {sha256: c.paper_sha256})
+RETURN c, s.title AS section, p.id AS paper_id, p.title AS title
+"""
+
+
+def chunk_record(r) -> dict[str, Any]:
+    c = props(r["c"])
+    return {"chunk_id": c["id"], "text": c.get("text", ""), "kind": c.get("kind"), "section": r["section"],
+            "paper_id": r["paper_id"], "title": r["title"], "page_start": c.get("page_start"),
+            "page_end": c.get("page_end"), "bboxes": c.get("bboxes") or []}
+
+
+def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: str | None = None) -> list[dict]:
+    """The chunk text behind any evidence id: a chunk itself, or the source chunks of a node or edge."""
+    records = driver.execute_query(_CHUNK, id=element_id, database_=database, routing_="r").records
+    if records:
+        return [chunk_record(records[0])]
+    try:
+        holder = get_node(driver, schema, element_id, database)
+    except NotFoundError:
+        holder = get_edge(driver, element_id, database)
+    ids = holder["properties"].get("source_chunk_ids") or []
+    records = driver.execute_query(_EVIDENCE_CHUNKS, ids=ids, database_=database, routing_="r").records
+    by_id = {r["c"]["id"]: chunk_record(r) for r in records}
+    return [by_id[i] for i in ids if i in by_id]
+
+
+# ------------------------------------------------------------------ read-only Cypher
+
+def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
+                  row_limit: int, database: str | None = None) -> dict[str, Any]:
+    """Run a user's Cypher only if the planner says it reads: EXPLAIN first (query type 'r'), then in a READ
+    transaction with a timeout, keeping at most `row_limit` rows."""
+    parameters = parameters or {}
+    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+        try:
+            plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
+        except CypherSyntaxError as exc:
+            raise InvalidQueryError("the Cypher does not parse", details=exc.message) from exc
+        except ClientError as exc:
+            raise InvalidQueryError("the Cypher cannot be planned", details=exc.message) from exc
+        if plan.query_type != "r":
+            raise QueryRefusedError(
+                f"only read queries run here; this one is of type {plan.query_type!r} (writes or schema changes)",
+                hint="use MATCH ... RETURN; writes go through ingestion and curation")
+
+        def work(tx):
+            result = tx.run(Query(cypher, timeout=timeout_s), parameters)
+            rows = []
+            for record in result:
+                if len(rows) == row_limit:
+                    return result.keys(), rows, True
+                rows.append({k: plain(v) for k, v in record.items()})
+            return result.keys(), rows, False
+
+        try:
+            columns, rows, truncated = session.execute_read(work)
+        except ClientError as exc:
+            if "Timeout" in (exc.code or "") or "terminated" in (exc.message or "").lower():
+                raise QueryTimeoutError(f"the query ran longer than {timeout_s:g} s",
+                                        hint="add LIMIT or a more selective MATCH") from exc
+            if "AccessMode" in (exc.code or ""):
+                raise QueryRefusedError("the query tried to write in a read-only transaction") from exc
+            raise InvalidQueryError("the query failed", details=exc.message) from exc
+    return {"columns": list(columns), "rows": rows, "truncated": truncated, "row_limit": row_limit}
