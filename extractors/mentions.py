@@ -165,7 +165,7 @@ def find_mentions(doc: Document, placed: Sequence[Placed] = ()) -> list[Mention]
     found = [(s, e, t, "citation", label, ref.id if ref else None) for s, e, t, label, ref in citations(doc)]
     found += cross_references(doc)
     out = []
-    for start, end, text, kind, label, target in sorted(found, key=lambda f: (f[0], f[4])):
+    for start, end, text, kind, label, target in sorted(found, key=lambda f: f[0]):
         if any(a <= start < b for a, b in skip):
             continue
         page, bbox, chunk_id = locate(start)

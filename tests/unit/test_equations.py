@@ -1,0 +1,55 @@
+import pymupdf
+import pytest
+
+from extractors.equations import find_equations
+from extractors.layout import read_layout
+from extractors.model import Float, Line, PageLayout, Span
+from tests.pdf_factory import equations_paper
+
+SHA = "0" * 64
+
+
+@pytest.fixture(scope="module")
+def paper():
+    data, truth = equations_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    return pages, truth, find_equations(pages, SHA)
+
+
+def test_numbered_displays_with_label_page_and_formula(paper):
+    _, truth, equations = paper
+    assert [(e.label, e.page, e.text) for e in equations if e.label] == truth.numbered
+
+
+def test_unnumbered_display_without_label(paper):
+    _, truth, equations = paper
+    assert [(e.page, e.text) for e in equations if e.label is None] == truth.unnumbered
+
+
+def test_prose_ending_in_eq_reference_or_year_is_not_an_equation(paper):
+    _, _, equations = paper
+    assert not any("Eq." in e.text or "2019" in e.text for e in equations)
+
+
+def test_box_spans_formula_and_label(paper):
+    pages, _, equations = paper
+    first = next(e for e in equations if e.label == "1")
+    label = next(l for l in pages[0].lines if l.text.strip().endswith("(1)") and "Eq." not in l.text)
+    assert first.bbox[2] >= label.bbox[2] - 1 and first.bbox[0] < label.bbox[0] - 100
+
+
+def span(text: str, x0: float, x1: float, y: float, font: str = "Times-Roman") -> Span:
+    return Span(text=text, bbox=(x0, y, x1, y + 10), size=10, font=font)
+
+
+def test_label_inside_a_figure_region_is_ignored():
+    text = "Running text of the paper fills the column from one edge to the other, set in a plain roman font."
+    body = [Line(text=text, page=1, bbox=(72, 100 + 12 * i, 540, 110 + 12 * i), size=10, font="Times-Roman")
+            for i in range(3)]
+    cell = Line(text="a = b (3)", page=1, bbox=(280, 300, 540, 310), size=10, font="CMMI10",
+                spans=[span("a = b", 280, 310, 300, "CMMI10"), span("(3)", 525, 540, 300)])
+    pages = [PageLayout(page=1, width=612, height=792, lines=[*body, cell])]
+    assert [e.label for e in find_equations(pages, SHA)] == ["3"]
+    figure = Float(id="f", kind="figure", label="1", caption="c", page=1, bbox=(150, 280, 545, 320),
+                   caption_bbox=(150, 310, 545, 320))
+    assert find_equations(pages, SHA, [figure]) == []

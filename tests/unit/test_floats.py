@@ -1,0 +1,97 @@
+import pymupdf
+import pytest
+
+from extractors.floats import find_floats
+from extractors.layout import read_layout
+from extractors.model import Line, PageLayout
+from tests.pdf_factory import floats_paper
+
+SHA = "0" * 64
+
+
+def layout(data: bytes) -> list[PageLayout]:
+    return read_layout(pymupdf.open(stream=data, filetype="pdf"))
+
+
+@pytest.fixture(scope="module", params=[1, 2], ids=["one-column", "two-column"])
+def paper(request):
+    data, truth = floats_paper(request.param)
+    pages = layout(data)
+    return pages, truth, find_floats(pages, SHA)
+
+
+def test_each_captioned_float_found_once_with_label_page_and_full_caption(paper):
+    _, truth, (figures, tables) = paper
+    assert [(f.label, f.page, f.caption) for f in figures] == truth.figures
+    assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
+
+
+def test_table_cells_are_recovered_as_rows(paper):
+    _, truth, (_, tables) = paper
+    assert [t.rows for t in tables] == [rows for *_, rows in truth.tables]
+
+
+def test_region_holds_the_graphics_and_the_caption(paper):
+    pages, _, (figures, tables) = paper
+    for item in figures + tables:
+        x0, y0, x1, y1 = item.bbox
+        c0, c1, c2, c3 = item.caption_bbox
+        assert x0 <= c0 and y0 <= c1 and x1 >= c2 and y1 >= c3
+        assert y1 - y0 > (c3 - c1) + 30  # more than the caption: the drawing, image or cells
+        graphics = pages[item.page - 1].images + pages[item.page - 1].drawings
+        assert item.kind == "table" or any(g[0] >= x0 - 1 and g[1] >= y0 - 1 and g[2] <= x1 + 1 and g[3] <= y1 + 1
+                                           for g in graphics)
+
+
+def test_body_lines_starting_with_a_label_are_not_captions(paper):
+    pages, truth, (figures, tables) = paper
+    captions = {f.caption for f in figures + tables}
+    assert not any(text in caption for text in truth.mention_lines for caption in captions)
+
+
+def test_ids_are_deterministic_and_distinct(paper):
+    pages, _, (figures, tables) = paper
+    again = find_floats(pages, SHA)
+    assert [f.id for f in figures + tables] == [f.id for f in again[0] + again[1]]
+    assert len({f.id for f in figures + tables}) == len(figures + tables)
+    assert find_floats(pages, "1" * 64)[0][0].id != figures[0].id
+
+
+def line(text: str, y: float, size: float = 10.0, block: int = 0, x0: float = 72.0, x1: float = 300.0) -> Line:
+    return Line(text=text, page=1, bbox=(x0, y, x1, y + size), size=size, font="Times", block=block)
+
+
+def test_best_candidate_wins_for_a_repeated_label():
+    """A '(continued)' repeat and a tiny caption inside an embedded screenshot lose to the real one."""
+    pages = [
+        PageLayout(page=1, width=612, height=792, lines=[
+            line("Body text of the paper that runs across the whole column width here.", 100, block=0),
+            line("Figure 1. Revolt creates labels for unanimously labeled items.", 200, size=4.3, block=1),
+            line("Figure 1: The real caption of the figure.", 300, size=9, block=2),
+        ]),
+        PageLayout(page=2, width=612, height=792, lines=[line("Figure 1 (continued)", 100, size=9, block=0)]),
+    ]
+    figures, tables = find_floats(pages, SHA)
+    assert [(f.label, f.page, f.caption) for f in figures] == [("1", 1, "The real caption of the figure.")]
+    assert tables == []
+
+
+def test_bare_label_line_takes_the_title_below_and_roman_labels_stay_as_printed():
+    pages = [PageLayout(page=1, width=612, height=792, lines=[
+        line("TABLE IV", 100, size=8, block=0, x0=280, x1=330),
+        line("SYSTEM PARAMETERS", 110, size=6.4, block=1, x0=270, x1=340),
+        line("Body text of the paper that runs across the whole column width here.", 300, block=2),
+    ])]
+    _, tables = find_floats(pages, SHA)
+    assert [(t.label, t.caption) for t in tables] == [("IV", "SYSTEM PARAMETERS")]
+
+
+@pytest.mark.parametrize("text", [
+    "Figure 3 shows the results of the experiment.",
+    "Table 2, the second one, lists the scores.",
+    "Figure 4 presents the same experiments.",
+    "Table 3). Other errors come from parsing.",
+])
+def test_sentences_that_open_with_a_label_are_not_captions(text):
+    pages = [PageLayout(page=1, width=612, height=792, lines=[line(text, 100, block=0)])]
+    assert find_floats(pages, SHA) == ([], [])

@@ -1,0 +1,82 @@
+import pymupdf
+import pytest
+
+from extractors.layout import read_layout
+from extractors.model import Line
+from extractors.references import parse_references
+from tests.pdf_factory import bibliography_paper
+
+SHA = "0" * 64
+
+
+def reference_lines(data: bytes) -> list[Line]:
+    """The lines after the References heading."""
+    lines = [l for p in read_layout(pymupdf.open(stream=data, filetype="pdf")) for l in p.lines]
+    start = next(i for i, l in enumerate(lines) if l.text.strip() == "References")
+    return lines[start + 1:]
+
+
+@pytest.fixture(scope="module", params=["numbered", "author-year"])
+def parsed(request):
+    data, entries = bibliography_paper(request.param)
+    lines = reference_lines(data)
+    return lines, entries, parse_references(lines, SHA)
+
+
+def test_one_entry_per_printed_reference_in_order(parsed):
+    _, entries, refs = parsed
+    assert [r.ordinal for r in refs] == [1, 2, 3]
+    assert [r.marker for r in refs] == [e.marker for e in entries]
+
+
+def test_fields(parsed):
+    _, entries, refs = parsed
+    assert [(r.authors, r.title, r.year, r.doi, r.arxiv_id) for r in refs] == \
+        [(e.authors, e.title, e.year, e.doi, e.arxiv_id) for e in entries]
+    assert all(r.venue and r.venue.startswith(e.venue) for r, e in zip(refs, entries))
+
+
+def test_wrapped_entry_is_joined_and_boxed_from_its_first_line(parsed):
+    lines, entries, refs = parsed
+    long = refs[1]
+    assert entries[1].title in long.raw
+    first = next(l for l in lines if l.text.startswith(("[2]", "Carol")))
+    assert long.page == 1 and long.bbox[:2] == first.bbox[:2] and long.bbox[3] > first.bbox[3] + 5
+
+
+def line(text: str, y: float, x0: float = 72.0, page: int = 1) -> Line:
+    return Line(text=text, page=page, bbox=(x0, y, 300, y + 9), size=9, font="Times")
+
+
+def test_numbered_markers_must_run_in_sequence():
+    """A wrapped line that happens to start with '561.' does not open an entry."""
+    lines = [line("1. Chen, B., Peng, D.: Complex tables. In: Frontiers in Handwriting Recognition. pp. 545–", 0),
+             line("561. Springer (2022)", 10, 84),
+             line("2. Chi, Z., Huang, H.: Complicated table structure recognition. arXiv:1908.04729 (2019)", 20),
+             line("3. Deng, Y., Mann, G.: Challenges in table recognition. In: ICDAR (2019)", 30)]
+    refs = parse_references(lines, SHA)
+    assert [r.marker for r in refs] == ["1.", "2.", "3."]
+    assert refs[0].raw.endswith("561. Springer (2022)")
+    assert refs[0].authors == ["B. Chen", "D. Peng"] and refs[1].arxiv_id == "1908.04729"
+    assert refs[1].year == 2019 and refs[1].title == "Complicated table structure recognition"
+
+
+def test_ieee_quoted_title_and_two_column_order():
+    lines = [line("[2] D. Scharstein and R. Szeliski, “High-accuracy stereo depth maps using", 500, 330),
+             line("structured light,” in CVPR, vol. 1, pp. 195–202, June 2003.", 510, 344),
+             line("[1] D. Scharstein and R. Szeliski, “A taxonomy of dense", 100, 72),
+             line("stereo algorithms,” IJCV, vol. 47, pp. 7–42, 2002.", 110, 86)]
+    lines[0] = lines[0].model_copy(update={"bbox": (330, 500, 560, 509)})
+    lines[1] = lines[1].model_copy(update={"bbox": (344, 510, 560, 519)})
+    refs = parse_references(lines, SHA)
+    assert [(r.marker, r.title, r.year) for r in refs] == [
+        ("[1]", "A taxonomy of dense stereo algorithms", 2002),
+        ("[2]", "High-accuracy stereo depth maps using structured light", 2003)]
+    assert refs[0].authors == ["D. Scharstein", "R. Szeliski"]
+
+
+def test_footnote_that_fell_into_the_section_is_dropped():
+    lines = [line("Alice Smith. 2020. A title that is long enough to wrap", 0), line("onto a second line. In Venue.", 12, 84),
+             line("Bob Jones. 2019. Another title that wraps onto", 24), line("the next line. In Venue.", 36, 84),
+             Line(text="7 A footnote of the page.", page=1, bbox=(72, 700, 200, 706), size=7, font="Times")]
+    assert [r.authors for r in parse_references(lines, SHA)] == [["Alice Smith"], ["Bob Jones"]]
