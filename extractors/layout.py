@@ -69,14 +69,15 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
 
 
 def _join_spans(spans: list[Span]) -> str:
-    """Concatenate spans, adding a space where the gap between them is a visible word gap."""
+    """Concatenate spans, adding a space where the gap between them is a visible word gap;
+    accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
     for prev, cur in zip(spans, spans[1:]):
         gap = cur.bbox[0] - prev.bbox[2]
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
-    return " ".join(out.split())
+    return " ".join(normalize(out).split())
 
 
 def _union(boxes: list[BBox]) -> BBox:

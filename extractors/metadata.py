@@ -50,7 +50,8 @@ def extract_metadata(first: PageLayout, lines: list[Line], heads: list[Heading],
     if hint and (not title or fuzz.ratio(hint.lower(), title.lower()) < 50 and _printed(hint, page_lines)):
         title = hint.strip()
     after = page_lines.index(title_lines[-1]) + 1 if title_lines else 0
-    authors = _authors(page_lines[after:stop])
+    stop_y = page_lines[stop].bbox[1] if stop < len(page_lines) else first.height
+    authors = _authors([l for l in page_lines[after:] if l.bbox[3] <= stop_y + 1 and l not in title_lines])
     abstract, box = _abstract(heads, placed, text)
     page_text = "\n".join(l.text for l in page_lines)
     return Metadata(
@@ -117,7 +118,7 @@ def _authors(lines: list[Line]) -> list[Author]:
     affiliations: list[str] = []
     emails: list[str] = []
     for line in lines:
-        text = line.text.strip()
+        text = _author_text(line)
         found = _EMAIL.findall(text)
         if found:
             emails.extend(found)
@@ -133,17 +134,35 @@ def _authors(lines: list[Line]) -> list[Author]:
                    email=plain[i] if len(plain) == len(names) else None) for i, n in enumerate(names)]
 
 
+def _author_text(line: Line) -> str:
+    """The line with superscript marks (affiliation letters, daggers) and wide gaps turned into
+    commas: "Kyle Lo†∗ Lucy Lu Wang†" -> "Kyle Lo, Lucy Lu Wang,"."""
+    size = _size(line)
+    out = ""
+    prev = None
+    for span in line.spans:
+        small = span.size < 0.8 * size
+        if prev is not None and (small or span.bbox[0] - prev.bbox[2] > 1.5 * size):
+            out += ", "
+        if not small:
+            out += span.text if not out or out.endswith((" ", ", ")) or span.text.startswith(" ") or \
+                prev is None or span.bbox[0] - prev.bbox[2] < 0.15 * size else " " + span.text
+        prev = span
+    out = re.sub(r"\[[^\]]*\]|\ufffd", ",", out)  # ORCID ids, unknown glyph marks
+    return " ".join(out.split())
+
+
 def _names(text: str) -> list[str]:
     """Person names from an author line ("A. Smith, B. Jones and C. Lee"), or [] if it is not one."""
     text = re.sub(r"\s*[\d*†‡§¶⋆♠♣♢♦♥∗]+(?:,[\d*†‡§¶⋆♠♣♢♦♥∗]+)*(?=\s|,|$)", "", text)
-    parts = [p.strip() for p in re.split(r",|;|\band\b|&|\s{3,}|·", text) if p.strip()]
+    parts = [p.strip() for p in re.split(r",|;|\band\b|&|\s{3,}|·", text) if p.strip(" .")]
     names = []
     for part in parts:
         part = _MARKS.sub("", part).strip()
         words = part.split()
         if not 2 <= len(words) <= 5 or not all(_NAME_WORD.match(w) for w in words):
             return []
-        if not words[-1][0].isupper() or sum(len(w) > 2 for w in words) < 1:
+        if not words[-1][0].isupper() or sum(len(w) for w in words) < 5:
             return []
         names.append(" ".join(words))
     return names

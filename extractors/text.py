@@ -25,11 +25,33 @@ def _char(ch: str) -> str:
     return ch
 
 
+# Spacing accents as TeX prints them ("Franc¸ois", "Gr´egory") and their combining forms.
+_ACCENTS = {"´": "́", "`": "̀", "¨": "̈", "ˆ": "̂", "˜": "̃",
+            "¸": "̧", "˛": "̨", "ˇ": "̌", "˘": "̆", "˙": "̇",
+            "˚": "̊", "¯": "̄", "^": "̂", "~": "̃"}
+_COMBINING = "".join(sorted(set(_ACCENTS.values())))
+_LOOSE_ACCENT = re.compile(rf"([^\W\d_])? ?([´¨ˆ˜¸˛ˇ˘˙˚¯]| [{_COMBINING}]) ?([^\W\d_])?")
+
+
+def _attach_accent(m: re.Match) -> str:
+    """Put a loose accent on the letter it belongs to: the next one if that makes a real letter
+    (acute before e), else the previous one (cedilla after c)."""
+    before, accent, after = m.group(1) or "", m.group(2).strip(), m.group(3) or ""
+    mark = _ACCENTS.get(accent, accent)
+    if after and len(joined := unicodedata.normalize("NFC", after + mark)) == 1:
+        return before + joined
+    if before and len(joined := unicodedata.normalize("NFC", before + mark)) == 1:
+        return joined + (" " if m.group(0).endswith(" " + after) and after else "") + after
+    return m.group(0)
+
+
 def normalize(text: str) -> str:
-    """Ligatures, full-width forms and odd spaces to plain text; math super/subscripts kept."""
+    """Ligatures, full-width forms, loose accents and odd spaces to plain text; math
+    super/subscripts kept."""
     if text.isascii():
         return _SPACES.sub(" ", "".join(ch for ch in text if ch >= " " or ch == "\t"))
-    out = unicodedata.normalize("NFC", "".join(_char(ch) for ch in text))
+    out = _LOOSE_ACCENT.sub(_attach_accent, text)
+    out = unicodedata.normalize("NFC", "".join(_char(ch) for ch in out))
     return _SPACES.sub(" ", out)
 
 
