@@ -41,6 +41,14 @@ class Settings(BaseSettings):
 
     embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
 
+    # REST API and QA (issue 7)
+    cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
+    cypher_row_limit: int = 1000  # /cypher: rows returned at most
+    qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
+    llm_base_url: str | None = None  # an OpenAI-compatible endpoint that may rewrite answers; off when unset
+    llm_model: str = ""
+    llm_api_key: SecretStr | None = None
+
     @field_validator("neo4j_password")
     @classmethod
     def _password_long_enough(cls, value: SecretStr) -> SecretStr:
