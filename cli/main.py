@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, config, db, export, ontology, parse
+from cli import bench, config, db, export, ingest, ontology, parse
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -23,6 +23,8 @@ app.add_typer(bench.app, name="bench")
 app.add_typer(ontology.app, name="ontology")
 app.add_typer(export.app, name="export")
 app.command("parse")(parse.parse)
+app.command("ingest")(ingest.ingest)
+app.command("delete")(ingest.delete)
 app.command()(serve)
 
 

@@ -1,0 +1,104 @@
+"""`kg ingest PATH...` and `kg delete PAPER`: thin wrappers over kg.ingest and kg.delete."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cli.output import console, err_console
+from kg import store
+from kg.delete import delete_paper
+from kg.filestore import PDFStore
+from kg.ingest import STAGES, IngestReport, Ingestor, PaperOutcome, discover
+from kg.settings import get_settings
+from ontology.loader import get_schema
+
+
+def ingest(
+    paths: list[Path] = typer.Argument(..., exists=True, help="PDF files or folders (searched recursively)"),
+    workers: int = typer.Option(max(1, (os.cpu_count() or 2)), "--workers", "-w", min=0,
+                                help="parser processes (0: parse in this process)"),
+    force: bool = typer.Option(False, "--force", help="re-ingest files already in the graph with the same versions"),
+    embed: bool = typer.Option(True, "--embed/--no-embed", help="compute chunk embeddings (needs the `embed` extra)"),
+    as_json: bool = typer.Option(False, "--json", help="print a machine-readable report on stdout"),
+) -> None:
+    """Parse, chunk, embed, validate and write PDFs into Neo4j, one transaction per paper.
+
+    Files already ingested with the same extractor versions are skipped ("unchanged"). Exit status 1 when
+    any paper failed or the run stopped early.
+    """
+    settings = get_settings()
+    files = list(discover(paths))
+    shown = err_console if as_json else console
+    with store.connect(settings) as driver, _progress(shown) as progress:
+        task = progress.add_task("ingesting", total=len(files), pages=0)
+        pages = 0
+
+        def advance(outcome: PaperOutcome) -> None:
+            nonlocal pages
+            pages += outcome.pages
+            progress.update(task, advance=1, pages=pages, description=Path(outcome.path).name[:40])
+
+        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, on_paper=advance).run(files)
+    if as_json:
+        typer.echo(json.dumps(report.as_json(), indent=2, default=str))
+    else:
+        _summary(report, console)
+        console.print(f"Explore: Neo4j Browser {settings.browser_url} — try "
+                      "MATCH (p:Paper)-[r]->(n) RETURN p, r, n LIMIT 100", markup=False, highlight=False)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _progress(shown: Console) -> Progress:
+    return Progress(TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("papers, {task.fields[pages]} pages"), TimeElapsedColumn(), TextColumn("ETA"),
+                    TimeRemainingColumn(), console=shown, transient=True)
+
+
+def _summary(report: IngestReport, out: Console) -> None:
+    totals = report.totals()
+    papers = Table(title="ingest summary", show_header=False)
+    papers.add_row("papers ingested / unchanged / failed",
+                   f"{totals['ingested']} / {totals['unchanged']} / [{'red' if totals['failed'] else 'green'}]"
+                   f"{totals['failed']}[/]")
+    papers.add_row("pages parsed", str(totals["pages"]))
+    papers.add_row("nodes / edges written", f"{totals['nodes_written']} / {totals['edges_written']}")
+    papers.add_row("elements kept as curated", str(totals["kept_human"]))
+    papers.add_row("embeddings", report.embeddings)
+    papers.add_row("wall time", f"{report.wall_seconds:.1f} s")
+    papers.add_row("time per stage (s, summed over workers)",
+                   ", ".join(f"{s} {totals['seconds_per_stage'][s]:.1f}" for s in STAGES))
+    out.print(papers)
+    if totals["rejections"]:
+        rejected = Table(title="elements rejected by the ontology")
+        for column in ("reason", "count", "examples"):
+            rejected.add_column(column)
+        for reason, count in sorted(totals["rejections"].items()):
+            rejected.add_row(reason, str(count), "\n".join(report.rejection_examples.get(reason, [])))
+        out.print(rejected)
+    failed = [p for p in report.papers if p.status == "failed"]
+    if failed:
+        table = Table(title="failed papers")
+        table.add_column("file")
+        table.add_column("reason")
+        for p in failed:
+            table.add_row(p.path, p.reason or "")
+        out.print(table)
+    if report.stopped:
+        out.print(f"[bold red]stopped:[/] {report.stopped}", highlight=False)
+
+
+def delete(paper: str = typer.Argument(..., help="a paper's id (paper_...) or its PDF's SHA-256")) -> None:
+    """Remove a paper, its structure and chunks, and the shared entities no other paper uses."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        report = delete_paper(driver, paper, get_schema(), PDFStore(settings.data_dir), settings.neo4j_database)
+    console.print(f"Deleted paper {report.sha256[:12]}…: {report.nodes_deleted} nodes, {report.edges_deleted} "
+                  f"relationships{', stored PDF removed' if report.pdf_removed else ''}")

@@ -1,0 +1,304 @@
+"""`kg ingest`: PDFs → graph. Worker processes parse, chunk, embed, map and validate; this process hashes,
+skips unchanged files, stores the PDF and writes each paper in one transaction (kg.papers).
+
+Memory stays bounded: files are discovered lazily, hashed in blocks, and at most a few papers are in
+flight between the workers and the writer at any time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from itertools import islice
+from pathlib import Path
+
+from neo4j import Driver
+from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+
+from kg import embeddings, store
+from kg.errors import DatabaseUnavailable, PaperKGError
+from kg.filestore import PDFStore, file_sha256
+from kg.mapping import EXTRACTOR, map_document
+from kg.papers import PaperWrite, unchanged, write_paper
+from kg.records import EdgeRecord, NodeRecord
+from kg.runs import Run, invocation_id
+from kg.schema import init_schema
+from kg.settings import Settings
+from kg.validation import Rejection, validate_batch
+from kg.write import write_graph
+from ontology.loader import get_schema
+
+STAGES = ("hash", "parse", "chunk", "embed", "map", "validate", "write")
+EMBEDDINGS_OFF = "embeddings@off"
+_HASH_BATCH = 256  # files hashed and checked against the graph per query
+
+
+@dataclass
+class PaperOutcome:
+    path: str
+    status: str  # ingested | unchanged | failed
+    sha256: str | None = None
+    pages: int = 0
+    reason: str | None = None
+    nodes_written: int = 0
+    edges_written: int = 0
+    nodes_deleted: int = 0
+    edges_deleted: int = 0
+    kept: int = 0  # proposed elements left as a curator had them
+    rejections: dict[str, int] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class IngestReport:
+    invocation: str
+    embeddings: str  # the model's name@version, or why embeddings are off
+    papers: list[PaperOutcome] = field(default_factory=list)
+    rejection_examples: dict[str, list[str]] = field(default_factory=dict)  # reason -> a few messages
+    stopped: str | None = None  # why the run ended before all files were done
+    wall_seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(p.status == status for p in self.papers)
+
+    @property
+    def ok(self) -> bool:
+        return self.stopped is None and self.count("failed") == 0
+
+    def totals(self) -> dict:
+        rejections: Counter = Counter()
+        stages: Counter = Counter()
+        for p in self.papers:
+            rejections.update(p.rejections)
+            stages.update(p.seconds)
+        return {"ingested": self.count("ingested"), "unchanged": self.count("unchanged"),
+                "failed": self.count("failed"), "pages": sum(p.pages for p in self.papers),
+                "nodes_written": sum(p.nodes_written for p in self.papers),
+                "edges_written": sum(p.edges_written for p in self.papers),
+                "kept_human": sum(p.kept for p in self.papers), "rejections": dict(rejections),
+                "seconds_per_stage": {s: round(stages.get(s, 0.0), 3) for s in STAGES}}
+
+    def as_json(self) -> dict:
+        return {"invocation": self.invocation, "ok": self.ok, "embeddings": self.embeddings, "stopped": self.stopped,
+                "wall_seconds": round(self.wall_seconds, 3), **self.totals(),
+                "rejection_examples": self.rejection_examples, "papers": [asdict(p) for p in self.papers]}
+
+
+# ------------------------------------------------------------------ worker side
+
+@dataclass
+class Prepared:
+    """One paper ready to write: validated records stamped with its run."""
+
+    run: Run
+    pages: int
+    nodes: list[NodeRecord]
+    edges: list[EdgeRecord]
+    rejections: list[Rejection]
+    seconds: dict[str, float]
+
+
+_worker: dict = {}
+
+
+def _init_worker(embedding_dim: int, embed: bool, threads: int | None) -> None:
+    """Load the schema and the embedding model once per process."""
+    _worker["schema"] = get_schema()
+    _worker["embedder"] = embeddings.load_embedder(embedding_dim, threads) if embed else None
+
+
+def prepare(path: str, sha: str, run: Run) -> Prepared | str:
+    """Parse, chunk, embed, map and validate one PDF; a bad PDF gives the reason as a string, not an exception,
+    so that nothing of it has to cross the process boundary but text."""
+    from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
+
+    schema, embedder = _worker["schema"], _worker["embedder"]
+    seconds: dict[str, float] = {}
+    try:
+        began = time.perf_counter()
+        doc = parse_pdf(path)
+        chunking = doc.audit.seconds_per_stage.get("chunking", 0.0)
+        seconds["parse"], seconds["chunk"] = time.perf_counter() - began - chunking, chunking
+        if doc.sha256 != sha:
+            return f"the file changed while it was being ingested (sha256 {sha[:12]} became {doc.sha256[:12]})"
+        began = time.perf_counter()
+        vectors = dict(zip((c.id for c in doc.chunks), embedder.embed([c.text for c in doc.chunks]))) if embedder else None
+        seconds["embed"] = time.perf_counter() - began
+        began = time.perf_counter()
+        nodes, edges = map_document(doc, vectors)
+        seconds["map"] = time.perf_counter() - began
+        began = time.perf_counter()
+        batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
+        seconds["validate"] = time.perf_counter() - began
+    except PaperKGError as exc:
+        return f"{exc.message}" + (f" ({exc.hint})" if exc.hint else "")
+    except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
+        return f"{type(exc).__name__}: {exc}"
+    return Prepared(run=run, pages=doc.page_count, nodes=batch.nodes, edges=batch.edges,
+                    rejections=batch.rejections, seconds=seconds)
+
+
+class _Inline:
+    """An executor that runs each task on submit, in this process (workers=0: tests, debugging)."""
+
+    def __init__(self, embedding_dim: int, embed: bool):
+        _init_worker(embedding_dim, embed, None)
+
+    def submit(self, fn: Callable, *args) -> Future:
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+# ------------------------------------------------------------------ writer side
+
+def discover(paths: Iterable[Path]) -> Iterator[Path]:
+    """PDF files under each path (recursively, sorted per folder), lazily; a file path is taken as given."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            for folder, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.lower().endswith(".pdf"):
+                        yield Path(folder) / name
+        else:
+            yield path
+
+
+class Ingestor:
+    """One `kg ingest` invocation: its settings, its driver, its report."""
+
+    def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,
+                 embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
+                 on_batch: Callable[[int], None] | None = None):
+        self.settings, self.driver, self.workers, self.force = settings, driver, workers, force
+        self.on_paper, self.on_batch = on_paper, on_batch
+        self.schema = get_schema()
+        self.store = PDFStore(settings.data_dir)
+        model = embeddings.installed_version() if embed else None
+        self.embed = model is not None
+        self.versions = [EXTRACTOR, model or EMBEDDINGS_OFF]
+        now = datetime.now(timezone.utc)
+        self.report = IngestReport(invocation=invocation_id(now),
+                                   embeddings=model or (embeddings.OFF_REASON if embed else "embeddings off (--no-embed)"))
+
+    def run(self, paths: Iterable[Path]) -> IngestReport:
+        began = time.perf_counter()
+        db = self.settings.neo4j_database
+        try:
+            init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
+            executor = (_Inline(self.settings.embedding_dim, self.embed) if self.workers == 0 else
+                        ProcessPoolExecutor(self.workers, initializer=_init_worker,
+                                            initargs=(self.settings.embedding_dim, self.embed, 1)))
+            with executor:
+                for path, sha, run, prepared in self._prepared(executor, self._todo(discover(paths))):
+                    self._finish(path, sha, run, prepared)
+        except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
+            error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)
+            self.report.stopped = (f"{error.message}: the paper being written was rolled back; papers already "
+                                   "written stay; run the same command again to finish the rest")
+        self.report.wall_seconds = time.perf_counter() - began
+        return self.report
+
+    def _outcome(self, outcome: PaperOutcome) -> None:
+        self.report.papers.append(outcome)
+        if self.on_paper:
+            self.on_paper(outcome)
+
+    def _todo(self, files: Iterator[Path]) -> Iterator[tuple[Path, str, float]]:
+        """Files to parse, with their sha256 and hashing time; unchanged files and repeats are reported here."""
+        seen: dict[str, Path] = {}
+        while batch := list(islice(files, _HASH_BATCH)):
+            hashed = []
+            for path in batch:
+                began = time.perf_counter()
+                try:
+                    hashed.append((path, file_sha256(path), time.perf_counter() - began))
+                except OSError as exc:
+                    self._outcome(PaperOutcome(str(path), "failed", reason=f"cannot read: {exc.strerror or exc}"))
+            done = set() if self.force else unchanged(self.driver, [sha for _, sha, _ in hashed], self.versions,
+                                                      self.settings.neo4j_database)
+            for path, sha, seconds in hashed:
+                if sha in seen or sha in done:
+                    reason = f"same file as {seen[sha]}" if sha in seen else None
+                    self._outcome(PaperOutcome(str(path), "unchanged", sha256=sha, reason=reason,
+                                               seconds={"hash": seconds}))
+                else:
+                    seen[sha] = path
+                    yield path, sha, seconds
+
+    def _prepared(self, executor, todo: Iterator[tuple[Path, str, float]]):
+        """Results in submission order with at most 2 papers per worker in flight (bounded memory)."""
+        pending: deque = deque()
+        limit = max(2, 2 * self.workers)
+        for path, sha, hash_seconds in todo:
+            run = Run(sha256=sha, invocation=self.report.invocation, started_at=datetime.now(timezone.utc),
+                      extractors=self.versions)
+            pending.append((path, sha, run, hash_seconds, executor.submit(prepare, str(path), sha, run)))
+            while len(pending) >= limit:
+                yield self._result(pending.popleft())
+        while pending:
+            yield self._result(pending.popleft())
+
+    @staticmethod
+    def _result(item):
+        path, sha, run, hash_seconds, future = item
+        prepared = future.result()
+        if isinstance(prepared, Prepared):
+            prepared.seconds["hash"] = hash_seconds
+        return path, sha, run, prepared
+
+    def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | str) -> None:
+        if isinstance(prepared, str):
+            self._fail(path, sha, run, prepared, {})
+            return
+        self._examples(prepared.rejections)
+        outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
+                               rejections=dict(Counter(r.reason.value for r in prepared.rejections)))
+        self.store.put(path, sha)
+        began = time.perf_counter()
+        try:
+            written: PaperWrite = write_paper(self.driver, self.schema, prepared.run, prepared.nodes, prepared.edges,
+                                              rejected=len(prepared.rejections), database=self.settings.neo4j_database,
+                                              on_batch=self.on_batch)
+        except (ServiceUnavailable, SessionExpired):
+            raise
+        except (Neo4jError, PaperKGError, ValueError) as exc:
+            self._fail(path, sha, run, f"not written: {getattr(exc, 'message', None) or exc}", prepared.seconds,
+                       prepared.pages)
+            return
+        outcome.seconds["write"] = time.perf_counter() - began
+        self._examples(written.rejections)
+        outcome.rejections = dict(Counter(outcome.rejections) + Counter(r.reason.value for r in written.rejections))
+        outcome.nodes_written, outcome.edges_written = written.nodes_written, written.edges_written
+        outcome.nodes_deleted, outcome.edges_deleted, outcome.kept = written.nodes_deleted, written.edges_deleted, written.kept
+        self._outcome(outcome)
+
+    def _fail(self, path: Path, sha: str, run: Run, reason: str, seconds: dict, pages: int = 0) -> None:
+        """Report the paper as failed and leave a failed IngestRun in the ledger (nothing else of it is written)."""
+        write_graph(self.driver, [run.node("failed", error=reason)], [], self.schema,
+                    database=self.settings.neo4j_database)
+        self._outcome(PaperOutcome(str(path), "failed", sha256=sha, pages=pages, reason=reason, seconds=seconds))
+
+    def _examples(self, rejections: list[Rejection]) -> None:
+        for r in rejections:
+            examples = self.report.rejection_examples.setdefault(r.reason.value, [])
+            if len(examples) < 3:
+                examples.append(r.message)
+
+
+def ingest(paths: Iterable[Path], settings: Settings, **options) -> IngestReport:
+    """Ingest every PDF under `paths` into the configured Neo4j (see Ingestor for the options)."""
+    with store.connect(settings) as driver:
+        return Ingestor(settings, driver, **options).run(paths)

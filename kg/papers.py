@@ -1,0 +1,234 @@
+"""A paper's subgraph in Neo4j: find it, replace it in one transaction, delete it. All its Cypher is here.
+
+A paper's subgraph is what is connected to its Paper node through relationships carrying the paper's
+sha256 (paper_sha256), walked breadth-first in either direction. That needs no per-label query and
+covers whatever later extractors hang on a paper, as long as their edges carry the paper's sha256.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from neo4j import Driver, ManagedTransaction
+
+from extractors.model import Box
+from kg.bbox import parse_bbox
+from kg.mapping import PIPELINE_PREFIX, CitationMatch, citation_edges
+from kg.reconcile import Existing, State, reconcile
+from kg.records import EdgeRecord, NodeRecord
+from kg.runs import Run
+from kg.validation import Reason, Rejection, validate_batch
+from kg.write import write_in_transaction
+from ontology.loader import Schema
+
+BATCH_SIZE = 5000  # rows per UNWIND statement
+
+_FIND_PAPER = "MATCH (p:Paper) WHERE p.sha256 = $key OR p.id = $key RETURN p.sha256 AS sha LIMIT 1"
+_UNCHANGED = """
+UNWIND $shas AS sha
+MATCH (:Paper {sha256: sha})-[:GENERATED_BY]->(run:IngestRun {status: 'succeeded'})
+WHERE all(v IN $versions WHERE v IN run.extractors)
+RETURN DISTINCT sha
+"""
+_START = ("MATCH (p:Paper {sha256: $sha}) RETURN elementId(p) AS eid, labels(p) AS labels, p.id AS id, "
+          "p.paper_sha256 AS sha, p.verification_status AS status, p.extractor AS extractor")
+_EXPAND = """
+UNWIND $frontier AS eid
+MATCH (a) WHERE elementId(a) = eid
+MATCH (a)-[r]-(b) WHERE r.paper_sha256 = $sha
+RETURN elementId(r) AS rid, type(r) AS type, r.verification_status AS rstatus, r.extractor AS rextractor,
+       labels(startNode(r)) AS slabels, startNode(r).id AS source, labels(endNode(r)) AS tlabels, endNode(r).id AS target,
+       elementId(b) AS eid, labels(b) AS labels, b.id AS id, b.paper_sha256 AS sha,
+       b.verification_status AS status, b.extractor AS extractor
+"""
+_HUMAN_NODES = """
+UNWIND $ids AS id
+MATCH (n:`{label}` {{id: id}})
+WHERE n.verification_status <> 'auto' OR NOT coalesce(n.extractor, '') STARTS WITH $prefix
+RETURN elementId(n) AS eid, n.id AS id, n.verification_status AS status, n.extractor AS extractor
+"""
+_CITED = """
+UNWIND $refs AS ref
+MATCH (cited:Paper {doi: ref.doi})
+RETURN ref.id AS reference, cited.sha256 AS cited, ref.bboxes AS bboxes
+"""
+_CITING = """
+MATCH (citing:Paper)-[:HAS_REFERENCE]->(r:Reference {doi: $doi})
+RETURN r.id AS reference, citing.sha256 AS citing, r.bboxes AS bboxes
+"""
+_DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
+_DELETE_NODES = "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id DETACH DELETE n"
+_DELETE_ORPHANS = "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id AND NOT (n)--() DELETE n RETURN count(*) AS n"
+
+
+@dataclass
+class PaperWrite:
+    """What one paper's transaction did."""
+
+    nodes_written: int = 0
+    edges_written: int = 0
+    nodes_deleted: int = 0
+    edges_deleted: int = 0
+    kept: int = 0  # proposed elements left alone because a person owns them
+    skipped_rejected: int = 0
+    rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
+
+
+def _session(driver: Driver, database: str | None):
+    """A session without server notifications: on a young graph every query here names types and properties
+    that do not exist yet, which Neo4j would report as warnings."""
+    return driver.session(database=database, notifications_min_severity="OFF")
+
+
+def unchanged(driver: Driver, shas: list[str], versions: list[str], database: str | None = None) -> set[str]:
+    """The files among `shas` that a succeeded run already ingested with exactly these extractor versions."""
+    with _session(driver, database) as session:
+        return {r["sha"] for r in session.run(_UNCHANGED, shas=shas, versions=versions)}
+
+
+def find_paper(driver: Driver, key: str, database: str | None = None) -> str | None:
+    """The sha256 of the paper whose id or sha256 is `key`."""
+    with _session(driver, database) as session:
+        record = session.run(_FIND_PAPER, key=key).single()
+    return record["sha"] if record else None
+
+
+def read_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> Existing:
+    """The paper's elements and the shared nodes they link to, with their curation state.
+
+    Nodes whose label has no verification_status (IngestRun: the ledger) and their edges are not elements
+    and are left out, so re-ingesting and deleting never touch the run history.
+    """
+    elements = {label for label, cls in schema.nodes.items() if "verification_status" in cls.properties}
+    existing = Existing()
+    start = tx.run(_START, sha=sha).single()
+    if start is None:
+        return existing
+    seen = {start["eid"]}
+    _add_node(existing, start, sha, elements)
+    frontier = [start["eid"]]
+    while frontier:
+        found = []
+        for row in tx.run(_EXPAND, frontier=frontier, sha=sha):
+            source, target = (row["slabels"][0], row["source"]), (row["tlabels"][0], row["target"])
+            if source[0] in elements and target[0] in elements:
+                key = (row["source"], row["type"], row["target"])
+                existing.edges[key] = State(row["rid"], row["rstatus"], row["rextractor"])
+                existing.edge_ends[key] = (source, target)
+            if row["eid"] not in seen and _add_node(existing, row, sha, elements):
+                seen.add(row["eid"])
+                found.append(row["eid"])
+        frontier = found
+    return existing
+
+
+def _add_node(existing: Existing, row, sha: str, elements: set[str]) -> bool:
+    label = row["labels"][0]
+    if label not in elements:
+        return False
+    existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], row["sha"] == sha)
+    return True
+
+
+def _add_human_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[NodeRecord]) -> None:
+    """Shared nodes (no paper sha256) this paper is about to link for the first time may be curated already."""
+    by_label: dict[str, list[str]] = {}
+    for n in nodes:
+        if "paper_sha256" not in n.props and (n.label, n.id) not in existing.nodes:
+            by_label.setdefault(n.label, []).append(n.id)
+    for label, ids in by_label.items():
+        for row in tx.run(_HUMAN_NODES.format(label=label), ids=ids, prefix=PIPELINE_PREFIX):
+            existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], False)
+
+
+def _citations(tx: ManagedTransaction, sha: str, nodes: list[NodeRecord]) -> list[EdgeRecord]:
+    """CITES/REFERS_TO between this paper and papers in the graph, both ways, matched by DOI."""
+    refs = [{"id": n.id, "doi": n.props["doi"], "bboxes": n.props.get("bboxes", [])}
+            for n in nodes if n.label == "Reference" and n.props.get("doi")]
+    matches = [CitationMatch(r["reference"], sha, r["cited"], _boxes(r["bboxes"]))
+               for r in tx.run(_CITED, refs=refs)] if refs else []
+    doi = next((n.props.get("doi") for n in nodes if n.label == "Paper"), None)
+    if doi:
+        matches += [CitationMatch(r["reference"], r["citing"], sha, _boxes(r["bboxes"])) for r in tx.run(_CITING, doi=doi)]
+    return citation_edges(matches)
+
+
+def _boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
+    return tuple(Box(page=page, bbox=box) for page, box in map(parse_bbox, bboxes or []))
+
+
+def _batches(items: list, size: int = BATCH_SIZE):
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
+                rejected: int = 0, database: str | None = None,
+                on_batch: Callable[[int], None] | None = None) -> PaperWrite:
+    """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
+    by the rules of kg.reconcile, and record `run` as its generator. Transient failures are retried by the
+    driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
+
+    `on_batch(n)` is called after the n-th write statement; a test raises there to check atomicity.
+    """
+    with _session(driver, database) as session:
+        return session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch)
+
+
+def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
+                 rejected: int, on_batch: Callable[[int], None] | None) -> PaperWrite:
+    existing = read_subgraph(tx, run.sha256, schema)
+    _add_human_shared_nodes(tx, existing, nodes)
+    citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
+    plan = reconcile(nodes, edges + citations.edges, existing)
+    result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
+                        nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
+    for ids in _batches(plan.delete_edges):
+        tx.run(_DELETE_EDGES, ids=ids).consume()
+    for ids in _batches(plan.delete_nodes):
+        tx.run(_DELETE_NODES, ids=ids).consume()
+    statements = 0
+    for part in _batches(plan.nodes):
+        result.nodes_written += write_in_transaction(tx, part, [])[0]
+        statements += 1
+        if on_batch:
+            on_batch(statements)
+    for part in _batches(plan.edges):
+        missing = write_in_transaction(tx, [], part)[1]
+        result.edges_written += len(part) - len(missing)
+        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
+                              for e in missing]
+        statements += 1
+        if on_batch:
+            on_batch(statements)
+    for ids in _batches(plan.orphan_candidates):
+        tx.run(_DELETE_ORPHANS, ids=ids).consume()
+    ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
+                                      edges_written=result.edges_written,
+                                      rejected=rejected + len(result.rejections))],
+                            [run.stamped(run.generated_edge(), schema)], schema)
+    if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
+        raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
+    write_in_transaction(tx, ledger.nodes, ledger.edges)
+    return result
+
+
+def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:
+    """Remove the paper's nodes and edges and the shared automatic nodes only it used; returns (nodes, edges)
+    removed. Curated shared nodes stay even when no paper links them any more."""
+    with _session(driver, database) as session:
+        return session.execute_write(_delete_subgraph, sha, schema)
+
+
+def _delete_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> tuple[int, int]:
+    existing = read_subgraph(tx, sha, schema)
+    scoped = [s.element_id for s in existing.nodes.values() if s.paper_scoped]
+    shared = [s.element_id for s in existing.nodes.values() if not s.paper_scoped and not s.human]
+    edges = [s.element_id for s in existing.edges.values()]
+    for ids in _batches(edges):
+        tx.run(_DELETE_EDGES, ids=ids).consume()
+    for ids in _batches(scoped):
+        tx.run(_DELETE_NODES, ids=ids).consume()
+    orphans = sum(tx.run(_DELETE_ORPHANS, ids=ids).single()["n"] for ids in _batches(shared))
+    return len(scoped) + orphans, len(edges)
