@@ -206,9 +206,16 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]]) -> PageLayo
 def _gutter(lines: list[Line], width: float) -> float | None:
     """x of the gap between two columns, or None for a one-column page.
 
-    Coverage of each x by lines is counted with a difference array; the gutter is the least
-    covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
+    Coverage of each x by body-size lines is counted with a difference array; the gutter is the
+    least covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
     """
+    sizes: dict[float, int] = defaultdict(int)
+    for line in lines:
+        sizes[round(line.size)] += len(line.text)
+    if not sizes:
+        return None
+    body = max(sizes, key=sizes.get)
+    lines = [line for line in lines if abs(line.size - body) <= 1.2]  # tiny text in figures has its own columns
     w = int(width) + 2
     cover = [0] * (w + 1)
     for line in lines:

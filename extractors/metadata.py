@@ -162,7 +162,7 @@ def _names(text: str) -> list[str]:
         words = part.split()
         if not 2 <= len(words) <= 5 or not all(_NAME_WORD.match(w) for w in words):
             return []
-        if not words[-1][0].isupper() or sum(len(w) for w in words) < 5:
+        if not words[-1][0].isupper() or sum(len(w) for w in words) < 4:
             return []
         names.append(" ".join(words))
     return names

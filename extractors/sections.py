@@ -189,12 +189,14 @@ def _column_right(lines: list[Line]) -> dict[tuple[int, int], float]:
 
 
 def _row_counts(lines: list[Line]) -> list[int]:
-    """How many lines of the same page and column share each line's row (table cells do)."""
+    """How many lines of the same page and column share each line's row nearby (table cells do;
+    a margin note level with a heading does not count)."""
     counts = [1] * len(lines)
     for i, line in enumerate(lines):
         for j in range(max(0, i - 6), min(len(lines), i + 7)):
             other = lines[j]
-            if j != i and other.page == line.page and other.column == line.column:
+            near = max(other.bbox[0] - line.bbox[2], line.bbox[0] - other.bbox[2]) < 4 * line.size
+            if j != i and other.page == line.page and other.column == line.column and near:
                 overlap = min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1])
                 if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
                     counts[i] += 1
