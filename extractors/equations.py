@@ -59,16 +59,17 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         m = LABEL_RE.search(line.text)
         if not m or line.vertical or line.column not in edges:
             continue
-        right = edges[line.column][1]
+        left, right = edges[line.column]
         if line.bbox[2] < right - 1.5 * line.size or line.bbox[2] > right + 2 * line.size:
             continue
         before = line.text[:m.start()].strip(" ,.;")
         if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
             continue
-        if not before and not any(o is not line and o.column == line.column and o.bbox[2] < line.bbox[0]
-                                  and o.bbox[1] < line.bbox[3] + line.size and o.bbox[3] > line.bbox[1] - line.size
-                                  for o in page.lines):
-            continue  # a lone "(3)" with no formula beside it
+        beside = lambda b: b[2] < line.bbox[0] and b[1] < line.bbox[3] + line.size and b[3] > line.bbox[1] - line.size
+        if not before and not (any(o is not line and o.column == line.column and beside(o.bbox) for o in page.lines)
+                               or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
+                                      for b in page.images + page.drawings)):
+            continue  # a lone "(3)" with no formula (text, or a formula set as pictures) beside it
         found.append((line, m["label"]))
     return found
 
