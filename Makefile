@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 $(BIN)/kg: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,embed]"
 	@touch $@
 
 install: system-deps $(BIN)/kg
@@ -19,9 +19,12 @@ system-deps:
 system-deps-browser:
 	@bash scripts/system-deps.sh --browser
 
-## run: install, start the local Neo4j and print where to connect
+## run: install, start the local Neo4j, ingest PAPERS (default: the generated samples) and print where to look
+PAPERS ?= samples
 run: install
 	$(BIN)/kg db start
+	$(BIN)/kg ingest $(PAPERS)
+	@echo "Graph: Neo4j Browser (URL above); the REST API: $(BIN)/kg serve, then its /docs page"
 
 ## test: install everything the tests need (Chromium too), then run unit and integration tests
 test: system-deps-browser install
