@@ -27,7 +27,17 @@ def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
     """Lines of every page in reading order, furniture removed."""
     pages = [_raw_page(page) for page in doc]
     furniture = _repeated_keys(pages)
-    return [_finish_page(layout, furniture) for layout in pages]
+    body = _body_size(pages)
+    return [_finish_page(layout, furniture, body) for layout in pages]
+
+
+def _body_size(pages: list[PageLayout]) -> float:
+    """The document's body font size: the size carrying most characters."""
+    sizes: dict[int, int] = defaultdict(int)
+    for page in pages:
+        for line in page.lines:
+            sizes[round(line.size)] += len(line.text)
+    return float(max(sizes, key=sizes.get)) if sizes else 10.0
 
 
 # --- reading one page -------------------------------------------------------------------------
@@ -192,30 +202,24 @@ def _is_margin_mark(line: Line, left: float, right: float) -> bool:
     return outside and (line.vertical or line.text.strip().isdigit())
 
 
-def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]]) -> PageLayout:
+def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated)]
     left, right = _text_extent(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right)]
-    ordered, columns = _reading_order(lines, layout.width)
+    ordered, columns = _reading_order(lines, layout.width, body)
     return layout.model_copy(update={"lines": ordered, "columns": columns})
 
 
 # --- reading order ------------------------------------------------------------------------------
 
 
-def _gutter(lines: list[Line], width: float) -> float | None:
+def _gutter(lines: list[Line], width: float, body: float) -> float | None:
     """x of the gap between two columns, or None for a one-column page.
 
     Coverage of each x by body-size lines is counted with a difference array; the gutter is the
     least covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
     """
-    sizes: dict[float, int] = defaultdict(int)
-    for line in lines:
-        sizes[round(line.size)] += len(line.text)
-    if not sizes:
-        return None
-    body = max(sizes, key=sizes.get)
-    lines = [line for line in lines if abs(line.size - body) <= 1.2]  # tiny text in figures has its own columns
+    lines = [line for line in lines if abs(line.size - body) <= 1.2]  # text in figures has its own columns
     w = int(width) + 2
     cover = [0] * (w + 1)
     for line in lines:
@@ -258,10 +262,10 @@ def _rows(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _reading_order(lines: list[Line], width: float) -> tuple[list[Line], int]:
+def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[Line], int]:
     """One column: top to bottom. Two columns: bands separated by full-width lines (title,
     abstract, wide floats), each band read left column then right column."""
-    gutter = _gutter(lines, width)
+    gutter = _gutter(lines, width, body)
     if gutter is None:
         return [line.model_copy(update={"column": 0}) for line in _rows(lines)], 1
     tol = 0.05 * width
