@@ -1,30 +1,64 @@
-"""The FastAPI application. Routers per resource are added here as the API grows."""
+"""The FastAPI application: routers per resource, dependencies from app state, one error body, request ids."""
 
 from __future__ import annotations
 
+import threading
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 
-from kg import __version__, store
+from api import errors, logs
+from api.models import ErrorBody, Health
+from api.routers import graph, papers, qa
+from kg import __version__, embeddings, store
 from kg.errors import PaperKGError
+from kg.jobs import JobRegistry, ingest_with
+from kg.qa.llm import rewriter
 from kg.settings import Settings, get_settings
+
+
+class _LazyEmbedder:
+    """The query embedder, loaded on the first question (torch takes seconds); None without the `embed` extra."""
+
+    def __init__(self, settings: Settings):
+        self.settings, self._lock, self._loaded, self._fn = settings, threading.Lock(), False, None
+
+    def __call__(self):
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    model = embeddings.load_embedder(self.settings.embedding_dim, threads=1) \
+                        if self.settings.qa_vectors else None
+                    self._fn = (lambda text: model.embed([text])[0]) if model else None
+                    self._loaded = True
+        return self._fn
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    logs.configure()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.driver = store.connect(settings, verify=False)
+        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
         yield
+        app.state.jobs.close()
         app.state.driver.close()
 
     app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan,
-                  description="Scientific papers as a provenance-bearing knowledge graph in Neo4j.")
+                  description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
+                              "points to the paper, section, page and box it came from.")
+    app.state.settings = settings
+    app.state.embed = _LazyEmbedder(settings)
+    app.state.rewrite = rewriter(settings)
+    app.add_middleware(logs.RequestIdMiddleware)
+    errors.install(app)
+    for router in (papers.router, graph.router, qa.router):
+        app.include_router(router)
 
-    @app.get("/health", tags=["meta"])
+    @app.get("/health", tags=["meta"], response_model=Health, responses={503: {"model": ErrorBody}})
     def health() -> JSONResponse:
         """Liveness plus a real round trip to Neo4j; 503 when the database does not answer."""
         try:

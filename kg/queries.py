@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import READ_ACCESS, Driver, Query
+from neo4j import READ_ACCESS, Driver, Query, unit_of_work
 from neo4j.exceptions import ClientError, CypherSyntaxError
 from neo4j.graph import Node, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
@@ -59,6 +59,12 @@ def index_name(schema: Schema, kind: str, label: str, prop: str) -> str | None:
                 None)
 
 
+def entity_labels(schema: Schema) -> list[str]:
+    """Labels of salient entities: those the schema's name fulltext index covers, authors aside."""
+    index = next((i for i in schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
+    return [label for label in (index.labels if index else ()) if label != "Author"]
+
+
 def lucene_query(text: str) -> str:
     """Free text as a Lucene OR-query of its words: special characters escaped, so user text never parses as syntax."""
     words = [w for w in "".join(c if c.isalnum() or c in "-_'" else " " for c in text).split() if len(w) > 1]
@@ -72,9 +78,9 @@ MATCH (p:Paper)
 WHERE $q IS NULL OR toLower(p.title) CONTAINS toLower($q) OR toLower(p.file_name) CONTAINS toLower($q)
    OR p.id = $q OR p.doi = $q OR p.arxiv_id = $q
 WITH p ORDER BY toLower(coalesce(p.title, p.file_name)), p.id
-WITH collect(p) AS all
-RETURN size(all) AS total,
-       [p IN all[$offset..$offset + $limit] | p {.id, .title, .year, .doi, .arxiv_id, .file_name, .page_count,
+WITH collect(p) AS found
+RETURN size(found) AS total,
+       [p IN found[$offset..$offset + $limit] | p {.id, .title, .year, .doi, .arxiv_id, .file_name, .page_count,
         authors: [(p)-[r:HAS_AUTHOR]->(a) | [r.position, a.name]]}] AS items
 """
 
@@ -93,9 +99,9 @@ ORDER BY section.ordinal
 
 _PAPER_COUNTS = f"""
 MATCH (p:Paper {{id: $id}})
-CALL {{ WITH p MATCH {PAPER_CHUNKS} RETURN count(DISTINCT c) AS chunks }}
-CALL {{ WITH p MATCH (p)-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section) RETURN count(DISTINCT s) AS sections }}
-CALL {{ WITH p OPTIONAL MATCH (p)-[r]->(x) WHERE type(r) IN $types RETURN type(r) AS type, count(x) AS n }}
+CALL (p) {{ MATCH {PAPER_CHUNKS} RETURN count(DISTINCT c) AS chunks }}
+CALL (p) {{ MATCH (p)-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section) RETURN count(DISTINCT s) AS sections }}
+CALL (p) {{ OPTIONAL MATCH (p)-[r]->(x) WHERE type(r) IN $types RETURN type(r) AS type, count(x) AS n }}
 RETURN chunks, sections, collect([type, n]) AS by_type
 """
 
@@ -298,8 +304,9 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
                 f"only read queries run here; this one is of type {plan.query_type!r} (writes or schema changes)",
                 hint="use MATCH ... RETURN; writes go through ingestion and curation")
 
+        @unit_of_work(timeout=timeout_s)
         def work(tx):
-            result = tx.run(Query(cypher, timeout=timeout_s), parameters)
+            result = tx.run(cypher, parameters)
             rows = []
             for record in result:
                 if len(rows) == row_limit:

@@ -13,7 +13,7 @@ from neo4j import Driver
 from rapidfuzz import fuzz
 
 from kg.qa.text import normalize
-from kg.queries import PAPER_CHUNKS, edge_dict, index_name, lucene_query, node_dict
+from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, lucene_query, node_dict
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .paper_sha256}"
@@ -140,8 +140,7 @@ class GraphReader:
         return index_name(self.schema, kind, label, prop)
 
     def entity_labels(self) -> list[str]:
-        idx = next((i for i in self.schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
-        return [label for label in (idx.labels if idx else ()) if label != "Author"]
+        return entity_labels(self.schema)
 
     def edge_types(self, source: str | None = None, target: str | None = None) -> list[str]:
         return sorted({r for s, r, t in self.schema.patterns

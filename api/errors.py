@@ -1,0 +1,61 @@
+"""One error body for every failure, {"error": {"code", "message", "details"}}, and the status each error means."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+from starlette.exceptions import HTTPException
+
+from kg import store
+from kg.errors import (ConfigurationError, DatabaseUnavailable, ExtractionError, InvalidQueryError, NotFoundError,
+                       PaperKGError, QueryRefusedError, QueryTimeoutError)
+
+log = logging.getLogger("paperkg.api")
+
+STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
+          (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503)]
+
+
+def body(code: str, message: str, details=None, hint: str | None = None) -> dict:
+    if hint:
+        details = {"hint": hint, **(details if isinstance(details, dict) else {"info": details} if details else {})}
+    return {"error": {"code": code, "message": message, "details": details}}
+
+
+def _paperkg(request: Request, exc: PaperKGError) -> JSONResponse:
+    status = next((s for cls, s in STATUS if isinstance(exc, cls)), 500)
+    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status)
+
+
+def _database(request: Request, exc: Exception) -> JSONResponse:
+    return _paperkg(request, store.friendly_error(exc, request.app.state.settings))
+
+
+def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in exc.errors()]
+    return JSONResponse(body("INVALID_REQUEST", "the request does not match its schema (see details)", errors),
+                        status_code=422)
+
+
+def _http(request: Request, exc: HTTPException) -> JSONResponse:
+    code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+    return JSONResponse(body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+
+def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unhandled error", extra={"path": request.url.path})
+    return JSONResponse(body("INTERNAL", "an unexpected error occurred; the server log has the details",
+                             {"request_id": getattr(request.state, "request_id", None)}), status_code=500)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(PaperKGError, _paperkg)
+    for cls in (ServiceUnavailable, SessionExpired, AuthError, ConnectionError):
+        app.add_exception_handler(cls, _database)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(HTTPException, _http)
+    app.add_exception_handler(Exception, _unexpected)

@@ -1,0 +1,221 @@
+"""Request and response bodies of the REST API. Separate from storage: kg/ returns plain dicts, these
+models fix what a client can rely on and document it in OpenAPI."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(examples=["NOT_FOUND"])
+    message: str
+    details: Any = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+    total: int
+    offset: int
+    limit: int
+
+
+class Health(BaseModel):
+    status: str
+    version: str | None = None
+    neo4j: dict[str, str] | None = None
+
+
+# ------------------------------------------------------------------ graph elements
+
+class NodeOut(BaseModel):
+    id: str | None
+    element_id: str
+    labels: list[str]
+    properties: dict[str, Any]
+    paper_id: str | None = None
+    score: float | None = None
+
+
+class EdgeOut(BaseModel):
+    id: str = Field(description="Neo4j element id of the relationship")
+    type: str
+    source: str | None
+    target: str | None
+    properties: dict[str, Any]
+
+
+class EdgeDetail(EdgeOut):
+    source_node: NodeOut
+    target_node: NodeOut
+
+
+class Subgraph(BaseModel):
+    nodes: list[NodeOut]
+    edges: list[EdgeOut]
+
+
+class EvidenceChunk(BaseModel):
+    chunk_id: str
+    text: str
+    kind: str | None
+    section: str | None
+    paper_id: str | None
+    title: str | None
+    page_start: int | None
+    page_end: int | None
+    bboxes: list[str]
+
+
+class EvidenceText(BaseModel):
+    id: str
+    chunks: list[EvidenceChunk]
+
+
+# ------------------------------------------------------------------ papers and jobs
+
+class PaperSummary(BaseModel):
+    id: str
+    title: str | None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    file_name: str | None = None
+    page_count: int | None = None
+    authors: list[str] = []
+
+
+class AuthorRef(BaseModel):
+    id: str
+    name: str
+    position: int | None
+
+
+class SectionNode(BaseModel):
+    id: str
+    number: str | None
+    title: str
+    level: int | None
+    kind: str | None
+    page_start: int | None
+    page_end: int | None
+    ordinal: int | None
+    children: list[SectionNode] = []
+
+
+class PaperDetail(BaseModel):
+    paper: dict[str, Any]
+    authors: list[AuthorRef]
+    sections: list[SectionNode]
+    counts: dict[str, int]
+
+
+class DeleteResult(BaseModel):
+    paper_id: str
+    sha256: str
+    nodes_deleted: int
+    edges_deleted: int
+    pdf_removed: bool
+
+
+class Job(BaseModel):
+    id: str
+    file_name: str
+    status: str = Field(description="queued | running | succeeded | failed")
+    created_at: str
+    finished_at: str | None = None
+    paper_id: str | None = None
+    error: str | None = None
+
+
+# ------------------------------------------------------------------ QA, locate, coverage, Cypher
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=3, max_length=1000, examples=["Which datasets does the paper use?"])
+    paper_id: str | None = Field(default=None, description="answer from this paper only")
+    top_k: int = Field(default=5, ge=1, le=20, description="evidence items to return")
+
+
+class Evidence(BaseModel):
+    paper_id: str | None
+    title: str | None
+    section: str | None
+    chunk_id: str
+    text: str
+    page: int | None
+    bbox: str | None = Field(description='"page:x0,y0,x1,y1" in PDF points, origin top-left')
+    score: float
+
+
+class AskResponse(BaseModel):
+    answer: str = Field(description="extractive: sentences of the evidence or values of the graph; empty when "
+                                    "nothing supports an answer")
+    intent: str
+    confidence: float
+    evidence: list[Evidence]
+    graph: dict[str, list[dict[str, Any]]]
+    cypher: list[str]
+
+
+class Location(BaseModel):
+    paper_id: str | None
+    title: str | None
+    page: int | None
+    bbox: str | None
+    section: str | None
+    snippet: str
+    score: float
+    kind: str = Field(description="element | mention | definition | text")
+    element_id: str
+
+
+class LocateResponse(BaseModel):
+    query: str
+    items: list[Location]
+
+
+class CoverageItem(BaseModel):
+    id: str
+    label: str | None
+    page: int | None
+    reason: str
+    action: str
+
+
+class CoverageCategory(BaseModel):
+    name: str
+    total: int
+    linked: int
+    ratio: float | None
+    missing: list[CoverageItem]
+
+
+class CoverageReport(BaseModel):
+    paper_id: str
+    title: str | None
+    score: float
+    categories: list[CoverageCategory]
+    critical: list[str]
+
+
+class CypherRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=20000, examples=["MATCH (p:Paper) RETURN p.title LIMIT 5"])
+    parameters: dict[str, Any] = {}
+
+
+class CypherResponse(BaseModel):
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    truncated: bool
+    row_limit: int

@@ -1,0 +1,1 @@
+"""One router per resource; api.app includes them all."""

@@ -1,0 +1,55 @@
+"""Papers: list and search, one paper's metadata, authors, section tree and counts, upload, delete."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, File, Query, UploadFile
+from neo4j import Driver
+
+from api import deps
+from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
+from kg import queries
+from kg.delete import delete_paper
+from kg.errors import NotAPDFError
+from kg.filestore import PDFStore
+from kg.jobs import JobRegistry
+from kg.settings import Settings
+from ontology.loader import Schema
+
+router = APIRouter(tags=["papers"], responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+
+
+@router.get("/papers", response_model=Page[PaperSummary])
+def list_papers(q: str | None = Query(None, description="part of the title or file name, or an id/DOI/arXiv id"),
+                offset: int = Query(0, ge=0), limit: int = Query(20, ge=1, le=200),
+                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
+    page = queries.list_papers(driver, q, offset, limit, settings.neo4j_database)
+    return {"items": page.items, "total": page.total, "offset": offset, "limit": limit}
+
+
+@router.get("/papers/{paper_id}", response_model=PaperDetail)
+def get_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+              schema: Schema = Depends(deps.schema)):
+    return queries.get_paper(driver, schema, paper_id, settings.neo4j_database)
+
+
+@router.post("/papers", response_model=Job, status_code=202, responses={422: {"model": ErrorBody}})
+def upload_paper(file: UploadFile = File(..., description="a PDF"), jobs: JobRegistry = Depends(deps.jobs)):
+    """Queue the PDF for ingestion; poll GET /jobs/{id} for the paper id."""
+    if file.file.read(5) != b"%PDF-":
+        raise NotAPDFError(f"{file.filename or 'the upload'} is not a PDF (it does not start with %PDF-)",
+                           hint="upload the PDF file itself")
+    file.file.seek(0)
+    return jobs.submit(file.filename or "upload.pdf", file.file)
+
+
+@router.delete("/papers/{paper_id}", response_model=DeleteResult)
+def remove_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                 schema: Schema = Depends(deps.schema)):
+    report = delete_paper(driver, paper_id, schema, PDFStore(settings.data_dir), settings.neo4j_database)
+    return {"paper_id": paper_id, "sha256": report.sha256, "nodes_deleted": report.nodes_deleted,
+            "edges_deleted": report.edges_deleted, "pdf_removed": report.pdf_removed}
+
+
+@router.get("/jobs/{job_id}", response_model=Job, tags=["jobs"])
+def get_job(job_id: str, jobs: JobRegistry = Depends(deps.jobs)):
+    return jobs.get(job_id)

@@ -1,0 +1,52 @@
+"""Questions, locations, coverage and read-only Cypher: the endpoints that answer with evidence."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query, Request
+from neo4j import Driver
+
+from api import deps
+from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
+                        LocateResponse)
+from kg import queries
+from kg.coverage import coverage
+from kg.locate import locate
+from kg.qa.engine import ask
+from kg.settings import Settings
+from ontology.loader import Schema
+
+router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody},
+                                           503: {"model": ErrorBody}})
+
+
+@router.post("/ask", response_model=AskResponse)
+def ask_question(body: AskRequest, request: Request, driver: Driver = Depends(deps.driver),
+                 settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
+    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence."""
+    result = ask(driver, schema, body.question, body.paper_id, body.top_k, database=settings.neo4j_database,
+                 embed=request.app.state.embed(), rewrite=request.app.state.rewrite)
+    return result.as_dict()
+
+
+@router.get("/locate", response_model=LocateResponse)
+def locate_text(q: str = Query(..., min_length=1, description="Figure 3, a method name, a phrase..."),
+                paper_id: str | None = None, limit: int = Query(10, ge=1, le=100),
+                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                schema: Schema = Depends(deps.schema)):
+    return {"query": q, "items": locate(driver, schema, q, paper_id, limit, settings.neo4j_database)}
+
+
+@router.get("/coverage/{paper_id}", response_model=CoverageReport)
+def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                   schema: Schema = Depends(deps.schema)):
+    return coverage(driver, paper_id, queries.entity_labels(schema), settings.neo4j_database)
+
+
+@router.post("/cypher", response_model=CypherResponse, responses={400: {"model": ErrorBody},
+                                                                   403: {"model": ErrorBody},
+                                                                   504: {"model": ErrorBody}})
+def run_cypher(body: CypherRequest, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
+    """Read-only Cypher: refused unless the planner says it only reads; READ transaction, timeout, row limit."""
+    return queries.run_read_only(driver, body.query, body.parameters, timeout_s=settings.cypher_timeout_s,
+                                 row_limit=settings.cypher_row_limit, database=settings.neo4j_database)
+

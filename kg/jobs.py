@@ -1,0 +1,101 @@
+"""Background ingestion jobs for PDF uploads: one worker thread, so uploads queue instead of competing
+with queries for the cores. Jobs live in memory (a restart forgets them; the graph keeps what was written)."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from kg.errors import NotFoundError, PaperKGError
+from kg.settings import Settings
+
+# (path of the uploaded PDF) -> (paper id, status, reason): how a job ingests; injected so tests can use it too.
+IngestFn = Callable[[Path], tuple[str | None, str, str | None]]
+
+
+@dataclass
+class Job:
+    id: str
+    file_name: str
+    status: str  # queued | running | succeeded | failed
+    created_at: str
+    finished_at: str | None = None
+    paper_id: str | None = None
+    error: str | None = None
+
+
+class JobRegistry:
+    def __init__(self, ingest: IngestFn):
+        self._ingest = ingest
+        self._jobs: dict[str, Job] = {}
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-ingest")
+        self._dir = Path(tempfile.mkdtemp(prefix="paperkg-uploads-"))
+
+    def submit(self, file_name: str, data) -> Job:
+        """Queue an upload (a binary file object) for ingestion; the PDF is spooled to disk first."""
+        job = Job(id=uuid.uuid4().hex, file_name=file_name, status="queued", created_at=_now())
+        path = self._dir / job.id / (Path(file_name).name or "upload.pdf")  # the name the paper keeps
+        path.parent.mkdir()
+        with open(path, "wb") as out:
+            shutil.copyfileobj(data, out)
+        with self._lock:
+            self._jobs[job.id] = job
+        self._pool.submit(self._run, job, path)
+        return job
+
+    def get(self, job_id: str) -> Job:
+        with self._lock:
+            job = self._jobs.get(job_id)
+        if job is None:
+            raise NotFoundError(f"no job with id {job_id!r}", hint="job ids are returned by POST /papers")
+        return Job(**asdict(job))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def _run(self, job: Job, path: Path) -> None:
+        self._set(job, status="running")
+        try:
+            paper_id, status, reason = self._ingest(path)
+            ok = status in ("ingested", "unchanged")
+            self._set(job, status="succeeded" if ok else "failed", paper_id=paper_id, error=None if ok else reason)
+        except PaperKGError as exc:
+            self._set(job, status="failed", error=exc.message)
+        except Exception as exc:  # a job must end in a state a client can read, whatever went wrong
+            self._set(job, status="failed", error=f"{type(exc).__name__}: {exc}")
+        finally:
+            shutil.rmtree(path.parent, ignore_errors=True)
+            self._set(job, finished_at=_now())
+
+    def _set(self, job: Job, **changes) -> None:
+        with self._lock:
+            for key, value in changes.items():
+                setattr(job, key, value)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def ingest_with(settings: Settings, driver) -> IngestFn:
+    """The IngestFn of the API: kg.ingest in this process (no worker pool), into the configured database."""
+    from kg.ingest import Ingestor
+    from kg.mapping import paper_id
+
+    def run(path: Path) -> tuple[str | None, str, str | None]:
+        report = Ingestor(settings, driver, workers=0).run([path])
+        if report.stopped:
+            raise PaperKGError(report.stopped)
+        outcome = report.papers[0]
+        return (paper_id(outcome.sha256) if outcome.sha256 else None), outcome.status, outcome.reason
+
+    return run

@@ -1,0 +1,148 @@
+"""locate: where a figure, table, section, equation, named entity or phrase is printed or discussed, as a
+ranked list of locations (page, box, section, snippet). Element and entity hits come from the typed graph
+(the element's own box; the boxes MENTIONS and DEFINES edges keep); phrases from the chunk fulltext index."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from neo4j import Driver
+
+from kg.errors import InvalidQueryError, NotFoundError
+from kg.qa import graph as q
+from kg.qa.answer import locate_in_chunk
+from kg.qa.graph import GraphReader
+from kg.qa.intents import ELEMENT_NOUNS
+from kg.qa.retrieval import keyword_query
+from kg.qa.text import normalize, sentences, squash, terms
+from kg.bbox import parse_bbox
+from ontology.loader import Schema
+
+_ELEMENT = re.compile(r"^\s*(figure|fig\.?|table|tab\.?|section|sec\.?|equation|eq\.?)\s*([A-Z]?\d+(?:\.\d+)*[a-z]?)\s*$",
+                      re.I)
+_SNIPPET = 240
+
+
+@dataclass
+class Location:
+    paper_id: str | None
+    title: str | None
+    page: int | None
+    bbox: str | None
+    section: str | None
+    snippet: str
+    score: float
+    kind: str  # element | mention | definition | text
+    element_id: str
+
+
+def locate(driver: Driver, schema: Schema, text: str, paper_id: str | None = None, limit: int = 10,
+           database: str | None = None) -> list[dict]:
+    if not text.strip():
+        raise InvalidQueryError("nothing to locate", hint="give a figure/table/section label, a name or a phrase")
+    reader = GraphReader(driver, schema, database)
+    sha = None
+    if paper_id is not None:
+        paper = reader.paper(paper_id)
+        if paper is None:
+            raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
+        sha = paper["sha"]
+    found: list[Location] = []
+    element = _ELEMENT.match(text)
+    if element:
+        found += _elements(reader, element, paper_id)
+    else:
+        found += _entities(reader, text, sha)
+    found += _phrases(reader, text, sha)
+    titles = reader.titles({lo.paper_id for lo in found if lo.paper_id and len(lo.paper_id) == 64})
+    seen, out = set(), []
+    for lo in sorted(found, key=lambda lo: -lo.score):
+        key = (lo.element_id, lo.page)
+        if key in seen:
+            continue
+        seen.add(key)
+        if lo.paper_id in titles:  # hits carry the paper's sha until here
+            lo.paper_id, lo.title = titles[lo.paper_id]["paper_id"], titles[lo.paper_id]["title"]
+        out.append(asdict(lo))
+        if len(out) == limit:
+            break
+    return out
+
+
+def _elements(reader: GraphReader, match: re.Match, paper_id: str | None) -> list[Location]:
+    label, number = ELEMENT_NOUNS[match.group(1).lower().rstrip(".")], match.group(2)
+    if label == "Section":
+        records = reader.run(q.SECTION_BY_NUMBER, paper_id=paper_id, number=number)
+    else:
+        records = reader.run(q.ELEMENT_BY_LABEL, paper_id=paper_id, label=label, number=number,
+                             types=reader.edge_types(source="Paper", target=label),
+                             about=reader.edge_types(source=label))
+    out = []
+    for r in records:
+        x = r["x"]
+        bbox = x.get("bbox") or (x.get("bboxes") or [None])[0]
+        page = x.get("page") or x.get("page_start")
+        out.append(Location(x.get("paper_sha256"), None, page, bbox, x.get("title") if label == "Section" else None,
+                            squash(f"{label} {number}: {x.get('caption') or x.get('text') or x.get('title') or ''}")
+                            [:_SNIPPET], 2.0, "element", x["id"]))
+        for chunk, edge in zip(r["mentioned_in"], r["mention_edges"] or [None] * len(r["mentioned_in"])):
+            boxes = (edge.get("bboxes") if edge is not None else None) or chunk.get("bboxes") or []
+            for raw in boxes[:3]:
+                out.append(Location(chunk.get("paper_sha256"), None, parse_bbox(raw)[0], raw, None,
+                                    _best_sentence(chunk.get("text") or "", f"{label} {number}"), 1.5, "mention",
+                                    chunk["id"]))
+    return out
+
+
+def _entities(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
+    entities = reader.resolve(text)
+    if not entities:
+        return []
+    rows = reader.chunks(q.ENTITY_CHUNKS, ids=[e["id"] for e in entities], sha=sha, k=50,
+                         types=reader.edge_types(source="Chunk"))
+    out = []
+    for chunk in rows:
+        for edge in chunk.get("edges", []):
+            kind = "definition" if edge["type"] == "DEFINES" else "mention"
+            for raw in (edge["properties"].get("bboxes") or chunk.get("bboxes") or [])[:3]:
+                out.append(Location(chunk.get("paper_sha256"), None, parse_bbox(raw)[0], raw, chunk.get("section"),
+                                    _best_sentence(chunk["text"], text), 1.4 if kind == "definition" else 1.2, kind,
+                                    chunk["id"]))
+    return out
+
+
+def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
+    query = keyword_query(text)
+    if not query:
+        return []
+    phrase = normalize(squash(text))
+    lucene = f'"{_escape(phrase)}"^3 OR {query}' if " " in phrase else query
+    rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"), q=lucene,
+                         fetch=1000 if sha else 200, sha=sha, k=20)
+    top = max((c["score"] for c in rows), default=1.0) or 1.0
+    out = []
+    for chunk in rows:
+        start, snippet = _best_span(chunk["text"], text)
+        page, box = locate_in_chunk(chunk, start)
+        exact = phrase in normalize(squash(chunk["text"]))
+        out.append(Location(chunk.get("paper_sha256"), None, page, box, chunk.get("section"), snippet,
+                            (1.0 if exact else 0.0) + chunk["score"] / top * 0.9, "text", chunk["id"]))
+    return out
+
+
+def _escape(text: str) -> str:
+    return re.sub(r'([+\-!(){}\[\]^"~*?:\\/&|])', r"\\\1", text)
+
+
+def _best_span(text: str, query: str) -> tuple[int, str]:
+    """The sentence of `text` sharing most terms with `query` (the first on ties): its offset and text."""
+    wanted = set(terms(query))
+    spans = sentences(text) or [(0, len(text))]
+    start, end = max(spans, key=lambda s: (len(wanted & set(terms(text[s[0]:s[1]]))), -s[0]))
+    return start, squash(text[start:end])[:_SNIPPET]
+
+
+def _best_sentence(text: str, query: str) -> str:
+    return _best_span(text, query)[1]
+
