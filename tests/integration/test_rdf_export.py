@@ -45,21 +45,13 @@ def test_paper_scope(sample_db):
         read_graph(sample_db, get_schema(), paper_id="nope")
 
 
-def test_cli_export(sample_db, neo4j_settings, monkeypatch, tmp_path):
-    for name, value in {"PAPERKG_NEO4J_URI": neo4j_settings.uri,
-                        "PAPERKG_NEO4J_PASSWORD": neo4j_settings.neo4j_password.get_secret_value()}.items():
-        monkeypatch.setenv(name, value)
-    from kg.settings import get_settings
-    get_settings.cache_clear()
-    try:
-        out = tmp_path / "paper_b.jsonld"
-        result = CliRunner().invoke(app, ["export", "rdf", "--format", "json-ld", "--paper", "paper_b",
-                                          "--output", str(out)])
-        assert result.exit_code == 0, result.output
-        graph = Graph().parse(out, format="json-ld")
-        assert set(graph.subjects(RDF.type, PKG.Paper)) == {node_iri("Paper", "paper_a"), node_iri("Paper", "paper_b")}
-        assert (node_iri("Paper", "paper_b"), PKG.cites, node_iri("Paper", "paper_a")) in graph
-        turtle = CliRunner().invoke(app, ["export", "rdf"])
-        assert turtle.exit_code == 0 and "pkg:proposes" in turtle.stdout
-    finally:
-        get_settings.cache_clear()
+def test_cli_export(sample_db, cli_env, tmp_path):
+    out = tmp_path / "paper_b.jsonld"
+    result = CliRunner().invoke(app, ["export", "rdf", "--format", "json-ld", "--paper", "paper_b", "--output", str(out)])
+    assert result.exit_code == 0, result.output
+    graph = Graph().parse(out, format="json-ld")
+    assert set(graph.subjects(RDF.type, PKG.Paper)) == {node_iri("Paper", "paper_a"), node_iri("Paper", "paper_b")}
+    assert (node_iri("Paper", "paper_b"), PKG.cites, node_iri("Paper", "paper_a")) in graph
+    turtle = CliRunner().invoke(app, ["export", "rdf"])
+    assert turtle.exit_code == 0 and "pkg:proposes" in turtle.stdout
+    assert CliRunner().invoke(app, ["export", "rdf", "--format", "n3"]).exit_code == 2

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
 
+from cli.main import app
+from kg import store
 from kg.errors import SchemaVersionError
+from kg.localserver import LocalNeo4j
 from kg.schema import init_schema, plan, recorded_version
+from kg.settings import get_settings
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema, load_schema
+from tests.neo4j_harness import TEST_PASSWORD, local_settings
 
 
 def index_names(driver) -> dict[str, str]:
     return {r["name"]: r["type"] for r in driver.execute_query("SHOW INDEXES YIELD name, type").records}
 
 
+CURRENT = get_schema().version  # "1.1.0"; the variants below are newer minor (1.9.0) and major (2.0.0) versions
+
+
 def ontology_variant(tmp_path, version: str, drop_captions: bool = False):
-    text = ONTOLOGY_FILE.read_text().replace('"1.0.0"', f'"{version}"').replace("ontology/1.0.0", f"ontology/{version}")
+    text = ONTOLOGY_FILE.read_text().replace(f'"{CURRENT}"', f'"{version}"').replace(f"ontology/{CURRENT}",
+                                                                                   f"ontology/{version}")
     if drop_captions:
         text = text.replace("pkg:captionsIndex a pkg:FulltextIndex", "pkg:captionsIndex a owl:Thing")
     path = tmp_path / f"paperkg-{version}.ttl"
@@ -36,12 +46,20 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
                                   "RETURN options.indexConfig['vector.dimensions'] AS d").records[0]["d"]
     assert dims == 384
     recorded = recorded_version(empty_db)
-    assert (recorded["version"], recorded["embedding_dim"]) == ("1.0.0", 384)
+    assert (recorded["version"], recorded["embedding_dim"]) == (CURRENT, 384)
 
     second = init_schema(empty_db, schema, 384)
     assert (second.action, second.created, second.dropped) == ("unchanged", [], [])
     assert index_names(empty_db) == indexes
     assert recorded_version(empty_db)["applied_at"] == recorded["applied_at"]
+
+
+def test_kg_db_init_twice(empty_db, cli_env):
+    first = CliRunner().invoke(app, ["db", "init"])
+    assert first.exit_code == 0, first.output
+    assert f"ontology {CURRENT}, created; {len(plan(get_schema(), 384))} created, 0 dropped" in first.stdout
+    second = CliRunner().invoke(app, ["db", "init"])
+    assert f"ontology {CURRENT}, unchanged; 0 created, 0 dropped" in second.stdout
 
 
 def test_init_repairs_a_dropped_index(empty_db):
@@ -53,12 +71,12 @@ def test_init_repairs_a_dropped_index(empty_db):
 
 def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
-    newer = ontology_variant(tmp_path, "1.1.0", drop_captions=True)
+    newer = ontology_variant(tmp_path, "1.9.0", drop_captions=True)
     report = init_schema(empty_db, newer, 384)
-    assert (report.action, report.previous_version, report.dropped) == ("migrated", "1.0.0", ["captions"])
+    assert (report.action, report.previous_version, report.dropped) == ("migrated", CURRENT, ["captions"])
     assert "captions" not in index_names(empty_db)
-    assert recorded_version(empty_db)["version"] == "1.1.0"
-    with pytest.raises(SchemaVersionError, match="newer than this paperkg's 1.0.0"):
+    assert recorded_version(empty_db)["version"] == "1.9.0"
+    with pytest.raises(SchemaVersionError, match=f"newer than this paperkg's {CURRENT}"):
         init_schema(empty_db, get_schema(), 384)
 
 
@@ -69,11 +87,31 @@ def test_major_version_and_embedding_size_changes_are_refused(empty_db, tmp_path
     assert "kg db reset" in err.value.hint
     with pytest.raises(SchemaVersionError, match="384 dimensions but PAPERKG_EMBEDDING_DIM is 768"):
         init_schema(empty_db, get_schema(), 768)
-    assert recorded_version(empty_db)["version"] == "1.0.0"
+    assert recorded_version(empty_db)["version"] == CURRENT
 
 
 def test_changed_indexes_without_version_bump_are_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
-    same_version = ontology_variant(tmp_path, "1.0.0", drop_captions=True)
-    with pytest.raises(SchemaVersionError, match="still 1.0.0"):
+    same_version = ontology_variant(tmp_path, CURRENT, drop_captions=True)
+    with pytest.raises(SchemaVersionError, match=f"still {CURRENT}"):
         init_schema(empty_db, same_version, 384)
+
+
+def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
+    settings = local_settings(tmp_path / "data")
+    for name, value in {"PAPERKG_DATA_DIR": settings.data_dir, "PAPERKG_BOLT_PORT": settings.bolt_port,
+                        "PAPERKG_HTTP_PORT": settings.http_port, "PAPERKG_NEO4J_PASSWORD": TEST_PASSWORD,
+                        "PAPERKG_NEO4J_HEAP": "512m", "PAPERKG_NEO4J_PAGECACHE": "128m"}.items():
+        monkeypatch.setenv(name, str(value))
+    get_settings.cache_clear()
+    try:
+        first = CliRunner().invoke(app, ["db", "start"])
+        assert first.exit_code == 0, first.output
+        assert f"Graph schema: ontology {CURRENT}, created" in first.stdout
+        with store.connect(settings) as driver:
+            assert recorded_version(driver)["version"] == CURRENT
+        second = CliRunner().invoke(app, ["db", "start"])
+        assert "already running" in second.stdout and "Graph schema" not in second.stdout
+    finally:
+        LocalNeo4j(settings).stop()
+        get_settings.cache_clear()
