@@ -33,7 +33,7 @@ def driver(neo4j_settings):
 def empty_db(driver):
     """The session's database with no data, constraints or indexes left by earlier tests."""
     with driver.session() as session:  # CALL IN TRANSACTIONS needs an auto-commit transaction
-        session.run("MATCH (n) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
     for kind, show in (("CONSTRAINT", "SHOW CONSTRAINTS YIELD name"), ("INDEX", "SHOW INDEXES YIELD name, type "
                        "WHERE type <> 'LOOKUP'")):
         for record in driver.execute_query(show).records:
