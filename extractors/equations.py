@@ -19,11 +19,17 @@ MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?
 
 
 def column_edges(page: PageLayout, size: float) -> dict[int, tuple[float, float]]:
-    """Left and right edge of the running text in each column, from its paragraph lines."""
+    """Left and right edge of the running text in each column, from its paragraph lines (or from all
+    its lines when it has no running text)."""
     edges: dict[int, tuple[float, float]] = {}
     span = (0, page.width / page.columns)
     for line in page.lines:
         if is_body_line(line, span, size):
+            x0, x1 = edges.get(line.column, (line.bbox[0], line.bbox[2]))
+            edges[line.column] = (min(x0, line.bbox[0]), max(x1, line.bbox[2]))
+    body_columns = set(edges)
+    for line in page.lines:  # a column without running text (formulas only): its lines' extremes
+        if line.column not in body_columns:
             x0, x1 = edges.get(line.column, (line.bbox[0], line.bbox[2]))
             edges[line.column] = (min(x0, line.bbox[0]), max(x1, line.bbox[2]))
     return edges

@@ -169,10 +169,11 @@ def by_columns(lines: list[Line]) -> list[Line]:
                 spans[-1][1] = max(spans[-1][1], x1)
             else:
                 spans.append([x0, x1])
+        spans = [s for s in spans if s[1] - s[0] >= 60]  # a narrow band of markers ("[12]") is no column
         if len(spans) < 2:
             out += own
             continue
-        col = lambda l: next(i for i, s in enumerate(spans) if s[0] <= l.bbox[0] <= s[1])
+        col = lambda l: next((i for i, s in enumerate(spans) if l.bbox[0] <= s[1]), len(spans) - 1)
         out += sorted((l.model_copy(update={"column": col(l)}) for l in own), key=lambda l: (l.column, l.bbox[1]))
     return out
 

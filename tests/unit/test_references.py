@@ -80,3 +80,15 @@ def test_footnote_that_fell_into_the_section_is_dropped():
              line("Bob Jones. 2019. Another title that wraps onto", 24), line("the next line. In Venue.", 36, 84),
              Line(text="7 A footnote of the page.", page=1, bbox=(72, 700, 200, 706), size=7, font="Times")]
     assert [r.authors for r in parse_references(lines, SHA)] == [["Alice Smith"], ["Bob Jones"]]
+
+
+def test_markers_set_apart_from_their_text_stay_with_it():
+    """'[1]' in its own narrow band left of the entries is not a column of its own."""
+    lines = []
+    for n, y in ((1, 0), (2, 30)):
+        lines += [Line(text=f"[{n}]", page=1, bbox=(72, y, 84, y + 9), size=9, font="Times"),
+                  line(f"A. Author{n} and B. Other. Title number {n}. In Venue,", y, 92),
+                  line(f"pages 1–10, 201{n}.", y + 10, 92)]
+    refs = parse_references(lines, SHA)
+    assert [(r.marker, r.year, r.title) for r in refs] == [("[1]", 2011, "Title number 1"),
+                                                           ("[2]", 2012, "Title number 2")]
