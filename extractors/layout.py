@@ -64,9 +64,11 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
             continue
         font = s["font"]
         lower = font.lower()
-        spans.append(Span(text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
-                          bold=bool(s["flags"] & _BOLD) or "bold" in lower or "black" in lower,
-                          italic=bool(s["flags"] & _ITALIC) or "italic" in lower or "oblique" in lower))
+        # model_construct: these values come straight from MuPDF, and validation would double the cost
+        spans.append(Span.model_construct(
+            text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
+            bold=bool(s["flags"] & _BOLD) or "bold" in lower or "black" in lower,
+            italic=bool(s["flags"] & _ITALIC) or "italic" in lower or "oblique" in lower))
     if not spans:
         return None
     text = _join_spans(spans)
@@ -74,8 +76,9 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
     for s in spans:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
-    return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font,
-                bold=bold, italic=italic, block=block, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+    return Line.model_construct(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font,
+                                bold=bold, italic=italic, block=block, column=0,
+                                vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
 
 
 def _join_spans(spans: list[Span]) -> str:
@@ -87,7 +90,7 @@ def _join_spans(spans: list[Span]) -> str:
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
-    return " ".join(normalize(out).split())
+    return " ".join((out if out.isascii() else normalize(out)).split())
 
 
 def _union(boxes: list[BBox]) -> BBox:

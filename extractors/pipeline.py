@@ -14,10 +14,13 @@ from extractors.chunking import chunk_document
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.metadata import extract_metadata
-from extractors.model import Audit, Document, Equation, Section
+from extractors.equations import find_equations
+from extractors.mentions import find_mentions
+from extractors.model import Audit, Document, Line, Section
+from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
-from extractors.sections import build_sections, drop_lines, find_headings
-from extractors.triage import check_pages, open_pdf, profile
+from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings
+from extractors.triage import open_pdf, profile, reading
 
 
 class _Timer:
@@ -44,19 +47,27 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
     return owner
 
 
+def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
+    """The lines under the last References heading, up to the next heading (an appendix)."""
+    at = max((n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)), default=None)
+    if at is None:
+        return []
+    end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
+    return lines[heads[at].lines[-1] + 1:end]
+
+
 def parse_pdf(path: str | Path) -> Document:
     path = Path(path)
     timer = _Timer()
     with timer("open"):
         doc, sha256 = open_pdf(path)
-        check_pages(doc, path.name)
-    with timer("layout"):
+    with timer("layout"), reading(path.name):
         pages = read_layout(doc)
     with timer("triage"):
         prof = profile(pages, path.name)
     with timer("floats"):
         figures, tables = find_floats(pages, sha256)
-    equations: list[Equation] = []
+        equations = find_equations(pages, sha256, figures + tables)
     regions = [(f.page, f.bbox) for f in figures + tables] + [(e.page, e.bbox) for e in equations]
     with timer("sections"):
         lines = body_lines(pages, [(f.page, f.caption_bbox) for f in figures + tables])
@@ -68,6 +79,8 @@ def parse_pdf(path: str | Path) -> Document:
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
         metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {})
+    with timer("references"):
+        references = parse_references(_reference_lines(lines, heads), sha256)
     body_end = len(text)
     with timer("chunking"):
         figures, tables, equations = (
@@ -85,6 +98,10 @@ def parse_pdf(path: str | Path) -> Document:
         chunks = chunk_document(text, body_end, front_end, placed, sections, elements, sha256)
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
                   extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind})
-    return Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text, metadata=metadata,
-                    sections=sections, figures=figures, tables=tables, equations=equations, chunks=chunks,
-                    profile=prof, audit=audit)
+    document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
+                        metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
+                        references=references, chunks=chunks, profile=prof, audit=audit)
+    with timer("mentions"):
+        document.mentions = find_mentions(document, placed)
+    document.audit.seconds_per_stage = timer.seconds
+    return document

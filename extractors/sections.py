@@ -28,7 +28,7 @@ _KNOWN = re.compile(
     r"summary|declarations?)$", re.I)
 _FRONT = re.compile(r"^(abstract|keywords?|key words|index terms|categories and subject descriptors|"
                     r"general terms|ccs concepts|acm reference format)\b", re.I)
-_REFERENCES = re.compile(r"^(references|bibliography|literature cited)$", re.I)
+REFERENCES = re.compile(r"^(references|bibliography|literature cited)$", re.I)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
           "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
 
@@ -115,7 +115,6 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
     right = _column_right(lines)
-    rows = _row_counts(lines)
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
     seen_top = in_refs = False
@@ -125,13 +124,14 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
         if i in taken:
             continue
         text = line.text.strip()
-        if (len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2 or rows[i] > 1
-                or not _uniform(line)):
+        if len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2 or not _uniform(line):
             continue
         bare = _clean_title(text)
         short = line.bbox[2] < right[(line.page, line.column)] - 1.5 * size
         gap_ok = _gap_above(lines, i) or bool(heads) and heads[-1].lines[-1] == i - 1
         numbered = _numbering(text, roman_doc)
+        if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
+            continue  # table cells share their row; headings stand alone
         head: Heading | None = None
         if numbered and (gap_ok or short):
             scheme, number, title = numbered
@@ -173,7 +173,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
                 styles[head.style][head.level] += 1
             elif head.style not in styles:
                 styles[head.style][0] += 1
-        in_refs = in_refs or bool(_REFERENCES.match(head.title))
+        in_refs = in_refs or bool(REFERENCES.match(head.title))
         heads.append(head)
     _assign_unnumbered_levels(heads, styles)
     return heads
@@ -188,19 +188,18 @@ def _column_right(lines: list[Line]) -> dict[tuple[int, int], float]:
     return right
 
 
-def _row_counts(lines: list[Line]) -> list[int]:
-    """How many lines of the same page and column share each line's row nearby (table cells do;
-    a margin note level with a heading does not count)."""
-    counts = [1] * len(lines)
-    for i, line in enumerate(lines):
-        for j in range(max(0, i - 6), min(len(lines), i + 7)):
-            other = lines[j]
-            near = max(other.bbox[0] - line.bbox[2], line.bbox[0] - other.bbox[2]) < 4 * line.size
-            if j != i and other.page == line.page and other.column == line.column and near:
-                overlap = min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1])
-                if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
-                    counts[i] += 1
-    return counts
+def _shares_row(lines: list[Line], i: int) -> bool:
+    """Whether another line of the same page and column sits on this line's row nearby (table
+    cells do; a margin note level with a heading does not count)."""
+    line = lines[i]
+    for j in range(max(0, i - 6), min(len(lines), i + 7)):
+        other = lines[j]
+        near = max(other.bbox[0] - line.bbox[2], line.bbox[0] - other.bbox[2]) < 4 * line.size
+        if j != i and other.page == line.page and other.column == line.column and near:
+            overlap = min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1])
+            if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
+                return True
+    return False
 
 
 def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple[list[Line], list[Heading]]:
@@ -272,7 +271,7 @@ def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]
             continue
         if h.style in numbered:
             h.level = numbered[h.style]
-        elif numbered or h.front or h.style == top or _REFERENCES.match(h.title):
+        elif numbered or h.front or h.style == top or REFERENCES.match(h.title):
             h.level = 1
         else:
             h.level = 2

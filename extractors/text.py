@@ -12,6 +12,7 @@ from functools import lru_cache
 
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 _DROP = {"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufffe"}
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 
 
@@ -49,7 +50,7 @@ def normalize(text: str) -> str:
     """Ligatures, full-width forms, loose accents and odd spaces to plain text; math
     super/subscripts kept."""
     if text.isascii():
-        return _SPACES.sub(" ", "".join(ch for ch in text if ch >= " " or ch == "\t"))
+        return _SPACES.sub(" ", _CONTROL.sub("", text))
     out = _LOOSE_ACCENT.sub(_attach_accent, text)
     out = unicodedata.normalize("NFC", "".join(_char(ch) for ch in out))
     return _SPACES.sub(" ", out)

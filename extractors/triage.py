@@ -7,6 +7,7 @@ never a stack trace.
 from __future__ import annotations
 
 import hashlib
+from contextlib import contextmanager
 from collections import Counter
 from pathlib import Path
 
@@ -41,12 +42,13 @@ def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
     return doc, sha256
 
 
-def check_pages(doc: pymupdf.Document, name: str) -> None:
-    """Load every page once: a truncated file often opens but fails on its pages."""
+@contextmanager
+def reading(name: str):
+    """Turn MuPDF's errors while reading pages (a truncated or damaged file often opens fine and
+    fails on its pages) into a CorruptPDFError."""
     try:
-        for page in doc:
-            page.get_bboxlog()
-    except (RuntimeError, ValueError) as exc:
+        yield
+    except (RuntimeError, pymupdf.FileDataError) as exc:
         raise CorruptPDFError(f"{name} is damaged: a page cannot be read", details=str(exc),
                               hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
 
