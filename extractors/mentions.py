@@ -24,8 +24,9 @@ NUM = r"\d{1,3}"
 NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
 PAREN_RE = re.compile(r"\(([^()]{0,300}?(?:19|20)\d{2}[a-z]?)\)")
 NAME = r"[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?"
+YEAR_PAREN_RE = re.compile(r"\((?P<year>(?:19|20)\d{2}[a-z]?)\)")
 NARRATIVE_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
-                          rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*\((?P<year>(?:19|20)\d{{2}}[a-z]?)\)")
+                          rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*$")
 ITEM_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
                      rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
@@ -114,10 +115,12 @@ def citations(doc: Document) -> list[tuple[int, int, str, str, Reference | None]
             if hit:
                 ref = resolve_author_year(hit["name"], hit["year"], refs)
                 out.append((m.start(), m.end(), m[0], f"{hit['name']} {hit['year']}", ref))
-    for m in NARRATIVE_RE.finditer(doc.text):
-        ref = resolve_author_year(m["name"], m["year"], refs)
+    for y in YEAR_PAREN_RE.finditer(doc.text):  # "Smith et al. (2020)": the name just before a (year)
+        window = max(0, y.start() - 80)
+        m = NARRATIVE_RE.search(doc.text, window, y.start())
+        ref = resolve_author_year(m["name"], y["year"], refs) if m else None
         if ref is not None:
-            out.append((m.start(), m.end(), m[0], f"{m['name']} {m['year']}", ref))
+            out.append((m.start(), y.end(), doc.text[m.start():y.end()], f"{m['name']} {y['year']}", ref))
     return out
 
 
