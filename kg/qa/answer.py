@@ -10,10 +10,10 @@ import re
 from dataclasses import dataclass
 
 from kg.bbox import parse_bbox
-from kg.qa.text import has_number, sentences, squash, terms, tokens
+from kg.qa.text import sentences, squash, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
-MIN_SUPPORT = 0.3  # share of the question's weighted terms a sentence must cover to count as support
+MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 _UNIT_CHARS = 260
 _NUMERIC_Q = re.compile(r"\b(how (many|much|long|large|fast|big|often)|what (number|percentage|proportion|share|"
                         r"size|fraction|amount|value|score|f1|accuracy|precision|recall|error|rate|speed|time|"
@@ -41,14 +41,14 @@ def units_of(text: str) -> list[tuple[int, int]]:
     """Sentences, and for sentences longer than an answer, overlapping windows of whole clauses."""
     out = []
     for start, end in sentences(text):
-        out.append((start, end))
         if end - start <= _UNIT_CHARS:
+            out.append((start, end))
             continue
-        cuts = [start] + [start + m.end() for m in re.finditer(r"[;,:]\s+|\s+(?=\()", text[start:end])] + [end]
+        cuts = [start] + [start + m.end() for m in re.finditer(r"[;,:]\s+|\s+(?=\()|\s{2,}", text[start:end])]
+        cuts += [end]
         for i, a in enumerate(cuts[:-1]):
             b = next((c for c in reversed(cuts[i + 1:]) if c - a <= _UNIT_CHARS), cuts[i + 1])
-            if (a, b) != (start, end):
-                out.append((a, b))
+            out.append((a, min(b, a + _UNIT_CHARS + 40)))
     return out
 
 
@@ -78,19 +78,28 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
-        present = set(s_terms)
-        coverage = sum(w for t, w in weights.items() if t in present) / total
+        coverage = sum(w * _match(t, set(s_terms)) for t, w in weights.items()) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         new_tokens = [t for t in tokens(raw) if t not in q_tokens]
         if numeric:
-            score += 0.15 if any(has_number(t) for t in new_tokens) else -0.15
+            score += 0.15 if any(t[0].isdigit() for t in new_tokens) else -0.15
         elif naming and _has_new_name(raw, question):
             score += 0.05
         if len(raw) < 30:
             score *= 0.6
         scored.append(Unit(chunk, a, b, score, coverage))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def _match(term: str, present: set[str]) -> float:
+    """1 for the term itself; 0.7 for a word of the same family (a shared prefix of 5 letters:
+    'dimensional'/'dimensionality')."""
+    if term in present:
+        return 1.0
+    if len(term) >= 5 and any(len(p) >= 5 and p[:5] == term[:5] for p in present):
+        return 0.7
+    return 0.0
 
 
 def _has_new_name(text: str, question: str) -> bool:

@@ -75,9 +75,6 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     return start + len(piece) - len(piece.lstrip()), end - len(piece) + len(piece.rstrip())
 
 
-def has_number(text: str) -> bool:
-    return bool(re.search(r"\d", text))
-
 
 def squash(text: str) -> str:
     """Whitespace (line breaks inside a passage) collapsed to single spaces."""
