@@ -101,3 +101,29 @@ class QueryTimeoutError(PaperKGError):
     """A read query that did not finish within its time budget."""
 
     code = "QUERY_TIMEOUT"
+
+
+class ConflictError(PaperKGError):
+    """A curation change against a stale version of an element, or one that no longer applies (already undone,
+    edge already there); the details carry the element's current state."""
+
+    code = "CONFLICT"
+
+
+class InvalidEditError(PaperKGError):
+    """A curation change the ontology refuses (unknown property, bad value, forbidden endpoints) or one that
+    touches a structural provenance field; the details carry the ontology's reason."""
+
+    code = "INVALID_EDIT"
+
+
+class AuthenticationError(PaperKGError):
+    """No API key, or one that matches no configured key."""
+
+    code = "UNAUTHENTICATED"
+
+
+class PermissionDeniedError(PaperKGError):
+    """A valid API key whose role is not enough for the call (a reader curating, a curator deleting)."""
+
+    code = "FORBIDDEN"
