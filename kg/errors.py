@@ -127,3 +127,9 @@ class PermissionDeniedError(PaperKGError):
     """A valid API key whose role is not enough for the call (a reader curating, a curator deleting)."""
 
     code = "FORBIDDEN"
+
+
+class GraphImportError(PaperKGError):
+    """A graph file that `kg import` refuses: not a paperkg-graph file, or content the ontology forbids."""
+
+    code = "IMPORT"
