@@ -11,10 +11,11 @@ from fastapi.responses import JSONResponse
 from api import errors, logs
 from api.models import ErrorBody, Health
 from api.routers import graph, papers, qa
-from kg import __version__, embeddings, store
+from kg import __version__, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
 from kg.qa.llm import rewriter
+from kg.qa.retrieval import query_embedder
 from kg.settings import Settings, get_settings
 
 
@@ -28,9 +29,7 @@ class _LazyEmbedder:
         if not self._loaded:
             with self._lock:
                 if not self._loaded:
-                    model = embeddings.load_embedder(self.settings.embedding_dim, threads=1) \
-                        if self.settings.qa_vectors else None
-                    self._fn = (lambda text: model.embed([text])[0]) if model else None
+                    self._fn = query_embedder(self.settings)
                     self._loaded = True
         return self._fn
 

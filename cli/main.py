@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, config, db, export, ingest, ontology, parse
+from cli import bench, bench_qa, config, db, export, ingest, ontology, parse, qa
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -26,6 +26,10 @@ app.command("parse")(parse.parse)
 app.command("ingest")(ingest.ingest)
 app.command("delete")(ingest.delete)
 app.command()(serve)
+app.command("ask")(qa.ask)
+app.command("locate")(qa.locate)
+app.command("coverage")(qa.coverage)
+bench.app.command("qa")(bench_qa.qa)
 
 
 def main() -> None:

@@ -7,10 +7,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from kg import embeddings
 from kg.qa import graph as q
 from kg.qa.graph import GraphReader
 from kg.qa.text import QUESTION_WORDS, STOPWORDS, normalize, tokens
 from kg.queries import lucene_query
+from kg.settings import Settings
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion
 Embedder = Callable[[str], list[float]]
@@ -21,6 +23,13 @@ class Retrieval:
     chunks: list[dict] = field(default_factory=list)  # fused, best first; `score` is the fused score
     entities: list[dict] = field(default_factory=list)  # entities named in the question
     edges: list[dict] = field(default_factory=list)  # MENTIONS/DEFINES edges from chunks to those entities
+
+
+def query_embedder(settings: Settings) -> Embedder | None:
+    """Question -> vector with the chunk embedding model; None when the `embed` extra is not installed or
+    PAPERKG_QA_VECTORS is off (then retrieval is fulltext and graph only)."""
+    model = embeddings.load_embedder(settings.embedding_dim, threads=1) if settings.qa_vectors else None
+    return (lambda text: model.embed([text])[0]) if model else None
 
 
 def keyword_query(question: str) -> str:

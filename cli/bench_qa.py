@@ -1,0 +1,71 @@
+"""`kg bench qa`: ingest the gold papers if needed, ask every gold question scoped to its paper, score by
+GOLD_SCHEMA.md, and score the plain BM25 baseline in the same run."""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+from datetime import datetime, timezone
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from cli.output import console
+from kg import store
+from kg.filestore import file_sha256
+from kg.ingest import Ingestor
+from kg.mapping import paper_id
+from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
+from kg.qa.engine import ask
+from kg.qa.retrieval import query_embedder
+from kg.settings import get_settings
+from ontology.loader import get_schema
+
+
+def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the gold files' PDFs."),
+       gold: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of gold JSON files."),
+       out: Path = typer.Option(None, help="Write the scored rows of both systems as JSON here."),
+       ingest: bool = typer.Option(True, help="Ingest gold papers missing from the graph first."),
+       show: bool = typer.Option(False, help="List every question with both answers.")) -> None:
+    """QA benchmark: answer accuracy and evidence hit@3 of `kg ask` against the BM25 baseline."""
+    settings = get_settings()
+    items = gold_items(gold)
+    files = sorted({file for file, _ in items})
+    missing = [f for f in files if not (corpus / f).exists()]
+    if missing:
+        console.print(f"[yellow]not in the corpus folder, skipped:[/] {', '.join(missing)}")
+        items = [(f, i) for f, i in items if f not in missing]
+    with store.connect(settings) as driver:
+        if ingest:
+            Ingestor(settings, driver).run([corpus / f for f in files if f not in missing])
+        paper_of = {f: paper_id(file_sha256(corpus / f)) for f in files if f not in missing}
+        embed, schema = query_embedder(settings), get_schema()
+        system = run_system(lambda q, p: ask(driver, schema, q, p, 5, database=settings.neo4j_database, embed=embed),
+                            paper_of, items)
+    baseline = run_baseline(corpus, items)
+    _print(system, baseline, show)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                                   "machine": f"{platform.machine()} {platform.node()}", "vectors": embed is not None,
+                                   "system": system.as_dict(), "baseline": baseline.as_dict()}, indent=1))
+
+
+def _print(system: Summary, baseline: Summary, show: bool) -> None:
+    table = Table(title=f"QA benchmark ({system.questions} questions)")
+    for col in ("system", "answer accuracy", f"evidence hit@{HIT_K}", "median s/question"):
+        table.add_column(col, justify="right" if col != "system" else "left")
+    for name, s in (("paperkg (graph + hybrid retrieval)", system), ("baseline (BM25 page chunks)", baseline)):
+        median = statistics.median(r.seconds for r in s.rows) if s.rows else 0.0
+        table.add_row(name, f"{s.accuracy:.3f} ({s.correct})", f"{s.hit_rate:.3f} ({s.hits})", f"{median:.3f}")
+    console.print(table)
+    if show:
+        rows = Table(title="answers")
+        for col in ("file", "id", "ok", "hit", "intent", "answer (first 160 chars)", "baseline ok"):
+            rows.add_column(col, overflow="fold")
+        for mine, base in zip(system.rows, baseline.rows):
+            rows.add_row(mine.file, mine.id, "✓" if mine.correct else "✗", "✓" if mine.hit else "✗", mine.intent,
+                         mine.answer[:160], "✓" if base.correct else "✗")
+        console.print(rows)

@@ -1,0 +1,89 @@
+"""`kg ask`, `kg locate`, `kg coverage`: the API's answers in the terminal, as readable tables."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.table import Table
+
+from cli.output import console
+from kg import store
+from kg.coverage import coverage as paper_coverage
+from kg.locate import locate as locate_in_graph
+from kg.qa.engine import ask as ask_graph
+from kg.qa.llm import rewriter
+from kg.qa.retrieval import query_embedder
+from kg.queries import entity_labels
+from kg.settings import get_settings
+from ontology.loader import get_schema
+
+_JSON = typer.Option(False, "--json", help="Print the API's JSON instead of tables.")
+
+
+def ask(question: str = typer.Argument(..., help="The question, in quotes."),
+        paper: str = typer.Option(None, "--paper", "-p", help="Answer from this paper id only."),
+        top_k: int = typer.Option(5, "--top-k", "-k", min=1, max=20, help="Evidence items."),
+        as_json: bool = _JSON) -> None:
+    """Answer a question from the graph, with the evidence (paper, section, page, box) it came from."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        result = ask_graph(driver, get_schema(), question, paper, top_k, database=settings.neo4j_database,
+                           embed=query_embedder(settings), rewrite=rewriter(settings))
+    if as_json:
+        console.print_json(json.dumps(result.as_dict(), default=str))
+        return
+    console.print(f"[bold]{result.answer or '(no answer: nothing in the graph supports one)'}[/]", highlight=False)
+    console.print(f"intent [cyan]{result.intent}[/], confidence {result.confidence:.2f}", highlight=False)
+    table = Table(title="evidence")
+    for col in ("#", "page", "section", "text", "paper", "chunk"):
+        table.add_column(col, overflow="fold")
+    for n, e in enumerate(result.evidence, start=1):
+        table.add_row(str(n), str(e["page"]), e["section"] or "", e["text"][:200], (e["title"] or "")[:40],
+                      e["chunk_id"])
+    console.print(table)
+
+
+def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phrase..."),
+           paper: str = typer.Option(None, "--paper", "-p", help="Only in this paper id."),
+           limit: int = typer.Option(10, "--limit", "-n", min=1, max=100), as_json: bool = _JSON) -> None:
+    """Where a figure, table, section, entity or phrase is printed or discussed."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        items = locate_in_graph(driver, get_schema(), text, paper, limit, settings.neo4j_database)
+    if as_json:
+        console.print_json(json.dumps({"query": text, "items": items}))
+        return
+    table = Table(title=f"locations of {text!r}")
+    for col in ("score", "kind", "page", "section", "snippet", "paper"):
+        table.add_column(col, overflow="fold")
+    for lo in items:
+        table.add_row(f"{lo['score']:.2f}", lo["kind"], str(lo["page"]), lo["section"] or "", lo["snippet"][:160],
+                      (lo["title"] or "")[:40])
+    console.print(table if items else "nothing found")
+
+
+def coverage(paper: str = typer.Argument(..., help="Paper id."), as_json: bool = _JSON) -> None:
+    """How completely a paper's graph links its figures, tables, sections, equations, references and text."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        report = paper_coverage(driver, paper, entity_labels(get_schema()), settings.neo4j_database)
+    if as_json:
+        console.print_json(json.dumps(report))
+        return
+    console.print(f"[bold]{report['title'] or paper}[/]: coverage score {report['score']:.2f}", highlight=False)
+    table = Table()
+    for col in ("category", "linked/total", "ratio"):
+        table.add_column(col)
+    for c in report["categories"]:
+        table.add_row(c["name"], f"{c['linked']}/{c['total']}", "-" if c["ratio"] is None else f"{c['ratio']:.2f}")
+    console.print(table)
+    missing = Table(title="missing or unlinked")
+    for col in ("category", "item", "page", "reason", "action"):
+        missing.add_column(col, overflow="fold")
+    for c in report["categories"]:
+        for item in c["missing"][:15]:
+            missing.add_row(c["name"], item["label"] or item["id"], str(item["page"]), item["reason"], item["action"])
+    console.print(missing)
+    for issue in report["critical"]:
+        console.print(f"[bold red]critical:[/] {issue}", highlight=False)
