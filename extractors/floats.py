@@ -91,6 +91,14 @@ def line_text(line: Line) -> str:
     return text
 
 
+def label_set_apart(line: Line) -> bool:
+    """The label's first span is bold, or in another font than the caption text after it."""
+    if not line.spans:
+        return False
+    head, rest = line.spans[0], line.spans[-1]
+    return head.bold or (len(line.spans) > 1 and (head.font, head.bold) != (rest.font, rest.bold))
+
+
 def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> float:
     line, sep, rest = lines[i], match["sep"], match["rest"]
     if sep is None:  # label followed by something else: ")", ",", a bare word
@@ -108,7 +116,7 @@ def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> fl
     if rest and BODY_FOLLOWER.match(rest):
         score -= 3
     score += 2 if opens_block(lines, i) else -3
-    if line.bold or (line.spans and line.spans[0].bold):
+    if line.bold or label_set_apart(line):
         score += 1
     if line.size < size - 0.4:
         score += 1
