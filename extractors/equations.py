@@ -66,8 +66,9 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         if not m or line.vertical or line.column not in edges:
             continue
         left, right = edges[line.column]
-        if line.bbox[2] < right - 1.5 * line.size or line.bbox[2] > right + 2 * line.size:
-            continue
+        at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
+        if not at_edge and sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) < 3:
+            continue  # not at the column's right edge, nor flush with several text lines (a missed gutter)
         before = line.text[:m.start()].strip(" ,.;")
         if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
             continue
