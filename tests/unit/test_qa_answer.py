@@ -1,0 +1,87 @@
+"""Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
+and the benchmark's scoring rules. Exact outputs on hand-made passages."""
+
+from kg.qa.answer import ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, units_of
+from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
+from kg.qa.retrieval import definitional, fuse
+from kg.qa.text import sentences, stem, terms, tokens
+
+PASSAGE = ("We ran all experiments on a cluster of 200 processors. Each run used 40 random task sets (Fig. 3 shows "
+           "the spread). The scheduler, as in Smith et al. 2004, is written in C.")
+
+
+def chunk(id, text, score=1.0, bboxes=None, page=1):
+    return {"id": id, "text": text, "score": score, "bboxes": bboxes or [], "page_start": page, "paper_sha256": "x"}
+
+
+def test_sentences_keep_abbreviations_inside():
+    assert [PASSAGE[a:b] for a, b in sentences(PASSAGE)] == [
+        "We ran all experiments on a cluster of 200 processors.",
+        "Each run used 40 random task sets (Fig. 3 shows the spread).",
+        "The scheduler, as in Smith et al. 2004, is written in C.",
+    ]
+
+
+def test_tokens_keep_numbers_whole_and_terms_drop_question_words():
+    assert tokens("S2ORC has 81.1M papers, 7,918 families and 0.959 TEDs.") == [
+        "s2orc", "has", "81.1m", "papers", "7,918", "families", "and", "0.959", "teds"]
+    assert terms("How many processors does the simulated cluster have?") == ["processor", "simulat", "cluster"]
+    assert [stem(w) for w in ("datasets", "families", "trained", "class")] == ["dataset", "family", "train", "class"]
+
+
+def test_long_sentences_become_clause_windows_within_an_answer():
+    long = "Results: " + ", ".join(f"model {i} reaches {i}.5 points" for i in range(30)) + "."
+    spans = units_of(long)
+    assert all(b - a <= 300 for a, b in spans)
+    assert spans[0][0] == 0 and max(b for _, b in spans) == len(long)
+
+
+def test_numeric_question_prefers_the_sentence_with_a_new_number():
+    units = score_units("How many processors does the cluster have?", [chunk("c1", PASSAGE)])
+    assert units[0].text == "We ran all experiments on a cluster of 200 processors."
+    answer, taken = compose(units)
+    assert answer.startswith("We ran all experiments on a cluster of 200 processors.")
+    assert len(answer) <= ANSWER_CHARS + 120 and taken[0] is units[0]
+
+
+def test_no_support_gives_an_empty_answer_and_low_confidence():
+    units = score_units("What is the boiling point of mercury?", [chunk("c1", PASSAGE)])
+    assert compose(units) == ("", [])
+    assert confidence([]) == 0.0
+
+
+def test_page_of_a_sentence_follows_the_boxes_in_reading_order():
+    text = "A" * 100 + " second half " + "B" * 100
+    c = chunk("c1", text, bboxes=["4:50,600,300,700", "5:50,60,300,160"], page=4)
+    assert locate_in_chunk(c, 10) == (4, "4:50,600,300,700")
+    assert locate_in_chunk(c, 150) == (5, "5:50,60,300,160")
+    assert locate_in_chunk(chunk("c2", text, page=7), 150) == (7, None)
+
+
+def test_reciprocal_rank_fusion():
+    fused = fuse([[chunk("a", ""), chunk("b", "")], [chunk("b", ""), chunk("c", "")]])
+    assert [c["id"] for c in fused] == ["b", "a", "c"]
+    assert round(fused[0]["score"], 6) == round(1 / 62 + 1 / 61, 6)
+
+
+def test_definitional_sentences():
+    assert definitional("Routing attention is attention restricted to clustered keys.", "routing attention")
+    assert definitional("We define OTSL as a table language.", "OTSL")
+    assert not definitional("Routing attention helps.", "routing attention")
+
+
+def test_gold_rules():
+    assert qa_norm("It runs at 90 FPS (GeForce GTX-680); 6.20% error.") == "it runs at 90 fps geforce gtx-680 6.20% error."
+    item = {"answers": ["MUSCLE", "PRANK"], "answer_kind": "all", "pages": [7]}
+    assert answer_correct(item, "Programs such as MUSCLE and PRANK are supported.")
+    assert not answer_correct(item, "MUSCLE only")
+    assert answer_correct({**item, "answer_kind": "any"}, "MUSCLE only")
+    assert not answer_correct(item, "x" * 300 + " MUSCLE and PRANK")  # only the first 300 characters count
+    assert evidence_hit(item, [3, 5, 7]) and not evidence_hit(item, [3, 5, 6, 7])
+
+
+def test_baseline_chunks_cut_at_spaces_under_1000_characters():
+    text = " ".join(["word"] * 600)
+    pieces = _pieces(text)
+    assert [len(p) for p in pieces] == [999, 994, 994, 9]
+    assert " ".join(pieces) == text
