@@ -49,6 +49,15 @@ class Settings(BaseSettings):
     llm_model: str = ""
     llm_api_key: SecretStr | None = None
 
+    # Access control and curation (issue 8). Keys are stored hashed: `name:role:sha256` entries (roles reader,
+    # curator, admin) separated by commas or newlines, inline and/or one per line in a file; `kg curate keygen`
+    # makes them. Reads are open unless api_read_key_required; curation needs a curator key, deletes admin.
+    api_keys: str = ""
+    api_keys_file: Path | None = None
+    api_read_key_required: bool = False
+    cors_origins: list[str] = []  # browser origins allowed to call the API (JSON list); none by default
+    curation_low_confidence: float = 0.6  # the review queue lists automatic elements less sure than this
+
     @field_validator("neo4j_password")
     @classmethod
     def _password_long_enough(cls, value: SecretStr) -> SecretStr:
