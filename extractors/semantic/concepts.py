@@ -1,0 +1,76 @@
+"""Concepts: terms the paper defines ("we define X as", "X is a Y that ...", "X, i.e., ...", "X refers to"),
+typed by their definition's head noun, with importance from how often and where they are mentioned."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from extractors.semantic import lexicons
+from extractors.semantic.abbreviations import Sentence
+from extractors.semantic.passages import FRONT, Passage
+
+_TERM = r"(?P<t>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}?)"
+_DEFINITIONS = (
+    (re.compile(rf"\b[Ww]e\s+(?:define|call|denote|refer\s+to)\s+(?:the\s+|a\s+|an\s+)?{_TERM}\s+as\b"), 0.85),
+    (re.compile(rf"\b[Ww]e\s+call\s+(?:this|these|it|them)\s+(?:[\w-]+\s+){{0,2}}?(?P<t>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s*[.,]"), 0.7),
+    (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+(?:is|are)\s+defined\s+as\b"), 0.85),
+    (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+refers?\s+to\b"), 0.75),
+    (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+(?:is|are)\s+(?:a|an)\s+(?P<h>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+(?:that|which|where|whose|in\s+which)\b"), 0.6),
+    (re.compile(rf"\b{_TERM},\s+i\.\s?e\.,?\s"), 0.55),
+)
+_THEORY = {"theory", "theorem", "principle", "law", "hypothesis", "lemma", "assumption", "model"}
+_PHENOMENON = {"effect", "phenomenon", "bias", "problem", "property", "behavior", "behaviour", "error", "noise",
+               "distribution", "phase", "state", "process"}
+
+
+@dataclass(frozen=True)
+class Definition:
+    term: str
+    sentence: Sentence
+    start: int  # of the term in the passage text
+    strength: float
+    kind: str  # definition | technique | theory | phenomenon
+
+
+def concept_kind(head: str | None) -> str:
+    """The ontology's concept typing from the definition's head noun."""
+    word = (head or "").split()[-1].lower() if head else ""
+    if word in lexicons.terms().method_heads:
+        return "technique"
+    if word in _THEORY:
+        return "theory"
+    if word in _PHENOMENON:
+        return "phenomenon"
+    return "definition"
+
+
+def find_definitions(sentences: list[Sentence], passages: list[Passage]) -> list[Definition]:
+    stops = lexicons.terms().phrase_stops
+    out = []
+    for s in sentences:
+        if passages[s.passage].kind not in ("text",) :
+            continue
+        for pattern, strength in _DEFINITIONS:
+            m = pattern.search(s.text)
+            if not m:
+                continue
+            term = m.group("t").strip()
+            words = term.split()
+            if not words or words[0].lower() in stops or words[-1].lower() in stops or len(term) < 3:
+                continue
+            head = m.groupdict().get("h")
+            out.append(Definition(term, s, s.start + m.start("t"), strength, concept_kind(head)))
+            break
+    return out
+
+
+def importance(mentions: int, in_front: bool) -> str:
+    """core: named in the title/abstract or mentioned often; supporting: mentioned again; else background."""
+    if in_front or mentions >= 6:
+        return "core"
+    return "supporting" if mentions >= 2 else "background"
+
+
+def in_front(passages: list[Passage], indexes: set[int]) -> bool:
+    return any(passages[i].section_kind == FRONT for i in indexes)

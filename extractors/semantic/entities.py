@@ -1,0 +1,44 @@
+"""Paper-level salient methods, datasets, metrics and tasks of a list of passages (pure of the Document,
+so the same extractor runs on PDFs and on SciREX text)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
+from extractors.semantic.passages import Passage
+from extractors.semantic.patterns import cell_cues, find_cues
+from extractors.semantic.salience import Entity, Located, rank_entities, salient
+
+
+@dataclass
+class Analysis:
+    passages: list[Passage]
+    sentences: list[Sentence]
+    abbreviations: list[Abbreviation]
+    cues: list[Located]
+    ranked: list[Entity]  # every candidate, best first
+    entities: list[Entity]  # the salient ones
+
+
+def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Located]:
+    out = []
+    for i, p in enumerate(passages):
+        if p.kind == "cells":
+            start = 0
+            for line in p.text.split("\n"):
+                out += [Located(c, i, start + c.start, start + c.end) for c in cell_cues(line)]
+                start += len(line) + 1
+    for s in sentences:
+        if passages[s.passage].kind == "cells":
+            continue
+        title = passages[s.passage].kind == "title"
+        out += [Located(c, s.passage, s.start + c.start, s.start + c.end) for c in find_cues(s.text, title=title)]
+    return out
+
+
+def analyse_passages(passages: list[Passage], extra_cues: list[Located] = ()) -> Analysis:
+    sentences, pairs = analyse(passages)
+    cues = locate_cues(passages, sentences) + list(extra_cues)
+    ranked = rank_entities(passages, cues, pairs)
+    return Analysis(passages, sentences, pairs, cues, ranked, salient(ranked))

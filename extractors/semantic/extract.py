@@ -1,0 +1,232 @@
+"""extract_semantics(doc): the semantic subgraph of one paper as schema records, every element with its
+evidence (chunks, pages, boxes), a confidence computed from that evidence and the extractor's name@version.
+
+Entities (Method, Dataset, Metric, Task, Concept) are canonical across papers: their id comes from the label
+and the normalised name only, and they carry no paper hash; what one paper says about them (proposes, uses,
+evaluates on, measures, addresses, mentions) lives on the edges, with that paper's provenance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from extractors.model import Document
+from extractors.semantic import EXTRACTOR
+from extractors.semantic.canonical import entity_id, match_key
+from extractors.semantic.concepts import find_definitions, importance, in_front
+from extractors.semantic.entities import Analysis, analyse_passages
+from extractors.semantic.linkage import relations_in
+from extractors.semantic.passages import Passage, document_passages, document_tables
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK
+from extractors.semantic.results import table_experiment
+from extractors.semantic.salience import Entity, MentionSpan
+from kg.records import EdgeRecord, NodeRecord
+
+_PAPER_EDGE = {DATASET: "EVALUATES_ON", METRIC: "MEASURES", TASK: "ADDRESSES"}
+
+
+@dataclass
+class SemanticExtraction:
+    nodes: list[NodeRecord] = field(default_factory=list)
+    edges: list[EdgeRecord] = field(default_factory=list)
+    analysis: Analysis | None = None
+
+    def names(self, label: str) -> list[str]:
+        return [n.props["name"] for n in self.nodes if n.label == label]
+
+
+def _evidence(passages: list[Passage], indexes, confidence: float, sha256: str | None) -> dict:
+    """Provenance properties from the passages an element rests on."""
+    chosen = [passages[i] for i in dict.fromkeys(indexes)]
+    props = {"source_chunk_ids": list(dict.fromkeys(p.chunk_id for p in chosen if p.chunk_id)),
+             "pages": sorted({p.page for p in chosen if p.page}),
+             "bboxes": list(dict.fromkeys(b for p in chosen for b in p.bboxes[:1])),
+             "confidence": round(min(max(confidence, 0.0), 1.0), 4), "extractor": EXTRACTOR,
+             "verification_status": "auto"}
+    if sha256:
+        props["paper_sha256"] = sha256
+    return props
+
+
+def _entity_node(e: Entity, passages: list[Passage]) -> NodeRecord:
+    """The shared node: names and the extractor, no paper-specific evidence (that is on the edges)."""
+    return NodeRecord(e.label, entity_id(e.label, e.name), {
+        "name": e.name, "aliases": e.aliases, **_evidence(passages, [], e.score, None)})
+
+
+def _evidence_passages(e: Entity) -> list[int]:
+    """Where the entity was found by a pattern, then where else it is mentioned (at most 8 places)."""
+    return list(dict.fromkeys([l.passage for l in e.evidence] + [m.passage for m in e.mentions]))[:8]
+
+
+def extract_semantics(doc: Document) -> SemanticExtraction:
+    passages = document_passages(doc)
+    analysis = analyse_passages(passages)
+    return build_records(doc.sha256, paper_node_id(doc.sha256), passages, analysis, doc)
+
+
+def paper_node_id(sha256: str) -> str:
+    from kg.mapping import paper_id  # the ingestion mapping owns the Paper id
+
+    return paper_id(sha256)
+
+
+def build_records(sha: str, paper: str, passages: list[Passage], analysis: Analysis, doc: Document) -> SemanticExtraction:
+    out = SemanticExtraction(analysis=analysis)
+    keys: dict[tuple[str, str], Entity] = {}
+    for e in analysis.entities:
+        key = (e.label, entity_id(e.label, e.name))
+        if key in keys:
+            continue
+        keys[key] = e
+        out.nodes.append(_entity_node(e, passages))
+        type_ = "PROPOSES" if e.proposed else _PAPER_EDGE.get(e.label, "USES")
+        out.edges.append(EdgeRecord(type_, "Paper", paper, e.label, key[1],
+                                    _evidence(passages, _evidence_passages(e), e.score, sha)))
+        out.edges += _mention_edges(e, key[1], passages, sha)
+    _concepts(out, analysis, passages, sha, keys)
+    _tables(out, doc, passages, analysis, sha, paper)
+    _figures(out, doc, passages, analysis, sha)
+    _relations(out, analysis, passages, sha)
+    return out
+
+
+def _mention_edges(e: Entity, node_id: str, passages: list[Passage], sha: str) -> list[EdgeRecord]:
+    """One MENTIONS edge per (chunk, entity) with the character spans (in Document.text) of each mention."""
+    by_chunk: dict[str, list[MentionSpan]] = defaultdict(list)
+    for m in e.mentions:
+        p = passages[m.passage]
+        if p.chunk_id and p.char_start is not None and p.kind != "title":
+            by_chunk[p.chunk_id].append(m)
+    edges = []
+    for chunk, spans in by_chunk.items():
+        p = passages[spans[0].passage]
+        props = _evidence(passages, [spans[0].passage], min(1.0, e.score * (0.8 + 0.05 * len(spans))), sha)
+        props |= {"char_starts": [p.char_start + m.start for m in spans], "char_ends": [p.char_start + m.end for m in spans]}
+        edges.append(EdgeRecord("MENTIONS", "Chunk", chunk, e.label, node_id, props))
+    return edges
+
+
+def _concepts(out: SemanticExtraction, analysis: Analysis, passages: list[Passage], sha: str,
+              taken: dict[tuple[str, str], Entity]) -> None:
+    named = {match_key(e.name) for e in taken.values()}
+    seen: set[str] = set()
+    for d in find_definitions(analysis.sentences, passages):
+        if match_key(d.term) in named or match_key(d.term) in seen:
+            continue
+        seen.add(match_key(d.term))
+        node_id = entity_id("Concept", d.term)
+        text_lower = d.term.lower()
+        places = {i for i, p in enumerate(passages) if text_lower in p.text.lower()}
+        mentions = sum(p.text.lower().count(text_lower) for p in passages)
+        confidence = d.strength * (0.7 + 0.3 * min(mentions, 5) / 5)
+        out.nodes.append(NodeRecord("Concept", node_id, {
+            "name": d.term, "aliases": [], "definition": d.sentence.text.strip(), "concept_type": d.kind,
+            "importance": importance(mentions, in_front(passages, places)),
+            **_evidence(passages, [], confidence, None)}))
+        source = passages[d.sentence.passage]
+        if source.chunk_id:
+            out.edges.append(EdgeRecord("DEFINES", "Chunk", source.chunk_id, "Concept", node_id,
+                                        _evidence(passages, [d.sentence.passage], confidence, sha)))
+
+
+def _result_id(sha: str, *parts: object) -> str:
+    return "result_" + hashlib.sha256("\x1f".join([sha, *map(str, parts)]).encode()).hexdigest()[:20]
+
+
+def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], analysis: Analysis, sha: str,
+            paper: str) -> None:
+    """Experiments and Results from result tables; SUMMARIZES from each table to what its cells and caption name."""
+    index = {p.element_id: i for i, p in enumerate(passages) if p.element_id and p.kind == "table"}
+    by_name = {(e.label, match_key(n)): e for e in analysis.entities for n in [e.name, *e.aliases]}
+    for grid in document_tables(doc):
+        place = [index[grid.table_id]] if grid.table_id in index else []
+        experiment = table_experiment(grid)
+        caption_entities = [e for e in analysis.entities
+                            if any(passages[m.passage].element_id == grid.table_id for m in e.mentions)]
+        for e in caption_entities:
+            out.edges.append(EdgeRecord("SUMMARIZES", "Table", grid.table_id, e.label, entity_id(e.label, e.name),
+                                        _evidence(passages, place, e.score * 0.8, sha)))
+        if experiment is None or not experiment.metrics:
+            continue
+        exp_id = "experiment_" + hashlib.sha256(f"{sha}\x1f{grid.table_id}".encode()).hexdigest()[:20]
+        confidence = 0.5 + 0.4 * min(len(experiment.results), 10) / 10
+        out.nodes.append(NodeRecord("Experiment", exp_id, {
+            "name": f"Table {grid.label}", "description": grid.caption, **_evidence(passages, place, confidence, sha)}))
+        out.edges.append(EdgeRecord("HAS_EXPERIMENT", "Paper", paper, "Experiment", exp_id,
+                                    _evidence(passages, place, confidence, sha)))
+        datasets = [e for e in caption_entities if e.label == DATASET]
+        for label, name in [(METRIC, m) for m in experiment.metrics]:
+            _ensure(out, label, name, passages, confidence)
+            out.edges.append(EdgeRecord("MEASURES", "Experiment", exp_id, label, entity_id(label, name),
+                                        _evidence(passages, place, confidence, sha)))
+        for d in datasets:
+            out.edges.append(EdgeRecord("EVALUATES_ON", "Experiment", exp_id, DATASET, entity_id(DATASET, d.name),
+                                        _evidence(passages, place, confidence, sha)))
+        for fact in experiment.results:
+            method = by_name.get((METHOD, match_key(fact.method)))
+            rid = _result_id(sha, grid.table_id, fact.row, fact.metric)
+            props = {"value_text": fact.value_text, **_evidence(passages, place, confidence, sha)}
+            if fact.value is not None:
+                props["value"] = fact.value
+            out.nodes.append(NodeRecord("Result", rid, props))
+            for type_, label, target in (("OF_EXPERIMENT", "Experiment", exp_id),
+                                         ("FOR_METRIC", METRIC, entity_id(METRIC, fact.metric)),
+                                         ("REPORTED_IN", "Table", grid.table_id),
+                                         *((("OF_METHOD", METHOD, entity_id(METHOD, method.name)),) if method else ()),
+                                         *(("ON_DATASET", DATASET, entity_id(DATASET, d.name)) for d in datasets[:1])):
+                out.edges.append(EdgeRecord(type_, "Result", rid, label, target, _evidence(passages, place, confidence, sha)))
+            if method:
+                out.edges.append(EdgeRecord("USES", "Experiment", exp_id, METHOD, entity_id(METHOD, method.name),
+                                            _evidence(passages, place, confidence, sha)))
+
+
+def _ensure(out: SemanticExtraction, label: str, name: str, passages: list[Passage], confidence: float) -> None:
+    node_id = entity_id(label, name)
+    if not any(n.id == node_id and n.label == label for n in out.nodes):
+        out.nodes.append(NodeRecord(label, node_id, {"name": name, "aliases": [],
+                                                     **_evidence(passages, [], confidence, None)}))
+
+
+def _figures(out: SemanticExtraction, doc: Document, passages: list[Passage], analysis: Analysis, sha: str) -> None:
+    """ILLUSTRATES from a figure to the entities its caption or the sentences citing it name."""
+    figure_ids = {f.id for f in doc.figures}
+    cited_at: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    starts = [(p.char_start, p.char_start + len(p.text), i) for i, p in enumerate(passages)
+              if p.char_start is not None and p.kind == "text"]
+    for m in doc.mentions:
+        if m.kind == "figure" and m.target_id in figure_ids:
+            for lo, hi, i in starts:
+                if lo <= m.char_start < hi:
+                    cited_at[m.target_id].append((i, m.char_start - lo))
+    sentence_of = defaultdict(list)
+    for s in analysis.sentences:
+        sentence_of[s.passage].append(s)
+    for e in analysis.entities:
+        for fig in figure_ids:
+            places = [m.passage for m in e.mentions if passages[m.passage].element_id == fig]
+            for i, offset in cited_at.get(fig, []):
+                sent = next((s for s in sentence_of[i] if s.start <= offset < s.end), None)
+                if sent and any(m.passage == i and sent.start <= m.start < sent.end for m in e.mentions):
+                    places.append(i)
+            if places:
+                out.edges.append(EdgeRecord("ILLUSTRATES", "Figure", fig, e.label, entity_id(e.label, e.name),
+                                            _evidence(passages, places, e.score * (0.6 + 0.1 * min(len(places), 4)), sha)))
+
+
+def _relations(out: SemanticExtraction, analysis: Analysis, passages: list[Passage], sha: str) -> None:
+    linkable = [e for e in analysis.entities if e.label == METHOD]
+    by_passage: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for e in linkable:
+        for m in e.mentions:
+            by_passage[m.passage].append((m.start, m.end, entity_id(e.label, e.name)))
+    seen = set()
+    for s in analysis.sentences:
+        named = sorted(x for x in by_passage.get(s.passage, []) if s.start <= x[0] < s.end)
+        for r in relations_in(s, named):
+            if (r.type, r.source, r.target) not in seen:
+                seen.add((r.type, r.source, r.target))
+                out.edges.append(EdgeRecord(r.type, METHOD, r.source, METHOD, r.target,
+                                            _evidence(passages, [s.passage], r.strength, sha)))

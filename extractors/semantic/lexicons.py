@@ -1,0 +1,60 @@
+"""The curated word lists of extractors/data/lexicons as typed lookups. Lexicons type and support
+candidates; they never make an entity on their own (see salience)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from extractors.semantic.canonical import match_key
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """canonical name by match key, for every canonical name and alias."""
+
+    names: dict[str, str]
+
+    def lookup(self, surface: str) -> str | None:
+        return self.names.get(match_key(surface))
+
+
+@dataclass(frozen=True)
+class Terms:
+    task_heads: frozenset[str]
+    dataset_heads: frozenset[str]
+    method_heads: frozenset[str]
+    metric_heads: frozenset[str]
+    stop_names: frozenset[str]
+    phrase_stops: frozenset[str]
+
+
+def raw(name: str) -> dict:
+    return yaml.safe_load(resources.files("extractors").joinpath(f"data/lexicons/{name}.yaml").read_text())
+
+
+def _lexicon(data: dict[str, list[str]]) -> Lexicon:
+    names: dict[str, str] = {}
+    for canonical, aliases in data.items():
+        for surface in [canonical, *(aliases or [])]:
+            names.setdefault(match_key(str(surface)), str(canonical))
+    return Lexicon(names)
+
+
+@lru_cache(maxsize=1)
+def metrics() -> Lexicon:
+    return _lexicon(raw("metrics"))
+
+
+@lru_cache(maxsize=1)
+def datasets() -> Lexicon:
+    return _lexicon(raw("datasets"))
+
+
+@lru_cache(maxsize=1)
+def terms() -> Terms:
+    data = raw("terms")
+    return Terms(**{key: frozenset(str(v) for v in data[key]) for key in Terms.__dataclass_fields__})

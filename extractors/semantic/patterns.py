@@ -1,0 +1,211 @@
+"""Pattern families over one sentence: each finds candidate entity names with the family's name and
+strength. Pure functions of the text; typing by context and salience happen later (salience.py).
+
+Families: proposed ("we propose X", "our model, X,", title "X: ..."), cited ("X (Author et al., 2019)",
+"X [12]"), used ("using X", "compared with X"), method_head ("X network"), dataset_context ("on the X
+dataset", "trained on X"), metric_context ("measured by X", "in terms of X", "X score"), metric_lexicon,
+dataset_lexicon, task_phrase ("named entity recognition"), task_context ("the task of X", "the X task").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from extractors.semantic import lexicons
+
+DATASET, METHOD, METRIC, TASK = "Dataset", "Method", "Metric", "Task"
+
+# A name token: capitalised, CamelCase, acronym or letters with digits ("word2vec"), hyphen/slash parts allowed.
+_TOK = r"(?:[A-Z][A-Za-z0-9]*(?:[-/.][A-Za-z0-9]+)*\+*|[a-z]+[A-Z0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+_NAME = rf"{_TOK}(?:[ \t]+{_TOK}){{0,4}}"
+# "(Author et al., 2019)" or "[12]"; a parenthesis with only a year follows an author's name, not a thing's
+_CITE = r"(?:\s*\((?=[^()]*[A-Za-z])(?=[^()]*\d{4})[^()]{2,80}\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\])"
+_STRONG = re.compile(r"[A-Z].*[A-Z]|[A-Za-z]\d|\d[A-Za-z]|^[a-z]+[A-Z]")
+
+
+@dataclass(frozen=True)
+class Cue:
+    type: str
+    name: str
+    start: int  # in the sentence
+    end: int
+    family: str
+    strength: float  # how much this family alone says the name is a salient entity of this type
+
+
+def strong_name(name: str) -> bool:
+    """A name that is a name whatever its position: an acronym, CamelCase or letters mixed with digits."""
+    return any(_STRONG.search(token) for token in name.split())
+
+
+def _heads(words: frozenset[str]) -> str:
+    return "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in words), key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
+    t = lexicons.terms()
+    ds, mh, th = _heads(t.dataset_heads), _heads(t.method_heads), _heads(t.task_heads)
+    return {
+        "proposed_we": (re.compile(
+            rf"\b[Ww]e\s+(?:propose|present|introduce|develop|describe|design|build|call|name|dub|release|"
+            rf"contribute|coin)(?:s|d)?\s+(?:(?:a|an|the|our|it|this|them|here)\s+)?(?:[\w-]+\s+){{0,5}}?"
+            rf"(?:called|named|dubbed|coined|termed|,|:|\()?\s*(?P<n>{_NAME})"), METHOD, 0.9),
+        "proposed_our": (re.compile(
+            rf"\b(?:[Oo]ur|[Tt]he\s+proposed|[Tt]his)\s+(?:[\w-]+\s+){{0,2}}?(?:{mh})\s*(?:,|\(|:)?\s*"
+            rf"(?:called\s+|named\s+|dubbed\s+)?(?P<n>{_NAME})"), METHOD, 0.8),
+        "proposed_appositive": (re.compile(
+            rf"(?P<n>{_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\b"),
+            METHOD, 0.6),
+        "cited": (re.compile(rf"(?P<n>{_NAME}){_CITE}"), METHOD, 0.55),
+        "used": (re.compile(
+            rf"\b(?:using|uses|use|used|adopt(?:s|ed)?|employ(?:s|ed)?|appl(?:y|ies|ied)|via|run(?:s)?|ran|"
+            rf"compared?\s+(?:with|to|against)|comparisons?\s+(?:with|to|against)|outperforms?|baselines?"
+            rf"(?:\s+(?:such\s+as|including|are|is))?|based\s+on|built\s+(?:on|upon)|implemented\s+(?:in|with)|"
+            rf"trained\s+with|extends?|relies\s+on|rely\s+on)\s*:?\s+(?:the\s+|a\s+|an\s+)?(?P<n>{_NAME})"),
+            METHOD, 0.5),
+        "method_head": (re.compile(rf"(?P<n>{_NAME})\s+(?:{mh})\b"), METHOD, 0.6),
+        "dataset_head": (re.compile(rf"(?P<n>{_NAME})\s+(?:{ds})\b"), DATASET, 0.85),
+        "dataset_context": (re.compile(
+            rf"\b(?:train(?:ed|ing)?|evaluat(?:e|es|ed|ing)|test(?:ed|ing)?|experiments?|results?|performance|"
+            rf"fine-tun(?:e|ed|ing)|pre-?train(?:ed|ing)?|benchmark(?:ed|s)?|scores?|accuracy|F1)\s+"
+            rf"(?:\w+\s+){{0,2}}?(?:on|over|from)\s+(?:the\s+)?(?P<n>{_NAME})"), DATASET, 0.7),
+        "metric_context": (re.compile(
+            r"\b(?:measured|evaluated|assessed|reported|quantified|compared)\s+(?:by|in|using|with|via)\s+"
+            r"(?:the\s+)?(?P<n>[\w@-]+(?:\s+[\w@-]+){0,3}?)(?=\s*(?:[,.;:()]|and\b|of\b|on\b|$))"
+            r"|\bin\s+terms\s+of\s+(?:the\s+)?(?P<m>[\w@-]+(?:\s+[\w@-]+){0,3}?)(?=\s*(?:[,.;:()]|and\b|of\b|on\b|$))"),
+            METRIC, 0.7),
+        "task_context": (re.compile(
+            rf"\b(?:task|problem)s?\s+of\s+(?P<n>[\w-]+(?:\s+[\w-]+){{0,3}}?\s+(?:{th}))\b"
+            rf"|\b(?:the|a|an|our)\s+(?P<m>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:task|problem)s?\b"), TASK, 0.7),
+        "task_phrase": (re.compile(rf"\b(?P<n>(?:[A-Za-z][\w-]*\s+){{1,3}}(?:{th}))\b"), TASK, 0.35),
+    }
+
+
+def _clean(name: str, kind: str) -> str:
+    """Drop stop words at both ends ('In PubTabNet' -> 'PubTabNet', 'the dependency parsing' -> ...)."""
+    t = lexicons.terms()
+    words = name.strip(" ,.;:()[]'\"").split()
+    stops = t.phrase_stops if kind == TASK else t.stop_names
+    lower = kind == TASK
+    while words and ((words[0].lower() if lower else words[0].rstrip(".")) in stops or words[0].lower() in t.phrase_stops):
+        words.pop(0)
+    while words and ((words[-1].lower() if lower else words[-1].rstrip(".")) in stops):
+        words.pop()
+    if kind == TASK:
+        while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads:
+            words.pop(0)
+    return " ".join(words).rstrip(".,;:")
+
+
+def _valid(name: str, kind: str) -> bool:
+    if not name or len(name) > 60 or len(re.findall(r"[A-Za-z]", name)) < 2:
+        return False
+    if kind == TASK:
+        words = name.split()
+        return 2 <= len(words) <= 4 and all(w[0].isalpha() for w in words) and not any(
+            w.lower() in lexicons.terms().phrase_stops for w in words)
+    return name.split()[0][0].isalpha() or name[0].isdigit()
+
+
+def cell_cues(line: str) -> list[Cue]:
+    """Cues of one table row ('cell | cell | ...'): metric names among the cells (short forms such as 'P',
+    'R', 'F1' count here), and a named first cell as a method (rows of result tables are systems)."""
+    cues = []
+    offset = 0
+    for n, cell in enumerate(line.split(" | ")):
+        for word in re.finditer(r"[^\s()]+(?:\s+[^\s()\d]+){0,3}", cell):
+            token = word.group(0).strip(".,:;")
+            if lexicons.metrics().lookup(token):
+                cues.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
+        name = re.match(rf"\s*(?P<n>{_NAME})", cell)
+        if n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
+            cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
+        offset += len(cell) + 3
+    return cues
+
+
+@lru_cache(maxsize=1)
+def _triggers() -> dict[str, re.Pattern]:
+    """A cheap test per family: the full pattern only runs on sentences that contain its key words."""
+    t = lexicons.terms()
+    return {
+        "proposed_we": re.compile(r"\b[Ww]e\b"),
+        "proposed_our": re.compile(r"\b(?:[Oo]ur|[Pp]roposed|This)\b"),
+        "proposed_appositive": re.compile(r", an? "),
+        "cited": re.compile(r"\(|\["),
+        "used": re.compile(r"\b(?:us|adopt|employ|appl|via|run|ran|compar|outperform|baseline|based|built|implemented|"
+                           r"trained|extend|rel)"),
+        "dataset_head": re.compile(rf"\b(?:{_heads(t.dataset_heads)})\b"),
+        "dataset_context": re.compile(r"\b(?:on|over|from)\b"),
+        "metric_context": re.compile(r"\b(?:measured|evaluated|assessed|reported|quantified|compared|terms)\b"),
+        "task_context": re.compile(r"\b(?:task|problem)"),
+        "task_phrase": re.compile(rf"\b(?:{_heads(t.task_heads)})\b"),
+        "method_head": re.compile(rf"\b(?:{_heads(t.method_heads)})\b"),
+    }
+
+
+def find_cues(sentence: str, title: bool = False) -> list[Cue]:
+    """Every pattern family's candidates in one sentence (title=True adds the 'X: ...' title family)."""
+    cues = []
+    triggers = _triggers()
+    for family, (pattern, kind, strength) in _compiled().items():
+        if not triggers[family].search(sentence):
+            continue
+        for m in pattern.finditer(sentence):
+            group = "n" if m.group("n") else "m"
+            if "m" not in pattern.groupindex and group == "m":
+                continue
+            raw = m.group(group)
+            name = _clean(raw, kind)
+            if not _valid(name, kind):
+                continue
+            if (family.startswith("proposed") or m.start(group) == 0 and kind != TASK) and not strong_name(name):
+                continue  # a capitalised word opening a sentence is not a name by itself
+            start = m.start(group) + raw.find(name.split()[0])
+            cues.append(Cue(kind, name, start, start + len(name), family, strength))
+    cues += lexicon_cues(sentence)
+    if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and _valid(m.group("n"), METHOD):
+        cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))
+    return cues
+
+
+@lru_cache(maxsize=1)
+def _lexicon_index() -> dict[str, list[tuple[str, str, str]]]:
+    """surface (lower case) -> (kind, canonical, surface as written) for every lexicon name and alias."""
+    index: dict[str, list[tuple[str, str, str]]] = {}
+    for kind, data in ((METRIC, lexicons.raw("metrics")), (DATASET, lexicons.raw("datasets"))):
+        for canonical, aliases in data.items():
+            for surface in map(str, [canonical, *(aliases or [])]):
+                if len(surface) > 2:  # 'P', 'R', 'AP': only as table headers (results.py), never in running text
+                    index.setdefault(surface.lower(), []).append((kind, str(canonical), surface))
+    return index
+
+
+_WORD = re.compile(r"[\w@+/'-]+(?:\.\d+)?")
+
+
+def lexicon_cues(sentence: str) -> list[Cue]:
+    """Lexicon hits (longest first, up to four words), weak on their own: a metric word near a number is a
+    little stronger. Acronyms, names with digits and dataset names must match in case; metric words in any case."""
+    index = _lexicon_index()
+    words = [(m.start(), m.end()) for m in _WORD.finditer(sentence)]
+    cues = []
+    i = 0
+    while i < len(words):
+        for n in range(min(4, len(words) - i), 0, -1):
+            start, end = words[i][0], words[i + n - 1][1]
+            text = sentence[start:end]
+            hit = next((entry for entry in index.get(text.lower(), [])
+                        if text == entry[2] or not (entry[2].isupper() or any(c.isdigit() for c in entry[2])
+                                                    or entry[0] == DATASET)), None)
+            if hit and " " * (n - 1) == "".join(c for c in text if c.isspace()):
+                near_number = bool(re.search(r"\d", sentence[end: end + 25]))
+                strength = 0.45 if hit[0] == METRIC and near_number else 0.3
+                cues.append(Cue(hit[0], text, start, end, f"{hit[0].lower()}_lexicon", strength))
+                i += n - 1
+                break
+        i += 1
+    return cues

@@ -1,0 +1,208 @@
+"""From cues to paper-level entities: cluster names (match keys, abbreviations, lexicon aliases), type
+them by the votes of the pattern families, count their mentions in the text, and keep the salient ones.
+
+Salience is a noisy-or of the distinct families that found a name, raised by how often and where the name
+is mentioned (title, abstract, experiment/result sections, tables). A lexicon hit alone never passes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from extractors.semantic import lexicons
+from extractors.semantic.abbreviations import Abbreviation, Sentence
+from extractors.semantic.canonical import match_key
+from extractors.semantic.passages import FRONT, Passage
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, strong_name
+
+PROPOSED_FAMILIES = ("proposed_we", "proposed_our", "proposed_title", "proposed_appositive")
+LEXICON_FAMILIES = {"metric_lexicon", "dataset_lexicon"}
+_LEXICON_ALONE_MENTIONS = 3
+_GENERIC = ("used", "cited", "method_head")  # families that say 'a named thing', not which kind
+THRESHOLDS = {DATASET: 0.6, METHOD: 0.6, METRIC: 0.5, TASK: 0.55}
+_SECTION_WEIGHT = {"Abstract": 1.0, "Introduction": 0.8, "Method": 0.9, "Experiment": 1.0, "Result": 1.0,
+                   "Discussion": 0.6, "Conclusion": 0.7, "RelatedWork": 0.3, "Background": 0.5, "Appendix": 0.4}
+
+
+@dataclass(frozen=True)
+class Located:
+    """A cue placed in a passage (start/end in the passage text)."""
+
+    cue: Cue
+    passage: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class MentionSpan:
+    passage: int
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class Entity:
+    label: str
+    name: str
+    aliases: list[str]
+    score: float
+    proposed: bool
+    families: dict[str, float]  # family -> strongest cue
+    mentions: list[MentionSpan] = field(default_factory=list)
+    evidence: list[Located] = field(default_factory=list)  # cues of the chosen type, strongest first
+
+
+class _Clusters:
+    """Union-find over match keys."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, key: str) -> str:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            self.parent[key] = self.parent[self.parent[key]]
+            key = self.parent[key]
+        return key
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
+    """A defined short form is a named thing; its long form's head noun says which kind."""
+    t = lexicons.terms()
+    out = []
+    for pair in pairs:
+        words = pair.long.lower().split()
+        head = words[-1] if words else ""
+        two = " ".join(words[-2:])
+        kind = (METRIC if lexicons.metrics().lookup(pair.long) or lexicons.metrics().lookup(pair.short) else
+                DATASET if head in t.dataset_heads or two in t.dataset_heads or lexicons.datasets().lookup(pair.short) else
+                TASK if head in t.task_heads else METHOD if head in t.method_heads else None)
+        if kind:
+            out.append(Located(Cue(kind, pair.long, 0, len(pair.long), "abbreviation", 0.55), pair.passage,
+                               pair.start, pair.start + len(pair.long)))
+    return out
+
+
+def _typed(cue: Cue) -> Cue:
+    """Generic 'named thing' cues take the kind a lexicon knows the name as."""
+    if cue.family in _GENERIC or cue.type == METHOD and cue.family.startswith("dataset"):
+        if lexicons.datasets().lookup(cue.name):
+            return Cue(DATASET, cue.name, cue.start, cue.end, cue.family, cue.strength)
+        if lexicons.metrics().lookup(cue.name):
+            return Cue(METRIC, cue.name, cue.start, cue.end, cue.family, cue.strength)
+    return cue
+
+
+def _is_word_char(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
+
+
+def find_mentions(surfaces: set[str], passages: list[Passage]) -> list[MentionSpan]:
+    """Whole-word occurrences of the surfaces; names with a capital match in case ('Word' is not 'word'),
+    lower-case phrases in any case; where two surfaces overlap the longer wins."""
+    out = []
+    for i, p in enumerate(passages):
+        lowered = p.text.lower()
+        taken: list[tuple[int, int]] = []
+        for surface in sorted(surfaces, key=len, reverse=True):
+            haystack, needle = (p.text, surface) if surface != surface.lower() else (lowered, surface)
+            at = haystack.find(needle)
+            while at >= 0:
+                end = at + len(needle)
+                if not _is_word_char(haystack, at - 1) and not _is_word_char(haystack, end) and \
+                        not any(s < end and at < e for s, e in taken):
+                    taken.append((at, end))
+                    out.append(MentionSpan(i, at, end, p.text[at:end]))
+                at = haystack.find(needle, at + 1)
+    return sorted(out, key=lambda m: (m.passage, m.start))
+
+
+def place_evidence(mentions: list[MentionSpan], passages: list[Passage]) -> list[float]:
+    """What the number and places of the mentions say, as extra noisy-or strengths: how often (weighted by
+    section kind), whether the title or abstract names it, whether a table prints it."""
+    weighted = sum(_SECTION_WEIGHT.get(passages[m.passage].section_kind, 0.6) for m in mentions)
+    out = [0.5 * (1 - math.exp(-weighted / 6))]
+    if any(passages[m.passage].section_kind == FRONT for m in mentions):
+        out.append(0.25)
+    if any(passages[m.passage].kind in ("table", "cells") for m in mentions):
+        out.append(0.2)
+    return out
+
+
+def _noisy_or(strengths: list[float]) -> float:
+    return 1 - math.prod(1 - s for s in strengths)
+
+
+def rank_entities(passages: list[Passage], located: list[Located], pairs: list[Abbreviation]) -> list[Entity]:
+    """Every candidate entity with its type, score and mentions, best first (not yet thresholded)."""
+    clusters = _Clusters()
+    located = [Located(_typed(l.cue), l.passage, l.start, l.end) for l in located] + abbreviation_cues(pairs)
+    for pair in pairs:
+        clusters.union(match_key(pair.short), match_key(pair.long))
+    for item in located:
+        for lex in (lexicons.datasets(), lexicons.metrics()):
+            if (canonical := lex.lookup(item.cue.name)) is not None:
+                clusters.union(match_key(item.cue.name), match_key(canonical))
+    by_root: dict[str, list[Located]] = defaultdict(list)
+    for item in located:
+        by_root[clusters.find(match_key(item.cue.name))].append(item)
+    short_of = {match_key(p.long): p.short for p in pairs}
+    entities = []
+    for items in by_root.values():
+        votes: dict[str, dict[str, float]] = defaultdict(dict)
+        for item in items:
+            fam = votes[item.cue.type]
+            fam[item.cue.family] = max(fam.get(item.cue.family, 0.0), item.cue.strength)
+        label = max(votes, key=lambda k: (_noisy_or(list(votes[k].values())), k))
+        families = votes[label]
+        if set(families) == {"abbreviation"} and label == METHOD:
+            continue  # a bare abbreviation pair with a method-like head is too weak a sign
+        surfaces = Counter(item.cue.name for item in items)
+        surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
+        mentions = find_mentions(set(surfaces), passages)
+        if not mentions or set(families) <= LEXICON_FAMILIES and len(mentions) < _LEXICON_ALONE_MENTIONS:
+            continue  # a lexicon hit decides nothing alone: it needs another pattern or repeated mentions
+        texts = Counter(m.text for m in mentions)
+        name = _canonical_name(label, surfaces, texts)
+        score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))
+        proposed = label == METHOD and max((families.get(f, 0.0) for f in PROPOSED_FAMILIES), default=0.0) >= 0.8
+        evidence = sorted((i for i in items if i.cue.type == label), key=lambda i: -i.cue.strength)
+        entities.append(Entity(label, name, sorted(set(texts) - {name}), round(score, 4), proposed, dict(families),
+                               mentions, evidence))
+    return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
+
+
+def _canonical_name(label: str, surfaces: Counter, texts: Counter) -> str:
+    """The lexicon's canonical name when there is one, else the most mentioned surface form."""
+    for lex in ((lexicons.datasets(),) if label == DATASET else (lexicons.metrics(),) if label == METRIC else ()):
+        for surface in surfaces:
+            if (canonical := lex.lookup(surface)) is not None:
+                return canonical
+    return max(surfaces, key=lambda s: (texts.get(s, 0), surfaces[s], len(s), s))
+
+
+def _drop_nested(entities: list[Entity]) -> list[Entity]:
+    """A task phrase that is the tail of a longer one of the same kind ('structure recognition' in 'table
+    structure recognition') is the longer one when that is mentioned at least half as often."""
+    keep = []
+    for e in entities:
+        longer = [o for o in entities if o is not e and o.label == e.label == TASK
+                  and o.name.lower().endswith(" " + e.name.lower()) and len(o.mentions) * 2 >= len(e.mentions)]
+        if not longer:
+            keep.append(e)
+    return keep
+
+
+def salient(entities: list[Entity], thresholds: dict[str, float] | None = None) -> list[Entity]:
+    """The entities whose score passes their type's threshold."""
+    thresholds = thresholds or THRESHOLDS
+    return [e for e in entities if e.score >= thresholds[e.label]]
