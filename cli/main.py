@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, bench_qa, config, db, export, ingest, ontology, parse, qa
+from cli import bench, bench_entities, bench_qa, config, db, export, ingest, ontology, parse, qa
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -25,6 +25,7 @@ app.add_typer(export.app, name="export")
 app.command("parse")(parse.parse)
 app.command("ingest")(ingest.ingest)
 app.command("delete")(ingest.delete)
+app.command("import")(graph_import.import_)
 app.command()(serve)
 app.command("ask")(qa.ask)
 app.command("locate")(qa.locate)

@@ -1,0 +1,89 @@
+"""`kg bench entities` and `kg bench scirex`: paper-level salient datasets, methods, metrics and tasks of the
+semantic extractor against the gold files and against SciREX's document-level salient entities."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from cli.bench import app
+from cli.output import console
+from extractors.pipeline import parse_pdf
+from extractors.semantic.benchmark import (TYPES, EntityCounts, gold_entities, load_scirex, score_paper,
+                                           scirex_gold, scirex_passages, total)
+from extractors.semantic.entities import analyse_passages
+from extractors.semantic.extract import extract_semantics
+
+_SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+def _predicted(entities) -> dict[str, list[str]]:
+    return {kind: [e.name for e in entities if e.label == label] for kind, label in TYPES.items()}
+
+
+def _print(title: str, totals: dict[str, EntityCounts]) -> dict:
+    table = Table(title=title)
+    for col in ("type", "P", "R", "F1", "correct/predicted", "found/gold"):
+        table.add_column(col, justify="left" if col == "type" else "right")
+    for kind, c in totals.items():
+        table.add_row(kind, f"{c.precision:.3f}", f"{c.recall:.3f}", f"{c.f1:.3f}", f"{c.correct}/{c.predicted}",
+                      f"{c.found}/{c.gold}")
+    console.print(table)
+    return {kind: {"precision": c.precision, "recall": c.recall, "f1": c.f1, "correct": c.correct,
+                   "predicted": c.predicted, "found": c.found, "gold": c.gold} for kind, c in totals.items()}
+
+
+@app.command("entities")
+def entities(
+    corpus: Path = typer.Option(..., "--corpus", exists=True, file_okay=False, help="directory of PDFs"),
+    gold: Path = typer.Option(..., "--gold", exists=True, file_okay=False, help="directory of gold JSON files"),
+    json_out: Path | None = typer.Option(None, "--json", help="write the figures to this JSON file"),
+) -> None:
+    """Parse each gold paper, extract its salient entities, print P/R/F1 per type and the time the semantic
+    extraction adds to the structure parse."""
+    golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
+    papers, per_paper = [], {}
+    structure_seconds = semantic_seconds = 0.0
+    for stem, g in golds.items():
+        pdf = corpus / f"{stem}.pdf"
+        predicted: dict[str, list[str]] = {}
+        if pdf.exists():
+            start = time.perf_counter()
+            doc = parse_pdf(pdf)
+            middle = time.perf_counter()
+            extraction = extract_semantics(doc)
+            structure_seconds += middle - start
+            semantic_seconds += time.perf_counter() - middle
+            predicted = _predicted(extraction.analysis.entities)
+        scores = score_paper(gold_entities(g), predicted)
+        papers.append(scores)
+        per_paper[stem] = {"predicted": predicted, "f1": {k: round(c.f1, 3) for k, c in scores.items()}}
+    result = {"entities": _print(f"salient entities, {len(golds)} gold papers", total(papers)),
+              "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
+              "per_paper": per_paper}
+    share = semantic_seconds / structure_seconds if structure_seconds else 0.0
+    console.print(f"structure parse {structure_seconds:.1f} s, semantic extraction {semantic_seconds:.1f} s "
+                  f"(+{share:.0%}; the first paper includes loading the pipelines)")
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2))
+
+
+@app.command("scirex")
+def scirex(
+    docs: Path = typer.Option(_SHARED / "datasets" / "scirex_train_docs" / "docs", "--docs", exists=True,
+                              file_okay=False, help="directory of SciREX document JSON files"),
+    limit: int = typer.Option(0, "--limit", help="score only the first N documents (0 = all)"),
+    json_out: Path | None = typer.Option(None, "--json", help="write the figures to this JSON file"),
+) -> None:
+    """Run the same extractor on SciREX's text and score it by SciREX's salient entities (Material = datasets)."""
+    documents = load_scirex(docs)[: limit or None]
+    start = time.perf_counter()
+    papers = [score_paper(scirex_gold(d), _predicted(analyse_passages(scirex_passages(d)).entities)) for d in documents]
+    result = {"scirex": _print(f"SciREX salient entities, {len(documents)} documents", total(papers)),
+              "seconds": round(time.perf_counter() - start, 2)}
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2))
