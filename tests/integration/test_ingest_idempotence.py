@@ -1,0 +1,39 @@
+"""Ingesting is idempotent: the same files give the same graph (canonical dump), a second run is a no-op,
+and --force rewrites every element onto itself."""
+
+from __future__ import annotations
+
+from kg.dump import canonical_dump
+from kg.filestore import file_sha256
+from kg.mapping import paper_id
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, run_ingest, value  # noqa: F401
+
+
+def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driver):
+    first = run_ingest(ingest_settings, driver, [SAMPLES])
+    assert (first.count("ingested"), first.count("unchanged"), first.count("failed")) == (2, 0, 0)
+    before = canonical_dump(driver)
+    papers = {r["t"] for r in driver.execute_query("MATCH (p:Paper) RETURN p.title AS t").records}
+    assert papers == {"Sparse Routing Attention for Long Documents", "LongBench: A Benchmark for Reading Long Documents"}
+    assert value(driver, "MATCH (c:Chunk) RETURN count(c)") > 10 and first.totals()["nodes_written"] == \
+        value(driver, "MATCH (n) WHERE NOT n:IngestRun AND NOT n:PaperKGSchema RETURN count(n)") + 1  # Bo Kim twice
+
+    again = run_ingest(ingest_settings, driver, [SAMPLES])
+    assert [p.status for p in again.papers] == ["unchanged", "unchanged"]
+    assert canonical_dump(driver) == before
+
+    ledger = ("IngestRun", "PaperKGSchema")
+    graph = canonical_dump(driver, skip_labels=ledger)
+    forced = run_ingest(ingest_settings, driver, [SAMPLES], force=True)
+    assert forced.count("ingested") == 2 and sum(p.nodes_deleted + p.edges_deleted for p in forced.papers) == 0
+    assert canonical_dump(driver, skip_labels=ledger) == graph
+    assert value(driver, "MATCH (:Paper {id: $id})-[:GENERATED_BY]->(r:IngestRun) RETURN count(r)",
+                 id=paper_id(file_sha256(SAMPLE_A))) == 2
+
+
+def test_pdf_is_kept_in_the_content_addressed_store(ingest_settings, driver):
+    run_ingest(ingest_settings, driver, [SAMPLE_B])
+    sha = file_sha256(SAMPLE_B)
+    stored = ingest_settings.data_dir / "pdfs" / sha[:2] / f"{sha}.pdf"
+    assert stored.read_bytes() == SAMPLE_B.read_bytes()
+    assert value(driver, "MATCH (p:Paper {sha256: $sha}) RETURN p.file_name", sha=sha) == SAMPLE_B.name
