@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, bench_entities, bench_qa, config, db, export, ingest, ontology, parse, qa
+from cli import bench, bench_entities, bench_qa, config, db, export, graph_import, ingest, ontology, parse, qa
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
