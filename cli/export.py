@@ -1,4 +1,4 @@
-"""`kg export ...`: the graph in other formats (RDF now; more later)."""
+"""`kg export ...`: the graph in other formats (kg/export/formats.py lists them); `kg import` reads the JSON back."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import typer
 
 from cli.output import console
 from kg import store
+from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_graph
+from kg.export.mermaid import MermaidKind
 from kg.export.rdf import RdfFormat, serialize, to_rdf
+from kg.export.tabular import CsvTable
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -32,3 +35,62 @@ def rdf(
     else:
         output.write_text(text)
         console.print(f"Wrote {len(nodes)} nodes and {len(edges)} edges as {fmt.value} to {output}")
+
+
+PAPERS = typer.Option(None, "--paper", help="Only this paper's part of the graph (a Paper id); repeat for several.")
+OUTPUT = typer.Option(None, "--output", "-o", help="Write here instead of standard output.")
+
+
+def _write(fmt: ExportFormat, papers: list[str] | None, output: Path | None) -> None:
+    settings, schema = get_settings(), get_schema()
+    with store.connect(settings) as driver:
+        result = export(driver, schema, fmt, papers, settings.neo4j_database)
+    if output is None:
+        typer.echo(result.text, nl=False)
+    else:
+        output.write_text(result.text, encoding="utf-8")
+        console.print(f"Wrote {result.nodes} nodes and {result.edges} edges as {fmt.value} to {output}")
+
+
+@app.command("json")
+def json_(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """The full graph (nodes, edges, chunks, provenance, status) as paperkg-graph JSON, for `kg import`."""
+    _write(ExportFormat.JSON, papers, output)
+
+
+@app.command()
+def markdown(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """Reading notes: outline with pages, contributions, methods, datasets, metrics, results, figures and tables."""
+    _write(ExportFormat.MARKDOWN, papers, output)
+
+
+@app.command()
+def mermaid(kind: MermaidKind = typer.Option(MermaidKind.MINDMAP, "--kind", help="Which diagram."),
+            papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """A Mermaid mind map of each paper, or a flowchart of its methods, experiments and results."""
+    _write(ExportFormat.MINDMAP if kind == MermaidKind.MINDMAP else ExportFormat.FLOWCHART, papers, output)
+
+
+@app.command()
+def html(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """One self-contained interactive page of the graph (works offline); click a node for its evidence."""
+    _write(ExportFormat.HTML, papers, output)
+
+
+@app.command()
+def bibtex(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """The papers as BibTeX entries, with their provenance in the note field."""
+    _write(ExportFormat.BIBTEX, papers, output)
+
+
+@app.command()
+def csv(table: CsvTable = typer.Option(CsvTable.PAPERS, "--table", help="Which table."),
+        papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """The papers, or the results table (method, dataset, metric, value, where reported), as CSV."""
+    _write(ExportFormat.CSV_PAPERS if table == CsvTable.PAPERS else ExportFormat.CSV_RESULTS, papers, output)
+
+
+@app.command()
+def graphml(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+    """The graph as GraphML for Gephi, Cytoscape or yEd."""
+    _write(ExportFormat.GRAPHML, papers, output)

@@ -57,3 +57,17 @@ def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None,
     return ([NodeRecord(r["label"], r["props"].pop("id"), r["props"]) for r in nodes],
             [EdgeRecord(r["type"], r["source_label"], r["source_id"], r["target_label"], r["target_id"], r["props"])
              for r in edges])
+
+
+def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None,
+                database: str | None = None) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The union of several papers' parts (shared authors, cited papers once), or the whole graph for None/[]."""
+    if not paper_ids:
+        return read_graph(driver, schema, database=database)
+    nodes: dict[tuple[str, str], NodeRecord] = {}
+    edges: dict[tuple[str, str, str, str, str], EdgeRecord] = {}
+    for paper_id in dict.fromkeys(paper_ids):
+        part_nodes, part_edges = read_graph(driver, schema, paper_id=paper_id, database=database)
+        nodes.update(((n.label, n.id), n) for n in part_nodes)
+        edges.update(((e.source_label, e.source_id, e.type, e.target_label, e.target_id), e) for e in part_edges)
+    return list(nodes.values()), list(edges.values())

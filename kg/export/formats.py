@@ -1,0 +1,79 @@
+"""Every export format by name, with its media type and file extension: the one table that `kg export ...`
+and GET /export/{format} both read, so the CLI and the API offer the same formats with the same output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Callable
+
+from neo4j import Driver
+
+from kg.export import graphml, html, json_graph, markdown, mermaid, rdf, tabular
+from kg.export.graph_read import read_papers
+from kg.records import EdgeRecord, NodeRecord
+from ontology.loader import Schema
+
+
+class ExportFormat(StrEnum):
+    JSON = "json"
+    MARKDOWN = "markdown"
+    MINDMAP = "mermaid-mindmap"
+    FLOWCHART = "mermaid-flowchart"
+    HTML = "html"
+    TURTLE = "turtle"
+    JSON_LD = "json-ld"
+    BIBTEX = "bibtex"
+    CSV_PAPERS = "csv-papers"
+    CSV_RESULTS = "csv-results"
+    GRAPHML = "graphml"
+
+
+Render = Callable[[list[NodeRecord], list[EdgeRecord], Schema, list[str] | None], str]
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    media_type: str
+    extension: str
+    render: Render
+
+
+FORMATS: dict[ExportFormat, FormatSpec] = {
+    ExportFormat.JSON: FormatSpec("application/json", "json", lambda n, e, s, papers: json_graph.dumps(
+        json_graph.to_document(n, e, s, papers))),
+    ExportFormat.MARKDOWN: FormatSpec("text/markdown; charset=utf-8", "md",
+                                      lambda n, e, s, _: markdown.to_markdown(n, e, s)),
+    ExportFormat.MINDMAP: FormatSpec("text/plain; charset=utf-8", "mmd",
+                                     lambda n, e, s, _: mermaid.to_mermaid(n, e, s, mermaid.MermaidKind.MINDMAP)),
+    ExportFormat.FLOWCHART: FormatSpec("text/plain; charset=utf-8", "mmd",
+                                       lambda n, e, s, _: mermaid.to_mermaid(n, e, s, mermaid.MermaidKind.FLOWCHART)),
+    ExportFormat.HTML: FormatSpec("text/html; charset=utf-8", "html", lambda n, e, s, _: html.to_html(n, e, s)),
+    ExportFormat.TURTLE: FormatSpec("text/turtle; charset=utf-8", "ttl",
+                                    lambda n, e, s, _: rdf.serialize(rdf.to_rdf(n, e, s), rdf.RdfFormat.TURTLE)),
+    ExportFormat.JSON_LD: FormatSpec("application/ld+json", "jsonld",
+                                     lambda n, e, s, _: rdf.serialize(rdf.to_rdf(n, e, s), rdf.RdfFormat.JSON_LD)),
+    ExportFormat.BIBTEX: FormatSpec("application/x-bibtex; charset=utf-8", "bib",
+                                    lambda n, e, s, _: tabular.to_bibtex(n, e, s)),
+    ExportFormat.CSV_PAPERS: FormatSpec("text/csv; charset=utf-8", "csv",
+                                        lambda n, e, s, _: tabular.to_csv(n, e, s, tabular.CsvTable.PAPERS)),
+    ExportFormat.CSV_RESULTS: FormatSpec("text/csv; charset=utf-8", "csv",
+                                         lambda n, e, s, _: tabular.to_csv(n, e, s, tabular.CsvTable.RESULTS)),
+    ExportFormat.GRAPHML: FormatSpec("application/graphml+xml", "graphml", lambda n, e, s, _: graphml.to_graphml(n, e, s)),
+}
+
+
+@dataclass(frozen=True)
+class Export:
+    text: str
+    spec: FormatSpec
+    nodes: int
+    edges: int
+
+
+def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
+           database: str | None = None) -> Export:
+    """The graph of these papers (all of it for none) in `fmt`; NotFoundError names an unknown paper."""
+    nodes, edges = read_papers(driver, schema, paper_ids, database)
+    spec = FORMATS[ExportFormat(fmt)]
+    return Export(spec.render(nodes, edges, schema, paper_ids), spec, len(nodes), len(edges))
