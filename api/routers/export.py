@@ -1,0 +1,33 @@
+"""GET /export/{format}: a paper, several papers (paper_id repeated) or the whole graph in any export format."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import Response
+from neo4j import Driver
+
+from api import deps
+from api.models import ErrorBody
+from kg.export.formats import ExportFormat, export
+from kg.settings import Settings
+from ontology.loader import Schema
+
+router = APIRouter(tags=["export"], responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+
+
+@router.get("/export/{format}", response_class=Response,
+            responses={200: {"description": "the export, with its media type (JSON, Markdown, HTML, ...)"}})
+def export_graph(format: ExportFormat,
+                 paper_id: list[str] | None = Query(None, description="only these papers (repeat the parameter)"),
+                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                 schema: Schema = Depends(deps.schema)) -> Response:
+    """Same output as `kg export ...`; see docs/export-format.md for the JSON layout."""
+    result = export(driver, schema, format, paper_id, settings.neo4j_database)
+    name = f"paperkg-{'-'.join(paper_id) if paper_id and len(paper_id) == 1 else 'graph'}.{result.spec.extension}"
+    return Response(result.text, media_type=result.spec.media_type,
+                    headers={"Content-Disposition": f'inline; filename="{_safe(name)}"'})
+
+
+def _safe(name: str) -> str:
+    """A header-safe file name: paper ids are ours, but nothing from a request goes into a header unchecked."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
