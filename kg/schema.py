@@ -25,7 +25,7 @@ _READ_VERSION = f"MATCH (v:{VERSION_LABEL} {{id: $id}}) RETURN v {{.*}} AS v"
 _WRITE_VERSION = f"""
 MERGE (v:{VERSION_LABEL} {{id: $id}})
 SET v.version = $version, v.version_iri = $version_iri, v.embedding_dim = $embedding_dim,
-    v.managed = $managed, v.applied_at = datetime()
+    v.managed = $managed, v.definitions = $definitions, v.applied_at = datetime()
 """
 _CONSTRAINTS = "SHOW CONSTRAINTS YIELD name RETURN name"
 _INDEXES = "SHOW INDEXES YIELD name RETURN name"
@@ -73,31 +73,27 @@ def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
 
 
 def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: str | None = None) -> InitReport:
-    statements = plan(schema, embedding_dim)
-    names = [s.name for s in statements]
+    planned = {s.name: s.cypher for s in plan(schema, embedding_dim)}
     recorded = recorded_version(driver, database)
     previous = recorded["version"] if recorded else None
-    _check_compatible(recorded, schema.version, names, embedding_dim)
+    before = dict(zip(recorded["managed"], recorded["definitions"])) if recorded else {}
+    _check_compatible(recorded, schema.version, planned, before, embedding_dim)
 
-    dropped = []
     constraints = _names(driver, _CONSTRAINTS, database)
-    if recorded and previous != schema.version:
-        for name in sorted(set(recorded["managed"]) - set(names)):
-            kind = "CONSTRAINT" if name in constraints else "INDEX"
-            driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database)  # a name we created
-            dropped.append(name)
+    dropped = sorted(name for name, cypher in before.items() if planned.get(name) != cypher)  # gone or redefined
+    for name in dropped:
+        kind = "CONSTRAINT" if name in constraints else "INDEX"
+        driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database)  # a name we created
     existing = (constraints | _names(driver, _INDEXES, database)) - set(dropped)
-    created = []
-    for statement in statements:
-        if statement.name not in existing:
-            driver.execute_query(statement.cypher, database_=database)
-            created.append(statement.name)
+    created = [name for name in planned if name not in existing]
+    for name in created:
+        driver.execute_query(planned[name], database_=database)
     if created:
         driver.execute_query(_AWAIT, database_=database)
     if recorded is None or previous != schema.version:
         driver.execute_query(_WRITE_VERSION, id=_VERSION_ID, version=schema.version,
-                             version_iri=str(schema.version_iri), embedding_dim=embedding_dim, managed=names,
-                             database_=database)
+                             version_iri=str(schema.version_iri), embedding_dim=embedding_dim,
+                             managed=list(planned), definitions=list(planned.values()), database_=database)
     action = ("created" if recorded is None else "migrated" if previous != schema.version
               else "repaired" if created else "unchanged")
     return InitReport(action=action, version=schema.version, previous_version=previous, created=created,
@@ -126,7 +122,8 @@ def _names(driver: Driver, show: str, database: str | None) -> set[str]:
     return {r["name"] for r in driver.execute_query(show, database_=database).records}
 
 
-def _check_compatible(recorded: dict[str, Any] | None, version: str, names: list[str], embedding_dim: int) -> None:
+def _check_compatible(recorded: dict[str, Any] | None, version: str, planned: dict[str, str], before: dict[str, str],
+                      embedding_dim: int) -> None:
     if recorded is None:
         return
     previous = recorded["version"]
@@ -139,16 +136,16 @@ def _check_compatible(recorded: dict[str, Any] | None, version: str, names: list
             f"the database holds a graph of ontology {previous}; this paperkg writes ontology {version}, "
             "a new major version whose data the old graph does not satisfy",
             hint="re-ingest into a fresh database (`kg db reset`, then `kg db start`)")
-    if previous == version and sorted(recorded["managed"]) != sorted(names):
+    if recorded["embedding_dim"] != embedding_dim:
+        raise SchemaVersionError(
+            f"the chunk vector index has {recorded['embedding_dim']} dimensions but PAPERKG_EMBEDDING_DIM is "
+            f"{embedding_dim}",
+            hint=f"set PAPERKG_EMBEDDING_DIM={recorded['embedding_dim']}, or re-ingest into a fresh database "
+                 "with the new embedding model")
+    if previous == version and before != planned:
         raise SchemaVersionError(
             f"the ontology's indexes changed but its version is still {version}",
             hint="bump owl:versionInfo and owl:versionIRI in ontology/paperkg.ttl, then run `kg db init`")
-    if recorded.get("embedding_dim") != embedding_dim:
-        raise SchemaVersionError(
-            f"the chunk vector index has {recorded.get('embedding_dim')} dimensions but PAPERKG_EMBEDDING_DIM is "
-            f"{embedding_dim}",
-            hint=f"set PAPERKG_EMBEDDING_DIM={recorded.get('embedding_dim')}, or re-ingest into a fresh database "
-                 "with the new embedding model")
 
 
 def _semver(version: str) -> tuple[int, ...]:

@@ -22,11 +22,13 @@ def index_names(driver) -> dict[str, str]:
 CURRENT = get_schema().version  # "1.1.0"; the variants below are newer minor (1.9.0) and major (2.0.0) versions
 
 
-def ontology_variant(tmp_path, version: str, drop_captions: bool = False):
+def ontology_variant(tmp_path, version: str, drop_captions: bool = False, authors_unsearchable: bool = False):
     text = ONTOLOGY_FILE.read_text().replace(f'"{CURRENT}"', f'"{version}"').replace(f"ontology/{CURRENT}",
                                                                                    f"ontology/{version}")
     if drop_captions:
         text = text.replace("pkg:captionsIndex a pkg:FulltextIndex", "pkg:captionsIndex a owl:Thing")
+    if authors_unsearchable:
+        text = text.replace("pkg:onClass pkg:Entity , pkg:Author ;", "pkg:onClass pkg:Entity ;")
     path = tmp_path / f"paperkg-{version}.ttl"
     path.write_text(text)
     return load_schema(path, SHAPES_FILE)
@@ -71,10 +73,14 @@ def test_init_repairs_a_dropped_index(empty_db):
 
 def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
-    newer = ontology_variant(tmp_path, "1.9.0", drop_captions=True)
+    newer = ontology_variant(tmp_path, "1.9.0", drop_captions=True, authors_unsearchable=True)
     report = init_schema(empty_db, newer, 384)
-    assert (report.action, report.previous_version, report.dropped) == ("migrated", CURRENT, ["captions"])
+    assert (report.action, report.previous_version) == ("migrated", CURRENT)
+    assert (report.dropped, report.created) == (["captions", "entity_names"], ["entity_names"])
     assert "captions" not in index_names(empty_db)
+    labels = empty_db.execute_query("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = 'entity_names' "
+                                    "RETURN labelsOrTypes").records[0][0]
+    assert "Author" not in labels and "Method" in labels
     assert recorded_version(empty_db)["version"] == "1.9.0"
     with pytest.raises(SchemaVersionError, match=f"newer than this paperkg's {CURRENT}"):
         init_schema(empty_db, get_schema(), 384)
@@ -92,9 +98,9 @@ def test_major_version_and_embedding_size_changes_are_refused(empty_db, tmp_path
 
 def test_changed_indexes_without_version_bump_are_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
-    same_version = ontology_variant(tmp_path, CURRENT, drop_captions=True)
-    with pytest.raises(SchemaVersionError, match=f"still {CURRENT}"):
-        init_schema(empty_db, same_version, 384)
+    for change in ({"drop_captions": True}, {"authors_unsearchable": True}):
+        with pytest.raises(SchemaVersionError, match=f"still {CURRENT}"):
+            init_schema(empty_db, ontology_variant(tmp_path, CURRENT, **change), 384)
 
 
 def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
