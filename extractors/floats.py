@@ -181,12 +181,13 @@ def caption_lines(lines: list[Line], i: int, is_caption, bare: bool) -> list[Lin
     return out
 
 
-def find_captions(pages: list[PageLayout]) -> list[Caption]:
-    size = body_size(pages)
+def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
+    """Caption candidates scoring at least MIN_SCORE; `size` is the body font size."""
     found = []
     for page in pages:
         lines = page.lines
-        matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)}
+        matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
+                   if line.text.lstrip()[:1] in "FfTt"}
         scores = {i: caption_score(m, lines, i, size) for i, m in matches.items() if m}
         starts = {i for i, s in scores.items() if s >= MIN_SCORE}
         for i in sorted(starts):
@@ -311,7 +312,7 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     An item two regions reach (a table right above a figure that sits below it) goes to the
     nearer caption."""
     size = body_size(pages)
-    captions = best_per_label(find_captions(pages))
+    captions = best_per_label(find_captions(pages, size))
     by_page = {p.page: p for p in pages}
     picks = [region(by_page[c.page], c, [o for o in captions if o.page == c.page], size) for c in captions]
     owner: dict[tuple[int, BBox], int] = {}
