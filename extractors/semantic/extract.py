@@ -52,8 +52,8 @@ def _evidence(passages: list[Passage], indexes, confidence: float, sha256: str |
 
 def _entity_node(e: Entity, passages: list[Passage]) -> NodeRecord:
     """The shared node: names and the extractor, no paper-specific evidence (that is on the edges)."""
-    return NodeRecord(e.label, entity_id(e.label, e.name), {
-        "name": e.name, "aliases": e.aliases, **_evidence(passages, [], e.score, None)})
+    return NodeRecord(e.label, entity_id(e.label, e.canonical), {
+        "name": e.canonical, "aliases": sorted({e.name, *e.aliases} - {e.canonical}), **_evidence(passages, [], e.score, None)})
 
 
 def _evidence_passages(e: Entity) -> list[int]:
@@ -77,7 +77,7 @@ def build_records(sha: str, paper: str, passages: list[Passage], analysis: Analy
     out = SemanticExtraction(analysis=analysis)
     keys: dict[tuple[str, str], Entity] = {}
     for e in analysis.entities:
-        key = (e.label, entity_id(e.label, e.name))
+        key = (e.label, entity_id(e.label, e.canonical))
         if key in keys:
             continue
         keys[key] = e
@@ -147,7 +147,7 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
         caption_entities = [e for e in analysis.entities
                             if any(passages[m.passage].element_id == grid.table_id for m in e.mentions)]
         for e in caption_entities:
-            out.edges.append(EdgeRecord("SUMMARIZES", "Table", grid.table_id, e.label, entity_id(e.label, e.name),
+            out.edges.append(EdgeRecord("SUMMARIZES", "Table", grid.table_id, e.label, entity_id(e.label, e.canonical),
                                         _evidence(passages, place, e.score * 0.8, sha)))
         if experiment is None or not experiment.metrics:
             continue
@@ -163,7 +163,7 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
             out.edges.append(EdgeRecord("MEASURES", "Experiment", exp_id, label, entity_id(label, name),
                                         _evidence(passages, place, confidence, sha)))
         for d in datasets:
-            out.edges.append(EdgeRecord("EVALUATES_ON", "Experiment", exp_id, DATASET, entity_id(DATASET, d.name),
+            out.edges.append(EdgeRecord("EVALUATES_ON", "Experiment", exp_id, DATASET, entity_id(DATASET, d.canonical),
                                         _evidence(passages, place, confidence, sha)))
         for fact in experiment.results:
             method = by_name.get((METHOD, match_key(fact.method)))
@@ -175,11 +175,11 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
             for type_, label, target in (("OF_EXPERIMENT", "Experiment", exp_id),
                                          ("FOR_METRIC", METRIC, entity_id(METRIC, fact.metric)),
                                          ("REPORTED_IN", "Table", grid.table_id),
-                                         *((("OF_METHOD", METHOD, entity_id(METHOD, method.name)),) if method else ()),
-                                         *(("ON_DATASET", DATASET, entity_id(DATASET, d.name)) for d in datasets[:1])):
+                                         *((("OF_METHOD", METHOD, entity_id(METHOD, method.canonical)),) if method else ()),
+                                         *(("ON_DATASET", DATASET, entity_id(DATASET, d.canonical)) for d in datasets[:1])):
                 out.edges.append(EdgeRecord(type_, "Result", rid, label, target, _evidence(passages, place, confidence, sha)))
             if method:
-                out.edges.append(EdgeRecord("USES", "Experiment", exp_id, METHOD, entity_id(METHOD, method.name),
+                out.edges.append(EdgeRecord("USES", "Experiment", exp_id, METHOD, entity_id(METHOD, method.canonical),
                                             _evidence(passages, place, confidence, sha)))
 
 
@@ -212,7 +212,7 @@ def _figures(out: SemanticExtraction, doc: Document, passages: list[Passage], an
                 if sent and any(m.passage == i and sent.start <= m.start < sent.end for m in e.mentions):
                     places.append(i)
             if places:
-                out.edges.append(EdgeRecord("ILLUSTRATES", "Figure", fig, e.label, entity_id(e.label, e.name),
+                out.edges.append(EdgeRecord("ILLUSTRATES", "Figure", fig, e.label, entity_id(e.label, e.canonical),
                                             _evidence(passages, places, e.score * (0.6 + 0.1 * min(len(places), 4)), sha)))
 
 
@@ -221,7 +221,7 @@ def _relations(out: SemanticExtraction, analysis: Analysis, passages: list[Passa
     by_passage: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     for e in linkable:
         for m in e.mentions:
-            by_passage[m.passage].append((m.start, m.end, entity_id(e.label, e.name)))
+            by_passage[m.passage].append((m.start, m.end, entity_id(e.label, e.canonical)))
     seen = set()
     for s in analysis.sentences:
         named = sorted(x for x in by_passage.get(s.passage, []) if s.start <= x[0] < s.end)

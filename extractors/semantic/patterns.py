@@ -57,8 +57,10 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"\b(?:[Oo]ur|[Tt]he\s+proposed|[Tt]his)\s+(?:[\w-]+\s+){{0,2}}?(?:{mh})\s*(?:,|\(|:)?\s*"
             rf"(?:called\s+|named\s+|dubbed\s+)?(?P<n>{_NAME})"), METHOD, 0.8),
         "proposed_appositive": (re.compile(
-            rf"(?P<n>{_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\b"),
-            METHOD, 0.6),
+            rf"(?P<n>{_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\s+"
+            rf"(?:[\w-]+\s+){{0,3}}?(?:{mh})\b"), METHOD, 0.6),
+        "dataset_appositive": (re.compile(
+            rf"(?P<n>{_NAME})\s*(?:,|\()\s*(?:a|an|the)\s+(?:[\w-]+\s+){{0,4}}?(?:{ds})\b"), DATASET, 0.85),
         "cited": (re.compile(rf"(?P<n>{_NAME}){_CITE}"), METHOD, 0.55),
         "used": (re.compile(
             rf"\b(?:using|uses|use|used|adopt(?:s|ed)?|employ(?:s|ed)?|appl(?:y|ies|ied)|via|run(?:s)?|ran|"
@@ -94,10 +96,41 @@ def _clean(name: str, kind: str) -> str:
         words.pop(0)
     while words and ((words[-1].lower() if lower else words[-1].rstrip(".")) in stops):
         words.pop()
+    if not lower:  # 'SIF The SIF': a stop word inside a run of capitalised words ends the name
+        cut = next((k for k, w in enumerate(words) if k and w.rstrip(".") in stops), len(words))
+        words = words[:cut]
     if kind == TASK:
         while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads:
             words.pop(0)
     return " ".join(words).rstrip(".,;:")
+
+
+_SUFFIXES = ("-based", "-like", "-style", "-aware", "-specific", "-level", "-wise")
+
+
+def _introduces_dataset(after: str) -> bool:
+    return bool(_dataset_after().match(after))
+
+
+@lru_cache(maxsize=1)
+def _dataset_after() -> re.Pattern:
+    return re.compile(rf"\s*(?:,|\(|:)?\s*(?:a|an|the)?\s*(?:[\w-]+\s+){{0,4}}?(?:{_heads(lexicons.terms().dataset_heads)})\b")
+
+
+def _plausible(name: str, family: str) -> bool:
+    """Context families capture any phrase: a metric phrase must be a known metric, an acronym or end in a
+    metric noun; a task phrase must end in a task noun, a gerund or be an acronym; adverbs never name tasks."""
+    t = lexicons.terms()
+    last = name.split()[-1]
+    if family == "metric_context":
+        return bool(lexicons.metrics().lookup(name)) or strong_name(name) and len(name.split()) == 1 or \
+            last.lower() in t.metric_heads
+    if family == "task_context":
+        return (last.lower() in t.task_heads or last.endswith("ing") or strong_name(last)) and \
+            not any(w.endswith("ly") for w in name.split())
+    if family == "task_phrase":
+        return not any(w.endswith("ly") for w in name.split())
+    return not name.lower().endswith(_SUFFIXES)
 
 
 def _valid(name: str, kind: str) -> bool:
@@ -110,9 +143,32 @@ def _valid(name: str, kind: str) -> bool:
     return name.split()[0][0].isalpha() or name[0].isdigit()
 
 
-def cell_cues(line: str) -> list[Cue]:
+_LIST = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|or)\s+{_NAME}")
+_TYPED_BY_LIST = (DATASET, METHOD)
+
+
+def coordination_cues(sentence: str, cues: list[Cue]) -> list[Cue]:
+    """Names coordinated with a typed name ('ukWaC, Wikipedia and BNC') share its type: the family
+    'coordination' gives the other members a weaker cue of the type the list's typed members agree on."""
+    out = []
+    for m in _LIST.finditer(sentence):
+        members = [(x.start() + m.start(), x.end() + m.start()) for x in re.finditer(_TOK + r"(?:[ \t]+" + _TOK + r")*",
+                                                                                     m.group(0))]
+        members = [(s, e) for s, e in members if sentence[s:e] not in lexicons.terms().stop_names]
+        inside = [c for c in cues if m.start() <= c.start < m.end() and c.type in _TYPED_BY_LIST]
+        kinds = {c.type for c in inside}
+        if len(members) < 2 or len(kinds) != 1:
+            continue
+        kind = kinds.pop()
+        for s, e in members:
+            if not any(c.start == s for c in inside) and _valid(sentence[s:e], kind):
+                out.append(Cue(kind, sentence[s:e], s, e, "coordination", 0.5))
+    return out
+
+
+def cell_cues(line: str, result_table: bool) -> list[Cue]:
     """Cues of one table row ('cell | cell | ...'): metric names among the cells (short forms such as 'P',
-    'R', 'F1' count here), and a named first cell as a method (rows of result tables are systems)."""
+    'R', 'F1' count here), and, in a result table (one with a metric header), a named first cell as a method."""
     cues = []
     offset = 0
     for n, cell in enumerate(line.split(" | ")):
@@ -121,7 +177,7 @@ def cell_cues(line: str) -> list[Cue]:
             if lexicons.metrics().lookup(token):
                 cues.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
         name = re.match(rf"\s*(?P<n>{_NAME})", cell)
-        if n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
+        if result_table and n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
         offset += len(cell) + 3
     return cues
@@ -135,6 +191,7 @@ def _triggers() -> dict[str, re.Pattern]:
         "proposed_we": re.compile(r"\b[Ww]e\b"),
         "proposed_our": re.compile(r"\b(?:[Oo]ur|[Pp]roposed|This)\b"),
         "proposed_appositive": re.compile(r", an? "),
+        "dataset_appositive": re.compile(r"[,(]\s*(?:an?|the) "),
         "cited": re.compile(r"\(|\["),
         "used": re.compile(r"\b(?:us|adopt|employ|appl|via|run|ran|compar|outperform|baseline|based|built|implemented|"
                            r"trained|extend|rel)"),
@@ -164,9 +221,14 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
                 continue
             if (family.startswith("proposed") or m.start(group) == 0 and kind != TASK) and not strong_name(name):
                 continue  # a capitalised word opening a sentence is not a name by itself
+            if not _plausible(name, family):
+                continue
+            if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
+                kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
             start = m.start(group) + raw.find(name.split()[0])
             cues.append(Cue(kind, name, start, start + len(name), family, strength))
     cues += lexicon_cues(sentence)
+    cues += coordination_cues(sentence, cues)
     if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and _valid(m.group("n"), METHOD):
         cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))
     return cues

