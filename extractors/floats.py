@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from extractors.model import BBox, Float, Line, PageLayout, element_id
 from extractors.tables import table_rows
 
+Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
+
 CAPTION_RE = re.compile(
     r"^(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
     r"(?P<label>(?:[A-Z]{1,2}\.?\d+|S?\d+|[IVXL]+)(?:[.\-]\d+)*[a-z]?)(?![\w.]\w)"
@@ -25,7 +27,7 @@ CAPTION_RE = re.compile(
 BODY_FOLLOWER = re.compile(
     r"^(?:shows?|presents?|illustrates?|lists?|summari[sz]es|reports?|gives?|compares?|contains?|depicts?|"
     r"displays?|demonstrates?|plots?|provides?|describes?|is|are|was|were|has|have|and|or|in|of|on|to|for|"
-    r"from|with|we|also|further|further|then|the|a|an|as|at|by|which|that|where|here|below|above)\b"
+    r"from|with|we|also|further|then|the|a|an|as|at|by|which|that|where|here|below|above)\b"
 )
 MIN_SCORE = 3
 MAX_CAPTION_LINES = 20
@@ -159,10 +161,10 @@ def continues_caption(line: Line, prev: Line, extent: BBox, after_bare_label: bo
     return -2 < gap < 0.7 * prev.size and abs(line.size - prev.size) < 0.4
 
 
-def caption_lines(lines: list[Line], i: int, is_caption, bare: bool) -> list[Line]:
-    """The caption's own lines, found by geometry (reading order may interleave columns or rows)."""
+def caption_lines(lines: list[Line], i: int, starts: set[int], bare: bool) -> list[Line]:
+    """The caption's own lines, found by geometry (reading order may interleave columns or rows);
+    `starts` holds the ids of all caption-opening lines of the page, where another caption begins."""
     head = lines[i]
-    starts = {id(lines[j]) for j in range(len(lines)) if is_caption(j)}
     out = [head, *row_tail(lines, head, starts, 6.0 if bare else 2.0)]
     bare = bare and len(out) == 1
     extent = union(l.bbox for l in out)
@@ -189,10 +191,11 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
         matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
                    if line.text.lstrip()[:1] in "FfTt"}
         scores = {i: caption_score(m, lines, i, size) for i, m in matches.items() if m}
-        starts = {i for i, s in scores.items() if s >= MIN_SCORE}
-        for i in sorted(starts):
+        starts = sorted(i for i, s in scores.items() if s >= MIN_SCORE)
+        start_ids = {id(lines[i]) for i in starts}
+        for i in starts:
             m = matches[i]
-            own = caption_lines(lines, i, lambda j: j in starts, not m["rest"])
+            own = caption_lines(lines, i, start_ids, not m["rest"])
             text = " ".join([m["rest"], *(line.text.strip() for line in own[1:])]).strip()
             kind = "table" if m["word"].lower().startswith("tab") else "figure"
             found.append(Caption(kind, m["label"], page.page, i, tuple(own), dehyphenate(text), scores[i]))
@@ -207,7 +210,7 @@ def best_per_label(captions: list[Caption]) -> list[Caption]:
     """One caption per (kind, label): highest score, then earliest."""
     best: dict[tuple[str, str], Caption] = {}
     for cap in captions:
-        key = (cap.kind, cap.label.rstrip("."))
+        key = (cap.kind, cap.label)
         if key not in best or cap.score > best[key].score:
             best[key] = cap
     return sorted(best.values(), key=lambda c: (c.page, c.index))
@@ -246,7 +249,7 @@ def paragraph_lines(lines: list[Line], span: tuple[float, float], size: float) -
     return [line for i, line in enumerate(lines) if flags[i] and (near(i, i - 1) or near(i, i + 1))]
 
 
-def grow(items: list[tuple[BBox, Line | None]], edge: float, step: float, upward: bool) -> list[tuple[BBox, Line | None]]:
+def grow(items: list[Item], edge: float, step: float, upward: bool) -> list[Item]:
     """Items reachable from `edge` (the caption's top or bottom) by hops of at most `step` points."""
     out = []
     order = sorted(items, key=lambda it: -it[0][3] if upward else it[0][1])
@@ -259,7 +262,7 @@ def grow(items: list[tuple[BBox, Line | None]], edge: float, step: float, upward
     return out
 
 
-def within_graphics(side: list[tuple[BBox, Line | None]], upward: bool) -> list[tuple[BBox, Line | None]]:
+def within_graphics(side: list[Item], upward: bool) -> list[Item]:
     """When a side has graphics (plot, rules of a table), its text is what lies between the caption
     and the far end of those graphics, not a paragraph line beyond them."""
     graphics = [b for b, line in side if line is None]
@@ -272,7 +275,7 @@ def within_graphics(side: list[tuple[BBox, Line | None]], upward: bool) -> list[
     return [(b, line) for b, line in side if line is None or b[3] <= far + 0.5 * (b[3] - b[1])]
 
 
-def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[tuple[BBox, Line | None]]:
+def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[Item]:
     """The graphics and non-body text next to the caption, above or below it, up to the nearest
     paragraph or other caption."""
     cbox = cap.bbox
@@ -303,6 +306,7 @@ def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size
 
 
 def distance(box: BBox, other: BBox) -> float:
+    """Vertical gap between two boxes, 0 when they overlap."""
     return max(other[1] - box[3], box[1] - other[3], 0.0)
 
 
@@ -326,7 +330,7 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
         content = [(box, line) for box, line in pick if owner[(cap.page, box)] == n]
         rows = table_rows([line for _, line in content if line is not None]) if cap.kind == "table" else []
         item = Float(id=element_id(cap.kind, sha256, cap.page, *(round(v, 1) for v in cap.bbox)), kind=cap.kind,
-                     label=cap.label.rstrip("."), caption=cap.text, page=cap.page,
+                     label=cap.label, caption=cap.text, page=cap.page,
                      bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox, rows=rows)
         (tables if cap.kind == "table" else figures).append(item)
     return figures, tables

@@ -15,8 +15,8 @@ from extractors.model import Line, Reference, element_id
 MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z])|(?P<p>\d{1,3})\)(?=\s))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
-ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?",
-                      re.I)
+ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
+                      r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
 AUTHOR_START_RE = re.compile(r"^(?:[A-Z][\w'’\-]+,?\s+(?:[A-Z]\.\s*)+|(?:[A-Z]\.\s*)+[A-Z][\w'’\-]+|"
                              r"[A-Z][\w'’\-]+\s+[A-Z][\w'’\-]+,)")
 INVERTED_RE = re.compile(r"(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"

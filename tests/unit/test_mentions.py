@@ -1,5 +1,3 @@
-import pymupdf
-
 from extractors.body import Placed
 from extractors.mentions import find_mentions
 from extractors.model import Audit, Chunk, Document, Equation, Float, Line, Metadata, Profile, Reference, Section

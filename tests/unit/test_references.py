@@ -76,7 +76,8 @@ def test_ieee_quoted_title_and_two_column_order():
 
 
 def test_footnote_that_fell_into_the_section_is_dropped():
-    lines = [line("Alice Smith. 2020. A title that is long enough to wrap", 0), line("onto a second line. In Venue.", 12, 84),
+    lines = [line("Alice Smith. 2020. A title that is long enough to wrap", 0),
+             line("onto a second line. In Venue.", 12, 84),
              line("Bob Jones. 2019. Another title that wraps onto", 24), line("the next line. In Venue.", 36, 84),
              Line(text="7 A footnote of the page.", page=1, bbox=(72, 700, 200, 706), size=7, font="Times")]
     assert [r.authors for r in parse_references(lines, SHA)] == [["Alice Smith"], ["Bob Jones"]]
