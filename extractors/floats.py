@@ -29,6 +29,7 @@ BODY_FOLLOWER = re.compile(
     r"displays?|demonstrates?|plots?|provides?|describes?|is|are|was|were|has|have|and|or|in|of|on|to|for|"
     r"from|with|we|also|further|then|the|a|an|as|at|by|which|that|where|here|below|above)\b"
 )
+LEADER_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
 MIN_SCORE = 3
 MAX_CAPTION_LINES = 20
 
@@ -117,6 +118,8 @@ def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> fl
         score = 2.0
     if rest and BODY_FOLLOWER.match(rest):
         score -= 3
+    if LEADER_RE.search(rest):
+        score -= 5  # an entry of a list of figures/tables: "Figure 3.2 Architecture ....... 45"
     score += 2 if opens_block(lines, i) else -3
     if line.bold or label_set_apart(line):
         score += 1

@@ -137,7 +137,8 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
         word = m["kind"].lower()
         kind = next(v for k, v in KINDS.items() if word.startswith(k))
         for label in expand_labels(m["labels"]):
-            out.append((m.start(), m.end(), m[0], kind, label, targets[kind].get(label)))
+            target = targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))  # "Fig. 3b"
+            out.append((m.start(), m.end(), m[0], kind, label, target))
     return out
 
 

@@ -86,6 +86,15 @@ def test_bare_label_line_takes_the_title_below_and_roman_labels_stay_as_printed(
     assert [(t.label, t.caption) for t in tables] == [("IV", "SYSTEM PARAMETERS")]
 
 
+def test_list_of_figures_entry_does_not_win_over_the_caption():
+    pages = [
+        PageLayout(page=1, width=612, height=792, lines=[line("Figure 1: Overview of the system . . . . . . . 7", 100)]),
+        PageLayout(page=7, width=612, height=792, lines=[line("Figure 1: Overview of the system.", 300)]),
+    ]
+    figures, _ = find_floats(pages, SHA)
+    assert [(f.label, f.page, f.caption) for f in figures] == [("1", 7, "Overview of the system.")]
+
+
 @pytest.mark.parametrize("text", [
     "Figure 3 shows the results of the experiment.",
     "Table 2, the second one, lists the scores.",

@@ -36,11 +36,12 @@ def triples(mentions):
 
 
 def test_cross_references_resolve_to_their_elements():
-    text = "As shown in Figure 1 and Table II, the loss in Eq. (2) follows Section 3.1, §2 and Fig. 7."
+    text = "As shown in Figure 1 and Table II, the loss in Eq. (2) follows Section 3.1, §2, Fig. 7 and Fig. 1b."
     mentions = find_mentions(document(text, []))
     assert triples(mentions) == [
         ("figure", "Figure 1", "1", "fig1"), ("table", "Table II", "II", "tabII"), ("equation", "Eq. (2)", "2", "eq2"),
-        ("section", "Section 3.1", "3.1", "sec31"), ("section", "§2", "2", "sec2"), ("figure", "Fig. 7", "7", None)]
+        ("section", "Section 3.1", "3.1", "sec31"), ("section", "§2", "2", "sec2"), ("figure", "Fig. 7", "7", None),
+        ("figure", "Fig. 1b", "1b", "fig1")]
     first = mentions[0]
     assert text[first.char_start:first.char_end] == "Figure 1"
     assert (first.chunk_id, first.page, first.bbox) == ("chunk0", 1, (10, 20, 30, 40))
