@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, bench_entities, bench_qa, config, db, export, graph_import, ingest, ontology, parse, qa
+from cli import bench, bench_entities, bench_ingest, bench_qa, config, db, export, graph_import, ingest, ontology, parse, qa
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -31,6 +31,7 @@ app.command("ask")(qa.ask)
 app.command("locate")(qa.locate)
 app.command("coverage")(qa.coverage)
 bench.app.command("qa")(bench_qa.qa)
+bench.app.command("ingest")(bench_ingest.ingest_bench)
 
 
 def main() -> None:

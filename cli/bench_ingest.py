@@ -1,0 +1,71 @@
+"""`kg bench ingest --corpus DIR`: end-to-end pages/s with the stage split, the writer's elements/s, the
+unchanged re-run as a share of the first ingest, and bare PyMuPDF text extraction as the floor.
+
+Registered as `kg bench ingest` in cli/main.py. It writes into the configured database: the corpus's
+papers are deleted first so the first ingest is a real one, and stay in the graph afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from datetime import datetime, timezone
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from cli.output import console
+from kg import store
+from kg.benchmark import bare_text_seconds, corpus_ingest, writer_throughput
+from kg.ingest import STAGES, discover
+from kg.settings import get_settings
+
+
+def ingest_bench(
+    corpus: Path = typer.Option(..., "--corpus", exists=True, file_okay=False, help="directory of PDFs"),
+    workers: int = typer.Option(max(1, os.cpu_count() or 2), "--workers", "-w", min=1, help="parser processes"),
+    writer_chunks: int = typer.Option(10_000, "--writer-chunks", help="chunks of the synthetic paper for the writer"),
+    json_out: Path | None = typer.Option(None, "--json", help="also write the figures to this JSON file"),
+) -> None:
+    """Benchmark ingestion on a corpus; the result says which targets it meets."""
+    settings = get_settings()
+    files = list(discover([corpus]))
+    with store.connect(settings) as driver:
+        with console.status("first ingest of the corpus..."):
+            first, again = corpus_ingest(settings, driver, corpus, workers)
+        with console.status("writer on a synthetic paper..."):
+            writer = writer_throughput(driver, settings.neo4j_database, sections=100,
+                                       chunks_per_section=max(1, writer_chunks // 100))
+    floor, floor_pages = bare_text_seconds(files)
+    totals = first.totals()
+    result = {
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": f"{os.cpu_count()} cores, {platform.machine()}, load average {os.getloadavg()[0]:.1f} at the end",
+        "workers": workers, "embeddings": first.embeddings, "papers": len(files),
+        "failed": totals["failed"], "pages": totals["pages"], "seconds": round(first.wall_seconds, 2),
+        "pages_per_second": round(totals["pages"] / first.wall_seconds, 2),
+        "seconds_per_stage": totals["seconds_per_stage"],
+        "bare_pymupdf_seconds": round(floor, 2), "bare_pymupdf_pages": floor_pages,
+        "ratio_to_bare_pymupdf": round(first.wall_seconds / floor, 1),
+        "writer_elements": writer.elements, "writer_seconds": round(writer.seconds, 2),
+        "writer_elements_per_second": round(writer.per_second),
+        "reingest_seconds": round(again.wall_seconds, 2), "reingest_unchanged": again.count("unchanged"),
+        "reingest_share": round(again.wall_seconds / first.wall_seconds, 4),
+    }
+    table = Table(title=f"kg bench ingest — {result['date']}, {result['machine']}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target")
+    table.add_row("end-to-end pages/s", f"{result['pages_per_second']:.2f} ({result['pages']} pages, "
+                  f"{result['seconds']:.0f} s, {totals['failed']} failed)", ">= 10")
+    table.add_row("stage split (s, summed over workers)",
+                  ", ".join(f"{s} {result['seconds_per_stage'][s]:.1f}" for s in STAGES), "")
+    table.add_row("total / bare PyMuPDF text", f"{result['ratio_to_bare_pymupdf']}x ({floor:.1f} s)", "")
+    table.add_row("writer elements/s", f"{result['writer_elements_per_second']} ({writer.elements} in "
+                  f"{writer.seconds:.1f} s)", ">= 20000")
+    table.add_row("unchanged re-ingest / first", f"{result['reingest_share']:.2%} ({again.wall_seconds:.1f} s)", "< 5%")
+    console.print(table)
+    if json_out:
+        json_out.write_text(json.dumps(result, indent=2))
