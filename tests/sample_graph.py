@@ -14,6 +14,7 @@ SHA_A = "a" * 64
 SHA_B = "b" * 64
 EXTRACTOR = "paperkg-test@1.0"
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
+EMBEDDING = [1.0 if i % 2 else 0.5 for i in range(384)]  # of chunk_a1, the size of the default vector index
 
 
 def prov(sha: str | None, chunks=(), pages=(), boxes=(), confidence=0.9, status="auto") -> dict:
@@ -53,7 +54,7 @@ def sample_graph() -> tuple[list[NodeRecord], list[EdgeRecord]]:
         _n("Section", "sec_a3", SHA_A, title="Experiments", number="3", level=1, kind="Experiment", core_kind="body",
            page_start=5, page_end=7, ordinal=4, prov={"pages": [5]}),
         _n("Chunk", "chunk_a1", SHA_A, text="Long documents need efficient attention; Figure 1 shows SRT.",
-           kind="text", page_start=1, page_end=1, char_start=0, char_end=60, content_hash="h1",
+           kind="text", page_start=1, page_end=1, char_start=0, char_end=60, content_hash="h1", embedding=EMBEDDING,
            prov={"pages": [1], "boxes": [(1, (72, 100, 540, 160))]}),
         _n("Chunk", "chunk_a2", SHA_A, text="Routing attention is attention restricted to clustered keys.",
            kind="text", page_start=3, page_end=3, char_start=60, char_end=121, content_hash="h2",

@@ -11,7 +11,7 @@ from kg.records import EdgeRecord, NodeRecord
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
-from tests.sample_graph import NOW, SHA_A, prov, sample_graph
+from tests.sample_graph import EMBEDDING, NOW, SHA_A, prov, sample_graph
 
 
 @pytest.fixture
@@ -69,6 +69,15 @@ def test_bad_elements_are_refused_with_reasons_and_nothing_of_them_is_written(db
     assert (report.nodes_written, report.edges_written) == (1, 0)
     assert [r["id"] for r in db.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema RETURN n.id AS id").records] == ["m_ok"]
     assert count(db, "MATCH ()-[r]->() RETURN count(r)") == 0
+
+
+def test_vector_index_finds_the_embedded_chunk(db):
+    nodes, edges = sample_graph()
+    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    db.execute_query("CALL db.awaitIndexes(60)")
+    hits = db.execute_query("CALL db.index.vector.queryNodes('chunk_embedding', 3, $vector) YIELD node, score "
+                            "RETURN node.id AS id, score", vector=EMBEDDING).records
+    assert [(h["id"], round(h["score"], 4)) for h in hits] == [("chunk_a1", 1.0)]
 
 
 def test_fulltext_index_covers_alias_lists(db):
