@@ -101,7 +101,7 @@ def scirex_passages(doc: dict) -> list[Passage]:
         if n == 0:
             out.append(Passage(text, FRONT, kind="title"))
             continue
-        heading = text.removeprefix("section :").strip()
+        heading = text.removeprefix("section:").strip()
         found = classify_title(" ".join(heading.split()[:4])) or classify_title(" ".join(heading.split()[:2]))
         out.append(Passage(text, found[0] if found else "Other"))
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from extractors.semantic import lexicons
+from extractors.semantic import lexicons, nlp
 from extractors.semantic.abbreviations import Sentence
 from extractors.semantic.passages import FRONT, Passage
 
@@ -59,10 +59,20 @@ def find_definitions(sentences: list[Sentence], passages: list[Passage]) -> list
             words = term.split()
             if not words or words[0].lower() in stops or words[-1].lower() in stops or len(term) < 3:
                 continue
-            head = m.groupdict().get("h")
+            head = predicate_noun(s.text) or m.groupdict().get("h")
             out.append(Definition(term, s, s.start + m.start("t"), strength, concept_kind(head)))
             break
     return out
+
+
+def predicate_noun(sentence: str) -> str | None:
+    """The noun a definition says the term is ('X is a regularization technique that ...' -> 'technique'),
+    from the dependency parse of this one sentence; None without the parser."""
+    parser = nlp.parser()
+    if parser is None:
+        return None
+    doc = parser(sentence)
+    return next((t.text for t in doc if t.dep_ in ("attr", "dobj", "oprd") and t.pos_ in ("NOUN", "PROPN")), None)
 
 
 def importance(mentions: int, in_front: bool) -> str:

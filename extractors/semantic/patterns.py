@@ -75,13 +75,15 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"fine-tun(?:e|ed|ing)|pre-?train(?:ed|ing)?|benchmark(?:ed|s)?|scores?|accuracy|F1)\s+"
             rf"(?:\w+\s+){{0,2}}?(?:on|over|from)\s+(?:the\s+)?(?P<n>{_NAME})"), DATASET, 0.7),
         "metric_context": (re.compile(
-            r"\b(?:measured|evaluated|assessed|reported|quantified|compared)\s+(?:by|in|using|with|via)\s+"
+            r"\b(?:measured|evaluated|assessed|reported|quantified|compared)\s+(?:by|in(?!\s+terms\b)|using|with|via)\s+"
             r"(?:the\s+)?(?P<n>[\w@-]+(?:\s+[\w@-]+){0,3}?)(?=\s*(?:[,.;:()]|and\b|of\b|on\b|$))"
             r"|\bin\s+terms\s+of\s+(?:the\s+)?(?P<m>[\w@-]+(?:\s+[\w@-]+){0,3}?)(?=\s*(?:[,.;:()]|and\b|of\b|on\b|$))"),
             METRIC, 0.7),
         "task_context": (re.compile(
             rf"\b(?:task|problem)s?\s+of\s+(?P<n>[\w-]+(?:\s+[\w-]+){{0,3}}?\s+(?:{th}))\b"
-            rf"|\b(?:the|a|an|our)\s+(?P<m>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:task|problem)s?\b"), TASK, 0.7),
+            rf"|\b(?:the|a|an|our)\s+(?P<m>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:task|problem)s?\b"
+            rf"|^(?P<k>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:is|are)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:task|problem)\s+of\b"),
+            TASK, 0.7),
         "task_phrase": (re.compile(rf"\b(?P<n>(?:[A-Za-z][\w-]*\s+){{1,3}}(?:{th}))\b"), TASK, 0.35),
     }
 
@@ -212,8 +214,8 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
         if not triggers[family].search(sentence):
             continue
         for m in pattern.finditer(sentence):
-            group = "n" if m.group("n") else "m"
-            if "m" not in pattern.groupindex and group == "m":
+            group = next((g for g in ("n", "m", "k") if g in pattern.groupindex and m.group(g)), None)
+            if group is None:
                 continue
             raw = m.group(group)
             name = _clean(raw, kind)
@@ -226,7 +228,8 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
             if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
                 kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
             start = m.start(group) + raw.find(name.split()[0])
-            cues.append(Cue(kind, name, start, start + len(name), family, strength))
+            boosted = title and family == "task_phrase"  # a task named in the title is what the paper is about
+            cues.append(Cue(kind, name, start, start + len(name), family, 0.7 if boosted else strength))
     cues += lexicon_cues(sentence)
     cues += coordination_cues(sentence, cues)
     if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and _valid(m.group("n"), METHOD):
@@ -241,7 +244,7 @@ def _lexicon_index() -> dict[str, list[tuple[str, str, str]]]:
     for kind, data in ((METRIC, lexicons.raw("metrics")), (DATASET, lexicons.raw("datasets"))):
         for canonical, aliases in data.items():
             for surface in map(str, [canonical, *(aliases or [])]):
-                if len(surface) > 2:  # 'P', 'R', 'AP': only as table headers (results.py), never in running text
+                if len(surface) > 2 or any(c.isdigit() for c in surface):  # 'P', 'R', 'AP': table headers only
                     index.setdefault(surface.lower(), []).append((kind, str(canonical), surface))
     return index
 

@@ -187,6 +187,8 @@ def _names(label: str, surfaces: Counter, texts: Counter) -> tuple[str, str]:
     """(name, canonical): the paper's most mentioned surface form, and the lexicon's canonical name when the
     lexicon knows the entity (so 'mAP' in one paper and 'mean average precision' in another share a node)."""
     name = max(surfaces, key=lambda s: (texts.get(s, 0), surfaces[s], len(s), s))
+    if not strong_name(name) and (lowered := name[0].lower() + name[1:]) in surfaces | texts:
+        name = lowered  # 'Citation recommendation' opening a sentence is 'citation recommendation'
     lex = lexicons.datasets() if label == DATASET else lexicons.metrics() if label == METRIC else None
     canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), name)
     return name, canonical

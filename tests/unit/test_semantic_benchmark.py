@@ -1,0 +1,30 @@
+"""Entity scoring as GOLD_SCHEMA.md says, and the SciREX reader."""
+
+from __future__ import annotations
+
+from extractors.semantic.benchmark import detokenize, score_type, scirex_gold, scirex_passages
+
+
+def test_precision_over_names_recall_over_entities_alias_aware():
+    gold = [["open information extraction", "Open IE"], ["relation extraction"]]
+    counts = score_type(gold, ["Open IE", "open information extraction", "parsing"])
+    assert (counts.correct, counts.predicted, counts.found, counts.gold) == (2, 3, 1, 2)
+    assert round(counts.precision, 3) == 0.667 and counts.recall == 0.5
+
+
+def test_similarity_threshold_is_point_nine():
+    assert score_type([["ResNet-50"]], ["ResNet-101"]).found == 0
+    assert score_type([["F1-score"]], ["F1 score"]).found == 1
+
+
+def test_scirex_reader():
+    doc = {"words": "A Model . section : Experiments We test on SQuAD ( v1 ) with F1 .".split(),
+           "sections": [[0, 3], [3, 16]], "sentences": [[0, 3], [3, 6], [6, 16]],
+           "coref": {"SQuAD": [[9, 10]], "F1": [[14, 15]], "Model_X": []},
+           "n_ary_relations": [{"Material": "SQuAD", "Metric": "F1", "Method": "Model_X", "Task": None}]}
+    passages = scirex_passages(doc)
+    assert [(p.kind, p.section_kind) for p in passages] == [("title", "Abstract"), ("text", "Experiment")]
+    assert passages[1].text == "section: Experiments We test on SQuAD (v1) with F1."
+    assert scirex_gold(doc) == {"datasets": [["SQuAD", "SQuAD"]], "methods": [["Model X"]], "metrics": [["F1", "F1"]],
+                                "tasks": []}
+    assert detokenize(["state", "-", "of", "-", "the", "-", "art", ","]) == "state-of-the-art,"

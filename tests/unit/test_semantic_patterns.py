@@ -1,0 +1,85 @@
+"""Each pattern family on sentences written for the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.semantic.patterns import cell_cues, coordination_cues, find_cues, lexicon_cues, strong_name
+
+
+def cues(sentence: str, **kw) -> set[tuple[str, str, str]]:
+    return {(c.family, c.type, c.name) for c in find_cues(sentence, **kw)}
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("We propose GraphSum, which summarises graphs.", ("proposed_we", "Method", "GraphSum")),
+    ("In this paper we introduce a model called TabNet-X for tables.", ("proposed_we", "Method", "TabNet-X")),
+    ("Our model, DeepRank, outperforms all baselines.", ("proposed_our", "Method", "DeepRank")),
+    ("FastPath, a novel routing algorithm, is evaluated next.", ("proposed_appositive", "Method", "FastPath")),
+])
+def test_proposed_methods(sentence, expected):
+    assert expected in cues(sentence)
+
+
+def test_title_prefix_names_the_proposed_method():
+    assert ("proposed_title", "Method", "OTSL") in cues("OTSL: a table structure language", title=True)
+    assert not any(f == "proposed_title" for f, _, _ in cues("OTSL: a table structure language"))
+
+
+def test_proposing_a_corpus_is_a_dataset():
+    assert ("proposed_we", "Dataset", "PaperCorp") in cues("We release PaperCorp, a large corpus of papers.")
+
+
+def test_cited_and_used_methods():
+    found = cues("We encode words with GloVe (Pennington et al., 2014) and compare with ELMo [12].")
+    assert {("cited", "Method", "GloVe"), ("cited", "Method", "ELMo"), ("used", "Method", "ELMo")} <= found
+
+
+def test_a_year_alone_in_parentheses_follows_an_author_not_a_method():
+    assert not any(f == "cited" for f, _, _ in cues("As Etzioni (2008) argued, extraction is hard."))
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Results on the WikiTables dataset are in Table 2.", "WikiTables"),
+    ("We report scores on the NewsCorp corpus.", "NewsCorp"),
+    ("All models are trained on QuoteBank before fine-tuning.", "QuoteBank"),
+    ("We evaluate on MedQA and report accuracy.", "MedQA"),
+])
+def test_dataset_contexts(sentence, name):
+    assert any(t == "Dataset" and n == name for _, t, n in cues(sentence))
+
+
+def test_metric_contexts_need_a_metric_like_phrase():
+    assert ("metric_context", "Metric", "BLEU") in cues("Quality is measured by BLEU, as usual.")
+    assert ("metric_context", "Metric", "edit rate") in cues("Systems are compared in terms of edit rate.")
+    assert not any(f == "metric_context" for f, _, _ in cues("We compared with Mikolov, as before."))
+
+
+def test_task_phrases_and_contexts():
+    found = cues("We study the task of table structure recognition for scanned documents.")
+    assert ("task_context", "Task", "table structure recognition") in found
+    assert ("task_context", "Task", "citation recommendation") in cues("We address the citation recommendation task.")
+    assert not any(t == "Task" for _, t, _ in cues("We observe a weakly parallel problem."))
+
+
+def test_lexicon_hits_respect_case_for_acronyms_and_are_weak():
+    hits = {(c.type, c.name, c.strength) for c in lexicon_cues("We report F1 of 91.2 and recall; imagenet is lower case.")}
+    assert hits == {("Metric", "F1", 0.45), ("Metric", "recall", 0.3)}
+
+
+def test_coordinated_names_take_the_type_of_a_typed_member():
+    sentence = "We train on ukWaC, FooCorp and BarBank."
+    extra = coordination_cues(sentence, find_cues(sentence)[:0] + lexicon_cues(sentence))
+    assert {(c.name, c.type) for c in extra} == {("FooCorp", "Dataset"), ("BarBank", "Dataset")}
+
+
+def test_table_cells_give_metric_headers_and_method_rows():
+    header = {(c.type, c.name) for c in cell_cues("Model | P | R | F1", False)}
+    assert header == {("Metric", "P"), ("Metric", "R"), ("Metric", "F1")}
+    assert ("Method", "RoBERTa") in {(c.type, c.name) for c in cell_cues("RoBERTa | 81.2 | 80.1 | 80.6", True)}
+    assert not any(c.type == "Method" for c in cell_cues("RoBERTa | 81.2 | 80.1 | 80.6", False))
+
+
+def test_strong_names():
+    assert strong_name("BERT") and strong_name("word2vec") and strong_name("ResNet-50") and strong_name("SciBERT")
+    assert not strong_name("Wikipedia") and not strong_name("model")
