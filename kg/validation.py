@@ -56,6 +56,8 @@ def validate_node(node: NodeRecord, schema: Schema) -> Rejection | None:
     cls = schema.nodes.get(node.label)
     if cls is None:
         return Rejection(Reason.NOT_IN_SCHEMA, node, f"label {node.label!r} is not in the ontology")
+    if "id" in node.props:  # the writer MERGEs on NodeRecord.id; a second id in props would overwrite it
+        return Rejection(Reason.INVALID_VALUE, node, "the id goes in NodeRecord.id, not in props", "id")
     return _check_properties(node, {**node.props, "id": node.id}, cls.properties, node.label)
 
 

@@ -78,6 +78,11 @@ def test_invalid_values(props, prop):
     assert (rejection.reason, rejection.property) == (Reason.INVALID_VALUE, prop)
 
 
+def test_id_only_in_its_field():
+    rejection = validate_node(method(id="m2"), get_schema())
+    assert (rejection.reason, rejection.property) == (Reason.INVALID_VALUE, "id")
+
+
 def test_unknown_property():
     rejection = validate_node(method(colour="red"), get_schema())
     assert (rejection.reason, rejection.property) == (Reason.UNKNOWN_PROPERTY, "colour")
