@@ -26,13 +26,13 @@ PREFIXES = {"pkg": PKG, "res": RESOURCE, "prov": PROV, "dcterms": DCTERMS, "skos
             "xsd": XSD, "rdfs": RDFS, "deo": Namespace("http://purl.org/spar/deo/"),
             "doco": Namespace("http://purl.org/spar/doco/")}
 
+
 class RdfFormat(StrEnum):
     TURTLE = "turtle"
     JSON_LD = "json-ld"
 
 
-_XSD = {"integer": XSD.integer, "float": XSD.double, "boolean": XSD.boolean,
-        "datetime": XSD.dateTime}
+_XSD = {"integer": XSD.integer, "float": XSD.double, "boolean": XSD.boolean, "datetime": XSD.dateTime}
 _EVIDENCE = ("pages", "bboxes", "confidence")  # what a qualified derivation says about its chunks
 
 
