@@ -17,6 +17,9 @@ from extractors.text import normalize
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
+# Font names that say bold or italic when the flags do not ("AdvTTaf7f9f4f.B", "Arial,BoldItalic", "CMBX10")
+_BOLD_NAME = re.compile(r"bold|black|heavy|demi|[.\-_,+]b$|[.\-_,]bd\b|[.\-_,]bi$|^cmbx|^cmb\d", re.I)
+_ITALIC_NAME = re.compile(r"italic|oblique|[.\-_,]i$|[.\-_,]bi$|^cmti|^cmmi", re.I)
 _PAGE_NUMBER = re.compile(r"^(page\s+)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
 _BAND = 0.09  # top/bottom share of the page where running heads and page numbers live
@@ -63,12 +66,11 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         if not text.strip():
             continue
         font = s["font"]
-        lower = font.lower()
         # model_construct: these values come straight from MuPDF, and validation would double the cost
         spans.append(Span.model_construct(
             text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
-            bold=bool(s["flags"] & _BOLD) or "bold" in lower or "black" in lower,
-            italic=bool(s["flags"] & _ITALIC) or "italic" in lower or "oblique" in lower))
+            bold=bool(s["flags"] & _BOLD) or bool(_BOLD_NAME.search(font)),
+            italic=bool(s["flags"] & _ITALIC) or bool(_ITALIC_NAME.search(font))))
     if not spans:
         return None
     text = _join_spans(spans)
@@ -269,6 +271,8 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     """One column: top to bottom. Two columns: bands separated by full-width lines (title,
     abstract, wide floats), each band read left column then right column."""
     gutter = _gutter(lines, width, body)
+    if gutter is None:  # a page set mostly in another size than the document (a long table, references)
+        gutter = _gutter(lines, width, _body_size([PageLayout(page=0, width=width, height=0, lines=lines)]))
     if gutter is None:
         return [line.model_copy(update={"column": 0}) for line in _rows(lines)], 1
     tol = 0.05 * width

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import fuzz
-
 from extractors.body import Placed
 from extractors.model import Author, Box, Line, Metadata, PageLayout
 from extractors.sections import Heading, body_size
@@ -17,13 +15,14 @@ from extractors.text import join_lines
 
 _NOT_TITLE = re.compile(r"arxiv|proceedings|journal|vol\.|volume|doi|https?:|www\.|©|\(c\)|copyright|preprint|"
                         r"submitted|received|accepted|published|issn|conference|workshop|letters?\b|"
-                        r"research article|original article|review article|open access", re.I)
+                        r"research article|original article|review article|open access|magazine|front cover|technical report", re.I)
 _JUNK_META_TITLE = re.compile(r"^\(?(untitled|anonymous|microsoft word|title|document\d*|paper|slide \d+)\b|"
                               r"\.(docx?|tex|dvi|pdf|ps)$", re.I)
-_AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab\b|school|college|cent(er|re)|"
+_AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab\b|school|college|cent(er|re)\b|"
                           r"research|corporation|\binc\b|ltd|gmbh|academy|hospital|faculty|foundation|"
-                          r"google|microsoft|\bibm\b|allen|facebook|meta ai|street|road|avenue|\bcity\b|usa\b|"
-                          r"\bchina\b|germany|france|italy|japan|\buk\b|canada|india|spain|poland|ireland", re.I)
+                          r"\b(google|microsoft|ibm|allen|facebook|meta ai|street|road|avenue|city|usa|china|germany|"
+                          r"france|italy|japan|uk|canada|india|spain|poland|ireland)\b", re.I)
+_MEMBERSHIP = re.compile(r",?\s*\b(?:(?:student|senior|life)\s+)?(?:member|fellow),?\s*ieee\b", re.I)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[^}]+\}@[\w.-]+|\([^)]+\)@[\w.-]+")
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
 _MARKS = re.compile(r"[\d*†‡§¶⋆♠♣♢♦♥∗,]+$|^[\d*†‡§¶⋆♠♣♢♦♥∗]+")
@@ -40,18 +39,23 @@ def valid_meta_title(title: str | None) -> bool:
 
 
 def extract_metadata(first: PageLayout, lines: list[Line], heads: list[Heading], placed: list[Placed],
-                     text: str, pdf_meta: dict) -> Metadata:
-    """`first` is page 1's layout; `lines`/`placed` the body lines and their spans in `text`."""
+                     text: str, pdf_meta: dict, toc: list | None = None) -> Metadata:
+    """`first` is page 1's layout; `lines`/`placed` the body lines and their spans in `text`;
+    `pdf_meta` and `toc` (the PDF's metadata and outline) are used only when page 1 has no title."""
     page_lines = first.lines
     stop = _front_end(page_lines, heads)
-    title_lines = _title_lines(page_lines[:stop])
+    title_lines = _title_lines(page_lines[:stop], first.height)
+    if title_lines and _size(title_lines[0]) < body_size(lines) + 0.5:
+        title_lines = []  # no line set larger than the body: this page has no title (an excerpt)
     title = join_lines([l.text for l in title_lines]) if title_lines else None
-    hint = pdf_meta.get("title") if valid_meta_title(pdf_meta.get("title")) else None
-    if hint and (not title or fuzz.ratio(hint.lower(), title.lower()) < 50 and _printed(hint, page_lines)):
-        title = hint.strip()
+    if title is None:  # only then do the PDF's own outline and metadata get a say
+        outline = toc[0][1].strip() if toc and toc[0][0] == 1 else None
+        meta_title = pdf_meta.get("title") if valid_meta_title(pdf_meta.get("title")) else None
+        title = next((t for t in (outline, meta_title) if t and not _NOT_TITLE.search(t)), None)
     after = page_lines.index(title_lines[-1]) + 1 if title_lines else 0
     stop_y = page_lines[stop].bbox[1] if stop < len(page_lines) else first.height
-    authors = _authors([l for l in page_lines[after:] if l.bbox[3] <= stop_y + 1 and l not in title_lines])
+    authors = _authors([l for n, l in enumerate(page_lines[after:], after)
+                        if (n < stop or l.bbox[3] <= stop_y + 1) and l not in title_lines])
     abstract, box = _abstract(heads, placed, text)
     page_text = "\n".join(l.text for l in page_lines)
     return Metadata(
@@ -77,11 +81,6 @@ def _first(pattern: re.Pattern, text: str) -> str | None:
     return m.group(1).strip() if m else None
 
 
-def _printed(title: str, lines: list[Line]) -> bool:
-    joined = " ".join(l.text for l in lines[:40]).lower()
-    return title.lower().split()[0] in joined
-
-
 def _front_end(lines: list[Line], heads: list[Heading]) -> int:
     """Index in page 1's lines where the front matter ends: the first heading or abstract."""
     marks = {(h.page, h.bbox[1]) for h in heads if h.page == 1}
@@ -91,10 +90,10 @@ def _front_end(lines: list[Line], heads: list[Heading]) -> int:
     return min(len(lines), 40)
 
 
-def _title_lines(lines: list[Line]) -> list[Line]:
-    """The run of largest-font lines near the top of page 1."""
+def _title_lines(lines: list[Line], height: float) -> list[Line]:
+    """The run of largest-font lines in the upper half of page 1."""
     candidates = [l for l in lines if sum(c.isalpha() for c in l.text) >= 4 and not _NOT_TITLE.search(l.text)
-                  and not _EMAIL.search(l.text)]
+                  and not _EMAIL.search(l.text) and l.bbox[1] < 0.5 * height and _size(l) >= 4]
     if not candidates:
         return []
     biggest = max(_size(l) for l in candidates)
@@ -102,7 +101,7 @@ def _title_lines(lines: list[Line]) -> list[Line]:
     run = [start]
     for line in lines[lines.index(start) + 1:]:
         prev = run[-1]
-        if abs(_size(line) - _size(start)) > 0.6 or line.bbox[1] - prev.bbox[3] > 1.2 * _size(start) or len(run) >= 4:
+        if abs(_size(line) - _size(start)) > 0.6 or line.bbox[1] - prev.bbox[3] > 1.2 * _size(start) or len(run) >= 6:
             break
         run.append(line)
     return run
@@ -148,7 +147,7 @@ def _author_text(line: Line) -> str:
             out += span.text if not out or out.endswith((" ", ", ")) or span.text.startswith(" ") or \
                 prev is None or span.bbox[0] - prev.bbox[2] < 0.15 * size else " " + span.text
         prev = span
-    out = re.sub(r"\[[^\]]*\]|\ufffd", ",", out)  # ORCID ids, unknown glyph marks
+    out = re.sub(r"\[[^\]]*\]|\ufffd", ",", _MEMBERSHIP.sub(",", out))  # ORCID ids, unknown marks, "Member, IEEE"
     return " ".join(out.split())
 
 

@@ -19,7 +19,7 @@ from extractors.mentions import find_mentions
 from extractors.model import Audit, Document, Line, Section
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
-from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings
+from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
 from extractors.triage import open_pdf, profile, reading
 
 
@@ -72,13 +72,13 @@ def parse_pdf(path: str | Path) -> Document:
     with timer("sections"):
         lines = body_lines(pages, [(f.page, f.caption_bbox) for f in figures + tables])
         floating = in_regions(lines, regions)
-        heads = find_headings(lines, floating)
+        heads = find_headings(lines, floating, outline_levels(doc.get_toc()))
         first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
         lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
         text, placed = assemble(lines, {i for h in heads for i in h.lines})
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
-        metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {})
+        metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())
     with timer("references"):
         references = parse_references(_reference_lines(lines, heads), sha256)
     body_end = len(text)

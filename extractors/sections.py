@@ -42,6 +42,7 @@ class Heading:
     page: int
     bbox: BBox
     front: bool = False  # Abstract, Keywords: front matter, not a section
+    fixed: bool = False  # level given by the PDF outline
     style: tuple = field(default=())
 
 
@@ -107,10 +108,43 @@ def _clean_title(title: str) -> str:
     return title.strip().rstrip(".:").strip()
 
 
-def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[Heading]:
+def outline_levels(toc: list) -> dict[str, tuple[int, int]]:
+    """heading key -> (level, page) from the PDF outline, when it has at least three entries.
+    A lone shallowest first entry is the paper's title; levels count from the next depth.
+    Outline pages are often off (every entry on page 1), so a page only bounds where to look."""
+    entries = []
+    front_level = None  # entries under Abstract (structured abstracts) are not sections
+    for lvl, title, page, *_ in toc or []:
+        if front_level is not None and lvl > front_level:
+            continue
+        front_level = lvl if _FRONT.match(title.strip()) else None
+        if front_level is None and _key(title):
+            entries.append((lvl, _key(title), page))
+    if entries and sum(1 for e in entries if e[0] == entries[0][0]) == 1 and all(e[0] > entries[0][0] for e in entries[1:]):
+        entries = entries[1:]
+    if len(entries) < 3:
+        return {}
+    top = min(e[0] for e in entries)
+    out: dict[str, tuple[int, int]] = {}
+    for lvl, key, page in entries:
+        out.setdefault(key, (lvl - top + 1, page))
+    return out
+
+
+def _key(text: str) -> str:
+    """Heading text compared without numbering, case and punctuation."""
+    text = re.sub(r"^\s*(?:[A-Z]|\d+|[IVX]+)(?:\.\d+)*\.?\s+", "", text.strip())
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
+                  outline: dict[str, tuple[int, int]] | None = None) -> list[Heading]:
     """Headings in reading order (front-matter ones like Abstract flagged `front`). Lines in
     `in_floats` (inside figure/table regions) can only be numbered or named headings: a region
-    that reaches over a heading must not hide it, but table cells must not borrow a heading style."""
+    that reaches over a heading must not hide it, but table cells must not borrow a heading style.
+    `outline` (from outline_levels) names headings outright: a line whose text is an outline
+    entry of its page is a heading at the outline's level."""
+    outline = outline or {}
     size = body_size(lines)
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
@@ -124,9 +158,13 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
         if i in taken:
             continue
         text = line.text.strip()
-        if len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2 or not _uniform(line):
+        if len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2:
             continue
         bare = _clean_title(text)
+        entry = outline.get(_key(bare))
+        in_outline = entry[0] if entry and line.page >= entry[1] - 1 else None
+        if not in_outline and not _uniform(line):
+            continue
         short = line.bbox[2] < right[(line.page, line.column)] - 1.5 * size
         gap_ok = _gap_above(lines, i) or bool(heads) and heads[-1].lines[-1] == i - 1
         numbered = _numbering(text, roman_doc)
@@ -154,6 +192,11 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
                         top = value
                     seen_top = True
                     head = Heading([i], number, _clean_title(title), level, line.page, line.bbox, style=style)
+        if head is None and (level := in_outline):
+            number = numbered[1] if numbered else None
+            title = _clean_title(numbered[2]) if numbered else bare
+            head = Heading([i], number, title, level, line.page, line.bbox, style=_style(line, title), fixed=True)
+            seen_top = True
         if head is None and gap_ok and (_KNOWN.match(bare) or _FRONT.match(bare) and len(bare) < 40):
             style = _style(line, bare)
             if _distinct(style, size, False) or line.italic:
@@ -169,7 +212,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset()) -> list[
             continue
         _absorb_wrapped(lines, head, taken, size)
         if not head.front:
-            if head.number is not None:
+            if head.number is not None or head.fixed:
                 styles[head.style][head.level] += 1
             elif head.style not in styles:
                 styles[head.style][0] += 1
@@ -267,7 +310,7 @@ def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]
     loose = {h.style for h in heads if h.number is None and not h.front and h.style not in numbered}
     top = max(loose, key=lambda s: (s[0], s[3], s[1])) if loose else None
     for h in heads:
-        if h.number is not None:
+        if h.number is not None or h.fixed:
             continue
         if h.style in numbered:
             h.level = numbered[h.style]
