@@ -40,7 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        app.state.driver = store.connect(settings, verify=False)
+        # Reads retry for 2 s at most: with Neo4j down, a client gets 503 quickly instead of after 30 s.
+        app.state.driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
         app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
         yield
         app.state.jobs.close()

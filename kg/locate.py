@@ -22,6 +22,7 @@ from ontology.loader import Schema
 _ELEMENT = re.compile(r"^\s*(figure|fig\.?|table|tab\.?|section|sec\.?|equation|eq\.?)\s*([A-Z]?\d+(?:\.\d+)*[a-z]?)\s*$",
                       re.I)
 _SNIPPET = 240
+# Scores rank the element itself (3), where the graph says it is defined (2.5) or mentioned (2), then text (< 2).
 
 
 @dataclass
@@ -85,12 +86,12 @@ def _elements(reader: GraphReader, match: re.Match, paper_id: str | None) -> lis
         page = x.get("page") or x.get("page_start")
         out.append(Location(x.get("paper_sha256"), None, page, bbox, x.get("title") if label == "Section" else None,
                             squash(f"{label} {number}: {x.get('caption') or x.get('text') or x.get('title') or ''}")
-                            [:_SNIPPET], 2.0, "element", x["id"]))
+                            [:_SNIPPET], 3.0, "element", x["id"]))
         for chunk, edge in zip(r["mentioned_in"], r["mention_edges"] or [None] * len(r["mentioned_in"])):
             boxes = (edge.get("bboxes") if edge is not None else None) or chunk.get("bboxes") or []
             for raw in boxes[:3]:
                 out.append(Location(chunk.get("paper_sha256"), None, parse_bbox(raw)[0], raw, None,
-                                    _best_sentence(chunk.get("text") or "", f"{label} {number}"), 1.5, "mention",
+                                    _best_sentence(chunk.get("text") or "", f"{label} {number}"), 2.0, "mention",
                                     chunk["id"]))
     return out
 
@@ -107,7 +108,7 @@ def _entities(reader: GraphReader, text: str, sha: str | None) -> list[Location]
             kind = "definition" if edge["type"] == "DEFINES" else "mention"
             for raw in (edge["properties"].get("bboxes") or chunk.get("bboxes") or [])[:3]:
                 out.append(Location(chunk.get("paper_sha256"), None, parse_bbox(raw)[0], raw, chunk.get("section"),
-                                    _best_sentence(chunk["text"], text), 1.4 if kind == "definition" else 1.2, kind,
+                                    _best_sentence(chunk["text"], text), 2.5 if kind == "definition" else 2.0, kind,
                                     chunk["id"]))
     return out
 

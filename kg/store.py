@@ -19,11 +19,12 @@ class ServerInfo:
     edition: str
 
 
-def connect(settings: Settings, *, verify: bool = True) -> Driver:
+def connect(settings: Settings, *, verify: bool = True, **options) -> Driver:
+    """`options` are extra driver settings (the API shortens max_transaction_retry_time to answer 503 quickly)."""
     driver = GraphDatabase.driver(
         settings.uri,
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
-        connection_timeout=10,
+        **{"connection_timeout": 10, **options},
     )
     if verify:
         try:
