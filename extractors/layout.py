@@ -73,14 +73,29 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
             italic=bool(s["flags"] & _ITALIC) or bool(_ITALIC_NAME.search(font))))
     if not spans:
         return None
-    text = _join_spans(spans)
     weight: dict[tuple[float, str, bool, bool], int] = defaultdict(int)
     for s in spans:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
+    text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans)
     return Line.model_construct(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font,
                                 bold=bold, italic=italic, block=block, column=0,
                                 vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+
+
+_MARK = re.compile(r"^[\d,*∗†‡§¶⋆]+$")
+_AFTER_WORD = re.compile(r"(?:[^\W\d_]{2,}|[.,;:)\]])$")
+
+
+def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:
+    """A raised small number or dagger right after a word or punctuation ("corpus,1", "Topology∗")
+    is a footnote or affiliation mark, not text; after a single letter or digit it is math (x2)."""
+    span = spans[n]
+    if n == 0 or span.size > 0.8 * size or not _MARK.match(span.text.strip()):
+        return False
+    prev = spans[n - 1]
+    raised = span.bbox[3] < prev.bbox[3] - 0.15 * size
+    return raised and bool(_AFTER_WORD.search(prev.text.rstrip())) and prev.bbox[2] >= span.bbox[0] - 1
 
 
 def _join_spans(spans: list[Span]) -> str:
