@@ -5,12 +5,13 @@ from __future__ import annotations
 import threading
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
-from api import errors, logs
+from api import auth, errors, logs
 from api.models import ErrorBody, Health
-from api.routers import graph, papers, qa
+from api.routers import curation, graph, papers, qa, ui
 from kg import __version__, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
@@ -54,9 +55,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.embed = _LazyEmbedder(settings)
     app.state.rewrite = rewriter(settings)
     app.add_middleware(logs.RequestIdMiddleware)
+    if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
+                           allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
+                           expose_headers=["ETag", "X-Request-ID"])
     errors.install(app)
     for router in (papers.router, graph.router, qa.router):
-        app.include_router(router)
+        app.include_router(router, dependencies=[Depends(auth.read_access)])
+    app.include_router(curation.router)
+    app.include_router(ui.router)
 
     @app.get("/health", tags=["meta"], response_model=Health, responses={503: {"model": ErrorBody}})
     def health() -> JSONResponse:

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends, File, Query, UploadFile
 from neo4j import Driver
 
 from api import deps
+from api.auth import require
 from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
 from kg import queries
 from kg.delete import delete_paper
@@ -42,7 +43,7 @@ def upload_paper(file: UploadFile = File(..., description="a PDF"), jobs: JobReg
     return jobs.submit(file.filename or "upload.pdf", file.file)
 
 
-@router.delete("/papers/{paper_id}", response_model=DeleteResult)
+@router.delete("/papers/{paper_id}", response_model=DeleteResult, dependencies=[Depends(require("admin"))])
 def remove_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                  schema: Schema = Depends(deps.schema)):
     report = delete_paper(driver, paper_id, schema, PDFStore(settings.data_dir), settings.neo4j_database)

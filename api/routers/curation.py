@@ -1,0 +1,248 @@
+"""Curation over REST: every call needs a curator key (removing an edge an admin key); the key's name is the
+actor in the history. Changes answer with the element's new version in `ETag`; send it back in `If-Match` and a
+change made meanwhile by someone else (or a re-ingest) gives 409 with the current state instead of being lost."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
+from neo4j import Driver
+from pydantic import BaseModel, ConfigDict, Field
+
+from api import deps
+from api.auth import require
+from api.models import ErrorBody
+from kg.apikeys import Identity
+from kg.curation import history
+from kg.curation.merge import merge, split
+from kg.curation.operations import Curation, EdgeRef, Outcome
+from kg.curation.queue import review_queue
+from kg.errors import InvalidEditError
+from kg.settings import Settings
+from ontology.loader import Schema
+
+router = APIRouter(prefix="/curation", tags=["curation"],
+                   responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}, 404: {"model": ErrorBody},
+                              409: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+
+IF_MATCH = Header(None, alias="If-Match", description="the ETag (version) the change was made against")
+
+
+class Status(StrEnum):
+    verify = "verify"
+    flag = "flag"
+    unflag = "unflag"
+    reject = "reject"
+
+
+class Reason(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = Field(None, max_length=2000, description="why; required to flag")
+
+
+class Edit(Reason):
+    properties: dict[str, Any] = Field(description="new values of content properties; null removes one",
+                                       examples=[{"name": "BERT", "aliases": ["BERT-base"]}])
+
+
+class NewEdge(Reason):
+    source: str = Field(description="source node id")
+    type: str = Field(description="relationship type of the ontology", examples=["USES"])
+    target: str = Field(description="target node id")
+
+
+class Merge(Reason):
+    survivor: str = Field(description="the node that stays")
+    duplicate: str = Field(description="the node merged into it")
+
+
+class Element(BaseModel):
+    kind: str = Field(description="node | edge")
+    key: str = Field(description="node id, or source|TYPE|target for an edge (stable across undo)")
+    version: str
+    properties: dict[str, Any]
+    label: str | None = None
+    id: str | None = None
+    type: str | None = None
+    source: str | None = None
+    target: str | None = None
+    source_label: str | None = None
+    target_label: str | None = None
+    edge_id: str | None = Field(None, description="Neo4j element id of an edge, as GET /edges/{id} takes")
+
+
+class EventOut(BaseModel):
+    id: str
+    action: str
+    change: str
+    target: dict[str, Any]
+    element: str
+    elements: list[str]
+    old: Any
+    new: Any
+    actor: str
+    at: str
+    reason: str | None
+    request_id: str | None
+    undoes: str | None
+    undone_by: str | None
+    version_before: str | None
+    version_after: str | None
+
+
+class ChangeOut(BaseModel):
+    element: Element | None = Field(description="the element after the change; null when it was removed")
+    event: EventOut | None = Field(description="the recorded change; null when nothing changed")
+
+
+class QueueItem(BaseModel):
+    kind: str = Field(description="flagged | same_as | low_confidence | uncovered")
+    element: str
+    element_kind: str
+    label: str
+    name: str | None
+    confidence: float | None
+    why: str
+
+
+class IdentityOut(BaseModel):
+    name: str
+    role: str
+
+
+def _curation(request: Request, identity: Identity, driver: Driver, settings: Settings, schema: Schema) -> Curation:
+    return Curation(driver, schema, identity.name, request_id=getattr(request.state, "request_id", None),
+                    database=settings.neo4j_database)
+
+
+def curator(request: Request, identity: Identity = Depends(require("curator")), driver: Driver = Depends(deps.driver),
+            settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
+    return _curation(request, identity, driver, settings, schema)
+
+
+def admin(request: Request, identity: Identity = Depends(require("admin")), driver: Driver = Depends(deps.driver),
+          settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
+    return _curation(request, identity, driver, settings, schema)
+
+
+def _answer(response: Response, outcome: Outcome) -> dict[str, Any]:
+    if outcome.element:
+        response.headers["ETag"] = f'"{outcome.element["version"]}"'
+    return outcome.as_json()
+
+
+def _element(response: Response, element: dict[str, Any]) -> dict[str, Any]:
+    response.headers["ETag"] = f'"{element["version"]}"'
+    return element
+
+
+def _status(cur: Curation, ref, action: Status, body: Reason, if_match: str | None) -> Outcome:
+    if action is Status.flag and not (body.reason or "").strip():
+        raise InvalidEditError("a flag needs a reason", details={"reason": "MISSING_REASON", "property": "reason"})
+    return getattr(cur, action.value)(ref, reason=body.reason, if_match=if_match)
+
+
+@router.get("/whoami", response_model=IdentityOut)
+def whoami(identity: Identity = Depends(require("reader"))):
+    return {"name": identity.name, "role": identity.role}
+
+
+@router.get("/queue", response_model=list[QueueItem])
+def queue(limit: int = Query(100, ge=1, le=1000), cur: Curation = Depends(curator),
+          settings: Settings = Depends(deps.settings)):
+    """What needs a person: flagged, SAME_AS candidates, low-confidence extractions, unlinked figures/tables."""
+    return review_queue(cur.driver, cur.schema, threshold=settings.curation_low_confidence, limit=limit,
+                        database=cur.database)
+
+
+@router.get("/history", response_model=list[EventOut])
+def feed(element: str | None = Query(None, description="a node id or edge key"), actor: str | None = None,
+         before: str | None = Query(None, description="event id: older events only (paging)"),
+         limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
+    """The feed of changes, newest first."""
+    return [e.as_json() for e in history.read(cur.driver, element=element, actor=actor, before=before, limit=limit,
+                                              database=cur.database)]
+
+
+@router.get("/nodes/{node_id}", response_model=Element)
+def get_node(node_id: str, response: Response, cur: Curation = Depends(curator)):
+    return _element(response, cur.get(cur.node_ref(node_id)))
+
+
+@router.get("/edges/{edge_id}", response_model=Element)
+def get_edge(edge_id: str, response: Response, cur: Curation = Depends(curator)):
+    return _element(response, cur.get(cur.edge_ref(edge_id)))
+
+
+@router.get("/nodes/{node_id}/history", response_model=list[EventOut])
+def node_history(node_id: str, limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
+    return [e.as_json() for e in history.read(cur.driver, element=node_id, limit=limit, database=cur.database)]
+
+
+@router.get("/edges/{edge_id}/history", response_model=list[EventOut])
+def edge_history(edge_id: str, limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
+    key = cur.edge_ref(edge_id).key
+    return [e.as_json() for e in history.read(cur.driver, element=key, limit=limit, database=cur.database)]
+
+
+@router.post("/nodes/{node_id}/{action}", response_model=ChangeOut)
+def node_status(node_id: str, action: Status, response: Response, body: Reason = Body(default_factory=Reason),
+                if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+    """verify, flag (with a reason), unflag (back to the status before the flag) or reject (soft delete)."""
+    return _answer(response, _status(cur, cur.node_ref(node_id), action, body, if_match))
+
+
+@router.post("/edges/{edge_id}/{action}", response_model=ChangeOut)
+def edge_status(edge_id: str, action: Status, response: Response, body: Reason = Body(default_factory=Reason),
+                if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+    return _answer(response, _status(cur, cur.edge_ref(edge_id), action, body, if_match))
+
+
+@router.patch("/nodes/{node_id}", response_model=ChangeOut)
+def edit_node(node_id: str, body: Edit, response: Response, if_match: str | None = IF_MATCH,
+              cur: Curation = Depends(curator)):
+    """New property values, validated by the ontology; identity and provenance fields are refused (422)."""
+    return _answer(response, cur.edit(cur.node_ref(node_id), body.properties, reason=body.reason, if_match=if_match))
+
+
+@router.patch("/edges/{edge_id}", response_model=ChangeOut)
+def edit_edge(edge_id: str, body: Edit, response: Response, if_match: str | None = IF_MATCH,
+              cur: Curation = Depends(curator)):
+    return _answer(response, cur.edit(cur.edge_ref(edge_id), body.properties, reason=body.reason, if_match=if_match))
+
+
+@router.post("/edges", response_model=ChangeOut, status_code=201)
+def add_edge(body: NewEdge, response: Response, cur: Curation = Depends(curator)):
+    """An edge of the curator's: the ontology must allow its type between the two nodes' labels."""
+    return _answer(response, cur.add_edge(body.source, body.type, body.target, reason=body.reason))
+
+
+@router.delete("/edges/{edge_id}", response_model=ChangeOut)
+def remove_edge(edge_id: str, response: Response, reason: str | None = Query(None, max_length=2000),
+                if_match: str | None = IF_MATCH, cur: Curation = Depends(admin)):
+    """Delete an edge (admin). To hide an extracted edge for good, reject it: a re-ingest may re-create a
+    deleted automatic edge, never a rejected one."""
+    ref: EdgeRef = cur.edge_ref(edge_id)
+    return _answer(response, cur.remove_edge(ref, reason=reason, if_match=if_match))
+
+
+@router.post("/merge", response_model=ChangeOut)
+def merge_nodes(body: Merge, response: Response, if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+    """Merge `duplicate` into `survivor` (If-Match: the survivor's version)."""
+    return _answer(response, merge(cur, body.survivor, body.duplicate, reason=body.reason, if_match=if_match))
+
+
+@router.post("/split/{event_id}", response_model=ChangeOut)
+def split_merge(event_id: str, response: Response, body: Reason = Body(default_factory=Reason),
+                cur: Curation = Depends(curator)):
+    """Undo a merge event: both nodes and all their edges as before the merge."""
+    return _answer(response, split(cur, event_id, reason=body.reason))
+
+
+@router.post("/undo/{event_id}", response_model=ChangeOut)
+def undo(event_id: str, response: Response, body: Reason = Body(default_factory=Reason),
+         cur: Curation = Depends(curator)):
+    """Reverse one recorded change, if nothing changed the element since (else 409)."""
+    return _answer(response, cur.undo(event_id, reason=body.reason))

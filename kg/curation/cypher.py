@@ -1,0 +1,89 @@
+"""Every Cypher statement of curation. Parameterised; the only names interpolated are labels and relationship
+types that the caller took from the Schema (backtick-quoted), never text a client sent.
+
+Curation events live beside the graph as (:CurationEvent) nodes attributed to a (:Curator) agent, PROV-O
+style: (event)-[:WAS_ATTRIBUTED_TO]->(curator) and (event)-[:WAS_REVISION_OF]->(each node it touched).
+They are a ledger, like the IngestRun and PaperKGSchema nodes, not extracted content.
+"""
+
+from __future__ import annotations
+
+EVENT_LABEL = "CurationEvent"
+AGENT_LABEL = "Curator"
+LEDGER_LABELS = (EVENT_LABEL, AGENT_LABEL)
+
+# Setting a property to itself takes the element's write lock before it is read, so two curators (or a
+# curator and an ingest) changing the same element run one after the other and the second sees the first.
+LOCK_NODE = "MATCH (n:`{label}` {{id: $id}}) SET n.verification_status = n.verification_status RETURN properties(n) AS props"
+LOCK_EDGE = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "
+             "SET r.verification_status = r.verification_status RETURN properties(r) AS props")
+READ_NODE = "MATCH (n:`{label}` {{id: $id}}) RETURN properties(n) AS props"
+READ_EDGE_PROPS = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "
+                   "RETURN properties(r) AS props")
+READ_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) RETURN elementId(r) AS id"
+
+SET_NODE = "MATCH (n:`{label}` {{id: $id}}) SET n += $props"
+SET_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) SET r += $props"
+CREATE_EDGE = """
+MATCH (s:`{source}` {{id: $source}}) MATCH (t:`{target}` {{id: $target}})
+CREATE (s)-[r:`{type}`]->(t) SET r = $props
+RETURN elementId(r) AS id
+"""
+DELETE_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) DELETE r"
+NODE_PAPER = "MATCH (n:`{label}` {{id: $id}}) RETURN n.paper_sha256 AS sha"
+
+# The schema relationships of a node, both directions, as (type, outgoing, other end, properties).
+EDGES_OF_NODE = """
+MATCH (n:`{label}` {{id: $id}})-[r]-(m)
+WHERE type(r) IN $types
+RETURN type(r) AS type, startNode(r) = n AS outgoing, [l IN labels(m) WHERE l IN $labels][0] AS other_label,
+       m.id AS other_id, properties(r) AS props
+ORDER BY type, other_id
+"""
+
+CREATE_EVENT = f"""
+CREATE (ev:{EVENT_LABEL}) SET ev = $event
+MERGE (a:{AGENT_LABEL} {{id: $event.actor}})
+CREATE (ev)-[:WAS_ATTRIBUTED_TO]->(a)
+"""
+LINK_EVENT = (f"MATCH (ev:{EVENT_LABEL} {{{{id: $event}}}}) "
+              "MATCH (n:`{label}` {{id: $id}}) CREATE (ev)-[:WAS_REVISION_OF]->(n)")
+LOCK_EVENT = f"MATCH (ev:{EVENT_LABEL} {{id: $id}}) SET ev.undone_by = ev.undone_by RETURN properties(ev) AS event"
+MARK_UNDONE = f"MATCH (ev:{EVENT_LABEL} {{id: $id}}) SET ev.undone_by = $by"
+
+# History: of one element (any event that touched it), or the whole feed; newest first.
+HISTORY = f"""
+MATCH (ev:{EVENT_LABEL})
+WHERE ($element IS NULL OR $element IN ev.elements) AND ($actor IS NULL OR ev.actor = $actor)
+  AND ($before IS NULL OR ev.id < $before)
+RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT $limit
+"""
+LAST_EVENT = f"""
+MATCH (ev:{EVENT_LABEL}) WHERE ev.element = $element AND ev.action = $action AND ev.undone_by IS NULL
+RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT 1
+"""
+
+# The review queue, most urgent first: flagged elements, SAME_AS candidates, low-confidence extractions.
+QUEUE_FLAGGED_NODES = """
+MATCH (n) WHERE n.verification_status = 'flagged' AND any(l IN labels(n) WHERE l IN $labels)
+RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.confidence AS confidence,
+       coalesce(n.name, n.title, n.label, left(n.text, 80), n.id) AS name
+"""
+QUEUE_FLAGGED_EDGES = """
+MATCH (s)-[r]->(t) WHERE r.verification_status = 'flagged' AND type(r) IN $types
+RETURN elementId(r) AS edge_id, type(r) AS type, s.id AS source, t.id AS target, r.confidence AS confidence,
+       coalesce(s.name, s.title, s.id) + ' → ' + coalesce(t.name, t.title, t.id) AS name
+"""
+QUEUE_SAME_AS = """
+MATCH (s)-[r:SAME_AS]->(t) WHERE r.verification_status = 'auto'
+RETURN elementId(r) AS edge_id, 'SAME_AS' AS type, s.id AS source, t.id AS target, r.confidence AS confidence,
+       coalesce(s.name, s.id) + ' ≟ ' + coalesce(t.name, t.id) AS name
+ORDER BY r.confidence DESC, s.id, t.id LIMIT $limit
+"""
+QUEUE_LOW_CONFIDENCE = """
+MATCH (n) WHERE n.verification_status = 'auto' AND n.confidence < $threshold AND any(l IN labels(n) WHERE l IN $labels)
+RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.confidence AS confidence,
+       coalesce(n.name, n.title, n.label, left(n.text, 80), n.id) AS name
+ORDER BY n.confidence, n.id LIMIT $limit
+"""
+QUEUE_PAPERS = "MATCH (p:Paper) WHERE p.verification_status <> 'rejected' RETURN p.id AS id ORDER BY p.id"

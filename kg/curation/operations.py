@@ -1,0 +1,376 @@
+"""Curation operations on nodes and edges: verify, edit, flag, unflag, reject, add and remove an edge, undo.
+
+Each runs in one write transaction that locks the element, checks the caller's version (optimistic locking),
+applies the change and records its event, so the change and its history commit together or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from neo4j import Driver, ManagedTransaction
+
+from kg import queries
+from kg.curation import cypher
+from kg.curation.history import Event, decode, encode, record, version
+from kg.errors import ConflictError, InvalidEditError, NotFoundError
+from kg.records import EdgeRecord, NodeRecord
+from kg.validation import Rejection, validate_edge, validate_node
+from ontology.loader import Schema
+
+STATUSES = ("auto", "verified", "edited", "flagged", "rejected")
+# Identity and content fingerprints: never edited by hand (the provenance fields come from the schema).
+_IDENTITY = frozenset({"id", "embedding", "sha256", "content_hash"})
+
+
+def provenance_fields(schema: Schema) -> frozenset[str]:
+    """The provenance properties every relationship carries (the ontology's ProvenanceShape)."""
+    return frozenset.intersection(*(frozenset(r.properties) for r in schema.relationships.values()))
+
+
+def curator_extractor(actor: str) -> str:
+    """The `extractor` of what a curator creates: not the pipeline's, so re-ingestion keeps it."""
+    return f"curator:{actor}@paperkg"
+
+
+@dataclass(frozen=True)
+class NodeRef:
+    label: str
+    id: str
+
+    @property
+    def key(self) -> str:
+        return self.id
+
+    @property
+    def elements(self) -> list[str]:
+        return [self.id]
+
+    @property
+    def nodes(self) -> list[tuple[str, str]]:
+        return [(self.label, self.id)]
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": "node", "label": self.label, "id": self.id}
+
+    def lock(self, tx: ManagedTransaction, template: str = cypher.LOCK_NODE) -> dict[str, Any] | None:
+        row = tx.run(template.format(label=self.label), id=self.id).single()
+        return dict(row["props"]) if row else None
+
+    def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
+        return self.lock(tx, cypher.READ_NODE)
+
+    def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
+        tx.run(cypher.SET_NODE.format(label=self.label), id=self.id, props=props).consume()
+
+    def validate(self, schema: Schema, props: dict[str, Any]) -> Rejection | None:
+        return validate_node(NodeRecord(self.label, self.id, {k: v for k, v in props.items() if k != "id"}), schema)
+
+
+@dataclass(frozen=True)
+class EdgeRef:
+    source_label: str
+    source: str
+    type: str
+    target_label: str
+    target: str
+
+    @property
+    def key(self) -> str:
+        """Stable across deletion and re-creation, unlike Neo4j's element id: the writer's MERGE key."""
+        return f"{self.source}|{self.type}|{self.target}"
+
+    @property
+    def elements(self) -> list[str]:
+        return [self.key, self.source, self.target]
+
+    @property
+    def nodes(self) -> list[tuple[str, str]]:
+        return [(self.source_label, self.source), (self.target_label, self.target)]
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": "edge", "source_label": self.source_label, "source": self.source, "type": self.type,
+                "target_label": self.target_label, "target": self.target}
+
+    def _params(self) -> dict[str, str]:
+        return {"source": self.source, "target": self.target}
+
+    def _cypher(self, template: str) -> str:
+        return template.format(source=self.source_label, type=self.type, target=self.target_label)
+
+    def lock(self, tx: ManagedTransaction, template: str = cypher.LOCK_EDGE) -> dict[str, Any] | None:
+        row = tx.run(self._cypher(template), **self._params()).single()
+        return dict(row["props"]) if row else None
+
+    def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
+        return self.lock(tx, cypher.READ_EDGE_PROPS)
+
+    def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
+        tx.run(self._cypher(cypher.SET_EDGE), **self._params(), props=props).consume()
+
+    def create(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
+        tx.run(self._cypher(cypher.CREATE_EDGE), **self._params(), props=props).consume()
+
+    def delete(self, tx: ManagedTransaction) -> None:
+        tx.run(self._cypher(cypher.DELETE_EDGE), **self._params()).consume()
+
+    def element_id(self, tx: ManagedTransaction) -> str | None:
+        row = tx.run(self._cypher(cypher.READ_EDGE), **self._params()).single()
+        return row["id"] if row else None
+
+    def validate(self, schema: Schema, props: dict[str, Any]) -> Rejection | None:
+        return validate_edge(EdgeRecord(self.type, self.source_label, self.source, self.target_label, self.target,
+                                        props), schema)
+
+
+Ref = NodeRef | EdgeRef
+
+
+def ref_from_dict(d: dict[str, str]) -> Ref:
+    if d["kind"] == "node":
+        return NodeRef(d["label"], d["id"])
+    return EdgeRef(d["source_label"], d["source"], d["type"], d["target_label"], d["target"])
+
+
+def state(ref: Ref, props: dict[str, Any] | None, edge_id: str | None = None) -> dict[str, Any] | None:
+    """What a client sees of an element: its reference, version and properties (JSON-ready)."""
+    if props is None:
+        return None
+    out = {**ref.as_dict(), "key": ref.key, "version": version(props), "properties": queries.props(props)}
+    if isinstance(ref, EdgeRef):
+        out["edge_id"] = edge_id
+    return out
+
+
+def refusal(rejection: Rejection) -> InvalidEditError:
+    return InvalidEditError(rejection.message, details={"reason": rejection.reason.value,
+                                                        "property": rejection.property})
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class Outcome:
+    element: dict[str, Any] | None  # the element after the change (None: it was removed)
+    event: Event | None  # None when the change changed nothing (e.g. verifying a verified element)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"element": self.element, "event": self.event.as_json() if self.event else None}
+
+
+class Curation:
+    """Curation by one authenticated curator (`actor`) within one request (`request_id`)."""
+
+    def __init__(self, driver: Driver, schema: Schema, actor: str, *, request_id: str | None = None,
+                 database: str | None = None):
+        self.driver, self.schema, self.actor, self.request_id, self.database = driver, schema, actor, request_id, database
+        self.not_editable = provenance_fields(schema) | _IDENTITY
+
+    # ------------------------------------------------------------ references
+    def node_ref(self, node_id: str) -> NodeRef:
+        node = queries.get_node(self.driver, self.schema, node_id, self.database)
+        return NodeRef(self._curatable(node["labels"]), node_id)
+
+    def edge_ref(self, edge_id: str) -> EdgeRef:
+        """An edge by the element id the read API returns."""
+        edge = queries.get_edge(self.driver, edge_id, self.database)
+        if edge["type"] not in self.schema.relationships:
+            raise NotFoundError(f"{edge_id!r} is not an edge of the graph's schema")
+        return EdgeRef(self._curatable(edge["source_node"]["labels"]), edge["source"], edge["type"],
+                       self._curatable(edge["target_node"]["labels"]), edge["target"])
+
+    def _curatable(self, labels: list[str]) -> str:
+        label = next((l for l in labels if l in self.schema.nodes), None)
+        if label is None or "verification_status" not in self.schema.nodes[label].properties:
+            raise InvalidEditError(f"nodes labelled {', '.join(labels)} are not curated (a ledger, not content)")
+        return label
+
+    def get(self, ref: Ref) -> dict[str, Any]:
+        """The element with its version (the ETag a change must send back in If-Match)."""
+        def work(tx: ManagedTransaction) -> dict[str, Any]:
+            props = ref.read(tx)
+            if props is None:
+                raise NotFoundError(f"{ref.key} is not in the graph")
+            return state(ref, props, self._edge_id(tx, ref))
+        with self.driver.session(database=self.database) as session:
+            return session.execute_read(work)
+
+    # ------------------------------------------------------------ status and properties
+    def verify(self, ref: Ref, *, reason: str | None = None, if_match: str | None = None) -> Outcome:
+        return self._change(ref, "verify", {"verification_status": "verified"}, reason, if_match)
+
+    def reject(self, ref: Ref, *, reason: str | None = None, if_match: str | None = None) -> Outcome:
+        """Soft delete: hidden from QA and exports, kept in the graph so re-ingestion never brings it back."""
+        return self._change(ref, "reject", {"verification_status": "rejected"}, reason, if_match)
+
+    def flag(self, ref: Ref, *, reason: str, if_match: str | None = None) -> Outcome:
+        return self._change(ref, "flag", {"verification_status": "flagged"}, reason, if_match)
+
+    def unflag(self, ref: Ref, *, reason: str | None = None, if_match: str | None = None) -> Outcome:
+        """Back to the status the element had when it was flagged."""
+        def previous(tx: ManagedTransaction, current: dict[str, Any]) -> dict[str, Any]:
+            if current.get("verification_status") != "flagged":
+                raise ConflictError(f"{ref.key} is not flagged", details={"current": state(ref, current)})
+            row = tx.run(cypher.LAST_EVENT, element=ref.key, action="flag").single()
+            status = Event.from_props(row["event"]).old.get("verification_status") if row else None
+            return {"verification_status": status if status in STATUSES and status != "flagged" else "auto"}
+        return self._change(ref, "unflag", previous, reason, if_match)
+
+    def edit(self, ref: Ref, changes: dict[str, Any], *, reason: str | None = None,
+             if_match: str | None = None) -> Outcome:
+        """New values for content properties (None removes one), checked against the ontology."""
+        fixed = sorted(set(changes) & self.not_editable)
+        if fixed:
+            raise InvalidEditError(f"{', '.join(fixed)} cannot be edited: identity and provenance are structural",
+                                   details={"reason": "NOT_EDITABLE", "property": fixed[0]})
+        return self._change(ref, "edit", {**changes, "verification_status": "edited"}, reason, if_match,
+                            validate=True)
+
+    def _change(self, ref: Ref, action: str,
+                updates: dict[str, Any] | Callable[[ManagedTransaction, dict[str, Any]], dict[str, Any]],
+                reason: str | None, if_match: str | None, *, validate: bool = False) -> Outcome:
+        def work(tx: ManagedTransaction) -> Outcome:
+            current, _ = self.locked(tx, ref, if_match)
+            wanted = updates(tx, current) if callable(updates) else updates
+            if all(encode(current.get(k)) == encode(v) for k, v in wanted.items()):
+                return Outcome(state(ref, current, self._edge_id(tx, ref)), None)
+            new = {**wanted, "updated_at": now_utc()}
+            after = {k: v for k, v in {**current, **new}.items() if v is not None}
+            if validate and (rejection := ref.validate(self.schema, after)):
+                raise refusal(rejection)
+            ref.set(tx, new)
+            event = self.new_event(action, "props", ref, old={k: current.get(k) for k in new}, new=new, reason=reason,
+                                before=current, after=after)
+            record(tx, event, ref.nodes)
+            return Outcome(state(ref, after, self._edge_id(tx, ref)), event)
+        return self.write(work)
+
+    # ------------------------------------------------------------ edges
+    def add_edge(self, source_id: str, rel_type: str, target_id: str, *, reason: str | None = None) -> Outcome:
+        """A curator's edge: type and endpoints checked by the ontology; the curator is its provenance."""
+        source = queries.get_node(self.driver, self.schema, source_id, self.database)
+        target = queries.get_node(self.driver, self.schema, target_id, self.database)
+        ref = EdgeRef(self._curatable(source["labels"]), source_id, rel_type, self._curatable(target["labels"]),
+                      target_id)
+        now = now_utc()
+        props = {"confidence": 1.0, "extractor": curator_extractor(self.actor), "verification_status": "verified",
+                 "source_chunk_ids": [], "pages": [], "bboxes": [], "created_at": now, "updated_at": now}
+        sha = source["properties"].get("paper_sha256") or target["properties"].get("paper_sha256")
+        if sha:
+            props["paper_sha256"] = sha  # the paper's own edge: `kg delete` of the paper removes it too
+        if rejection := ref.validate(self.schema, props):
+            raise refusal(rejection)
+
+        def work(tx: ManagedTransaction) -> Outcome:
+            existing = ref.lock(tx)
+            if existing is not None:
+                raise ConflictError(f"the edge {ref.key} exists already", details={"current": state(ref, existing)})
+            ref.create(tx, props)
+            event = self.new_event("add_edge", "edge_added", ref, old=None, new=props, reason=reason, after=props)
+            record(tx, event, ref.nodes)
+            return Outcome(state(ref, props, self._edge_id(tx, ref)), event)
+        return self.write(work)
+
+    def remove_edge(self, ref: EdgeRef, *, reason: str | None = None, if_match: str | None = None) -> Outcome:
+        """Delete an edge; its properties stay in the event, so undo puts it back exactly."""
+        def work(tx: ManagedTransaction) -> Outcome:
+            current, _ = self.locked(tx, ref, if_match)
+            ref.delete(tx)
+            event = self.new_event("remove_edge", "edge_removed", ref, old=current, new=None, reason=reason,
+                                before=current)
+            record(tx, event, ref.nodes)
+            return Outcome(None, event)
+        return self.write(work)
+
+    # ------------------------------------------------------------ undo
+    def undo(self, event_id: str, *, reason: str | None = None, merges_only: bool = False) -> Outcome:
+        """Reverse a recorded change if the element is still as that change left it; otherwise 409. Undoing a
+        merge is a split (`merges_only`: refuse anything else, for the split endpoint)."""
+        from kg.curation.merge import split_in_transaction  # merge builds on this module
+
+        def work(tx: ManagedTransaction) -> Outcome:
+            row = tx.run(cypher.LOCK_EVENT, id=event_id).single()
+            if row is None:
+                raise NotFoundError(f"no curation event {event_id!r}", hint="GET /curation/history lists them")
+            done = Event.from_props(row["event"])
+            if merges_only and done.change != "merged":
+                raise InvalidEditError(f"event {event_id} is a {done.action}, not a merge",
+                                       details={"reason": "NOT_A_MERGE", "property": None})
+            if done.undone_by:
+                raise ConflictError(f"event {event_id} was undone already by {done.undone_by}")
+            if done.change == "merged":
+                outcome = split_in_transaction(self, tx, done, reason)
+            elif done.change == "split":
+                raise ConflictError("a split is undone by merging the two nodes again",
+                                    hint="POST /curation/merge with the same survivor and duplicate")
+            else:
+                outcome = self._reverse(tx, done, reason)
+            tx.run(cypher.MARK_UNDONE, id=done.id, by=outcome.event.id).consume()
+            return outcome
+        return self.write(work)
+
+    def _reverse(self, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
+        ref = ref_from_dict(done.target)
+        current = ref.lock(tx)
+        undo = dict(reason=reason, undoes=done.id, before=current)
+        if done.change == "props":
+            if current is None:
+                raise NotFoundError(f"{ref.key} is no longer in the graph")
+            changed = sorted(k for k, v in done.new.items() if k != "updated_at" and encode(current.get(k)) != v)
+            if changed:
+                raise ConflictError(f"{ref.key} changed since event {done.id} ({', '.join(changed)}); undo the later "
+                                    "changes first", details={"current": state(ref, current)})
+            old = decode(done.old)
+            ref.set(tx, old)
+            after = {k: v for k, v in {**current, **old}.items() if v is not None}
+            event = self.new_event("undo", "props", ref, old=decode(done.new), new=old, after=after, **undo)
+        elif done.change == "edge_added":
+            if current is None or version(current) != version(decode(done.new)):
+                raise ConflictError(f"the edge {ref.key} changed or went since event {done.id}",
+                                    details={"current": state(ref, current)})
+            ref.delete(tx)
+            after = None
+            event = self.new_event("undo", "edge_removed", ref, old=current, new=None, **undo)
+        else:  # edge_removed
+            if current is not None:
+                raise ConflictError(f"the edge {ref.key} exists again", details={"current": state(ref, current)})
+            after = decode(done.old)
+            ref.create(tx, after)
+            event = self.new_event("undo", "edge_added", ref, old=None, new=after, after=after, **undo)
+        record(tx, event, ref.nodes)
+        return Outcome(state(ref, after, self._edge_id(tx, ref)), event)
+
+    # ------------------------------------------------------------ plumbing
+    def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
+        with self.driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def locked(self, tx: ManagedTransaction, ref: Ref, if_match: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The element's properties, locked, after the version check; and its client view."""
+        current = ref.lock(tx)
+        if current is None:
+            raise NotFoundError(f"{ref.key} is not in the graph")
+        view = state(ref, current, self._edge_id(tx, ref))
+        if if_match is not None and if_match.strip('"') not in ("*", view["version"]):
+            raise ConflictError(f"{ref.key} changed since version {if_match.strip(chr(34))}; it is now at "
+                                f"{view['version']}", hint="re-read the element and apply your change to it",
+                                details={"current": view})
+        return current, view
+
+    @staticmethod
+    def _edge_id(tx: ManagedTransaction, ref: Ref) -> str | None:
+        return ref.element_id(tx) if isinstance(ref, EdgeRef) else None
+
+    def new_event(self, action: str, change: str, ref: Ref, *, old: Any, new: Any, reason: str | None = None,
+               before: dict | None = None, after: dict | None = None, undoes: str | None = None,
+               elements: list[str] | None = None) -> Event:
+        return Event(action=action, change=change, target=ref.as_dict(), element=ref.key,
+                     elements=elements or ref.elements, old=old, new=new, actor=self.actor, reason=reason,
+                     request_id=self.request_id, undoes=undoes,
+                     version_before=version(before) if before is not None else None,
+                     version_after=version(after) if after is not None else None)

@@ -1,0 +1,225 @@
+"""Curation through the REST API against the real app and a real Neo4j holding the hand-made sample graph:
+every operation, its history event, undo, merge and split, optimistic locking and access control."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from kg.schema import init_schema
+from kg.write import write_graph
+from ontology.loader import get_schema
+from tests.curation_support import as_role, curated_settings, graph_dump
+from tests.sample_graph import SHA_B, sample_graph
+
+CURATOR, ADMIN, READER = as_role("curator"), as_role("admin"), as_role("reader")
+
+
+@pytest.fixture
+def sample_db(empty_db, neo4j_settings):
+    schema = get_schema()
+    init_schema(empty_db, schema, neo4j_settings.embedding_dim)
+    assert write_graph(empty_db, *sample_graph(), schema).ok
+    return empty_db
+
+
+@pytest.fixture
+def client(sample_db, neo4j_settings, tmp_path):
+    with TestClient(create_app(curated_settings(neo4j_settings, data_dir=tmp_path / "data"))) as test_client:
+        yield test_client
+
+
+def error_of(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+    return response.json()["error"]
+
+
+def props(driver, node_id: str) -> dict:
+    return driver.execute_query("MATCH (n {id: $id}) RETURN properties(n) AS p", id=node_id).records[0]["p"]
+
+
+def edge_id(driver, source: str, rel_type: str, target: str) -> str:
+    return driver.execute_query("MATCH ({id: $s})-[r]->({id: $t}) WHERE type(r) = $type RETURN elementId(r) AS id",
+                                s=source, t=target, type=rel_type).records[0]["id"]
+
+
+# ------------------------------------------------------------------ access control
+
+def test_curation_needs_a_curator_key_and_deletes_an_admin_key(client, sample_db):
+    error_of(client.post("/curation/nodes/fig_a1/verify"), 401, "UNAUTHENTICATED")
+    error_of(client.post("/curation/nodes/fig_a1/verify", headers={"X-API-Key": "guessed"}), 401, "UNAUTHENTICATED")
+    error_of(client.post("/curation/nodes/fig_a1/verify", headers=READER), 403, "FORBIDDEN")
+    cites = edge_id(sample_db, "paper_b", "CITES", "paper_a")
+    error_of(client.delete(f"/curation/edges/{cites}", headers=CURATOR), 403, "FORBIDDEN")
+    error_of(client.delete("/papers/paper_b"), 401, "UNAUTHENTICATED")
+    error_of(client.delete("/papers/paper_b", headers=CURATOR), 403, "FORBIDDEN")
+    assert props(sample_db, "fig_a1")["verification_status"] == "auto"
+    assert client.get("/papers").status_code == 200  # reads open by default
+    assert client.get("/curation/whoami", headers={"Authorization": "Bearer key-of-rita-reader"}).json() == \
+        {"name": "rita", "role": "reader"}
+
+
+def test_reads_can_require_a_key(sample_db, neo4j_settings, tmp_path):
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data", api_read_key_required=True)
+    with TestClient(create_app(settings)) as keyed:
+        error_of(keyed.get("/papers"), 401, "UNAUTHENTICATED")
+        assert keyed.get("/papers", headers=READER).json()["total"] == 2
+        assert keyed.get("/health").status_code == 200
+
+
+def test_the_actor_is_the_key_never_the_body(client):
+    error_of(client.post("/curation/nodes/fig_a1/verify", json={"actor": "mallory"}, headers=CURATOR), 422,
+             "INVALID_REQUEST")
+
+
+# ------------------------------------------------------------------ operations and their events
+
+def test_verify_records_an_attributed_event_linked_to_the_node(client, sample_db):
+    response = client.post("/curation/nodes/fig_a1/verify", json={"reason": "checked on page 2"},
+                           headers={**CURATOR, "X-Request-ID": "req-verify-1"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["element"]["properties"]["verification_status"] == "verified"
+    assert response.headers["ETag"] == f'"{body["element"]["version"]}"'
+    event = body["event"]
+    assert (event["action"], event["actor"], event["reason"], event["request_id"], event["element"]) == \
+        ("verify", "alice", "checked on page 2", "req-verify-1", "fig_a1")
+    assert event["old"]["verification_status"] == "auto" and event["new"]["verification_status"] == "verified"
+    assert props(sample_db, "fig_a1")["verification_status"] == "verified"
+    links = sample_db.execute_query("""
+        MATCH (c:Curator)<-[:WAS_ATTRIBUTED_TO]-(ev:CurationEvent {id: $id})-[:WAS_REVISION_OF]->(n)
+        RETURN c.id AS curator, collect(n.id) AS revised""", id=event["id"]).records[0]
+    assert (links["curator"], links["revised"]) == ("alice", ["fig_a1"])
+    assert [e["id"] for e in client.get("/curation/nodes/fig_a1/history", headers=CURATOR).json()] == [event["id"]]
+    assert client.get("/nodes/fig_a1").json()["properties"]["verification_status"] == "verified"
+    again = client.post("/curation/nodes/fig_a1/verify", headers=CURATOR).json()
+    assert again["event"] is None  # nothing changed, nothing recorded
+
+
+def test_edit_is_validated_by_the_ontology(client, sample_db):
+    ok = client.patch("/curation/nodes/method_srt", json={"properties": {"name": "Sparse Routing Transformers"},
+                                                          "reason": "plural in the paper"}, headers=CURATOR)
+    assert ok.status_code == 200, ok.text
+    assert props(sample_db, "method_srt")["name"] == "Sparse Routing Transformers"
+    assert props(sample_db, "method_srt")["verification_status"] == "edited"
+    assert ok.json()["event"]["old"]["name"] == "Sparse Routing Transformer"
+    cases = [({"confidence": 0.5}, "NOT_EDITABLE", "confidence"), ({"name": 5}, "INVALID_VALUE", "name"),
+             ({"colour": "red"}, "UNKNOWN_PROPERTY", "colour"), ({"name": None}, "MISSING_PROPERTY", "name")]
+    for changes, reason, prop in cases:
+        error = error_of(client.patch("/curation/nodes/method_srt", json={"properties": changes}, headers=CURATOR),
+                         422, "INVALID_EDIT")
+        assert (error["details"]["reason"], error["details"]["property"]) == (reason, prop)
+    assert props(sample_db, "method_srt")["name"] == "Sparse Routing Transformers"
+    error_of(client.patch("/curation/nodes/no_such_node", json={"properties": {"name": "x"}}, headers=CURATOR),
+             404, "NOT_FOUND")
+
+
+def test_a_stale_version_gets_409_with_the_current_state(client, sample_db):
+    v1 = client.get("/curation/nodes/task_lm", headers=CURATOR).headers["ETag"]
+    first = client.patch("/curation/nodes/task_lm", json={"properties": {"name": "language modelling"}},
+                         headers={**CURATOR, "If-Match": v1})
+    assert first.status_code == 200
+    stale = client.patch("/curation/nodes/task_lm", json={"properties": {"name": "LM"}},
+                         headers={**CURATOR, "If-Match": v1})
+    error = error_of(stale, 409, "CONFLICT")
+    assert error["details"]["current"]["properties"]["name"] == "language modelling"
+    assert f'"{error["details"]["current"]["version"]}"' == first.headers["ETag"] != v1
+    assert props(sample_db, "task_lm")["name"] == "language modelling"
+
+
+def test_flag_unflag_and_reject(client, sample_db):
+    error_of(client.post("/curation/nodes/res_a2/flag", json={}, headers=CURATOR), 422, "INVALID_EDIT")
+    client.post("/curation/nodes/res_a2/verify", headers=CURATOR)
+    flagged = client.post("/curation/nodes/res_a2/flag", json={"reason": "36.1 is for another model"}, headers=CURATOR)
+    assert flagged.json()["element"]["properties"]["verification_status"] == "flagged"
+    queue = client.get("/curation/queue", headers=CURATOR).json()
+    assert (queue[0]["kind"], queue[0]["element"], queue[0]["label"]) == ("flagged", "res_a2", "Result")
+    assert [i["element"] for i in queue if i["kind"] == "same_as"] == [
+        edge_id(sample_db, "method_srt_dup", "SAME_AS", "method_srt")]
+    assert [i for i in queue if i["kind"] == "low_confidence"] == []  # 0.6 is not below the default threshold 0.6
+    unflagged = client.post("/curation/nodes/res_a2/unflag", headers=CURATOR).json()
+    assert unflagged["element"]["properties"]["verification_status"] == "verified"  # as before the flag
+    error_of(client.post("/curation/nodes/res_a2/unflag", headers=CURATOR), 409, "CONFLICT")
+    rejected = client.post("/curation/nodes/res_a2/reject", json={"reason": "wrong row"}, headers=CURATOR).json()
+    assert props(sample_db, "res_a2")["verification_status"] == "rejected"
+    actions = [e["action"] for e in client.get("/curation/nodes/res_a2/history", headers=CURATOR).json()]
+    assert actions == ["reject", "unflag", "flag", "verify"] and rejected["event"]["reason"] == "wrong row"
+
+
+def test_undo_restores_the_exact_prior_state(client, sample_db):
+    before = props(sample_db, "dataset_pg19")
+    edit = client.patch("/curation/nodes/dataset_pg19", json={"properties": {"aliases": ["PG19"]}}, headers=CURATOR)
+    assert props(sample_db, "dataset_pg19")["aliases"] == ["PG19"]
+    undo = client.post(f"/curation/undo/{edit.json()['event']['id']}", headers=CURATOR)
+    assert undo.status_code == 200, undo.text
+    assert props(sample_db, "dataset_pg19") == before
+    assert undo.json()["event"]["undoes"] == edit.json()["event"]["id"]
+    error_of(client.post(f"/curation/undo/{edit.json()['event']['id']}", headers=CURATOR), 409, "CONFLICT")
+    error_of(client.post("/curation/undo/cur_nope", headers=CURATOR), 404, "NOT_FOUND")
+    history = client.get("/curation/history", params={"element": "dataset_pg19"}, headers=CURATOR).json()
+    assert [(e["action"], e["undone_by"]) for e in history] == [("undo", None), ("edit", undo.json()["event"]["id"])]
+
+
+def test_undo_refuses_when_the_element_changed_since(client, sample_db):
+    edit = client.patch("/curation/nodes/metric_ppl", json={"properties": {"name": "PPL"}}, headers=CURATOR).json()
+    client.patch("/curation/nodes/metric_ppl", json={"properties": {"name": "Perplexity"}}, headers=CURATOR)
+    error = error_of(client.post(f"/curation/undo/{edit['event']['id']}", headers=CURATOR), 409, "CONFLICT")
+    assert error["details"]["current"]["properties"]["name"] == "Perplexity"
+
+
+def test_add_and_remove_edges(client, sample_db):
+    added = client.post("/curation/edges", json={"source": "paper_b", "type": "USES", "target": "method_srt",
+                                                 "reason": "section 3 uses SRT"}, headers=CURATOR)
+    assert added.status_code == 201, added.text
+    edge = added.json()["element"]
+    assert (edge["key"], edge["properties"]["extractor"], edge["properties"]["verification_status"],
+            edge["properties"]["paper_sha256"]) == ("paper_b|USES|method_srt", "curator:alice@paperkg", "verified", SHA_B)
+    error_of(client.post("/curation/edges", json={"source": "paper_b", "type": "USES", "target": "method_srt"},
+                         headers=CURATOR), 409, "CONFLICT")
+    bad = error_of(client.post("/curation/edges", json={"source": "fig_a1", "type": "USES", "target": "method_srt"},
+                               headers=CURATOR), 422, "INVALID_EDIT")
+    assert bad["details"]["reason"] == "INVALID_ENDPOINTS"
+    unknown = error_of(client.post("/curation/edges", json={"source": "paper_b", "type": "LIKES", "target": "method_srt"},
+                                   headers=CURATOR), 422, "INVALID_EDIT")
+    assert unknown["details"]["reason"] == "NOT_IN_SCHEMA"
+
+    before = graph_dump(sample_db)
+    cites = edge_id(sample_db, "paper_b", "CITES", "paper_a")
+    removed = client.delete(f"/curation/edges/{cites}", params={"reason": "self-citation noise"}, headers=ADMIN)
+    assert removed.status_code == 200 and removed.json()["element"] is None
+    assert graph_dump(sample_db) != before
+    assert client.post(f"/curation/undo/{removed.json()['event']['id']}", headers=CURATOR).status_code == 200
+    assert graph_dump(sample_db) == before
+    keyed = client.get(f"/curation/edges/{edge_id(sample_db, 'paper_b', 'CITES', 'paper_a')}/history", headers=CURATOR)
+    assert [e["action"] for e in keyed.json()] == ["undo", "remove_edge"]
+
+
+def test_verify_and_reject_an_edge(client, sample_db):
+    uses = edge_id(sample_db, "paper_a", "USES", "method_transformer")
+    verified = client.post(f"/curation/edges/{uses}/verify", headers=CURATOR)
+    assert verified.json()["element"]["properties"]["verification_status"] == "verified"
+    assert verified.json()["event"]["element"] == "paper_a|USES|method_transformer"
+
+
+def test_merge_then_split_restores_the_graph(client, sample_db):
+    before = graph_dump(sample_db)
+    merged = client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "method_srt_dup",
+                                                  "reason": "same method"}, headers=CURATOR)
+    assert merged.status_code == 200, merged.text
+    survivor = props(sample_db, "method_srt")
+    assert (survivor["aliases"], survivor["verification_status"]) == (["SRT", "SRT model"], "edited")
+    assert props(sample_db, "method_srt_dup")["verification_status"] == "rejected"
+    dup_edges = sample_db.execute_query("""MATCH (d {id: 'method_srt_dup'})-[r]-(m) WHERE NOT m:CurationEvent
+        RETURN type(r) AS type, m.id AS other, r.verification_status AS status""").records
+    assert [tuple(r.values()) for r in dup_edges] == [("SAME_AS", "method_srt", "verified")]
+    queue = client.get("/curation/queue", headers=CURATOR).json()
+    assert [i for i in queue if i["kind"] == "same_as"] == []  # the candidate is resolved
+    error_of(client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "dataset_pg19"},
+                         headers=CURATOR), 422, "INVALID_EDIT")
+
+    split = client.post(f"/curation/split/{merged.json()['event']['id']}", headers=CURATOR)
+    assert split.status_code == 200, split.text
+    assert split.json()["event"]["action"] == "split"
+    assert graph_dump(sample_db) == before
