@@ -77,3 +77,19 @@ def test_float_region_lines_are_not_headings():
     text, placed = assemble(lines, {i for h in heads for i in h.lines})
     sections = assign_kinds(build_sections(heads, placed, len(text), "0" * 64))
     assert [s.ordinal for s in sections] == list(range(len(sections)))
+
+
+def test_pdf_outline_names_headings_a_style_alone_would_miss(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72
+    for text in ["Overview of the Field", *[f"Plain body sentence {i} in the regular font." for i in range(12)],
+                 "Details That Matter", *[f"More body text {i} in the regular font here." for i in range(12)],
+                 "Closing Remarks", "The end of the paper in the regular font."]:
+        page.insert_text((72, y), text, fontsize=10)  # headings in the body font: only the outline tells
+        y += 20 if text[0].isupper() and len(text) < 25 else 13
+    doc.set_toc([[1, "Paper Title", 1], [2, "Overview of the Field", 1], [3, "Details That Matter", 1],
+                 [2, "Closing Remarks", 1]])
+    parsed = parse_pdf(write(tmp_path, "outline.pdf", doc.tobytes()))
+    assert [(s.title, s.level) for s in parsed.sections] == [
+        ("Overview of the Field", 1), ("Details That Matter", 2), ("Closing Remarks", 1)]
