@@ -2,9 +2,10 @@
 to figures, tables, equations and sections resolved to those elements.
 
 Numbered citations ("[3, 5-7]") resolve by number, and only when the bibliography is numbered and
-every number exists, so "[0, 1]" intervals are not citations. Author-year citations ("(Smith et al.,
-2020; Lee, 2019a)", "Smith and Lee (2020)") resolve by first-author surname (fuzzy) and year, the
-letter suffix picking among same-author same-year entries in bibliography order. The bibliography
+every number exists, so "[0, 1]" intervals are not citations; keyed ones ("[Smi20, ABC+19]") by key.
+Author-year citations ("(Smith et al., 2020; Lee, 2019a)", "Smith and Lee (2020)") resolve by
+first-author surname (fuzzy) and year, the letter suffix picking among same-author same-year entries
+in bibliography order. The bibliography
 itself and the caption that opens a figure/table chunk are not searched.
 """
 
@@ -22,6 +23,7 @@ from extractors.model import BBox, Document, Mention, Reference
 
 NUM = r"\d{1,3}"
 NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
+KEYED_RE = re.compile(r"\[([^\[\]]{3,120})\]")
 PAREN_RE = re.compile(r"\(([^()]{0,300}?(?:19|20)\d{2}[a-z]?)\)")
 NAME = r"[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?"
 YEAR_PAREN_RE = re.compile(r"\((?P<year>(?:19|20)\d{2}[a-z]?)\)")
@@ -102,12 +104,20 @@ def citations(doc: Document) -> list[tuple[int, int, str, str, Reference | None]
     """(start, end, text, label, reference) for every citation marker."""
     refs = doc.references
     out = []
-    numbered = {int(m): r for r in refs if r.marker and (m := re.sub(r"\D", "", r.marker))}
+    numbered = {int(m[1]): r for r in refs if r.marker and (m := re.fullmatch(r"\[?(\d{1,3})[\].)]?", r.marker))}
+    keyed = {r.marker.strip("[]"): r for r in refs
+             if r.marker and re.fullmatch(r"\[[^\[\]\d\s]*\d{2,4}[a-z]?\]", r.marker)}
     if numbered:
         for m in NUMBERED_RE.finditer(doc.text):
             numbers = expand(m[1])
             if numbers and all(n in numbered for n in numbers):
                 out += [(m.start(), m.end(), m[0], str(n), numbered[n]) for n in numbers]
+        return out
+    if keyed:  # "[Smi20, ABC+19]"
+        for m in KEYED_RE.finditer(doc.text):
+            keys = [k.strip() for k in re.split(r"[,;]", m[1])]
+            if all(k in keyed for k in keys):
+                out += [(m.start(), m.end(), m[0], k, keyed[k]) for k in keys]
         return out
     for m in PAREN_RE.finditer(doc.text):
         for item in re.split(r";", m[1]):

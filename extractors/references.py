@@ -28,20 +28,30 @@ INITIAL_END_RE = re.compile(r"(?:\b[A-Z]|\b(?:al|eds?|Proc|Vol|vol|pp|no|No|Jr|S
                             r"Univ|Dept|etc|vs|cf|Fig|Eq|Ch|Sec|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec))$")
 
 
+KEY_RE = re.compile(r"^\s*\[(?P<key>[A-Za-z][A-Za-z+\-.]{0,12}\d{2,4}[a-z]?)\]\s*")
+
+
 def marker_number(text: str) -> int | None:
     m = MARKER_RE.match(text)
     return int(m["b"] or m["d"] or m["p"]) if m else None
 
 
 def numbered_starts(lines: list[Line]) -> list[int] | None:
-    """Indices of lines opening entries 1, 2, 3, ... in sequence, when the list is numbered."""
+    """Indices of lines opening entries 1, 2, 3, ... in sequence (a number or two may be lost to the
+    layout), when the list is numbered."""
     starts, expected = [], None
     for i, line in enumerate(lines):
         n = marker_number(line.text)
-        if n is not None and (expected is None and n <= 2 or n == expected):
+        if n is not None and (expected is None and n <= 2 or expected is not None and expected <= n <= expected + 2):
             starts.append(i)
             expected = n + 1
-    return starts if len(starts) >= max(3, 0.15 * len(lines)) else None
+    return starts if len(starts) >= max(3, 0.05 * len(lines)) else None
+
+
+def keyed_starts(lines: list[Line]) -> list[int] | None:
+    """Indices of lines opening with an alphanumeric key ("[Smi20]", "[ABC+19]"), when the list is keyed."""
+    starts = [i for i, line in enumerate(lines) if KEY_RE.match(line.text)]
+    return starts if len(starts) >= max(3, 0.05 * len(lines)) else None
 
 
 def left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
@@ -181,12 +191,12 @@ def by_columns(lines: list[Line]) -> list[Line]:
 def parse_references(lines: list[Line], sha256: str) -> list[Reference]:
     """The bibliography's entries in order, with their marker, raw text, parsed fields and place."""
     lines = by_columns(body_lines(lines))
-    starts = numbered_starts(lines) or layout_starts(lines)
+    starts = numbered_starts(lines) or keyed_starts(lines) or layout_starts(lines)
     out = []
     for n, (a, b) in enumerate(zip(starts, [*starts[1:], len(lines)]), 1):
         own = lines[a:b]
         raw = join([l.text for l in own])
-        m = MARKER_RE.match(raw) if marker_number(own[0].text) is not None else None
+        m = (MARKER_RE.match(raw) if marker_number(own[0].text) is not None else None) or KEY_RE.match(raw)
         marker = m.group(0).strip() if m else None
         text = raw[m.end():] if m else raw
         first = [l for l in own if l.page == own[0].page]

@@ -54,6 +54,13 @@ def test_numbered_citations_expand_ranges_and_ignore_intervals():
     assert triples(mentions) == [("citation", "[1, 3-4]", label, f"ref{label}") for label in ("1", "3", "4")]
 
 
+def test_keyed_citations_resolve_by_key():
+    refs = [reference(1, "[Smi20]", ["A. Smith"], 2020), reference(2, "[ABC+19]", ["A. Able"], 2019)]
+    text = "Both [Smi20; ABC+19] and [Smi20] agree, unlike [see appendix]."
+    assert [(m.text, m.target_label, m.target_id) for m in find_mentions(document(text, refs))] == [
+        ("[Smi20; ABC+19]", "Smi20", "ref1"), ("[Smi20; ABC+19]", "ABC+19", "ref2"), ("[Smi20]", "Smi20", "ref1")]
+
+
 def test_author_year_citations_resolve_by_surname_year_and_suffix():
     refs = [reference(1, None, ["Lee Chen", "Bo Wu"], 2019), reference(2, None, ["Lee Chen"], 2019),
             reference(3, None, ["Alice Smith", "Bob Jones"], 2020), reference(4, None, ["Dan van der Berg"], 2018)]

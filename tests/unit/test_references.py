@@ -93,3 +93,13 @@ def test_markers_set_apart_from_their_text_stay_with_it():
     refs = parse_references(lines, SHA)
     assert [(r.marker, r.year, r.title) for r in refs] == [("[1]", 2011, "Title number 1"),
                                                            ("[2]", 2012, "Title number 2")]
+
+
+def test_keyed_entries_and_a_lost_number():
+    keyed = [line("[Smi20] A. Smith. Rules for papers. In Venue, 2020.", 0),
+             line("[ABC+19] A. Able, B. Baker and C. Cole. Tables. In Venue, 2019.", 12),
+             line("[Lee18] C. Lee. Citations. Journal of Tests, 2018.", 24)]
+    assert [(r.marker, r.year) for r in parse_references(keyed, SHA)] == [("[Smi20]", 2020), ("[ABC+19]", 2019),
+                                                                         ("[Lee18]", 2018)]
+    numbered = [line(f"[{n}] A. Author. Title {n}. Venue, 20{10 + n}.", 12 * n) for n in (1, 2, 4, 5)]
+    assert [r.marker for r in parse_references(numbered, SHA)] == ["[1]", "[2]", "[4]", "[5]"]
