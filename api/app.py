@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 
 from api import auth, errors, logs
 from api.models import ErrorBody, Health
-from api.routers import curation, graph, papers, qa, ui
+from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
                            expose_headers=["ETag", "X-Request-ID"])
     errors.install(app)
-    for router in (papers.router, graph.router, qa.router):
+    for router in (papers.router, graph.router, qa.router, export.router):
         app.include_router(router, dependencies=[Depends(auth.read_access)])
     app.include_router(curation.router)
     app.include_router(ui.router)
