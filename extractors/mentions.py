@@ -5,8 +5,8 @@ Numbered citations ("[3, 5-7]") resolve by number, and only when the bibliograph
 every number exists, so "[0, 1]" intervals are not citations; keyed ones ("[Smi20, ABC+19]") by key.
 Author-year citations ("(Smith et al., 2020; Lee, 2019a)", "Smith and Lee (2020)") resolve by
 first-author surname (fuzzy) and year, the letter suffix picking among same-author same-year entries
-in bibliography order. The bibliography
-itself and the caption that opens a figure/table chunk are not searched.
+in bibliography order. The bibliography itself and the caption that opens a figure/table chunk are
+not searched.
 """
 
 from __future__ import annotations
