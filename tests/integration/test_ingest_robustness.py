@@ -1,0 +1,58 @@
+"""Neo4j down before or during a run: a clear error, no partial paper, and rerunning finishes the rest.
+And the whole shared corpus ingests with zero failures."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from cli.main import app
+from kg import store
+from kg.ingest import Ingestor, discover
+from kg.localserver import LocalNeo4j
+from kg.settings import get_settings
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+from tests.neo4j_harness import free_port, local_settings
+
+
+def test_unreachable_neo4j_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERKG_NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(app, ["ingest", str(SAMPLE_A)])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code != 0
+    assert "cannot reach Neo4j" in str(result.exception) or "cannot reach Neo4j" in result.output
+
+
+def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(tmp_path):
+    settings = local_settings(tmp_path / "own-neo4j")  # a server of this test's own: it is stopped mid-run
+    server = LocalNeo4j(settings)
+    server.start()
+    try:
+        with store.connect(settings) as driver:
+            def stop_after_first(outcome):
+                if outcome.status == "ingested":
+                    server.stop()
+
+            report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run([SAMPLE_A, SAMPLE_B])
+            assert [p.status for p in report.papers] == ["ingested"] and not report.ok
+            assert "cannot reach Neo4j" in report.stopped and "again" in report.stopped
+        server.start()
+        with store.connect(settings) as driver:
+            assert value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)") == [SAMPLE_A.name]
+            assert value(driver, "MATCH (r:IngestRun) RETURN count(r)") == 1
+            rerun = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B])
+            assert [p.status for p in rerun.papers] == ["unchanged", "ingested"] and rerun.ok
+            assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 2
+    finally:
+        server.stop()
+
+
+def test_the_whole_shared_corpus_ingests_without_failure(ingest_settings, driver, corpus_dir):
+    files = list(discover([corpus_dir]))
+    report = Ingestor(ingest_settings, driver, workers=2, embed=False).run(files)
+    assert [(p.path, p.reason) for p in report.papers if p.status == "failed"] == [] and report.ok
+    assert report.count("ingested") + report.count("unchanged") == len(files) == 52
+    assert value(driver, "MATCH (p:Paper) RETURN count(p)") == report.count("ingested")
+    assert value(driver, "MATCH (p:Paper) WHERE NOT (p)-[:HAS_CHUNK|HAS_SECTION]->() RETURN count(p)") == 0
