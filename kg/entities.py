@@ -1,0 +1,94 @@
+"""Canonical entities across papers, in the write path: a paper's proposed Method/Dataset/Metric/Task/Concept
+nodes are matched against the entities already in the graph. Same name or alias (by match key, or a near
+spelling that differs only by case, hyphens or a plural) -> the existing node is reused; a near but uncertain
+spelling -> both nodes stay and a SAME_AS candidate edge goes to curators; anything else stays apart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from neo4j import ManagedTransaction
+
+from rapidfuzz import fuzz
+
+from extractors.semantic.canonical import Identity, identity, match_key
+from kg.records import EdgeRecord, NodeRecord
+from kg.runs import Run
+from kg.validation import validate_batch
+from ontology.loader import Schema
+
+ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
+_EXISTING = """
+MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
+RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.name AS name, coalesce(n.aliases, []) AS aliases
+"""
+
+
+@dataclass(frozen=True)
+class KnownEntity:
+    label: str
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+def existing_entities(tx: ManagedTransaction) -> list[KnownEntity]:
+    return [KnownEntity(r["label"], r["id"], r["name"] or "", tuple(r["aliases"]))
+            for r in tx.run(_EXISTING, labels=list(ENTITY_LABELS))]
+
+
+def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownEntity]
+            ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The records with proposed entities mapped onto known ones (ids remapped in every edge, aliases united),
+    plus a SAME_AS candidate edge from each new entity to each known entity whose name is close but not sure."""
+    by_key = {(k.label, match_key(n)): k for k in known for n in (k.name, *k.aliases) if n}
+    remap: dict[tuple[str, str], KnownEntity] = {}
+    out_nodes, same_as = [], []
+    for node in nodes:
+        if node.label not in ENTITY_LABELS:
+            out_nodes.append(node)
+            continue
+        names = [node.props.get("name", ""), *node.props.get("aliases", [])]
+        match = next((by_key[(node.label, match_key(n))] for n in names if (node.label, match_key(n)) in by_key), None)
+        if match is not None and match.id != node.id:
+            remap[(node.label, node.id)] = match
+            merged = sorted({*match.aliases, *names} - {match.name})
+            out_nodes.append(replace(node, id=match.id, props={**node.props, "name": match.name, "aliases": merged}))
+            continue
+        out_nodes.append(node)
+        if match is None:
+            same_as += _candidates(node, names, [k for k in known if k.label == node.label], edges)
+    moved = [_moved(e, remap) for e in edges]
+    return out_nodes, moved + same_as
+
+
+def _moved(edge: EdgeRecord, remap: dict[tuple[str, str], KnownEntity]) -> EdgeRecord:
+    source = remap.get((edge.source_label, edge.source_id))
+    target = remap.get((edge.target_label, edge.target_id))
+    return replace(edge, source_id=source.id if source else edge.source_id, target_id=target.id if target else edge.target_id)
+
+
+def _candidates(node: NodeRecord, names: list[str], known: list[KnownEntity], edges: list[EdgeRecord]) -> list[EdgeRecord]:
+    """SAME_AS to each known entity with an uncertain identity, carrying the evidence of the paper's own edge
+    to the new entity; confidence grows with the spelling similarity and stays below 0.6: curators decide."""
+    evidence = next((e.props for e in edges if e.source_label == "Paper" and e.target_id == node.id), None)
+    out = []
+    for k in known:
+        pairs = [(n, m) for n in names for m in (k.name, *k.aliases) if identity(n, m) is Identity.CANDIDATE]
+        if k.id != node.id and pairs:
+            similarity = max(fuzz.ratio(match_key(n), match_key(m)) for n, m in pairs) / 100
+            props = {key: v for key, v in (evidence or node.props).items()
+                     if key in ("source_chunk_ids", "pages", "bboxes", "extractor", "verification_status", "paper_sha256")}
+            out.append(EdgeRecord("SAME_AS", node.label, node.id, k.label, k.id,
+                                  {**props, "confidence": round(0.6 * similarity, 3)}))
+    return out
+
+
+def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord],
+                           edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """resolve() against the graph as this transaction sees it; the SAME_AS candidates it adds are stamped
+    and validated like every other edge of the paper (a refused one is dropped)."""
+    nodes, edges = resolve(nodes, edges, existing_entities(tx))
+    fresh = [e for e in edges if e.type == "SAME_AS" and "created_at" not in e.props]
+    checked = validate_batch([], [run.stamped(e, schema) for e in fresh], schema).edges
+    return nodes, [e for e in edges if not (e.type == "SAME_AS" and "created_at" not in e.props)] + checked
