@@ -20,6 +20,7 @@ from pathlib import Path
 from neo4j import Driver
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
+from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from kg import embeddings, store
 from kg.errors import DatabaseUnavailable, PaperKGError
 from kg.filestore import PDFStore, file_sha256
@@ -33,7 +34,7 @@ from kg.validation import Rejection, validate_batch
 from kg.write import write_graph
 from ontology.loader import get_schema
 
-STAGES = ("hash", "parse", "chunk", "embed", "map", "validate", "write")
+STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
 
@@ -116,6 +117,7 @@ def prepare(path: str, sha: str, run: Run) -> Prepared | str:
     """Parse, chunk, embed, map and validate one PDF; a bad PDF gives the reason as a string, not an exception,
     so that nothing of it has to cross the process boundary but text."""
     from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
+    from extractors.semantic.extract import extract_semantics
 
     schema, embedder = _worker["schema"], _worker["embedder"]
     seconds: dict[str, float] = {}
@@ -132,6 +134,10 @@ def prepare(path: str, sha: str, run: Run) -> Prepared | str:
         began = time.perf_counter()
         nodes, edges = map_document(doc, vectors)
         seconds["map"] = time.perf_counter() - began
+        began = time.perf_counter()
+        semantic = extract_semantics(doc)  # issue 6: entities, experiments, results and links of the paper
+        nodes, edges = nodes + semantic.nodes, edges + semantic.edges
+        seconds["semantic"] = time.perf_counter() - began
         began = time.perf_counter()
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
         seconds["validate"] = time.perf_counter() - began
@@ -188,7 +194,7 @@ class Ingestor:
         self.store = PDFStore(settings.data_dir)
         model = embeddings.installed_version() if embed else None
         self.embed = model is not None
-        self.versions = [EXTRACTOR, model or EMBEDDINGS_OFF]
+        self.versions = [EXTRACTOR, SEMANTIC_EXTRACTOR, model or EMBEDDINGS_OFF]
         now = datetime.now(timezone.utc)
         self.report = IngestReport(invocation=invocation_id(now),
                                    embeddings=model or (embeddings.OFF_REASON if embed else "embeddings off (--no-embed)"))

@@ -14,6 +14,7 @@ from neo4j import Driver, ManagedTransaction
 
 from extractors.model import Box
 from kg.bbox import parse_bbox
+from kg.entities import resolve_in_transaction
 from kg.mapping import PIPELINE_PREFIX, CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
@@ -178,6 +179,7 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
                  rejected: int, on_batch: Callable[[int], None] | None) -> PaperWrite:
+    nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
     existing = read_subgraph(tx, run.sha256, schema)
     _add_human_shared_nodes(tx, existing, nodes)
     citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)

@@ -1,0 +1,73 @@
+"""Semantic extraction on the real corpus: gold papers yield their datasets and metrics through parse_pdf,
+the benchmark meets its floor, and through ingestion one entity node serves several papers while
+different names stay apart; results are queryable across papers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from extractors.pipeline import parse_pdf
+from extractors.semantic.benchmark import TYPES, gold_entities, score_paper, total
+from extractors.semantic.canonical import normalize
+from extractors.semantic.extract import extract_semantics
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+
+GOLD = Path(__file__).resolve().parents[3] / "shared" / "gold"
+
+
+@pytest.fixture(scope="module")
+def extracted(corpus_dir):
+    return {p.stem: (json.loads(p.read_text()), extract_semantics(parse_pdf(corpus_dir / f"{p.stem}.pdf")))
+            for p in sorted(GOLD.glob("*.json"))}
+
+
+def _names(extraction, label):
+    return {normalize(n) for n in extraction.names(label)} | {
+        normalize(a) for n in extraction.nodes if n.label == label for a in n.props.get("aliases", [])}
+
+
+@pytest.mark.parametrize("stem, label, name", [
+    ("latex_2305.03393", "Dataset", "PubTabNet"), ("s2orc_2020.acl-main.207", "Method", "SPECTER"),
+    ("s2orc_2020.acl-main.207", "Dataset", "MAG"), ("sp_smola10", "Dataset", "PubMed"),
+    ("pm_papermage", "Dataset", "S2-VL"), ("latex_1911.02782", "Metric", "F1"), ("pm_papermage", "Metric", "F1"),
+])
+def test_gold_papers_yield_their_datasets_metrics_and_methods(extracted, stem, label, name):
+    assert normalize(name) in _names(extracted[stem][1], label)
+
+
+def test_benchmark_floor_on_the_gold_papers(extracted):
+    """Regression floor, well under the figures in docs/benchmarks.md: a change that breaks a family shows."""
+    totals = total([score_paper(gold_entities(g), {k: x.names(lab) for k, lab in TYPES.items()})
+                    for g, x in extracted.values()])
+    assert totals["metrics"].f1 >= 0.45 and totals["datasets"].f1 >= 0.3
+    assert totals["methods"].f1 >= 0.35 and totals["tasks"].f1 >= 0.25
+
+
+def test_no_element_without_provenance_and_confidences_vary(extracted):
+    confidences = set()
+    for _, extraction in extracted.values():
+        for element in extraction.nodes + extraction.edges:
+            assert element.props["extractor"].startswith("paperkg-semantic@")
+            confidences.add(element.props["confidence"])
+        for edge in extraction.edges:
+            assert edge.props["source_chunk_ids"] and edge.props["pages"]
+    assert len(confidences) > 50
+
+
+def test_one_entity_node_across_papers_and_results_queryable(ingest_settings, driver):
+    report = run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    assert report.count("ingested") == 2
+    rows = driver.execute_query(
+        "MATCH (p:Paper)-[r:PROPOSES|USES]->(m:Method {name: 'Sparse Routing Attention'}) "
+        "RETURN type(r) AS t, r.paper_sha256 AS sha ORDER BY t").records
+    assert [r["t"] for r in rows] == ["PROPOSES", "USES"] and len({r["sha"] for r in rows}) == 2
+    assert value(driver, "MATCH (m:Method) WHERE m.name = 'Sparse Routing Attention' RETURN count(m)") == 1
+    assert value(driver, "MATCH (d:Dataset) WHERE d.name IN ['PG-19', 'LongBench'] RETURN count(d)") == 2
+    perplexity = driver.execute_query(
+        "MATCH (r:Result)-[:FOR_METRIC]->(:Metric {name: 'perplexity'}), (r)-[:REPORTED_IN]->(t:Table) "
+        "RETURN r.value AS v, t.label AS table ORDER BY v").records
+    assert perplexity and all(r["table"] == "1" for r in perplexity)
+    assert value(driver, "MATCH ()-[r:MENTIONS]->(:Method) WHERE r.char_starts IS NULL RETURN count(r)") == 0
