@@ -78,7 +78,8 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
-        coverage = sum(w * _match(t, set(s_terms)) for t, w in weights.items()) / total
+        context = _caption_terms(chunk, a)
+        coverage = sum(w * max(_match(t, set(s_terms)), 0.5 * _match(t, context)) for t, w in weights.items()) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         new_tokens = [t for t in tokens(raw) if t not in q_tokens]
@@ -90,6 +91,15 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
             score *= 0.6
         scored.append(Unit(chunk, a, b, score, coverage))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def _caption_terms(chunk: dict, start: int) -> set[str]:
+    """For a row of a table or figure (any paragraph after the caption), the caption's terms: a row's numbers
+    answer what its caption says it measures."""
+    if chunk.get("kind") not in ("table", "figure"):
+        return set()
+    caption_end = chunk["text"].find("\n\n")
+    return set(terms(chunk["text"][:caption_end])) if 0 < caption_end < start else set()
 
 
 def _match(term: str, present: set[str]) -> float:

@@ -54,19 +54,20 @@ def terms(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) spans of the sentences of a passage; abbreviations such as 'et al.' and 'Fig.' do not end one."""
-    spans, start = [], 0
-    flat = text
-    for match in _SENTENCE_END.finditer(flat):
-        before = flat[max(start, match.start() - 8): match.start()].lower()
-        if before.endswith(_ABBREVIATIONS) or re.search(r"(?:^|\s)[a-z]\.$", before):
-            continue
-        end = match.start()
-        if flat[start:end].strip():
-            spans.append(_strip(flat, start, end))
-        start = match.end()
-    if flat[start:].strip():
-        spans.append(_strip(flat, start, len(flat)))
+    """(start, end) spans of the sentences of a passage; a paragraph break ends one too, abbreviations such as
+    'et al.' and 'Fig.' do not."""
+    spans = []
+    for paragraph in re.finditer(r"(?:(?!\n\s*\n).)+", text, re.S):
+        start = paragraph.start()
+        for match in _SENTENCE_END.finditer(text, paragraph.start(), paragraph.end()):
+            before = text[max(start, match.start() - 8): match.start()].lower()
+            if before.endswith(_ABBREVIATIONS) or re.search(r"(?:^|\s)[a-z]\.$", before):
+                continue
+            if text[start:match.start()].strip():
+                spans.append(_strip(text, start, match.start()))
+            start = match.end()
+        if text[start:paragraph.end()].strip():
+            spans.append(_strip(text, start, paragraph.end()))
     return spans
 
 
