@@ -34,8 +34,26 @@ def inside(line: Line, regions: list[Region], slack: float = 2.0) -> bool:
 
 
 def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
-    """Every line in reading order without rotated text and float captions."""
-    return [line for page in pages for line in page.lines if not line.vertical and not inside(line, captions)]
+    """Every line in reading order without rotated text and float captions; footnotes and page
+    footers (small print below the last body line of the page) follow the sentence they interrupt
+    instead of splitting it across the page break."""
+    lines = [line for page in pages for line in page.lines if not line.vertical and not inside(line, captions)]
+    size = _body_size(lines)
+    bottom: dict[int, float] = {}
+    for line in lines:
+        if abs(line.size - size) < 0.6:
+            bottom[line.page] = max(bottom.get(line.page, 0.0), line.bbox[3])
+    out: list[Line] = []
+    waiting: list[Line] = []
+    for line in lines:
+        if line.size < size - 0.8 and line.bbox[1] >= bottom.get(line.page, float("inf")) - 1:
+            waiting.append(line)
+            continue
+        out.append(line)
+        if waiting and line.page > waiting[0].page and line.text.rstrip().endswith((".", "?", "!", ":")):
+            out.extend(waiting)
+            waiting = []
+    return out + waiting
 
 
 def in_regions(lines: list[Line], regions: list[Region]) -> set[int]:
