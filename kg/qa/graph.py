@@ -12,6 +12,7 @@ from typing import Any
 from neo4j import Driver
 from rapidfuzz import fuzz
 
+from kg.curation.hidden import without_rejected
 from kg.qa.text import normalize
 from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, lucene_query, node_dict
 from ontology.loader import Schema
@@ -133,7 +134,8 @@ class GraphReader:
     def run(self, cypher: str, **params: Any) -> list:
         if cypher.strip() not in self.cypher:
             self.cypher.append(cypher.strip())
-        return self.driver.execute_query(cypher, **params, database_=self.database, routing_="r").records
+        records = self.driver.execute_query(cypher, **params, database_=self.database, routing_="r").records
+        return without_rejected(records)  # curators' soft deletes are not evidence
 
     # -------------------------------------------------------------- names and indexes
     def index(self, kind: str, label: str, prop: str) -> str | None:

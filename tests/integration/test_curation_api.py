@@ -223,3 +223,14 @@ def test_merge_then_split_restores_the_graph(client, sample_db):
     assert split.status_code == 200, split.text
     assert split.json()["event"]["action"] == "split"
     assert graph_dump(sample_db) == before
+
+
+def test_rejected_elements_are_absent_from_answers(client, sample_db):
+    question = {"question": "Which datasets does the paper use?", "paper_id": "paper_a"}
+    before = client.post("/ask", json=question).json()
+    assert before["answer"] == "The paper uses / evaluates on: PG-19."
+    client.post("/curation/nodes/dataset_pg19/reject", json={"reason": "not a dataset of this paper"}, headers=CURATOR)
+    after = client.post("/ask", json=question).json()
+    assert (after["answer"], after["intent"]) == ("", "search")  # the graph no longer supports an answer
+    assert "dataset_pg19" not in {n["id"] for n in after["graph"]["nodes"]}
+    assert client.get("/nodes/dataset_pg19").json()["properties"]["verification_status"] == "rejected"
