@@ -72,8 +72,9 @@ def opens_block(lines: list[Line], i: int) -> bool:
     prev = above[-1]
     height = max(line.bbox[3] - line.bbox[1], 1.0)
     width = max(line.bbox[2] - line.bbox[0], prev.bbox[2] - prev.bbox[0], 1.0)
+    full = prev.bbox[0] < line.bbox[0] + 3 * line.size and prev.bbox[2] > line.bbox[2] - 0.1 * width
     continues = (prev.block == line.block and prev.column == line.column and abs(prev.size - line.size) < 0.3
-                 and -height < line.bbox[1] - prev.bbox[3] < 0.8 * height and prev.bbox[2] > line.bbox[2] - 0.1 * width
+                 and -height < line.bbox[1] - prev.bbox[3] < 0.8 * height and full
                  and not prev.text.rstrip().endswith((".", ":", "!", "?")))
     return not continues
 

@@ -3,7 +3,7 @@ import pytest
 
 from extractors.floats import find_floats
 from extractors.layout import read_layout
-from extractors.model import Line, PageLayout
+from extractors.model import Line, PageLayout, Span
 from tests.pdf_factory import floats_paper
 
 SHA = "0" * 64
@@ -93,6 +93,17 @@ def test_list_of_figures_entry_does_not_win_over_the_caption():
     ]
     figures, _ = find_floats(pages, SHA)
     assert [(f.label, f.page, f.caption) for f in figures] == [("1", 7, "Overview of the system.")]
+
+
+def test_caption_under_the_last_row_of_its_table_in_the_same_block():
+    """A right-aligned last cell above is no sentence that the caption line would continue."""
+    cells = [line(t, 100, block=3, x0=x, x1=x + 15) for t, x in (("48.2", 420), ("4.5", 477), ("5.0", 529))]
+    caption = Line(text="Table 2 Gain in using the index", page=1, bbox=(315, 112, 550, 122), size=10, font="Times",
+                   block=3, spans=[Span(text="Table 2", bbox=(315, 112, 345, 122), size=10, font="Times-Bold", bold=True),
+                                   Span(text="Gain in using the index", bbox=(348, 112, 550, 122), size=10,
+                                        font="Times")])
+    _, tables = find_floats([PageLayout(page=1, width=612, height=792, lines=[*cells, caption])], SHA)
+    assert [(t.label, t.caption) for t in tables] == [("2", "Gain in using the index")]
 
 
 @pytest.mark.parametrize("text", [
