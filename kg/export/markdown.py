@@ -50,7 +50,7 @@ def _front(view: GraphView, paper: NodeRecord) -> list[str]:
     p = paper.props
     facts = [md(paper.id), md(p.get("file_name", "")), f"{p['page_count']} pages" if "page_count" in p else "",
              str(p.get("year", "")), f"DOI {md(p['doi'])}" if p.get("doi") else "",
-             f"arXiv {md(p['arxiv_id'])}" if p.get("arxiv_id") else ""]
+             f"arXiv {md(p['arxiv_id'])}" if p.get("arxiv_id") else "", status_mark(p)]
     authors = ", ".join(md(a.props.get("name", a.id)) for _, a in view.targets(paper, "HAS_AUTHOR"))
     lines = [f"- **Paper:** {' · '.join(f for f in facts if f)}", f"- **Authors:** {authors or '(none found)'}",
              f"- **PDF sha256:** `{p.get('sha256', '')}`",

@@ -17,8 +17,11 @@ class MermaidKind(StrEnum):
     FLOWCHART = "flowchart"
 
 
-# Mermaid reads #name; entity codes in any diagram; these characters would otherwise end or change a label.
-_ENTITIES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;"}
+# Labels are HTML to Mermaid (11.x), and mind maps read Markdown in them: these characters would end a label,
+# make a tag or emphasis, or start Mermaid's own #code; entity. Named HTML entities come out as the character
+# (checked by rendering in Chromium); numeric ones (&#35;) do not, Mermaid takes them for its #35; codes.
+_ENTITIES = {"&": "&amp;", '"': "&quot;", "<": "&lt;", ">": "&gt;", "#": "&num;", "*": "&ast;", "_": "&lowbar;",
+             "`": "&grave;"}
 _BRANCHES = (("Methods", "Method"), ("Datasets", "Dataset"), ("Metrics", "Metric"), ("Tasks", "Task"))
 _FLOW_LABELS = ("Paper", "Method", "Dataset", "Metric", "Task", "Experiment", "Result", "Concept")
 _FLOW_TYPES = ("PROPOSES", "USES", "ADDRESSES", "EVALUATES_ON", "MEASURES", "HAS_EXPERIMENT", "OF_EXPERIMENT",
@@ -26,7 +29,7 @@ _FLOW_TYPES = ("PROPOSES", "USES", "ADDRESSES", "EVALUATES_ON", "MEASURES", "HAS
 
 
 def text(value: object) -> str:
-    """A quoted Mermaid label: one line, entity-coded."""
+    """A quoted Mermaid label: one line, markup characters as named HTML entities."""
     return '"' + "".join(_ENTITIES.get(c, c) for c in " ".join(str(value).split())) + '"'
 
 

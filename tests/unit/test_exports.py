@@ -52,9 +52,11 @@ def _hostile_title(nodes):
 # ------------------------------------------------------------------ markdown
 def test_markdown_notes_of_a_paper(graph, schema):
     nodes, edges = _curate(*graph, node_id="res_a1", edge_key=("paper_a", "PROPOSES", "method_srt"))
+    nodes, edges = _curate(nodes, edges, node_id="paper_a", status="flagged")
     notes = to_markdown(nodes, edges, schema)
     part = notes.split("\n---\n")[1]  # papers sort by title: "A Benchmark..." first
     assert part.startswith("\n# Sparse Routing Transformers\n")
+    assert "- **Paper:** paper\\_a · srt.pdf · 9 pages · 2021 · DOI 10.1234/srt · ⚑ flagged" in part
     assert "- **Authors:** Ada Lee, Bo Kim" in part
     outline = part.split("## Outline\n\n")[1].split("\n\n")[0].splitlines()
     assert outline == ["- 1 Introduction (pp. 1–2)", "- 2 Method (pp. 2–4)", "  - 2.1 Routing Attention (p. 3)",
@@ -95,9 +97,10 @@ def test_mermaid_mindmap_outline(graph, schema):
 
 
 def test_mermaid_labels_are_entity_coded(graph, schema):
-    assert text('a "b" #1 <c> & d\ne') == '"a #quot;b#quot; #35;1 #lt;c#gt; #amp; d e"'
+    assert text('a "b" #1 <c> & *d* _e_ `f`\ng') == \
+        '"a &quot;b&quot; &num;1 &lt;c&gt; &amp; &ast;d&ast; &lowbar;e&lowbar; &grave;f&grave; g"'
     chart = to_mermaid(_hostile_title(graph[0]), graph[1], schema, MermaidKind.MINDMAP)
-    assert '"q"' not in chart and "<script>" not in chart and "#quot;q#quot;" in chart
+    assert '"q"' not in chart and "<script>" not in chart and "&quot;q&quot;" in chart
 
 
 # ------------------------------------------------------------------ tabular
