@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 import importlib.resources
 import json
+import re
 from functools import lru_cache
 from string import Template
 from typing import Iterable
 
+from kg.errors import ExportError
 from kg.export.json_graph import plain
 from kg.export.view import GraphView, element_key as key
 from kg.records import EdgeRecord, NodeRecord
@@ -28,7 +30,12 @@ _JSON_IN_HTML = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 
 
 @lru_cache(maxsize=1)
 def _assets() -> tuple[Template, str, str]:
-    vis = importlib.resources.files("pyvis") / "templates" / "lib" / "vis-9.1.2"
+    """The page template and the newest vis-network build that pyvis ships (lib/vis-<version>/)."""
+    builds = [d for d in (importlib.resources.files("pyvis") / "templates" / "lib").iterdir()
+              if d.name.startswith("vis-") and (d / "vis-network.min.js").is_file()]
+    if not builds:
+        raise ExportError("the pyvis package has no vis-network build", hint="reinstall paperkg (pip install -e .)")
+    vis = max(builds, key=lambda d: tuple(int(p) for p in re.findall(r"\d+", d.name)))
     page = importlib.resources.files("kg.export") / "graph_page.html"
     return Template(page.read_text()), (vis / "vis-network.min.js").read_text(), (vis / "vis-network.css").read_text()
 

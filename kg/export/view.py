@@ -1,5 +1,5 @@
 """Records read from the graph, indexed for the paper-shaped exports (notes, diagrams, tables, the HTML page):
-nodes by (label, id), edges out of and into each node. Pure: no database."""
+nodes by (label, id) and the edges out of each node. Pure: no database."""
 
 from __future__ import annotations
 
@@ -26,10 +26,8 @@ class GraphView:
         self.nodes: dict[Key, NodeRecord] = {(n.label, n.id): n for n in nodes}
         self.edges: list[EdgeRecord] = list(edges)
         self._out: dict[Key, list[EdgeRecord]] = defaultdict(list)
-        self._in: dict[Key, list[EdgeRecord]] = defaultdict(list)
         for e in self.edges:
             self._out[(e.source_label, e.source_id)].append(e)
-            self._in[(e.target_label, e.target_id)].append(e)
 
     def of_label(self, label: str) -> list[NodeRecord]:
         return sorted((n for n in self.nodes.values() if n.label == label), key=self.sort_key)
@@ -43,12 +41,6 @@ class GraphView:
                  if e.type == type and (label is None or e.target_label == label)
                  and (e.target_label, e.target_id) in self.nodes]
         return sorted(pairs, key=lambda p: (p[0].props.get("position", 0), self.sort_key(p[1])))
-
-    def sources(self, node: NodeRecord, type: str, label: str | None = None) -> list[tuple[EdgeRecord, NodeRecord]]:
-        pairs = [(e, self.nodes[(e.source_label, e.source_id)]) for e in self._in[(node.label, node.id)]
-                 if e.type == type and (label is None or e.source_label == label)
-                 and (e.source_label, e.source_id) in self.nodes]
-        return sorted(pairs, key=lambda p: self.sort_key(p[1]))
 
     def target(self, node: NodeRecord, type: str) -> NodeRecord | None:
         pairs = self.targets(node, type)
