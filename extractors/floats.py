@@ -23,7 +23,8 @@ CAPTION_RE = re.compile(
     r"(?P<label>(?:[A-Z]{1,2}\.?\d+|S?\d+|[IVXL]+)(?:[.\-]\d+)*[a-z]?)(?![\w.]\w)"
     r"\s*(?P<sep>[:.|\u2014\u2013-](?!\d)|\((?i:\.*\s*cont)[^)]*\)|$)?\s*(?P<rest>.*)$"
 )
-# Body sentences that open with a label go on with a verb or a function word in lower case.
+# Body sentences that open with a bare label go on with a verb or a function word in lower case
+# ("Figure 3 shows"); after a separator ("Figure 3: a comparison ...") lower case is a caption's own.
 BODY_FOLLOWER = re.compile(
     r"^(?:shows?|presents?|illustrates?|lists?|summari[sz]es|reports?|gives?|compares?|contains?|depicts?|"
     r"displays?|demonstrates?|plots?|provides?|describes?|is|are|was|were|has|have|and|or|in|of|on|to|for|"
@@ -117,8 +118,6 @@ def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> fl
         score = -1.0  # "(continued)" repeats the caption of an earlier page
     else:  # end of line: a bare "Table 2" label line
         score = 2.0
-    if rest and BODY_FOLLOWER.match(rest):
-        score -= 3
     if LEADER_RE.search(rest):
         score -= 5  # an entry of a list of figures/tables: "Figure 3.2 Architecture ....... 45"
     score += 2 if opens_block(lines, i) else -3

@@ -76,6 +76,12 @@ def test_best_candidate_wins_for_a_repeated_label():
     assert tables == []
 
 
+def test_caption_may_start_in_lower_case_after_its_separator():
+    pages = [PageLayout(page=1, width=612, height=792, lines=[line("Fig. 3: an overview of the pipeline.", 100)])]
+    figures, _ = find_floats(pages, SHA)
+    assert [(f.label, f.caption) for f in figures] == [("3", "an overview of the pipeline.")]
+
+
 def test_bare_label_line_takes_the_title_below_and_roman_labels_stay_as_printed():
     pages = [PageLayout(page=1, width=612, height=792, lines=[
         line("TABLE IV", 100, size=8, block=0, x0=280, x1=330),
