@@ -83,7 +83,7 @@ def _first(pattern: re.Pattern, text: str) -> str | None:
 
 def _front_end(lines: list[Line], heads: list[Heading]) -> int:
     """Index in page 1's lines where the front matter ends: the first heading or abstract."""
-    marks = {(h.page, h.bbox[1]) for h in heads if h.page == 1}
+    marks = {(h.page, h.bbox[1]) for h in heads if h.page == 1 and not h.by_style}
     for i, line in enumerate(lines):
         if (1, line.bbox[1]) in marks or _ABSTRACT_RUNIN.match(line.text) and len(line.text) > 30:
             return i

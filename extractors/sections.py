@@ -43,6 +43,7 @@ class Heading:
     bbox: BBox
     front: bool = False  # Abstract, Keywords: front matter, not a section
     fixed: bool = False  # level given by the PDF outline
+    by_style: bool = False  # found only by sharing the style of other headings
     style: tuple = field(default=())
 
 
@@ -152,6 +153,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
     seen_top = in_refs = False
+    front_y: float | None = None  # top of the Abstract heading on page 1
     styles: dict[tuple, Counter] = defaultdict(Counter)
     taken: set[int] = set()
     for i, line in enumerate(lines):
@@ -203,11 +205,12 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                 front = bool(_FRONT.match(bare))
                 head = Heading([i], None, bare, 0, line.page, line.bbox, front=front, style=style)
                 seen_top = seen_top or not front
-        if head is None and seen_top and gap_ok and short and styles and i not in in_floats:
+        in_front = front_y is not None and line.page == 1 and line.bbox[1] < front_y  # beside the abstract
+        if head is None and seen_top and gap_ok and short and styles and i not in in_floats and not in_front:
             style = _style(line, bare)
             if (style in styles and _distinct(style, size, False) and len(bare.split()) <= 10
                     and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
-                head = Heading([i], None, bare, 0, line.page, line.bbox, style=style)
+                head = Heading([i], None, bare, 0, line.page, line.bbox, style=style, by_style=True)
         if head is None:
             continue
         _absorb_wrapped(lines, head, taken, size)
@@ -217,6 +220,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             elif head.style not in styles:
                 styles[head.style][0] += 1
         in_refs = in_refs or bool(REFERENCES.match(head.title))
+        if head.front and head.page == 1 and front_y is None:
+            front_y = head.bbox[1]
         heads.append(head)
     _assign_unnumbered_levels(heads, styles)
     return heads

@@ -20,6 +20,8 @@ _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 def _char(ch: str) -> str:
     if ch in _DROP or (unicodedata.category(ch) == "Cc" and ch not in "\t\n"):
         return ""
+    if ch in _ACCENTS:  # a spacing accent no letter took (NFKC would make it space + combining mark)
+        return ch
     decomposition = unicodedata.decomposition(ch)
     if decomposition.startswith("<") and not decomposition.startswith(_KEEP_TAGS):
         return unicodedata.normalize("NFKC", ch)
@@ -31,18 +33,20 @@ _ACCENTS = {"´": "́", "`": "̀", "¨": "̈", "ˆ": "̂", "˜": "̃",
             "¸": "̧", "˛": "̨", "ˇ": "̌", "˘": "̆", "˙": "̇",
             "˚": "̊", "¯": "̄", "^": "̂", "~": "̃"}
 _COMBINING = "".join(sorted(set(_ACCENTS.values())))
-_LOOSE_ACCENT = re.compile(rf"([^\W\d_])? ?([´¨ˆ˜¸˛ˇ˘˙˚¯]| [{_COMBINING}]) ?([^\W\d_])?")
+_LOOSE_ACCENT = re.compile(rf"([^\W\d_])?([´¨ˆ˜¸˛ˇ˘˙˚¯]| [{_COMBINING}])([^\W\d_])?")
+_BELOW = {"¸", "˛"}  # cedilla and ogonek may follow their letter ("Franc¸ois")
 
 
 def _attach_accent(m: re.Match) -> str:
-    """Put a loose accent on the letter it belongs to: the next one if that makes a real letter
-    (acute before e), else the previous one (cedilla after c)."""
+    """Put a loose accent on the letter it touches: the next one if that makes a real letter
+    ("Gr´egory"), else, for marks set below a letter, the previous one. An accent standing
+    apart (an acute used as an apostrophe: "authors´ roles") is left alone."""
     before, accent, after = m.group(1) or "", m.group(2).strip(), m.group(3) or ""
     mark = _ACCENTS.get(accent, accent)
     if after and len(joined := unicodedata.normalize("NFC", after + mark)) == 1:
         return before + joined
-    if before and len(joined := unicodedata.normalize("NFC", before + mark)) == 1:
-        return joined + (" " if m.group(0).endswith(" " + after) and after else "") + after
+    if before and accent in _BELOW and len(joined := unicodedata.normalize("NFC", before + mark)) == 1:
+        return joined + after
     return m.group(0)
 
 
