@@ -31,6 +31,7 @@ class Unit:
     end: int
     score: float
     coverage: float
+    matched: int = 0  # distinct question terms it contains
 
     @property
     def text(self) -> str:
@@ -89,7 +90,8 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
             score += 0.05
         if len(raw) < 30:
             score *= 0.6
-        scored.append(Unit(chunk, a, b, score, coverage))
+        matched = sum(1 for t in weights if _match(t, set(s_terms)) == 1.0)
+        scored.append(Unit(chunk, a, b, score, coverage, matched))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 
@@ -119,10 +121,11 @@ def _has_new_name(text: str, question: str) -> bool:
                                                         text[1:]))
 
 
-def compose(units: list[Unit]) -> tuple[str, list[Unit]]:
+def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     """The best unit first, then the next best that add support, while the answer stays within ANSWER_CHARS.
-    Units overlapping one already taken are skipped. Returns the answer and the units it is made of."""
-    if not units or units[0].coverage < MIN_SUPPORT:
+    Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
+    question or shares fewer than `needed_terms` of its terms. Returns the answer and the units it is made of."""
+    if not units or units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms:
         return "", []
     best = units[0]
     taken = [best]

@@ -16,7 +16,7 @@ from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, locate_in_chun
 from kg.qa.graph import GraphReader
 from kg.qa.intents import Intent, analyse
 from kg.qa.retrieval import Embedder, definitional, retrieve
-from kg.qa.text import squash
+from kg.qa.text import squash, terms
 from kg.queries import edge_dict, node_dict
 from ontology.loader import Schema
 
@@ -134,7 +134,7 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, sha: s
     units = score_units(question, found.chunks)
     if intent.name == "definition":  # prefer sentences that read as a definition of the term
         units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))
-    text, taken = compose(units)
+    text, taken = compose(units, needed_terms=min(2, len(set(terms(question)))))
     evidence = _evidence_from_units(reader, taken, units, found.chunks, top_k)
     nodes = found.entities + [{"id": c["id"], "labels": ["Chunk"], "properties": {"page_start": c.get("page_start")}}
                               for c in found.chunks[:top_k]]

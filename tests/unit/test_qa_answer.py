@@ -85,3 +85,8 @@ def test_baseline_chunks_cut_at_spaces_under_1000_characters():
     pieces = _pieces(text)
     assert [len(p) for p in pieces] == [999, 994, 994, 9]
     assert " ".join(pieces) == text
+
+
+def test_one_shared_word_is_not_support():
+    units = score_units("What is the boiling point of mercury?", [chunk("c1", "Each point is an average of 40 runs.")])
+    assert units[0].matched == 1 and compose(units, needed_terms=2) == ("", [])

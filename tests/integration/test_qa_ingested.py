@@ -1,0 +1,60 @@
+"""QA per intent on a really ingested paper (grobid_sample_dutot.pdf from the shared corpus, 7 figures):
+exact answers from the graph, extractive answers with their evidence pages, and no answer without support."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.filestore import PDFStore, file_sha256
+from kg.ingest import Ingestor
+from kg.mapping import paper_id
+from kg.qa.engine import ask
+from ontology.loader import get_schema
+
+PAPER = "grobid_sample_dutot.pdf"
+
+
+@pytest.fixture(scope="module")
+def ingested(driver, neo4j_settings, corpus_dir, tmp_path_factory):
+    settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("qa-data")})
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    report = Ingestor(settings, driver, workers=0, embed=False).run([corpus_dir / PAPER])
+    assert [p.status for p in report.papers] == ["ingested"], report.as_json()
+    return settings, paper_id(file_sha256(corpus_dir / PAPER))
+
+
+def answer(driver, ingested, question):
+    settings, pid = ingested
+    return ask(driver, get_schema(), question, pid, 5, pdfs=PDFStore(settings.data_dir))
+
+
+def test_where_is_a_figure(driver, ingested):
+    result = answer(driver, ingested, "Where is Figure 2?")
+    assert (result.intent, result.answer) == ("where_element", "Figure 2 is on page 3: Principle of the algorithm.")
+    assert [(e["page"], e["text"]) for e in result.evidence] == [(3, "Figure 2: Principle of the algorithm.")]
+    assert any("x.label = $number" in cypher for cypher in result.cypher)
+
+
+def test_what_a_figure_shows(driver, ingested):
+    result = answer(driver, ingested, "What does Figure 4 show?")
+    assert result.intent == "element_content"
+    assert result.answer == "Figure 4: Performance ratio for the simulation on 200 processors, highly parallel tasks"
+    assert result.evidence[0]["page"] == 6
+
+
+def test_where_is_a_section(driver, ingested):
+    result = answer(driver, ingested, "Where is Section 3?")
+    assert (result.intent, result.answer) == ("where_element", "Section 3 is on page 3: A NEW BICRITERIA EFFICIENT SOLUTION")
+
+
+def test_extractive_answer_with_its_page(driver, ingested):
+    result = answer(driver, ingested, "How many PC machines does Icluster1 have?")
+    assert result.intent == "search"
+    assert "Icluster1, a 225 PC machine" in result.answer[:300]
+    assert result.evidence[0]["page"] == 2 and result.evidence[0]["section"] is not None
+    assert result.answer.startswith(result.evidence[0]["text"])  # the answer is the evidence's own sentence
+
+
+def test_no_support_no_answer(driver, ingested):
+    result = answer(driver, ingested, "What is the boiling point of mercury?")
+    assert result.answer == "" and result.confidence <= 0.2
