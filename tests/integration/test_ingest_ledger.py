@@ -39,7 +39,8 @@ def test_which_run_made_this_edge_is_one_query(ingest_settings, driver):
         LIMIT 1""", sha=file_sha256(SAMPLE_B)).records[0]
     outcome = next(p for p in report.papers if p.sha256 == file_sha256(SAMPLE_B))
     assert (record["status"], record["sha"], record["invocation"]) == ("succeeded", outcome.sha256, report.invocation)
-    assert record["extractors"] == [EXTRACTOR, "embeddings@off"] and "@" in record["actor"] and record["ordered"]
+    assert record["extractors"][0] == EXTRACTOR and record["extractors"][-1] == "embeddings@off"
+    assert "@" in record["actor"] and record["ordered"]
     assert record["nodes"] == outcome.nodes_written
     assert value(driver, "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN count(DISTINCT r)") == 2
 
