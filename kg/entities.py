@@ -1,6 +1,6 @@
 """Canonical entities across papers, in the write path: a paper's proposed Method/Dataset/Metric/Task/Concept
 nodes are matched against the entities already in the graph. Same name or alias (by match key, or a near
-spelling that differs only by case, hyphens or a plural) -> the existing node is reused; a near but uncertain
+spelling that differs only by case, hyphens or a plural) -> the existing node is reused as it is; a near but uncertain
 spelling -> both nodes stay and a SAME_AS candidate edge goes to curators; anything else stays apart."""
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ def existing_entities(tx: ManagedTransaction) -> list[KnownEntity]:
 
 def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownEntity]
             ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """The records with proposed entities mapped onto known ones (ids remapped in every edge, aliases united),
-    plus a SAME_AS candidate edge from each new entity to each known entity whose name is close but not sure."""
+    """The records with proposed entities that the graph knows by a name or alias left out (the graph's node
+    stays as it is; edges are remapped to it), plus a SAME_AS candidate edge from each new entity to each known
+    entity whose name is close but not sure."""
     by_key = {(k.label, match_key(n)): k for k in known for n in (k.name, *k.aliases) if n}
     remap: dict[tuple[str, str], KnownEntity] = {}
     out_nodes, same_as = [], []
@@ -50,10 +51,8 @@ def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownE
             continue
         names = [node.props.get("name", ""), *node.props.get("aliases", [])]
         match = next((by_key[(node.label, match_key(n))] for n in names if (node.label, match_key(n)) in by_key), None)
-        if match is not None and match.id != node.id:
-            remap[(node.label, node.id)] = match
-            merged = sorted({*match.aliases, *names} - {match.name})
-            out_nodes.append(replace(node, id=match.id, props={**node.props, "name": match.name, "aliases": merged}))
+        if match is not None:
+            remap[(node.label, node.id)] = match  # the node is in the graph already and stays as it is
             continue
         out_nodes.append(node)
         if match is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from extractors.model import Document
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
+from extractors.semantic.lexicons import known_aliases, name_confidence
 from extractors.semantic.concepts import find_definitions, importance, in_front
 from extractors.semantic.entities import Analysis, analyse_passages
 from extractors.semantic.linkage import relations_in
@@ -50,10 +51,12 @@ def _evidence(passages: list[Passage], indexes, confidence: float, sha256: str |
     return props
 
 
-def _entity_node(e: Entity, passages: list[Passage]) -> NodeRecord:
-    """The shared node: names and the extractor, no paper-specific evidence (that is on the edges)."""
-    return NodeRecord(e.label, entity_id(e.label, e.canonical), {
-        "name": e.canonical, "aliases": sorted({e.name, *e.aliases} - {e.canonical}), **_evidence(passages, [], e.score, None)})
+def _entity_node(label: str, canonical: str) -> NodeRecord:
+    """The node papers share: its properties depend on the canonical name only (never on which paper wrote it
+    last), so deleting or re-ingesting one paper leaves the node as the other papers made it. What a paper says
+    about the entity, with that paper's evidence and confidence, is on its edges."""
+    return NodeRecord(label, entity_id(label, canonical), {
+        "name": canonical, "aliases": known_aliases(label, canonical), **_evidence([], [], name_confidence(label, canonical), None)})
 
 
 def _evidence_passages(e: Entity) -> list[int]:
@@ -81,7 +84,7 @@ def build_records(sha: str, paper: str, passages: list[Passage], analysis: Analy
         if key in keys:
             continue
         keys[key] = e
-        out.nodes.append(_entity_node(e, passages))
+        out.nodes.append(_entity_node(e.label, e.canonical))
         type_ = "PROPOSES" if e.proposed else _PAPER_EDGE.get(e.label, "USES")
         out.edges.append(EdgeRecord(type_, "Paper", paper, e.label, key[1],
                                     _evidence(passages, _evidence_passages(e), e.score, sha)))
@@ -159,7 +162,7 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
                                     _evidence(passages, place, confidence, sha)))
         datasets = [e for e in caption_entities if e.label == DATASET]
         for label, name in [(METRIC, m) for m in experiment.metrics]:
-            _ensure(out, label, name, passages, confidence)
+            _ensure(out, label, name)
             out.edges.append(EdgeRecord("MEASURES", "Experiment", exp_id, label, entity_id(label, name),
                                         _evidence(passages, place, confidence, sha)))
         for d in datasets:
@@ -183,11 +186,10 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
                                             _evidence(passages, place, confidence, sha)))
 
 
-def _ensure(out: SemanticExtraction, label: str, name: str, passages: list[Passage], confidence: float) -> None:
-    node_id = entity_id(label, name)
-    if not any(n.id == node_id and n.label == label for n in out.nodes):
-        out.nodes.append(NodeRecord(label, node_id, {"name": name, "aliases": [],
-                                                     **_evidence(passages, [], confidence, None)}))
+def _ensure(out: SemanticExtraction, label: str, name: str) -> None:
+    node = _entity_node(label, name)
+    if not any(n.id == node.id and n.label == label for n in out.nodes):
+        out.nodes.append(node)
 
 
 def _figures(out: SemanticExtraction, doc: Document, passages: list[Passage], analysis: Analysis, sha: str) -> None:

@@ -58,3 +58,24 @@ def datasets() -> Lexicon:
 def terms() -> Terms:
     data = raw("terms")
     return Terms(**{key: frozenset(str(v) for v in data[key]) for key in Terms.__dataclass_fields__})
+
+
+def known_aliases(label: str, canonical: str) -> list[str]:
+    """The lexicon's other names of an entity (none for entities no lexicon knows)."""
+    lexicon = datasets() if label == "Dataset" else metrics() if label == "Metric" else None
+    if lexicon is None or lexicon.lookup(canonical) != canonical:
+        return []
+    return sorted({s for s in raw("datasets" if label == "Dataset" else "metrics").get(canonical) or []})
+
+
+def name_confidence(label: str, canonical: str) -> float:
+    """How likely a name denotes a real entity of its label, from the name alone: known to a lexicon, a
+    distinctive name (acronym, CamelCase, digits), a phrase of several words, or one plain word."""
+    from extractors.semantic.patterns import strong_name  # patterns import this module
+
+    lexicon = datasets() if label == "Dataset" else metrics() if label == "Metric" else None
+    if lexicon is not None and lexicon.lookup(canonical):
+        return 0.9
+    if strong_name(canonical):
+        return 0.75
+    return 0.6 if len(canonical.split()) > 1 else 0.5

@@ -253,15 +253,28 @@ def _lexicon_index() -> dict[str, list[tuple[str, str, str]]]:
 _WORD = re.compile(r"[\w@+/'-]+(?:\.\d+)?")
 
 
+@lru_cache(maxsize=1)
+def _lexicon_starts() -> dict[str, int]:
+    """first word (lower case) of a lexicon surface -> the most words any surface starting with it has."""
+    starts: dict[str, int] = {}
+    for surface in _lexicon_index():
+        words = [m.group(0) for m in _WORD.finditer(surface)]
+        if words:
+            starts[words[0]] = max(starts.get(words[0], 0), len(words))
+    return starts
+
+
 def lexicon_cues(sentence: str) -> list[Cue]:
     """Lexicon hits (longest first, up to four words), weak on their own: a metric word near a number is a
     little stronger. Acronyms, names with digits and dataset names must match in case; metric words in any case."""
     index = _lexicon_index()
+    starts = _lexicon_starts()
     words = [(m.start(), m.end()) for m in _WORD.finditer(sentence)]
     cues = []
     i = 0
     while i < len(words):
-        for n in range(min(4, len(words) - i), 0, -1):
+        longest = starts.get(sentence[words[i][0]:words[i][1]].lower(), 0)
+        for n in range(min(longest, len(words) - i), 0, -1):
             start, end = words[i][0], words[i + n - 1][1]
             text = sentence[start:end]
             hit = next((entry for entry in index.get(text.lower(), [])

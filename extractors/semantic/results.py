@@ -21,7 +21,7 @@ class ResultFact:
     metric: str
     value_text: str
     value: float | None
-    row: int
+    row: int = 0
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,14 @@ def header_metrics(cells: list[str]) -> list[str]:
     return out
 
 
+_MARKERS = re.compile(r"\s*\((?:ours|proposed|this\s+work)\)|[*†‡§]+", re.I)
+
+
+def row_label(cell: str) -> str:
+    """A row's method name without the '(ours)' or footnote marks tables add."""
+    return _MARKERS.sub("", cell).strip()
+
+
 def parse_value(text: str) -> float | None:
     number = re.match(r"[-+]?\d+(?:\.\d+)?", text.replace(",", "."))
     return float(number.group(0)) if number else None
@@ -52,9 +60,16 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
     header_at = next((i for i, r in enumerate(rows[:3]) if header_metrics(r)), None)
     if header_at is None:
         return None
-    metrics = header_metrics(rows[header_at])
+    header = rows[header_at]
+    metrics = header_metrics(header)
+    by_column = [(i, m[0]) for i, cell in enumerate(header) if len(m := header_metrics([cell])) == 1]
     results = []
     for n, row in enumerate(rows[header_at + 1:], start=header_at + 1):
+        if len(row) == len(header) and by_column:  # cells recovered one per column: read them by column
+            label = row_label(row[0])
+            results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n) for i, metric in by_column
+                        if label and _NUMBER.match(row[i].strip())]
+            continue
         line = " ".join(c.strip() for c in row)
         label = _LABEL.match(line)
         if not label:
@@ -62,6 +77,6 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
         values = _NUMBERS.findall(line[label.end("label"):])
         if len(values) != len(metrics):
             continue  # numbers that do not line up with the metric columns are not guessed at
-        results += [ResultFact(label.group("label").strip(), metric, value, parse_value(value), n)
+        results += [ResultFact(row_label(label.group("label")), metric, value, parse_value(value), n)
                     for metric, value in zip(metrics, values)]
     return TableExperiment(table, tuple(dict.fromkeys(metrics)), tuple(results))

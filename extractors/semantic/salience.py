@@ -107,12 +107,14 @@ def _is_word_char(text: str, i: int) -> bool:
     return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "_-")
 
 
-def find_mentions(surfaces: set[str], passages: list[Passage]) -> list[MentionSpan]:
+def find_mentions(surfaces: set[str], passages: list[Passage], lowered: list[str] | None = None) -> list[MentionSpan]:
     """Whole-word occurrences of the surfaces; names with a capital match in case ('Word' is not 'word'),
-    lower-case phrases in any case; where two surfaces overlap the longer wins."""
+    lower-case phrases in any case; where two surfaces overlap the longer wins. `lowered`: the passages'
+    texts in lower case, when the caller has them already."""
+    lowered_texts = lowered or [p.text.lower() for p in passages]
     out = []
     for i, p in enumerate(passages):
-        lowered = p.text.lower()
+        lowered = lowered_texts[i]
         taken: list[tuple[int, int]] = []
         for surface in sorted(surfaces, key=len, reverse=True):
             haystack, needle = (p.text, surface) if surface != surface.lower() else (lowered, surface)
@@ -156,6 +158,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
     by_root: dict[str, list[Located]] = defaultdict(list)
     for item in located:
         by_root[clusters.find(match_key(item.cue.name))].append(item)
+    lowered = [p.text.lower() for p in passages]
     short_of = {match_key(p.long): p.short for p in pairs}
     long_keys = set(short_of)
     entities = []
@@ -170,7 +173,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
             continue  # a bare abbreviation pair with a method-like head is too weak a sign
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
-        mentions = find_mentions(set(surfaces), passages)
+        mentions = find_mentions(set(surfaces), passages, lowered)
         if not mentions or set(families) <= LEXICON_FAMILIES and len(mentions) < _LEXICON_ALONE_MENTIONS and \
                 not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
             continue  # a lexicon hit decides nothing alone: it needs a pattern, repeated mentions or a table
