@@ -7,7 +7,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, bench_entities, bench_ingest, bench_qa, config, db, export, graph_import, ingest, ontology, parse, qa
+from cli import bench, bench_entities, bench_ingest, bench_qa, config, curate, db, export, graph_import, ingest, ontology, parse, qa
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -22,6 +22,7 @@ app.add_typer(config.app, name="config")
 app.add_typer(bench.app, name="bench")
 app.add_typer(ontology.app, name="ontology")
 app.add_typer(export.app, name="export")
+app.add_typer(curate.app, name="curate")
 app.command("parse")(parse.parse)
 app.command("ingest")(ingest.ingest)
 app.command("delete")(ingest.delete)

@@ -184,6 +184,14 @@ class Curation:
         return EdgeRef(self._curatable(edge["source_node"]["labels"]), edge["source"], edge["type"],
                        self._curatable(edge["target_node"]["labels"]), edge["target"])
 
+    def ref(self, text: str) -> Ref:
+        """A node id, or an edge key `source|TYPE|target` (what history and the CLI use)."""
+        if text.count("|") == 2:
+            source_id, rel_type, target_id = text.split("|")
+            source, target = self.node_ref(source_id), self.node_ref(target_id)
+            return EdgeRef(source.label, source_id, rel_type, target.label, target_id)
+        return self.node_ref(text)
+
     def _curatable(self, labels: list[str]) -> str:
         label = next((l for l in labels if l in self.schema.nodes), None)
         if label is None or "verification_status" not in self.schema.nodes[label].properties:

@@ -1,0 +1,208 @@
+"""`kg curate ...`: the curation operations of the REST API from the shell, for scripted bulk review.
+
+Commands authenticate with an API key (--key or PAPERKG_API_KEY) against the configured keys, like the API:
+the key's name is the actor in the history. Output is one JSON object per element, so scripts can read it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from kg import store
+from kg.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
+from kg.curation import history
+from kg.curation.merge import merge as merge_nodes, split as split_merge
+from kg.curation.operations import Curation, EdgeRef, Outcome
+from kg.curation.queue import review_queue
+from kg.errors import AuthenticationError, PaperKGError, PermissionDeniedError
+from kg.settings import get_settings
+from ontology.loader import get_schema
+
+app = typer.Typer(help="Curate the graph: verify, edit, flag, reject, link, merge, undo (needs an API key).",
+                  no_args_is_help=True)
+
+KEY = typer.Option(..., "--key", envvar="PAPERKG_API_KEY", help="your API key (or set PAPERKG_API_KEY)",
+                   show_default=False)
+REASON = typer.Option(None, "--reason", "-r", help="why (recorded in the history)")
+
+
+def _session(key: str, role: str = "curator"):
+    """The configured driver and a Curation acting as the key's owner; refuses a key without `role`."""
+    settings = get_settings()
+    identity: Identity | None = identify(configured_keys(settings), key)
+    if identity is None:
+        raise AuthenticationError("the API key is not valid", hint="make one with `kg curate keygen`")
+    if not identity.allows(role):
+        raise PermissionDeniedError(f"{identity.name} has the {identity.role} role; this command needs {role}")
+    driver = store.connect(settings)
+    return driver, Curation(driver, get_schema(), identity.name, database=settings.neo4j_database)
+
+
+def _print(item: str, outcome: Outcome | None = None, **extra) -> None:
+    out = {"item": item, **extra}
+    if outcome is not None:
+        element = outcome.element or {}
+        out.update(status=element.get("properties", {}).get("verification_status"), version=element.get("version"),
+                   event=outcome.event.id if outcome.event else None)
+    typer.echo(json.dumps(out, default=str))
+
+
+def _ids(ids: list[str], file: Path | None) -> list[str]:
+    """Ids from the arguments and from a file (one per line, '#' comments)."""
+    found = list(ids)
+    if file is not None:
+        found += [line.strip() for line in file.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    if not found:
+        raise typer.BadParameter("give ids as arguments or with --file")
+    return found
+
+
+def _bulk(action: str, ids: list[str], file: Path | None, key: str, reason: str | None,
+          min_confidence: float | None = None) -> None:
+    """Apply one status action to many elements; each is reported; exit 1 if any failed."""
+    driver, cur = _session(key)
+    failed = 0
+    with driver:
+        for item in _ids(ids, file):
+            try:
+                ref = cur.ref(item)
+                if min_confidence is not None:
+                    confidence = cur.get(ref)["properties"].get("confidence")
+                    if confidence is None or confidence < min_confidence:
+                        _print(item, skipped=f"confidence {confidence} below {min_confidence}")
+                        continue
+                _print(item, getattr(cur, action)(ref, reason=reason))
+            except PaperKGError as exc:
+                failed += 1
+                _print(item, error=exc.code, message=exc.message)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def keygen(role: str = typer.Option(..., "--role", help=f"one of {', '.join(ROLES)}"),
+           name: str = typer.Option(..., "--name", help="whose key: the actor recorded in the history")) -> None:
+    """Make a new API key: prints the key (once; it is not stored) and the line for PAPERKG_API_KEYS(_FILE)."""
+    if role not in ROLES:
+        raise typer.BadParameter(f"role must be one of {', '.join(ROLES)}")
+    key = new_key()
+    line = entry(name, role, key)
+    typer.echo(f"key (give it to {name}; it is shown only now): {key}")
+    typer.echo(f"configuration line (PAPERKG_API_KEYS, or a line of PAPERKG_API_KEYS_FILE): {line}")
+
+
+@app.command()
+def verify(ids: list[str] = typer.Argument(None, help="node ids or edge keys source|TYPE|target"),
+           file: Path | None = typer.Option(None, "--file", "-f", exists=True, help="more ids, one per line"),
+           min_confidence: float | None = typer.Option(None, "--min-confidence",
+                                                       help="only verify elements at least this confident"),
+           reason: str | None = REASON, key: str = KEY) -> None:
+    """Verify elements, e.g. every id in a file above a confidence."""
+    _bulk("verify", ids or [], file, key, reason, min_confidence)
+
+
+@app.command()
+def reject(ids: list[str] = typer.Argument(None), file: Path | None = typer.Option(None, "--file", "-f", exists=True),
+           reason: str | None = REASON, key: str = KEY) -> None:
+    """Reject elements (soft delete: hidden from QA and exports, never re-created by re-ingestion)."""
+    _bulk("reject", ids or [], file, key, reason)
+
+
+@app.command()
+def flag(ids: list[str] = typer.Argument(None), file: Path | None = typer.Option(None, "--file", "-f", exists=True),
+         reason: str = typer.Option(..., "--reason", "-r", help="what is wrong"), key: str = KEY) -> None:
+    """Flag elements for review, with a reason."""
+    _bulk("flag", ids or [], file, key, reason)
+
+
+@app.command()
+def unflag(ids: list[str] = typer.Argument(None), file: Path | None = typer.Option(None, "--file", "-f", exists=True),
+           reason: str | None = REASON, key: str = KEY) -> None:
+    """Unflag elements: back to the status they had before the flag."""
+    _bulk("unflag", ids or [], file, key, reason)
+
+
+@app.command()
+def edit(item: str = typer.Argument(..., help="node id or edge key"),
+         values: list[str] = typer.Option(..., "--set", help='name=JSON value, e.g. --set \'aliases=["SRT"]\''),
+         if_match: str | None = typer.Option(None, "--if-match", help="the version you read"),
+         reason: str | None = REASON, key: str = KEY) -> None:
+    """Set content properties (checked by the ontology)."""
+    changes = {}
+    for value in values:
+        name, _, text = value.partition("=")
+        try:
+            changes[name] = json.loads(text)
+        except json.JSONDecodeError:
+            changes[name] = text  # a bare word is a string
+    driver, cur = _session(key)
+    with driver:
+        _print(item, cur.edit(cur.ref(item), changes, reason=reason, if_match=if_match))
+
+
+@app.command("add-edge")
+def add_edge(source: str, rel_type: str = typer.Argument(..., metavar="TYPE"), target: str = typer.Argument(...),
+             reason: str | None = REASON, key: str = KEY) -> None:
+    """Add an edge of the ontology between two nodes; you are its provenance."""
+    driver, cur = _session(key)
+    with driver:
+        _print(f"{source}|{rel_type}|{target}", cur.add_edge(source, rel_type, target, reason=reason))
+
+
+@app.command("remove-edge")
+def remove_edge(item: str = typer.Argument(..., help="edge key source|TYPE|target"), reason: str | None = REASON,
+                key: str = KEY) -> None:
+    """Delete an edge (admin key); undo brings it back."""
+    driver, cur = _session(key, "admin")
+    with driver:
+        ref = cur.ref(item)
+        if not isinstance(ref, EdgeRef):
+            raise typer.BadParameter("give an edge key source|TYPE|target")
+        _print(item, cur.remove_edge(ref, reason=reason))
+
+
+@app.command()
+def merge(survivor: str, duplicate: str, reason: str | None = REASON, key: str = KEY) -> None:
+    """Merge DUPLICATE into SURVIVOR (two entities of one label)."""
+    driver, cur = _session(key)
+    with driver:
+        _print(survivor, merge_nodes(cur, survivor, duplicate, reason=reason))
+
+
+@app.command()
+def split(event: str, reason: str | None = REASON, key: str = KEY) -> None:
+    """Split a merge back (the merge's event id)."""
+    driver, cur = _session(key)
+    with driver:
+        _print(event, split_merge(cur, event, reason=reason))
+
+
+@app.command()
+def undo(event: str, reason: str | None = REASON, key: str = KEY) -> None:
+    """Undo a recorded change (its event id)."""
+    driver, cur = _session(key)
+    with driver:
+        _print(event, cur.undo(event, reason=reason))
+
+
+@app.command("history")
+def show_history(item: str | None = typer.Argument(None, help="node id or edge key; all changes without"),
+                 limit: int = typer.Option(50, "--limit", "-n"), key: str = KEY) -> None:
+    """Recorded changes, newest first, one JSON object per line."""
+    driver, cur = _session(key)
+    with driver:
+        for event in history.read(driver, element=item, limit=limit, database=cur.database):
+            typer.echo(json.dumps(event.as_json(), default=str))
+
+
+@app.command()
+def queue(limit: int = typer.Option(50, "--limit", "-n"), key: str = KEY) -> None:
+    """What needs review, most urgent first, one JSON object per line."""
+    driver, cur = _session(key)
+    with driver:
+        for item in review_queue(driver, cur.schema, threshold=get_settings().curation_low_confidence, limit=limit,
+                                 database=cur.database):
+            typer.echo(json.dumps(item))

@@ -1,0 +1,74 @@
+"""`kg curate` against a real Neo4j with the sample graph: bulk verification from a file of ids above a
+confidence, edge keys, history, keygen, and the key's role enforced like the API's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from kg.apikeys import parse_entries
+from kg.errors import PermissionDeniedError
+from kg.schema import init_schema
+from kg.write import write_graph
+from ontology.loader import get_schema
+from tests.curation_support import API_KEYS, KEYS
+from tests.sample_graph import sample_graph
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def curate_env(cli_env, empty_db, neo4j_settings, monkeypatch):
+    schema = get_schema()
+    init_schema(empty_db, schema, neo4j_settings.embedding_dim)
+    assert write_graph(empty_db, *sample_graph(), schema).ok
+    monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)
+    monkeypatch.setenv("PAPERKG_API_KEY", KEYS["curator"])
+    return empty_db
+
+
+def status(driver, node_id: str) -> str:
+    return driver.execute_query("MATCH (n {id: $id}) RETURN n.verification_status AS s", id=node_id).records[0]["s"]
+
+
+def test_bulk_verify_from_a_file_above_a_confidence(curate_env, tmp_path):
+    ids = tmp_path / "ids.txt"
+    ids.write_text("# reviewed on Monday\nfig_a1\nmethod_srt_dup\npaper_a|USES|method_transformer\nno_such_node\n")
+    result = runner.invoke(app, ["curate", "verify", "--file", str(ids), "--min-confidence", "0.65",
+                                 "--reason", "batch review"])
+    assert result.exit_code == 1  # one id failed
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [(x["item"], x.get("status"), x.get("skipped"), x.get("error")) for x in lines] == [
+        ("fig_a1", "verified", None, None),
+        ("method_srt_dup", None, "confidence 0.6 below 0.65", None),
+        ("paper_a|USES|method_transformer", "verified", None, None),
+        ("no_such_node", None, None, "NOT_FOUND")]
+    assert (status(curate_env, "fig_a1"), status(curate_env, "method_srt_dup")) == ("verified", "auto")
+    history = runner.invoke(app, ["curate", "history", "fig_a1"])
+    events = [json.loads(line) for line in history.output.splitlines()]
+    assert [(e["action"], e["actor"], e["reason"]) for e in events] == [("verify", "alice", "batch review")]
+
+
+def test_edit_undo_and_roles(curate_env, monkeypatch):
+    edited = runner.invoke(app, ["curate", "edit", "task_lm", "--set", 'aliases=["LM", "langmod"]'])
+    assert edited.exit_code == 0, edited.output
+    event = json.loads(edited.output)["event"]
+    assert curate_env.execute_query("MATCH (t:Task) RETURN t.aliases AS a").records[0]["a"] == ["LM", "langmod"]
+    assert runner.invoke(app, ["curate", "undo", event]).exit_code == 0
+    assert curate_env.execute_query("MATCH (t:Task) RETURN t.aliases AS a").records[0]["a"] == ["LM"]
+    denied = runner.invoke(app, ["curate", "remove-edge", "paper_b|CITES|paper_a"])
+    assert isinstance(denied.exception, PermissionDeniedError)
+    monkeypatch.setenv("PAPERKG_API_KEY", KEYS["reader"])
+    assert isinstance(runner.invoke(app, ["curate", "verify", "fig_a1"]).exception, PermissionDeniedError)
+
+
+def test_keygen_prints_a_key_and_its_configuration_line():
+    result = runner.invoke(app, ["curate", "keygen", "--role", "admin", "--name", "ada"])
+    key = result.output.splitlines()[0].rsplit(" ", 1)[1]
+    line = result.output.splitlines()[1].rsplit(" ", 1)[1]
+    identities = parse_entries(line)
+    assert key.startswith("pkg_") and key not in line
+    assert [(i.name, i.role) for i in identities.values()] == [("ada", "admin")]
