@@ -190,7 +190,7 @@ def by_columns(lines: list[Line]) -> list[Line]:
 
 def parse_references(lines: list[Line], sha256: str) -> list[Reference]:
     """The bibliography's entries in order, with their marker, raw text, parsed fields and place."""
-    lines = by_columns(body_lines(lines))
+    lines = by_columns(sorted(body_lines(lines), key=lambda l: l.page))  # a list never runs back a page
     starts = numbered_starts(lines) or keyed_starts(lines) or layout_starts(lines)
     out = []
     for n, (a, b) in enumerate(zip(starts, [*starts[1:], len(lines)]), 1):

@@ -103,3 +103,9 @@ def test_keyed_entries_and_a_lost_number():
                                                                          ("[Lee18]", 2018)]
     numbered = [line(f"[{n}] A. Author. Title {n}. Venue, 20{10 + n}.", 12 * n) for n in (1, 2, 4, 5)]
     assert [r.marker for r in parse_references(numbered, SHA)] == ["[1]", "[2]", "[4]", "[5]"]
+
+
+def test_lines_handed_over_out_of_page_order_are_read_page_by_page():
+    page2 = [line("3. C. Cole. Third. Venue, 2013.", 100, page=2), line("4. D. Dunn. Fourth. Venue, 2014.", 112, page=2)]
+    page1 = [line("1. A. Able. First. Venue, 2011.", 600), line("2. B. Baker. Second. Venue, 2012.", 612)]
+    assert [r.marker for r in parse_references(page2 + page1, SHA)] == ["1.", "2.", "3.", "4."]
