@@ -40,8 +40,10 @@ def _assets() -> tuple[Template, str, str]:
     return Template(page.read_text()), (vis / "vis-network.min.js").read_text(), (vis / "vis-network.css").read_text()
 
 
-def to_html(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, title: str | None = None) -> str:
-    view = GraphView(nodes, edges, schema)
+def to_html(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema,
+            paper_ids: list[str] | None = None) -> str:
+    """The page of everything read; titled after the papers asked for."""
+    view = GraphView(nodes, edges, schema, paper_ids)
     shown = [n for n in view.nodes.values() if n.label not in _HIDDEN]
     shown_keys = {(n.label, n.id) for n in shown}
     links = [e for e in view.edges
@@ -56,7 +58,7 @@ def to_html(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Sc
         "evidence": {n.id: n.props.get("text", "") for n in view.of_label("Chunk") if n.id in cited},
     }
     papers = view.papers()
-    title = title or (view.caption(papers[0]) if len(papers) == 1 else f"{len(papers)} papers")
+    title = view.caption(papers[0]) if len(papers) == 1 else f"{len(papers)} papers"
     template, vis_js, vis_css = _assets()
     return template.substitute(title=html.escape(f"{title} · paperkg knowledge graph"), vis_js=vis_js, vis_css=vis_css,
                                data=json.dumps(data, ensure_ascii=False).translate(_JSON_IN_HTML))

@@ -22,8 +22,9 @@ def md(text: Any) -> str:
     return _MARKUP.sub(r"\\\1", " ".join(str(text).split()))
 
 
-def to_markdown(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema) -> str:
-    view = GraphView(nodes, edges, schema)
+def to_markdown(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema,
+                paper_ids: list[str] | None = None) -> str:
+    view = GraphView(nodes, edges, schema, paper_ids)
     return "\n\n---\n\n".join(_paper(view, paper) for paper in view.papers()) + "\n"
 
 

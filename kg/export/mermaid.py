@@ -33,8 +33,9 @@ def text(value: object) -> str:
     return '"' + "".join(_ENTITIES.get(c, c) for c in " ".join(str(value).split())) + '"'
 
 
-def to_mermaid(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, kind: str) -> str:
-    view = GraphView(nodes, edges, schema)
+def to_mermaid(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, kind: str,
+               paper_ids: list[str] | None = None) -> str:
+    view = GraphView(nodes, edges, schema, paper_ids)
     return (_mindmap(view) if kind == MermaidKind.MINDMAP else _flowchart(view)) + "\n"
 
 
@@ -87,7 +88,7 @@ def _mindmap(view: GraphView) -> str:
 
 
 def _flowchart(view: GraphView) -> str:
-    shown = [n for label in _FLOW_LABELS for n in view.of_label(label)]
+    shown = [n for label in _FLOW_LABELS for n in (view.papers() if label == "Paper" else view.of_label(label))]
     number = {(n.label, n.id): i for i, n in enumerate(shown, 1)}
     ids = {key: f"n{i}" for key, i in number.items()}
     lines = ["flowchart LR"]

@@ -58,8 +58,9 @@ def paper_rows(view: GraphView) -> list[dict[str, str]]:
     return rows
 
 
-def to_csv(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, table: str) -> str:
-    view = GraphView(nodes, edges, schema)
+def to_csv(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, table: str,
+           paper_ids: list[str] | None = None) -> str:
+    view = GraphView(nodes, edges, schema, paper_ids)
     if table == CsvTable.PAPERS:
         columns, rows = PAPER_COLUMNS, paper_rows(view)
     else:
@@ -72,8 +73,9 @@ def to_csv(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Sch
     return out.getvalue()
 
 
-def to_bibtex(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema) -> str:
-    view = GraphView(nodes, edges, schema)
+def to_bibtex(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema,
+              paper_ids: list[str] | None = None) -> str:
+    view = GraphView(nodes, edges, schema, paper_ids)
     entries = []
     for row in paper_rows(view):
         authors = " and ".join(f"{{{latex(a)}}}" if " and " in f" {a} " else latex(a)

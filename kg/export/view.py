@@ -21,8 +21,13 @@ def element_key(label: str, id: str) -> str:
 
 
 class GraphView:
-    def __init__(self, nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema):
+    """`paper_ids`: the papers asked for. A paper's part of the graph also holds the papers it cites or that cite
+    it; the paper-shaped exports are about the papers asked for only."""
+
+    def __init__(self, nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema,
+                 paper_ids: list[str] | None = None):
         self.schema = schema
+        self.paper_ids = set(paper_ids or [])
         self.nodes: dict[Key, NodeRecord] = {(n.label, n.id): n for n in nodes}
         self.edges: list[EdgeRecord] = list(edges)
         self._out: dict[Key, list[EdgeRecord]] = defaultdict(list)
@@ -33,7 +38,7 @@ class GraphView:
         return sorted((n for n in self.nodes.values() if n.label == label), key=self.sort_key)
 
     def papers(self) -> list[NodeRecord]:
-        return self.of_label("Paper")
+        return [p for p in self.of_label("Paper") if not self.paper_ids or p.id in self.paper_ids]
 
     def targets(self, node: NodeRecord, type: str, label: str | None = None) -> list[tuple[EdgeRecord, NodeRecord]]:
         """(edge, target) pairs of node's outgoing `type` edges whose target is in the view, in reading order."""

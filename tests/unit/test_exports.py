@@ -69,6 +69,19 @@ def test_markdown_notes_of_a_paper(graph, schema):
     assert "| Figure 2 | Attention patterns of SRT. | 4 |  |" in part
 
 
+def test_paper_shaped_exports_are_about_the_papers_asked_for(graph, schema):
+    """paper_a's part of the graph holds paper_b (it cites paper_a); the notes and tables are about paper_a only."""
+    assert to_markdown(*graph, schema, ["paper_a"]).count("\n---\n") == 0
+    assert to_markdown(*graph, schema, ["paper_a", "paper_b"]).count("\n---\n") == 1
+    rows = list(csv.DictReader(io.StringIO(to_csv(*graph, schema, CsvTable.PAPERS, ["paper_a"]))))
+    assert [r["paper_id"] for r in rows] == ["paper_a"]
+    bib = to_bibtex(*graph, schema, ["paper_b"])
+    assert bib.startswith("@misc{paper_b,") and bib.count("@misc{") == 1
+    assert '"Paper: A Benchmark' not in to_mermaid(*graph, schema, MermaidKind.FLOWCHART, ["paper_a"])
+    assert to_mermaid(*graph, schema, MermaidKind.MINDMAP, ["paper_a"]).splitlines()[1:3] == [
+        "  %% paper_a", '  n1(("Sparse Routing Transformers"))']
+
+
 def test_markdown_escapes_markup(graph, schema):
     assert md("a*b_c [l](u) <b> | `x` #h &amp;\nnext") == r"a\*b\_c \[l\](u) \<b\> \| \`x\` \#h \&amp; next"
     notes = to_markdown(_hostile_title(graph[0]), graph[1], schema)
@@ -170,8 +183,9 @@ def test_html_page_is_self_contained_and_data_cannot_escape(graph, schema):
     paper = next(n for n in data["nodes"] if n["key"] == "Paper/paper_a")
     assert paper["caption"] == HOSTILE and paper["props"]["verification_status"] == "auto"
     assert data["evidence"]["chunk_a3"] == "We evaluate SRT on PG-19 and report perplexity in Table 1."
-    assert "<title>Attack &lt;/script&gt;" not in page  # two papers: the title counts them
     assert "<title>2 papers · paperkg knowledge graph</title>" in page
+    one = to_html(_hostile_title(graph[0]), graph[1], schema, ["paper_a"])
+    assert "<title>Attack &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;" in one
 
 
 # ------------------------------------------------------------------ json
