@@ -41,12 +41,12 @@ def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
     size = _body_size(lines)
     bottom: dict[int, float] = {}
     for line in lines:
-        if abs(line.size - size) < 0.6:
+        if line.size >= size - 0.8:
             bottom[line.page] = max(bottom.get(line.page, 0.0), line.bbox[3])
     out: list[Line] = []
     waiting: list[Line] = []
-    for line in lines:
-        if line.size < size - 0.8 and line.bbox[1] >= bottom.get(line.page, float("inf")) - 1:
+    for line in lines:  # small print set well apart below all other text (a list right under a heading is not)
+        if line.size < size - 0.8 and line.bbox[1] >= bottom.get(line.page, float("inf")) + 1.8 * size:
             waiting.append(line)
             continue
         out.append(line)

@@ -22,7 +22,7 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|demi|[.\-_,+]b$|[.\-_,]bd\b|[.\-_,]bi
 _ITALIC_NAME = re.compile(r"italic|oblique|[.\-_,]i$|[.\-_,]bi$|^cmti|^cmmi", re.I)
 _PAGE_NUMBER = re.compile(r"^(page\s+)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
-_BAND = 0.09  # top/bottom share of the page where running heads and page numbers live
+_BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
 
 
