@@ -32,6 +32,7 @@ class Terms:
     phrase_stops: frozenset[str]
 
 
+@lru_cache(maxsize=None)
 def raw(name: str) -> dict:
     return yaml.safe_load(resources.files("extractors").joinpath(f"data/lexicons/{name}.yaml").read_text())
 
