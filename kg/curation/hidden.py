@@ -1,6 +1,6 @@
-"""Rejected elements are soft-deleted: they stay in the graph (history, re-ingestion rules) but readers that
-answer questions must not see them. This filter applies that to query results without each query having to
-repeat a WHERE clause."""
+"""Rejected elements are soft-deleted: they stay in the graph (history, re-ingestion rules) but question
+answering and exports must not show them. These filters apply that to query results and exported records
+without each query having to repeat a WHERE clause."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Any
 
 from neo4j import Record
 from neo4j.graph import Node, Relationship
+
+from kg.records import EdgeRecord, NodeRecord
 
 REJECTED = "rejected"
 
@@ -25,3 +27,11 @@ def without_rejected(records: list[Record]) -> list[Record]:
         kept.append(Record([(k, [x for x in v if not is_rejected(x)] if isinstance(v, list) else v)
                             for k, v in record.items()]))
     return kept
+
+
+def visible_records(nodes: list[NodeRecord], edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """Exports' view: rejected nodes and edges left out, and so are edges to a rejected node."""
+    hidden = {(n.label, n.id) for n in nodes if n.props.get("verification_status") == REJECTED}
+    return ([n for n in nodes if (n.label, n.id) not in hidden],
+            [e for e in edges if e.props.get("verification_status") != REJECTED
+             and not {(e.source_label, e.source_id), (e.target_label, e.target_id)} & hidden])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from neo4j import Driver
 
+from kg.curation.hidden import visible_records
 from kg.errors import NotFoundError
 from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
@@ -39,7 +40,8 @@ RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n {.*} AS props
 
 
 def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None,
-               database: str | None = None) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+               database: str | None = None, include_rejected: bool = False) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The elements, without those curators rejected unless `include_rejected`."""
     names = {"labels": list(schema.labels), "types": list(schema.relationship_types)}
     if paper_id is None:
         nodes = driver.execute_query(_ALL_NODES, **names, database_=database).records
@@ -54,9 +56,10 @@ def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None,
         element_ids = list({r[f"{end}_element"] for r in edges for end in ("source", "target")})
         nodes = driver.execute_query(_PAPER_NODES, **names, **scope, element_ids=element_ids,
                                      database_=database).records
-    return ([NodeRecord(r["label"], r["props"].pop("id"), r["props"]) for r in nodes],
-            [EdgeRecord(r["type"], r["source_label"], r["source_id"], r["target_label"], r["target_id"], r["props"])
-             for r in edges])
+    records = ([NodeRecord(r["label"], r["props"].pop("id"), r["props"]) for r in nodes],
+               [EdgeRecord(r["type"], r["source_label"], r["source_id"], r["target_label"], r["target_id"], r["props"])
+                for r in edges])
+    return records if include_rejected else visible_records(*records)
 
 
 def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None,

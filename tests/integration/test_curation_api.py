@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kg.export.graph_read import read_graph
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
@@ -234,3 +235,14 @@ def test_rejected_elements_are_absent_from_answers(client, sample_db):
     assert (after["answer"], after["intent"]) == ("", "search")  # the graph no longer supports an answer
     assert "dataset_pg19" not in {n["id"] for n in after["graph"]["nodes"]}
     assert client.get("/nodes/dataset_pg19").json()["properties"]["verification_status"] == "rejected"
+
+
+def test_rejected_elements_are_left_out_of_exports(client, sample_db):
+    client.post("/curation/nodes/method_srt_dup/reject", headers=CURATOR)
+    client.post(f"/curation/edges/{edge_id(sample_db, 'paper_a', 'USES', 'method_transformer')}/reject", headers=CURATOR)
+    nodes, edges = read_graph(sample_db, get_schema())
+    assert "method_srt_dup" not in {n.id for n in nodes} and len(nodes) == len(sample_graph()[0]) - 1
+    assert {e.key for e in edges} == {e.key for e in sample_graph()[1]} - {
+        ("method_srt_dup", "SAME_AS", "method_srt"), ("paper_a", "USES", "method_transformer")}
+    all_nodes, all_edges = read_graph(sample_db, get_schema(), include_rejected=True)
+    assert (len(all_nodes), len(all_edges)) == (len(sample_graph()[0]), len(sample_graph()[1]))
