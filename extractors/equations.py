@@ -15,6 +15,8 @@ from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
 
 LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:\.\d{1,3})*[a-z]?)\s*\)\s*$")
 MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
+WORD_RE = re.compile(r"[A-Za-z]{4,}")
+RELATION_RE = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
 MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
 
 
@@ -112,6 +114,11 @@ def unnumbered_anchors(page: PageLayout, edges: dict[int, tuple[float, float]], 
         left, right = edges[line.column]
         if line.bbox[0] <= left + 2 * size or line.bbox[2] >= right - 2 * size or not is_mathy(line):
             continue
+        if not RELATION_RE.search(line.text) and not any(MATH_FONT.match(s.font) and s.size > 0.8 * size
+                                                         for s in line.spans):
+            continue  # no relation, big operator or text-size math: ids in superscripts, dates, code
+        if len(WORD_RE.findall(line.text)) > 3:
+            continue  # prose set in a math font (names with ORCID ids), not a formula
         row = [l for l in page.lines if l.column == line.column and l.bbox[1] < line.bbox[3] - 1
                and l.bbox[3] > line.bbox[1] + 1]
         x0, x1 = min(l.bbox[0] for l in row), max(l.bbox[2] for l in row)
