@@ -16,7 +16,7 @@ from extractors.layout import read_layout
 from extractors.metadata import extract_metadata
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Document, Line, Section
+from extractors.model import Audit, Document, Line, Metadata, Profile, Section
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
 from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
@@ -54,6 +54,20 @@ def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
         return []
     end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
     return lines[heads[at].lines[-1] + 1:end]
+
+
+def _warnings(prof: Profile, metadata: Metadata, sections: list[Section]) -> list[str]:
+    """What a reader of the audit should know about this parse."""
+    out = []
+    if prof.text_kind != "native":
+        out.append(f"{prof.text_kind} PDF: pages without a text layer were skipped; OCR them for full text")
+    if not metadata.title:
+        out.append("no title found on page 1")
+    if not sections:
+        out.append("no section headings found; all text is front matter")
+    if not metadata.abstract:
+        out.append("no abstract found")
+    return out
 
 
 def parse_pdf(path: str | Path) -> Document:
@@ -97,7 +111,8 @@ def parse_pdf(path: str | Path) -> Document:
         front_end = next((p.start for p in placed if first and p.index == first.lines[0]), body_end)
         chunks = chunk_document(text, body_end, front_end, placed, sections, elements, sha256)
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
-                  extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind})
+                  extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind},
+                  warnings=_warnings(prof, metadata, sections))
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
                         references=references, chunks=chunks, profile=prof, audit=audit)

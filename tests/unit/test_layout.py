@@ -80,3 +80,8 @@ def test_join_lines_dehyphenates_only_word_breaks():
     assert join_lines(["an extrac-", "tion step"]) == "an extraction step"
     assert join_lines(["a self-", "Attention layer"]) == "a self-Attention layer"
     assert join_lines(["EFFICIENT SO-", "LUTION"]) == "EFFICIENT SOLUTION"
+
+
+def test_loose_tex_accents_join_their_letters():
+    assert normalize("Pierre-Franc\u00b8ois Gr\u00b4egory J\u02dbedrzej") == "Pierre-François Grégory Jędrzej"
+    assert normalize("authors\u00b4 roles") == "authors\u00b4 roles"  # an acute used as an apostrophe

@@ -62,3 +62,13 @@ def test_scanned_without_text_layer(tmp_path):
 
 def test_errors_are_paperkg_errors():
     assert issubclass(NoTextLayerError, ExtractionError) and issubclass(ExtractionError, PaperKGError)
+
+
+def test_audit_warns_about_missing_structure(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i in range(30):
+        page.insert_text((72, 72 + 14 * i), f"Plain running text line {i} with nothing else on the page.", fontsize=10)
+    parsed = parse_pdf(write(tmp_path, "plain.pdf", doc.tobytes()))
+    assert "no section headings found; all text is front matter" in parsed.audit.warnings
+    assert "no title found on page 1" in parsed.audit.warnings
