@@ -46,3 +46,10 @@ def pipe(nlp: Language, texts: list[str]):
     with warnings.catch_warnings():  # scispaCy's global matcher has no patterns and says so on every doc
         warnings.simplefilter("ignore", UserWarning)
         yield from nlp.pipe(texts, batch_size=64)
+
+
+def load() -> None:
+    """Load both pipelines now (importing spaCy imports thinc, and thinc imports torch when it is installed:
+    seconds once per process), so that per-paper timings measure extraction only."""
+    sentences()
+    parser()

@@ -16,8 +16,7 @@ def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driv
     papers = {r["t"] for r in driver.execute_query("MATCH (p:Paper) RETURN p.title AS t").records}
     assert papers == {"Sparse Routing Attention for Long Documents", "LongBench: A Benchmark for Reading Long Documents"}
     assert value(driver, "MATCH (c:Chunk) RETURN count(c)") > 10 and first.totals()["nodes_written"] == \
-        value(driver, "MATCH (n) WHERE NOT n:IngestRun AND NOT n:PaperKGSchema RETURN count(n)") + 2  # written by both
-    # papers: the author Bo Kim and the method Sparse Routing Attention (one entity node across papers, issue 6)
+        value(driver, "MATCH (n) WHERE NOT n:IngestRun AND NOT n:PaperKGSchema RETURN count(n)") + 1  # Bo Kim twice
 
     again = run_ingest(ingest_settings, driver, [SAMPLES])
     assert [p.status for p in again.papers] == ["unchanged", "unchanged"]

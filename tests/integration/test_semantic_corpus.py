@@ -68,6 +68,23 @@ def test_one_entity_node_across_papers_and_results_queryable(ingest_settings, dr
     assert value(driver, "MATCH (d:Dataset) WHERE d.name IN ['PG-19', 'LongBench'] RETURN count(d)") == 2
     perplexity = driver.execute_query(
         "MATCH (r:Result)-[:FOR_METRIC]->(:Metric {name: 'perplexity'}), (r)-[:REPORTED_IN]->(t:Table) "
-        "RETURN r.value AS v, t.label AS table ORDER BY v").records
-    assert perplexity and all(r["table"] == "1" for r in perplexity)
+        "OPTIONAL MATCH (r)-[:OF_METHOD]->(m:Method) RETURN r.value AS v, t.label AS table, m.name AS method "
+        "ORDER BY v").records
+    assert [(r["v"], r["table"]) for r in perplexity] == [(32.4, "1"), (33.2, "1"), (36.3, "1")]
+    assert [r["method"] for r in perplexity if r["v"] == 33.2] == ["Sparse Routing Attention"]
     assert value(driver, "MATCH ()-[r:MENTIONS]->(:Method) WHERE r.char_starts IS NULL RETURN count(r)") == 0
+
+
+def test_scirex_benchmark_runs_through_the_cli(tmp_path):
+    """`kg bench scirex` on the first 30 SciREX documents: it prints the table and writes figures above a floor."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    docs = GOLD.parent / "datasets" / "scirex_train_docs" / "docs"
+    out = tmp_path / "scirex.json"
+    result = CliRunner().invoke(app, ["bench", "scirex", "--docs", str(docs), "--limit", "30", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(out.read_text())["scirex"]
+    assert set(figures) == set(TYPES) and "SciREX salient entities, 30 documents" in result.output
+    assert figures["datasets"]["f1"] >= 0.25 and figures["metrics"]["f1"] >= 0.15
