@@ -237,7 +237,8 @@ def neighbours(driver: Driver, schema: Schema, node_id: str, hops: int, labels: 
     check_types(schema, types)
     get_node(driver, schema, node_id, database)  # 404 for an unknown id rather than an empty graph
     records = driver.execute_query(_neighbours_cypher(schema, hops), id=node_id, labels=labels or None,
-                                   types=types or None, limit=limit, database_=database, routing_="r").records
+                                   types=types or list(schema.relationship_types),  # not the curation ledger
+                                   limit=limit, database_=database, routing_="r").records
     nodes: dict[str, dict] = {}
     edges: dict[str, dict] = {}
     for r in records:

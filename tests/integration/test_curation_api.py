@@ -95,6 +95,8 @@ def test_verify_records_an_attributed_event_linked_to_the_node(client, sample_db
     assert (links["curator"], links["revised"]) == ("alice", ["fig_a1"])
     assert [e["id"] for e in client.get("/curation/nodes/fig_a1/history", headers=CURATOR).json()] == [event["id"]]
     assert client.get("/nodes/fig_a1").json()["properties"]["verification_status"] == "verified"
+    around = client.get("/nodes/fig_a1/neighbours").json()
+    assert sorted(n["id"] for n in around["nodes"]) == ["chunk_a1", "fig_a1", "method_srt", "paper_a"]  # no ledger
     again = client.post("/curation/nodes/fig_a1/verify", headers=CURATOR).json()
     assert again["event"] is None  # nothing changed, nothing recorded
 
