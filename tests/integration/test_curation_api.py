@@ -248,3 +248,24 @@ def test_rejected_elements_are_left_out_of_exports(client, sample_db):
         ("method_srt_dup", "SAME_AS", "method_srt"), ("paper_a", "USES", "method_transformer")}
     all_nodes, all_edges = read_graph(sample_db, get_schema(), include_rejected=True)
     assert (len(all_nodes), len(all_edges)) == (len(sample_graph()[0]), len(sample_graph()[1]))
+
+
+def test_concurrent_curators_never_lose_an_edit(sample_db):
+    """Eight curators edit one node at once without If-Match: the element lock serialises them, so every edit
+    is recorded and each event's old value is exactly the previous event's new value."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kg.curation import history
+    from kg.curation.operations import Curation
+
+    def edit(i: int):
+        cur = Curation(sample_db, get_schema(), f"curator{i}")
+        return cur.edit(cur.node_ref("task_lm"), {"aliases": [f"alias {i}"]}).event.id
+
+    with ThreadPoolExecutor(8) as pool:
+        ids = set(pool.map(edit, range(8)))
+    events = list(reversed(history.read(sample_db, element="task_lm")))
+    assert {e.id for e in events} == ids and len(events) == 8
+    assert events[0].old["aliases"] == ["LM"]
+    assert all(later.old["aliases"] == earlier.new["aliases"] for earlier, later in zip(events, events[1:]))
+    assert props(sample_db, "task_lm")["aliases"] == events[-1].new["aliases"]
