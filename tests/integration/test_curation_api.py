@@ -3,10 +3,14 @@ every operation, its history event, undo, merge and split, optimistic locking an
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kg.curation import history
+from kg.curation.operations import Curation
 from kg.export.graph_read import read_graph
 from kg.schema import init_schema
 from kg.write import write_graph
@@ -253,11 +257,6 @@ def test_rejected_elements_are_left_out_of_exports(client, sample_db):
 def test_concurrent_curators_never_lose_an_edit(sample_db):
     """Eight curators edit one node at once without If-Match: the element lock serialises them, so every edit
     is recorded and each event's old value is exactly the previous event's new value."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from kg.curation import history
-    from kg.curation.operations import Curation
-
     def edit(i: int):
         cur = Curation(sample_db, get_schema(), f"curator{i}")
         return cur.edit(cur.node_ref("task_lm"), {"aliases": [f"alias {i}"]}).event.id
