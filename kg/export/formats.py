@@ -37,11 +37,14 @@ class FormatSpec:
     media_type: str
     extension: str
     render: Render
+    # JSON is the graph itself (backup, move, round trip): it keeps what curators rejected, with that status, so
+    # an import restores their decisions. The other formats are for reading and leave rejected elements out.
+    with_rejected: bool = False
 
 
 FORMATS: dict[ExportFormat, FormatSpec] = {
     ExportFormat.JSON: FormatSpec("application/json", "json", lambda n, e, s, papers: json_graph.dumps(
-        json_graph.to_document(n, e, s, papers))),
+        json_graph.to_document(n, e, s, papers)), with_rejected=True),
     ExportFormat.MARKDOWN: FormatSpec("text/markdown; charset=utf-8", "md",
                                       markdown.to_markdown),
     ExportFormat.MINDMAP: FormatSpec("text/plain; charset=utf-8", "mmd",
@@ -74,6 +77,6 @@ class Export:
 def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
            database: str | None = None) -> Export:
     """The graph of these papers (all of it for none) in `fmt`; NotFoundError names an unknown paper."""
-    nodes, edges = read_papers(driver, schema, paper_ids, database)
     spec = FORMATS[ExportFormat(fmt)]
+    nodes, edges = read_papers(driver, schema, paper_ids, database, include_rejected=spec.with_rejected)
     return Export(spec.render(nodes, edges, schema, paper_ids), spec, len(nodes), len(edges))

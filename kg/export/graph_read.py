@@ -63,14 +63,15 @@ def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None,
 
 
 def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None,
-                database: str | None = None) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+                database: str | None = None, include_rejected: bool = False) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The union of several papers' parts (shared authors, cited papers once), or the whole graph for None/[]."""
     if not paper_ids:
-        return read_graph(driver, schema, database=database)
+        return read_graph(driver, schema, database=database, include_rejected=include_rejected)
     nodes: dict[tuple[str, str], NodeRecord] = {}
     edges: dict[tuple[str, str, str, str, str], EdgeRecord] = {}
     for paper_id in dict.fromkeys(paper_ids):
-        part_nodes, part_edges = read_graph(driver, schema, paper_id=paper_id, database=database)
+        part_nodes, part_edges = read_graph(driver, schema, paper_id=paper_id, database=database,
+                                            include_rejected=include_rejected)
         nodes.update(((n.label, n.id), n) for n in part_nodes)
         edges.update(((e.source_label, e.source_id, e.type, e.target_label, e.target_id), e) for e in part_edges)
     return list(nodes.values()), list(edges.values())
