@@ -20,7 +20,7 @@ from kg.qa.text import squash, terms
 from kg.queries import edge_dict, node_dict
 from ontology.loader import Schema
 
-CANDIDATES = 12  # chunks whose sentences compete for the answer
+CANDIDATES = 20  # chunks whose sentences compete for the answer
 FLOAT_KINDS = ("table", "figure")
 Rewriter = Callable[[str, str, list[dict]], str]  # (question, extractive answer, evidence) -> rewritten answer
 
