@@ -84,3 +84,18 @@ def importance(mentions: int, in_front: bool) -> str:
 
 def in_front(passages: list[Passage], indexes: set[int]) -> bool:
     return any(passages[i].section_kind == FRONT for i in indexes)
+
+
+_WHERE = re.compile(r"^[Ww]here\s+\S{1,12}\s+(?:is|are|denotes|denote|represents|represent|stands\s+for)\s+"
+                    r"(?:the|a|an)\s+(?P<t>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)(?=\s*(?:,|;|\.|and\b|of\b|$))")
+
+
+def symbol_definitions(sentences: list[Sentence], passages: list[Passage]) -> list[Definition]:
+    """'where W is the weight matrix, ...' after a display equation: the equation defines that concept."""
+    out = []
+    for s in sentences:
+        if passages[s.passage].kind == "text" and (m := _WHERE.match(s.text)):
+            term = m.group("t").strip()
+            if len(term.split()) > 1 and term.split()[-1] not in lexicons.terms().phrase_stops:
+                out.append(Definition(term, s, s.start + m.start("t"), 0.6, "definition"))
+    return out

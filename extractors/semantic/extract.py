@@ -16,7 +16,7 @@ from extractors.model import Document
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
 from extractors.semantic.lexicons import known_aliases, name_confidence
-from extractors.semantic.concepts import find_definitions, importance, in_front
+from extractors.semantic.concepts import find_definitions, importance, in_front, symbol_definitions
 from extractors.semantic.entities import Analysis, analyse_passages
 from extractors.semantic.linkage import relations_in
 from extractors.semantic.passages import Passage, document_passages, document_tables
@@ -90,6 +90,7 @@ def build_records(sha: str, paper: str, passages: list[Passage], analysis: Analy
                                     _evidence(passages, _evidence_passages(e), e.score, sha)))
         out.edges += _mention_edges(e, key[1], passages, sha)
     _concepts(out, analysis, passages, sha, keys)
+    _equation_concepts(out, doc, analysis, passages, sha)
     _tables(out, doc, passages, analysis, sha, paper)
     _figures(out, doc, passages, analysis, sha)
     _relations(out, analysis, passages, sha)
@@ -133,6 +134,27 @@ def _concepts(out: SemanticExtraction, analysis: Analysis, passages: list[Passag
         if source.chunk_id:
             out.edges.append(EdgeRecord("DEFINES", "Chunk", source.chunk_id, "Concept", node_id,
                                         _evidence(passages, [d.sentence.passage], confidence, sha)))
+
+
+def _equation_concepts(out: SemanticExtraction, doc: Document, analysis: Analysis, passages: list[Passage],
+                       sha: str) -> None:
+    """DEFINES from an equation to the concept a following 'where X is the ...' sentence names, when exactly one
+    display equation sits on that sentence's page in its section (otherwise the link is not guessed)."""
+    chunks = {c.id: c for c in doc.chunks}
+    for d in symbol_definitions(analysis.sentences, passages):
+        chunk = chunks.get(passages[d.sentence.passage].chunk_id or "")
+        if chunk is None:
+            continue
+        near = [e for e in doc.equations if e.page == chunk.page_start and e.section_id == chunk.section_id]
+        if len(near) != 1:
+            continue
+        node_id = entity_id("Concept", d.term)
+        if not any(n.id == node_id for n in out.nodes):
+            out.nodes.append(NodeRecord("Concept", node_id, {
+                "name": d.term, "aliases": [], "definition": d.sentence.text.strip(), "concept_type": d.kind,
+                "importance": "supporting", **_evidence(passages, [], d.strength, None)}))
+        out.edges.append(EdgeRecord("DEFINES", "Equation", near[0].id, "Concept", node_id,
+                                    _evidence(passages, [d.sentence.passage], d.strength, sha)))
 
 
 def _result_id(sha: str, *parts: object) -> str:
