@@ -278,9 +278,7 @@ class Ingestor:
             written: PaperWrite = write_paper(self.driver, self.schema, prepared.run, prepared.nodes, prepared.edges,
                                               rejected=len(prepared.rejections), database=self.settings.neo4j_database,
                                               on_batch=self.on_batch)
-        except (ServiceUnavailable, SessionExpired):
-            raise
-        except (Neo4jError, PaperKGError, ValueError) as exc:
+        except (Neo4jError, PaperKGError, ValueError) as exc:  # not the driver's ServiceUnavailable: that stops the run
             self._fail(path, sha, run, f"not written: {getattr(exc, 'message', None) or exc}", prepared.seconds,
                        prepared.pages)
             return
