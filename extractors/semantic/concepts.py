@@ -49,7 +49,7 @@ def find_definitions(sentences: list[Sentence], passages: list[Passage]) -> list
     stops = lexicons.terms().phrase_stops
     out = []
     for s in sentences:
-        if passages[s.passage].kind not in ("text",) :
+        if passages[s.passage].kind != "text":
             continue
         for pattern, strength in _DEFINITIONS:
             m = pattern.search(s.text)

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from extractors.model import Document
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
-from extractors.semantic.lexicons import known_aliases, name_confidence
 from extractors.semantic.concepts import find_definitions, importance, in_front, symbol_definitions
 from extractors.semantic.entities import Analysis, analyse_passages
+from extractors.semantic.lexicons import known_aliases, name_confidence
 from extractors.semantic.linkage import relations_in
 from extractors.semantic.passages import Passage, document_passages, document_tables
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from extractors.semantic import lexicons
-from extractors.semantic.abbreviations import Abbreviation, Sentence
+from extractors.semantic.abbreviations import Abbreviation
 from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import FRONT, Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, strong_name
@@ -213,7 +213,6 @@ def _drop_nested(entities: list[Entity]) -> list[Entity]:
     return keep
 
 
-def salient(entities: list[Entity], thresholds: dict[str, float] | None = None) -> list[Entity]:
+def salient(entities: list[Entity]) -> list[Entity]:
     """The entities whose score passes their type's threshold."""
-    thresholds = thresholds or THRESHOLDS
-    return [e for e in entities if e.score >= thresholds[e.label]]
+    return [e for e in entities if e.score >= THRESHOLDS[e.label]]
