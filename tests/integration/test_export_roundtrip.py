@@ -5,6 +5,7 @@ nothing; exports of ingested papers conform to the shapes (RDF) and go through t
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,6 +18,7 @@ from cli.main import app
 from kg.dump import canonical_dump
 from kg.errors import GraphImportError, NotFoundError
 from kg.export import json_graph
+from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_papers
 from kg.export.rdf import to_rdf
 from kg.ingest import Ingestor
@@ -46,7 +48,7 @@ def ingested(neo4j_settings, empty_db, tmp_path):
 def _round_trip(driver, papers=None) -> tuple[list[str], list[str], dict]:
     schema = get_schema()
     before = canonical_dump(driver)
-    document = json.loads(json_graph.dumps(json_graph.to_document(*read_papers(driver, schema, papers), schema, papers)))
+    document = json.loads(export(driver, schema, ExportFormat.JSON, papers).text)
     _wipe(driver)
     report = json_graph.import_graph(driver, schema, document, embedding_dim=384)
     assert report.ok
@@ -62,12 +64,21 @@ def test_ingested_papers_round_trip(ingested, empty_db):
 
 
 def test_sample_graph_with_every_label_round_trips(empty_db):
+    """Curated statuses included: the JSON keeps what curators rejected (the reading formats leave it out)."""
     schema = get_schema()
     init_schema(empty_db, schema, 384)
-    assert write_graph(empty_db, *sample_graph(), schema, now=NOW).ok
+    nodes, edges = sample_graph()
+    nodes = [replace(n, props={**n.props, "verification_status": "rejected"}) if n.id == "method_srt_dup" else n
+             for n in nodes]
+    edges = [replace(e, props={**e.props, "verification_status": "verified"}) if e.type == "PROPOSES" else e
+             for e in edges]
+    assert write_graph(empty_db, nodes, edges, schema, now=NOW).ok
     before, after, document = _round_trip(empty_db)
     assert after == before
     assert len(document["nodes"]) == 29 and len(document["edges"]) == 49
+    statuses = {n["id"]: n["properties"].get("verification_status") for n in document["nodes"]}
+    assert statuses["method_srt_dup"] == "rejected"
+    assert "SRT model" not in export(empty_db, schema, ExportFormat.GRAPHML).text
     # times are part of the file even though the dump leaves them out: they come back too
     assert empty_db.execute_query("MATCH (p:Paper {id: 'paper_a'}) RETURN p.created_at AS t").records[0]["t"] \
         .to_native() == NOW
@@ -77,9 +88,9 @@ def test_one_paper_round_trips_with_its_neighbours(empty_db):
     schema = get_schema()
     init_schema(empty_db, schema, 384)
     assert write_graph(empty_db, *sample_graph(), schema, now=NOW).ok
-    document = json_graph.to_document(*read_papers(empty_db, schema, ["paper_b"]), schema, ["paper_b"])
+    document = json.loads(export(empty_db, schema, ExportFormat.JSON, ["paper_b"]).text)
     _wipe(empty_db)
-    json_graph.import_graph(empty_db, schema, json.loads(json_graph.dumps(document)), embedding_dim=384)
+    json_graph.import_graph(empty_db, schema, document, embedding_dim=384)
     ids = [r["id"] for r in empty_db.execute_query("MATCH (n) WHERE n.id IS NOT NULL AND NOT n:PaperKGSchema "
                                                    "RETURN n.id AS id ORDER BY id").records]
     assert ids == ["author_kim", "chunk_b1", "dataset_pg19", "paper_a", "paper_b", "ref_b1"]
@@ -112,7 +123,7 @@ def test_import_refuses_a_database_with_a_graph_unless_merging(empty_db):
     init_schema(empty_db, schema, 384)
     write_graph(empty_db, *sample_graph(), schema, now=NOW)
     before = canonical_dump(empty_db)
-    document = json.loads(json_graph.dumps(json_graph.to_document(*read_papers(empty_db, schema), schema)))
+    document = json.loads(export(empty_db, schema, ExportFormat.JSON).text)
     with pytest.raises(GraphImportError, match="already holds a graph"):
         json_graph.import_graph(empty_db, schema, document, embedding_dim=384)
     json_graph.import_graph(empty_db, schema, document, embedding_dim=384, merge=True)
