@@ -76,7 +76,10 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
     planned = {s.name: s.cypher for s in plan(schema, embedding_dim)}
     recorded = recorded_version(driver, database)
     previous = recorded["version"] if recorded else None
-    before = dict(zip(recorded["managed"], recorded["definitions"])) if recorded else {}
+    # A record written before definitions were tracked knows names only: take them as currently defined.
+    known = recorded.get("definitions") if recorded else None
+    before = (dict(zip(recorded["managed"], known)) if known else {n: planned.get(n) for n in recorded["managed"]}
+              ) if recorded else {}
     _check_compatible(recorded, schema.version, planned, before, embedding_dim)
 
     constraints = _names(driver, _CONSTRAINTS, database)
@@ -90,7 +93,7 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
         driver.execute_query(planned[name], database_=database)
     if created:
         driver.execute_query(_AWAIT, database_=database)
-    if recorded is None or previous != schema.version:
+    if recorded is None or previous != schema.version or not known:
         driver.execute_query(_WRITE_VERSION, id=_VERSION_ID, version=schema.version,
                              version_iri=str(schema.version_iri), embedding_dim=embedding_dim,
                              managed=list(planned), definitions=list(planned.values()), database_=database)

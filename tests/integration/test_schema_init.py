@@ -71,6 +71,15 @@ def test_init_repairs_a_dropped_index(empty_db):
     assert (report.action, report.created) == ("repaired", ["chunk_text"])
 
 
+def test_record_without_definitions_is_repaired_not_a_crash(empty_db):
+    """Databases initialised before index definitions were recorded still open."""
+    init_schema(empty_db, get_schema(), 384)
+    empty_db.execute_query("MATCH (v:PaperKGSchema) REMOVE v.definitions")
+    empty_db.execute_query("DROP INDEX chunk_text")
+    report = init_schema(empty_db, get_schema(), 384)
+    assert (report.action, report.created, report.dropped) == ("repaired", ["chunk_text"], [])
+
+
 def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
     newer = ontology_variant(tmp_path, "1.9.0", drop_captions=True, authors_unsearchable=True)
