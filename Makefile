@@ -19,12 +19,14 @@ system-deps:
 system-deps-browser:
 	@bash scripts/system-deps.sh --browser
 
-## run: install, start the local Neo4j, ingest PAPERS (default: the generated samples) and print where to look
+## run: install, start the local Neo4j, ingest PAPERS (default: the generated samples), then serve the API
+## in the foreground (Ctrl-C stops the API; Neo4j keeps running until `kg db stop`)
 PAPERS ?= samples
 run: install
 	$(BIN)/kg db start
 	$(BIN)/kg ingest $(PAPERS)
-	@echo "Graph: Neo4j Browser (URL above); the REST API: $(BIN)/kg serve, then its /docs page"
+	@echo "Graph: Neo4j Browser (URL above). Serving the REST API now (OpenAPI docs at its /docs); Ctrl-C stops it."
+	$(BIN)/kg serve
 
 ## test: install everything the tests need (Chromium too), then run unit and integration tests
 test: system-deps-browser install
