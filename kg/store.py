@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j import Driver, GraphDatabase
+from neo4j import Driver, GraphDatabase, NotificationDisabledClassification
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from kg.errors import ConfigurationError, DatabaseUnavailable
@@ -24,7 +24,9 @@ def connect(settings: Settings, *, verify: bool = True, **options) -> Driver:
     driver = GraphDatabase.driver(
         settings.uri,
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
-        **{"connection_timeout": 10, **options},
+        # "label/property does not exist" is normal on an empty or partial graph: not worth a warning per query.
+        **{"connection_timeout": 10,
+           "notifications_disabled_classifications": [NotificationDisabledClassification.UNRECOGNIZED], **options},
     )
     if verify:
         try:
