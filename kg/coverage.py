@@ -118,49 +118,37 @@ def coverage(driver: Driver, paper_id: str, entity_labels: list[str], database: 
             "critical": critical}
 
 
+def _category(name: str, rows, item) -> Category:
+    """A category whose rows count as linked when `links` is non-zero; `item(row)` says what a miss is."""
+    return Category(name, len(rows), sum(1 for r in rows if r["links"]), [item(r) for r in rows if not r["links"]])
+
+
 def _floats(run, label: str, has: str, name: str) -> Category:
     rows = run(_FLOATS, label=label, has=[has], links=["ILLUSTRATES", "SUMMARIZES"])
-    cat = Category(name, len(rows), sum(1 for r in rows if r["links"]))
-    for r in rows:
-        if not r["links"]:
-            reason = "no ILLUSTRATES or SUMMARIZES edge" + ("" if r["mentions"] else "; not referred to in the text")
-            cat.missing.append(Item(r["id"], f"{label} {r['label']}", r["page"], reason,
-                                    "run semantic extraction, or link it to the method/dataset/metric it shows in "
-                                    "curation"))
-    return cat
+    return _category(name, rows, lambda r: Item(
+        r["id"], f"{label} {r['label']}", r["page"],
+        "no ILLUSTRATES or SUMMARIZES edge" + ("" if r["mentions"] else "; not referred to in the text"),
+        "run semantic extraction, or link it to the method/dataset/metric it shows in curation"))
 
 
 def _sections(run, entity_labels: list[str]) -> Category:
     rows = run(_SECTIONS, chunk_links=["MENTIONS", "DEFINES"], entity_labels=entity_labels)
-    cat = Category("sections_with_concepts", len(rows), sum(1 for r in rows if r["links"]))
-    for r in rows:
-        if not r["links"]:
-            name = " ".join(x for x in (r["number"], r["title"]) if x)
-            cat.missing.append(Item(r["id"], name, r["page"], "no entity mentioned or defined in its chunks",
-                                    "check that its text was chunked and run semantic extraction"))
-    return cat
+    return _category("sections_with_concepts", rows, lambda r: Item(
+        r["id"], " ".join(x for x in (r["number"], r["title"]) if x), r["page"],
+        "no entity mentioned or defined in its chunks", "check that its text was chunked and run semantic extraction"))
 
 
 def _equations(run) -> Category:
-    rows = run(_EQUATIONS)
-    cat = Category("equations_linked", len(rows), sum(1 for r in rows if r["links"]))
-    for r in rows:
-        if not r["links"]:
-            cat.missing.append(Item(r["id"], f"Equation {r['label']}" if r["label"] else "unnumbered equation",
-                                    r["page"], "no concept named or defined beside it or where it is referred to",
-                                    "link the concept it defines in curation"))
-    return cat
+    return _category("equations_linked", run(_EQUATIONS), lambda r: Item(
+        r["id"], f"Equation {r['label']}" if r["label"] else "unnumbered equation", r["page"],
+        "no concept named or defined beside it or where it is referred to", "link the concept it defines in curation"))
 
 
 def _references(run) -> Category:
-    rows = run(_REFERENCES)
-    cat = Category("references_resolved", len(rows), sum(1 for r in rows if r["links"]))
-    for r in rows:
-        if not r["links"]:
-            page = int(r["box"].split(":")[0]) if r["box"] else None
-            cat.missing.append(Item(r["id"], f"[{r['label']}]", page, "no in-text citation resolved to this entry",
-                                    "check the citation style (numbered/author-year) the mention extractor read"))
-    return cat
+    return _category("references_resolved", run(_REFERENCES), lambda r: Item(
+        r["id"], f"[{r['label']}]", int(r["box"].split(":")[0]) if r["box"] else None,
+        "no in-text citation resolved to this entry",
+        "check the citation style (numbered/author-year) the mention extractor read"))
 
 
 def _text(run, page_count: int | None) -> tuple[Category, list[str]]:
