@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import METRIC, cell_cues, find_cues
+from extractors.semantic.patterns import METRIC, cell_cues, dataset_column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 
 
@@ -27,10 +27,10 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
         if p.kind == "cells":
             lines = p.text.split("\n")
             result_table = any(c.type == METRIC for line in lines[:3] for c in cell_cues(line, False))
-            start = 0
-            for line in lines:
-                out += [Located(c, i, start + c.start, start + c.end) for c in cell_cues(line, result_table)]
-                start += len(line) + 1
+            starts = [sum(len(line) + 1 for line in lines[:r]) for r in range(len(lines))]
+            for r, line in enumerate(lines):
+                out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for c in cell_cues(line, result_table)]
+            out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in dataset_column_cues(lines)]
     for s in sentences:
         if passages[s.passage].kind == "cells":
             continue

@@ -84,6 +84,15 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"|\b(?:the|a|an|our)\s+(?P<m>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:task|problem)s?\b"
             rf"|^(?P<k>[\w-]+(?:\s+[\w-]+){{0,3}}?)\s+(?:is|are)\s+(?:the|a|an)\s+(?:\w+\s+)?(?:task|problem)\s+of\b"),
             TASK, 0.7),
+        "task_address": (re.compile(
+            rf"\b(?:address(?:es|ed|ing)?|tackl(?:e|es|ed|ing)|solv(?:e|es|ed|ing)|stud(?:y|ies|ied|ying)|"
+            rf"focus(?:es|ed|ing)?\s+on|investigat(?:e|es|ed|ing)|work\s+on|advances?\s+in|progress\s+in)\s+"
+            rf"(?:the\s+|a\s+)?(?:(?:problem|task|challenge)s?\s+of\s+)?(?P<n>(?:[\w-]+\s+){{0,3}}?(?:{th}))\b"),
+            TASK, 0.65),
+        "task_purpose": (re.compile(
+            rf"\b(?:{mh}|approach(?:es)?|techniques?|solutions?|tools?|resources?|benchmarks?|datasets?|corpus)\s+"
+            rf"(?:for|to)\s+(?:the\s+)?(?:(?:problem|task)s?\s+of\s+)?(?P<n>(?:[\w-]+\s+){{0,3}}?(?:{th}))\b"),
+            TASK, 0.55),
         "task_phrase": (re.compile(rf"\b(?P<n>(?:[A-Za-z][\w-]*\s+){{1,3}}(?:{th}))\b"), TASK, 0.35),
     }
 
@@ -101,7 +110,9 @@ def _clean(name: str, kind: str) -> str:
     if not lower:  # 'SIF The SIF': a stop word inside a run of capitalised words ends the name
         cut = next((k for k, w in enumerate(words) if k and w.rstrip(".") in stops), len(words))
         words = words[:cut]
-    if kind == TASK:
+    if kind == TASK:  # 'learning across dependency parsing': the phrase is what follows the last stop word
+        last_stop = max((k for k, w in enumerate(words) if w.lower() in t.phrase_stops), default=-1)
+        words = words[last_stop + 1:]
         while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads:
             words.pop(0)
     return " ".join(words).rstrip(".,;:")
@@ -185,6 +196,27 @@ def cell_cues(line: str, result_table: bool) -> list[Cue]:
     return cues
 
 
+def dataset_column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
+    """A table whose header (first two rows) has a 'Dataset'/'Corpus'/'Benchmark' column lists datasets in that
+    column: (row index, cue) for each named cell below the header."""
+    heads = lexicons.terms().dataset_heads
+    rows = [line.split(" | ") for line in lines]
+    columns = {(r, j) for r, row in enumerate(rows[:2]) for j, cell in enumerate(row)
+               if cell.strip(" .:*").lower() in heads}
+    out = []
+    for header_row, j in sorted(columns):
+        for r in range(header_row + 1, len(rows)):
+            if j >= len(rows[r]):
+                continue
+            cell = rows[r][j].strip()
+            offset = sum(len(c) + 3 for c in rows[r][:j]) + rows[r][j].find(cell)
+            if 2 <= len(re.findall(r"[A-Za-z]", cell)) and len(cell.split()) <= 5 and \
+                    not lexicons.metrics().lookup(cell) and cell.lower() not in heads and \
+                    cell.rstrip(".") not in lexicons.terms().stop_names:  # 'Total', 'Average' rows
+                out.append((r, Cue(DATASET, cell, offset, offset + len(cell), "table_column", 0.6)))
+    return out
+
+
 @lru_cache(maxsize=1)
 def _triggers() -> dict[str, re.Pattern]:
     """A cheap test per family: the full pattern only runs on sentences that contain its key words."""
@@ -201,6 +233,8 @@ def _triggers() -> dict[str, re.Pattern]:
         "dataset_context": re.compile(r"\b(?:on|over|from)\b"),
         "metric_context": re.compile(r"\b(?:measured|evaluated|assessed|reported|quantified|compared|terms)\b"),
         "task_context": re.compile(r"\b(?:task|problem)"),
+        "task_address": re.compile(r"\b(?:address|tackl|solv|stud|focus|investigat|work|advance|progress)"),
+        "task_purpose": re.compile(r"\b(?:for|to)\s"),
         "task_phrase": re.compile(rf"\b(?:{_heads(t.task_heads)})\b"),
         "method_head": re.compile(rf"\b(?:{_heads(t.method_heads)})\b"),
     }

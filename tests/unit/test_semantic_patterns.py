@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.semantic.patterns import cell_cues, coordination_cues, find_cues, lexicon_cues, strong_name
+from extractors.semantic.patterns import (cell_cues, coordination_cues, dataset_column_cues, find_cues, lexicon_cues,
+                                         strong_name)
 
 
 def cues(sentence: str, **kw) -> set[tuple[str, str, str]]:
@@ -83,3 +84,25 @@ def test_table_cells_give_metric_headers_and_method_rows():
 def test_strong_names():
     assert strong_name("BERT") and strong_name("word2vec") and strong_name("ResNet-50") and strong_name("SciBERT")
     assert not strong_name("Wikipedia") and not strong_name("model")
+
+
+def test_tasks_someone_addresses_or_builds_for():
+    found = cues("We tackle the problem of citation recommendation in digital libraries.")
+    assert ("task_address", "Task", "citation recommendation") in found
+    assert ("task_address", "Task", "entity typing") in cues("This paper studies entity typing for noisy text.")
+    found = cues("We describe a system for table structure recognition from scanned pages.")
+    assert ("task_purpose", "Task", "table structure recognition") in found
+    assert not any(f in ("task_address", "task_purpose") for f, _, _ in cues("We study a system for noisy text."))
+
+
+def test_a_task_phrase_is_what_follows_its_last_stop_word():
+    tasks = {n for _, t, n in cues("Gains come from learning across dependency parsing.") if t == "Task"}
+    assert tasks == {"dependency parsing"}
+
+
+def test_a_dataset_column_lists_datasets_but_not_its_total_row():
+    lines = ["Dataset | Docs | Tables", "PaperSet | 120 | 40", "ScanBank v2 | 80 | 12", "Total | 200 | 52"]
+    found = [(r, c.name, c.start, c.end, c.family) for r, c in dataset_column_cues(lines)]
+    assert found == [(1, "PaperSet", 0, 8, "table_column"), (2, "ScanBank v2", 0, 11, "table_column")]
+    lines = ["Model | Corpus | F1", "TagNet | NewsBank | 81.0"]
+    assert [(r, c.name, c.start) for r, c in dataset_column_cues(lines)] == [(1, "NewsBank", 9)]
