@@ -14,7 +14,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg import store
-from kg.filestore import PDFStore, file_sha256
+from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.mapping import paper_id
 from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
@@ -42,9 +42,7 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
             Ingestor(settings, driver).run([corpus / f for f in files if f not in missing])
         paper_of = {f: paper_id(file_sha256(corpus / f)) for f in files if f not in missing}
         embed, schema = query_embedder(settings), get_schema()
-        pdfs = PDFStore(settings.data_dir)
-        system = run_system(lambda q, p: ask(driver, schema, q, p, 5, database=settings.neo4j_database, embed=embed,
-                                             pdfs=pdfs),
+        system = run_system(lambda q, p: ask(driver, schema, q, p, 5, database=settings.neo4j_database, embed=embed),
                             paper_of, items)
     baseline = run_baseline(corpus, items)
     _print(system, baseline, show)

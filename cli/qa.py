@@ -10,7 +10,6 @@ from rich.table import Table
 from cli.output import console
 from kg import store
 from kg.coverage import coverage as paper_coverage
-from kg.filestore import PDFStore
 from kg.locate import locate as locate_in_graph
 from kg.qa.engine import ask as ask_graph
 from kg.qa.llm import rewriter
@@ -30,8 +29,7 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
     settings = get_settings()
     with store.connect(settings) as driver:
         result = ask_graph(driver, get_schema(), question, paper, top_k, database=settings.neo4j_database,
-                           embed=query_embedder(settings), rewrite=rewriter(settings),
-                           pdfs=PDFStore(settings.data_dir))
+                           embed=query_embedder(settings), rewrite=rewriter(settings))
     if as_json:
         console.print_json(json.dumps(result.as_dict(), default=str))
         return

@@ -16,10 +16,11 @@ from extractors.layout import read_layout
 from extractors.metadata import extract_metadata
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Document, Line, Metadata, Profile, Section
+from extractors.model import Audit, Document, Float, Line, Metadata, Profile, Section
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
 from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
+from extractors.tables import row_texts
 from extractors.triage import open_pdf, profile, reading
 
 
@@ -70,6 +71,12 @@ def _warnings(prof: Profile, metadata: Metadata, sections: list[Section]) -> lis
     return out
 
 
+def _table_text(table: Float) -> str:
+    """A table's chunk text: its caption, then one line per row with the header repeated, so the numbers
+    printed only in the table are searchable and quotable as facts."""
+    return "\n\n".join([f"Table {table.label}: {table.caption}", *row_texts(f"Table {table.label}", table.rows)])
+
+
 def parse_pdf(path: str | Path) -> Document:
     path = Path(path)
     timer = _Timer()
@@ -102,7 +109,7 @@ def parse_pdf(path: str | Path) -> Document:
             for group in (figures, tables, equations))
         elements = []
         for kind, element, content in ([("figure", f, f"Figure {f.label}: {f.caption}") for f in figures]
-                                       + [("table", t, f"Table {t.label}: {t.caption}") for t in tables]
+                                       + [("table", t, _table_text(t)) for t in tables]
                                        + [("equation", e, e.text) for e in equations]):
             text += "\n\n"
             elements.append((kind, element, len(text), len(text) + len(content)))

@@ -7,6 +7,8 @@ milliseconds a page).
 
 from __future__ import annotations
 
+import re
+
 from extractors.model import Line
 
 
@@ -22,3 +24,80 @@ def table_rows(lines: list[Line]) -> list[list[str]]:
                 continue
         rows.append((y0, y1, [line]))
     return [[l.text.strip() for l in sorted(members, key=lambda l: l.bbox[0])] for _, _, members in rows]
+
+
+_VALUE = re.compile(r"^[-+−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:%|[KMB])?[*†‡]*$")
+_PLUS_MINUS = ("±", "+-", "+/-")
+
+
+def split_values(cells: list[str]) -> tuple[list[str], list[str]]:
+    """(label cells, value cells) of a row: numbers at the end of a cell are values of their own (PyMuPDF
+    often prints several cells as one line: 'GrobidCRF 40.6 38.3'); '90.41 ± 0.06' stays one value."""
+    labels, values = [], []
+    for cell in cells:
+        words = cell.split()
+        cut = len(words)
+        while cut > 0 and (_VALUE.match(words[cut - 1]) or words[cut - 1] in _PLUS_MINUS):
+            cut -= 1
+        if words[:cut]:
+            if values:  # text after a value: a label column right of the numbers; keep the row's order
+                values.append(" ".join(words[:cut]))
+            else:
+                labels.append(" ".join(words[:cut]))
+        for word in words[cut:]:
+            if values and (word in _PLUS_MINUS or values[-1].endswith(_PLUS_MINUS)):
+                values[-1] += f" {word}"
+            else:
+                values.append(word)
+    return labels, values
+
+
+def _names(header: list[str], labels: int, values: int) -> tuple[list[str], list[str]]:
+    """Column names of the label and value columns from the header row: its cells when they cover every
+    column, else its words for the values (right-aligned, the numbers' columns come last) and the remaining
+    words as one name for the label column."""
+    if len(header) >= labels + values:
+        return header[len(header) - labels - values:len(header) - values], header[len(header) - values:]
+    words = " ".join(header).split()
+    if len(words) >= values:
+        rest = " ".join(words[:len(words) - values])
+        return ([rest] if labels == 1 and rest else [""] * labels), words[len(words) - values:]
+    return [""] * labels, []
+
+
+def _spans(above: list[list[str]], values: int) -> list[str]:
+    """Names of groups of value columns from other header rows ('Full', 'Grobid Subset' over 'P R F1 P R F1'):
+    a row of k cells spans k equal groups when the values divide evenly."""
+    prefix = [""] * values
+    for row in above:
+        k = len(row)
+        if 1 < k < values and values % k == 0:
+            size = values // k
+            prefix = [f"{p} {row[i // size]}".strip() for i, p in enumerate(prefix)]
+    return prefix
+
+
+def row_texts(name: str, rows: list[list[str]]) -> list[str]:
+    """One self-contained line per table row, each cell named by its column header, so a row read alone
+    still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
+    number are the header (the widest one names the columns, others above it name groups of columns); a row
+    with fewer values than the table has value columns repeats the header text instead of guessing."""
+    split = [split_values(row) for row in rows]
+    first = next((i for i, (_, values) in enumerate(split) if values), None)
+    if first is None:
+        return [" | ".join([name, *row]) for row in rows if row]
+    header = rows[:first]
+    head = max(header, key=len, default=[])
+    width = max(len(values) for _, values in split[first:])
+    label_width = max(len(labels) for labels, _ in split[first:])
+    label_names, value_names = _names(head, label_width, width)
+    groups = _spans([row for row in header if row is not head], width)
+    out = []
+    for labels, values in split[first:]:
+        cells = [f"{n}: {c}" if n else c for n, c in zip(label_names[len(label_names) - len(labels):], labels)]
+        if len(values) == width and value_names:
+            cells += [f"{f'{g} {n}'.strip()}: {c}" for g, n, c in zip(groups, value_names, values)]
+        else:
+            cells = [*([" ".join(head)] if head and values else []), *labels, *values]
+        out.append(" | ".join([name, *cells]))
+    return out

@@ -52,24 +52,6 @@ def render(pdf_path, boxes: list[str]) -> bytes:
         return page.get_pixmap(matrix=pymupdf.Matrix(ZOOM, ZOOM), clip=clip, annots=True).tobytes("png")
 
 
-def region_rows(pdf_path, boxes: list[str]) -> list[str]:
-    """The text printed inside the boxes, one string per printed row (words sharing a baseline band, left to
-    right): table cells and figure labels, which chunk text holds only as a caption."""
-    rows: list[str] = []
-    with pymupdf.open(pdf_path) as doc:
-        for page_no, box in (parse_bbox(b) for b in boxes):
-            words = doc[page_no - 1].get_text("words", clip=pymupdf.Rect(*box))
-            bands: list[list] = []
-            for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
-                middle = (w[1] + w[3]) / 2
-                if bands and abs(middle - bands[-1][0]) <= (w[3] - w[1]) * 0.5:
-                    bands[-1][1].append(w)
-                else:
-                    bands.append([middle, [w]])
-            rows += [" ".join(w[4] for w in sorted(band, key=lambda w: w[0])) for _, band in bands]
-    return rows
-
-
 def evidence_png(driver: Driver, schema: Schema, store: PDFStore, element_id: str,
                  database: str | None = None) -> bytes:
     sha, boxes = evidence_boxes(driver, schema, element_id, database)

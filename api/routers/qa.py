@@ -10,7 +10,6 @@ from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, 
                         LocateResponse)
 from kg import queries
 from kg.coverage import coverage
-from kg.filestore import PDFStore
 from kg.locate import locate
 from kg.qa.engine import ask
 from kg.settings import Settings
@@ -25,8 +24,7 @@ def ask_question(body: AskRequest, request: Request, driver: Driver = Depends(de
                  settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
     """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence."""
     result = ask(driver, schema, body.question, body.paper_id, body.top_k, database=settings.neo4j_database,
-                 embed=request.app.state.embed(), rewrite=request.app.state.rewrite,
-                 pdfs=PDFStore(settings.data_dir))
+                 embed=request.app.state.embed(), rewrite=request.app.state.rewrite)
     return result.as_dict()
 
 

@@ -9,8 +9,6 @@ from typing import Any, Callable
 from neo4j import Driver
 
 from kg.errors import NotFoundError
-from kg.evidence import region_rows
-from kg.filestore import PDFStore
 from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader
@@ -21,7 +19,6 @@ from kg.queries import edge_dict, node_dict
 from ontology.loader import Schema
 
 CANDIDATES = 20  # chunks whose sentences compete for the answer
-FLOAT_KINDS = ("table", "figure")
 Rewriter = Callable[[str, str, list[dict]], str]  # (question, extractive answer, evidence) -> rewritten answer
 
 
@@ -40,17 +37,14 @@ class Answer:
 
 
 def ask(driver: Driver, schema: Schema, question: str, paper_id: str | None = None, top_k: int = 5, *,
-        database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None,
-        pdfs: PDFStore | None = None) -> Answer:
-    """`pdfs`, the store of ingested PDFs, lets answers read table cells inside a table's box (chunks hold
-    only captions of tables and figures)."""
+        database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
     reader = GraphReader(driver, schema, database)
     scope = _scope(reader, paper_id)
     intent = analyse(question)
     handler = _HANDLERS.get(intent.name)
     result = handler(reader, intent, paper_id, top_k) if handler else None
     if result is None:
-        result = _retrieval_answer(reader, question, intent, scope, top_k, embed, pdfs)
+        result = _retrieval_answer(reader, question, intent, scope, top_k, embed)
     result.cypher = reader.cypher
     if rewrite is not None and result.answer:
         result.answer = rewrite(question, result.answer, result.evidence)
@@ -113,24 +107,9 @@ def _evidence_for(reader: GraphReader, rels: list, top_k: int) -> list[dict]:
 
 # ------------------------------------------------------------------ retrieval answer
 
-def _with_region_text(chunks: list[dict], pdfs: PDFStore | None) -> list[dict]:
-    """Float chunks (tables, figures) with the rows printed in their box appended, as extra paragraphs."""
-    if pdfs is None:
-        return chunks
-    out = []
-    for chunk in chunks:
-        path = pdfs.path(chunk.get("paper_sha256") or "")
-        if chunk.get("kind") in FLOAT_KINDS and chunk.get("bboxes") and path.exists():
-            rows = region_rows(path, chunk["bboxes"])
-            chunk = {**chunk, "text": chunk["text"] + "".join(f"\n\n{row}" for row in rows)}
-        out.append(chunk)
-    return out
-
-
 def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, sha: str | None, top_k: int,
-                      embed: Embedder | None, pdfs: PDFStore | None) -> Answer:
+                      embed: Embedder | None) -> Answer:
     found = retrieve(reader, question, sha, CANDIDATES, embed)
-    found.chunks = _with_region_text(found.chunks, pdfs)
     units = score_units(question, found.chunks)
     if intent.name == "definition":  # prefer sentences that read as a definition of the term
         units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))

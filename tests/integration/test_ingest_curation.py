@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from kg.filestore import file_sha256
-from kg.mapping import paper_id
+from kg.mapping import EXTRACTOR, paper_id
 from tests.ingest_support import SAMPLE_A, ingest_settings, run_ingest, value  # noqa: F401
 
 
@@ -50,5 +50,5 @@ def test_curated_elements_survive_reextraction(ingest_settings, driver):
                  pid=pid) == "a curator note"
     assert value(driver, "MATCH (c:Chunk {id: 'chunk_stale'}) RETURN count(c)") == 0
     assert value(driver, "MATCH (n) WHERE n.paper_sha256 = $sha AND n.verification_status = 'auto' "
-                         "AND NOT n.extractor IN ['paperkg-extractors@0.1.0', $semantic] RETURN count(n)", sha=sha,
-                 semantic=SEMANTIC_EXTRACTOR) == 0  # the semantic extractor's experiments and results are current too
+                         "AND NOT n.extractor IN [$structure, $semantic] RETURN count(n)", sha=sha,
+                 structure=EXTRACTOR, semantic=SEMANTIC_EXTRACTOR) == 0  # experiments and results are current too

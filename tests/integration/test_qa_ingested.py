@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.filestore import PDFStore, file_sha256
+from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.mapping import paper_id
 from kg.qa.engine import ask
@@ -25,7 +25,7 @@ def ingested(driver, neo4j_settings, corpus_dir, tmp_path_factory):
 
 def answer(driver, ingested, question):
     settings, pid = ingested
-    return ask(driver, get_schema(), question, pid, 5, pdfs=PDFStore(settings.data_dir))
+    return ask(driver, get_schema(), question, pid, 5)
 
 
 def test_where_is_a_figure(driver, ingested):

@@ -3,8 +3,9 @@ import hashlib
 import pytest
 
 from extractors.chunking import MAX_CHARS, _pieces
+from extractors.tables import row_texts, split_values
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import two_column_paper, write
+from tests.pdf_factory import floats_paper, two_column_paper, write
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +52,54 @@ def test_long_paragraph_splits_at_sentence_ends():
     assert all(b - a <= MAX_CHARS for a, b in pieces)
     assert all(text[a:b].endswith(".") for a, b in pieces)
     assert " ".join(text[a:b] for a, b in pieces) == text
+
+
+def test_table_rows_name_each_cell_by_its_header_and_column_group():
+    rows = [["Full", "Grobid Subset"], ["P", "R", "F1", "P", "R", "F1"],
+            ["GrobidCRF 40.6 38.3 39.1 81.2 76.7 78.9"], ["I-VILA", "92.0 94.1 92.7 92.2 95.2 93.7"]]
+    assert row_texts("Table 2", rows) == [
+        "Table 2 | GrobidCRF | Full P: 40.6 | Full R: 38.3 | Full F1: 39.1 | Grobid Subset P: 81.2 | "
+        "Grobid Subset R: 76.7 | Grobid Subset F1: 78.9",
+        "Table 2 | I-VILA | Full P: 92.0 | Full R: 94.1 | Full F1: 92.7 | Grobid Subset P: 92.2 | "
+        "Grobid Subset R: 95.2 | Grobid Subset F1: 93.7"]
+
+
+def test_table_header_words_name_value_columns_from_the_right():
+    rows = [["Evaluated task", "Title Authors"], ["Paper clustering", "0.93", "0.89"],
+            ["Bib. linking (GROBID) 1.00", "0.96"]]
+    assert row_texts("Table 6", rows) == ["Table 6 | Evaluated task: Paper clustering | Title: 0.93 | Authors: 0.89",
+                                          "Table 6 | Evaluated task: Bib. linking (GROBID) | Title: 1.00 | Authors: 0.96"]
+
+
+def test_table_row_with_missing_cells_repeats_the_header_instead_of_guessing_columns():
+    rows = [["Field Precision Recall F1"], ["title", "85.5", "85.5 85.5"], ["authors", "92.1"]]
+    assert row_texts("Table 1", rows) == ["Table 1 | Field: title | Precision: 85.5 | Recall: 85.5 | F1: 85.5",
+                                          "Table 1 | Field Precision Recall F1 | authors | 92.1"]
+
+
+def test_table_values_keep_their_spread_and_label_columns_align_right():
+    rows = [["Domain", "Dataset", "Task", "Base", "Ours"], ["Bio", "GENIA", "NER", "90.43", "90.80 ± 0.19"],
+            ["SciERC", "REL", "79.97", "81.77 ± 1.64"]]
+    assert row_texts("Table 5", rows) == [
+        "Table 5 | Domain: Bio | Dataset: GENIA | Task: NER | Base: 90.43 | Ours: 90.80 ± 0.19",
+        "Table 5 | Dataset: SciERC | Task: REL | Base: 79.97 | Ours: 81.77 ± 1.64"]
+    assert split_values(["Avg. of 15 models 55.2%", "1,024", "-0.3"]) == (["Avg. of 15 models"],
+                                                                         ["55.2%", "1,024", "-0.3"])
+
+
+def test_table_without_numbers_keeps_its_rows_as_text():
+    assert row_texts("Table 3", [["Tool", "Purpose"], ["PySBD", "sentences"]]) == ["Table 3 | Tool | Purpose",
+                                                                                  "Table 3 | PySBD | sentences"]
+
+
+def test_table_chunk_holds_caption_then_one_named_line_per_row(tmp_path):
+    data, _ = floats_paper(2)
+    doc = parse_pdf(write(tmp_path, "floats.pdf", data))
+    tables = {c.text.split(":")[0]: c for c in doc.chunks if c.kind == "table"}
+    assert tables["Table 1"].text == ("Table 1: Scores of the two systems on the test set.\n\n"
+                                      "Table 1 | System: Rules | Precision: 0.91 | Recall: 0.88\n\n"
+                                      "Table 1 | System: Baseline | Precision: 0.75 | Recall: 0.70")
+    assert tables["Table II"].text == ("Table II: Corpus splits.\n\n"
+                                       "Table II | Split: train | Papers: 800\n\nTable II | Split: test | Papers: 200")
+    table = next(t for t in doc.tables if t.label == "1")
+    assert [(b.page, b.bbox) for b in tables["Table 1"].boxes] == [(table.page, table.bbox)]
