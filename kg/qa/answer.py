@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from kg.bbox import parse_bbox
-from kg.qa.text import sentences, squash, terms, tokens
+from kg.qa.text import abbreviations, sentences, squash, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
@@ -75,12 +75,14 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     q_tokens = set(tokens(question))
     numeric, naming = bool(_NUMERIC_Q.search(question)), bool(_NAME_Q.search(question))
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
+    forms = short_forms(chunks)
     scored = []
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
+        present = with_other_forms(set(s_terms), forms)
         context = _caption_terms(chunk, a)
-        coverage = sum(w * max(_match(t, set(s_terms)), 0.5 * _match(t, context)) for t, w in weights.items()) / total
+        coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weights.items()) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         new_tokens = [t for t in tokens(raw) if t not in q_tokens]
@@ -90,9 +92,28 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
             score += 0.05
         if len(raw) < 30:
             score *= 0.6
-        matched = sum(1 for t in weights if _match(t, set(s_terms)) == 1.0)
+        matched = sum(1 for t in weights if _match(t, present) == 1.0)
         scored.append(Unit(chunk, a, b, score, coverage, matched))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def short_forms(chunks: list[dict]) -> list[tuple[set[str], set[str]]]:
+    """(terms of a short form and its singular, terms of its long form) of every abbreviation the candidate
+    passages define, so 'KBs' in a sentence answers a question about 'knowledge bases' and back."""
+    pairs = {pair for chunk in chunks for pair in abbreviations(chunk["text"])}
+    return [(set(terms(short)) | {t.removesuffix("s") for t in terms(short)}, set(terms(long)))
+            for short, long in sorted(pairs)]
+
+
+def with_other_forms(present: set[str], forms: list[tuple[set[str], set[str]]]) -> set[str]:
+    """A sentence's terms plus the other form of every abbreviation it contains in one form."""
+    out = set(present)
+    for short, long in forms:
+        if short & present:
+            out |= long
+        elif long <= present:
+            out |= short
+    return out
 
 
 def _caption_terms(chunk: dict, start: int) -> set[str]:

@@ -80,3 +80,28 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
 def squash(text: str) -> str:
     """Whitespace (line breaks inside a passage) collapsed to single spaces."""
     return " ".join(text.split())
+
+
+_LINKING = frozenset("of the and for in on to with a an".split())
+_PAREN_SHORT = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9\-]{0,9}?[A-Z][A-Za-z0-9\-]{0,9}?)\s*\)")
+
+
+def abbreviations(text: str) -> list[tuple[str, str]]:
+    """(short, long) pairs a passage defines as 'knowledge bases (KBs)': the short form's capitals (a plural
+    's' dropped) are the initials of the words just before the parenthesis (parts of hyphenated words count, 'of', 'the' do not)."""
+    pairs = []
+    for match in _PAREN_SHORT.finditer(text):
+        short = match.group(1)
+        letters = [c.lower() for c in short.removesuffix("s") if c.isupper()]
+        words = re.findall(r"[A-Za-z][\w']*(?:-[A-Za-z][\w']*)*", text[max(0, match.start() - 120):match.start()])
+        taken: list[str] = []
+        parts: list[str] = []
+        for word in reversed(words):
+            if len(parts) >= len(letters):
+                break
+            taken.insert(0, word)
+            if word.lower() not in _LINKING:  # 'Bag of Concepts (BoC)'
+                parts = word.split("-") + parts
+        if len(letters) >= 2 and [p[0].lower() for p in parts] == letters:
+            pairs.append((short, " ".join(taken)))
+    return pairs

@@ -1,10 +1,11 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, units_of
+from kg.qa.answer import (ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, short_forms, units_of,
+                          with_other_forms)
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import definitional, fuse
-from kg.qa.text import sentences, stem, terms, tokens
+from kg.qa.text import abbreviations, sentences, stem, terms, tokens
 
 PASSAGE = ("We ran all experiments on a cluster of 200 processors. Each run used 40 random task sets (Fig. 3 shows "
            "the spread). The scheduler, as in Smith et al. 2004, is written in C.")
@@ -90,3 +91,18 @@ def test_baseline_chunks_cut_at_spaces_under_1000_characters():
 def test_one_shared_word_is_not_support():
     units = score_units("What is the boiling point of mercury?", [chunk("c1", "Each point is an average of 40 runs.")])
     assert units[0].matched == 1 and compose(units, needed_terms=2) == ("", [])
+
+
+def test_abbreviations_pair_short_forms_with_the_words_whose_initials_they_spell():
+    text = ("We use existing knowledge bases (KBs) of entities, unlike the Never-Ending Language Learner (NELL) "
+            "and the Bag of Concepts (BoC) metric; see (iii) and (Shen et al.) and (BERT).")
+    assert abbreviations(text) == [("KBs", "knowledge bases"), ("NELL", "Never-Ending Language Learner"),
+                                   ("BoC", "Bag of Concepts")]
+
+
+def test_a_short_form_in_a_sentence_answers_a_question_about_its_long_form():
+    text = ("We use existing knowledge bases (KBs) of entities to ground mentions. Grounding needs a curated "
+            "resource of entities. We use two KBs: UMLS and DBpedia.")
+    best = score_units("Which two knowledge bases are used?", [chunk("c1", text)])[0]
+    assert best.text == "We use two KBs: UMLS and DBpedia."
+    assert with_other_forms({"two", "kbs"}, short_forms([chunk("c1", text)])) == {"two", "kbs", "knowledge", "base"}
