@@ -15,7 +15,7 @@ from neo4j import Driver, ManagedTransaction
 from extractors.model import Box
 from kg.bbox import parse_bbox
 from kg.entities import resolve_in_transaction
-from kg.mapping import PIPELINE_PREFIX, CitationMatch, citation_edges
+from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
@@ -43,10 +43,15 @@ RETURN elementId(r) AS rid, type(r) AS type, r.verification_status AS rstatus, r
        elementId(b) AS eid, labels(b) AS labels, b.id AS id, b.paper_sha256 AS sha,
        b.verification_status AS status, b.extractor AS extractor
 """
-_HUMAN_NODES = """
+# Locks (docs/curation.md, Concurrency): a write to a property takes the element's exclusive lock, held to
+# commit. The writer locks its Paper first, then the shared nodes it reads, in (label, id) order, and only then
+# reads their curation state; curation locks the papers of what it changes before the element. So a curator's
+# commit is either seen by the writer's read or waits until the writer has committed, never lost in between.
+_LOCK_PAPER = "MATCH (p:Paper {sha256: $sha}) SET p.verification_status = p.verification_status"
+_LOCK_SHARED = """
 UNWIND $ids AS id
-MATCH (n:`{label}` {{id: id}})
-WHERE n.verification_status <> 'auto' OR NOT coalesce(n.extractor, '') STARTS WITH $prefix
+MATCH (n:`{label}` {{id: id}}) WHERE n.paper_sha256 IS NULL
+SET n.verification_status = n.verification_status
 RETURN elementId(n) AS eid, n.id AS id, n.verification_status AS status, n.extractor AS extractor
 """
 _CITED = """
@@ -132,15 +137,30 @@ def _add_node(existing: Existing, row, sha: str, elements: set[str]) -> bool:
     return True
 
 
-def _add_human_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[NodeRecord]) -> None:
-    """Shared nodes (no paper sha256) this paper is about to link for the first time may be curated already."""
+def lock_paper(tx: ManagedTransaction, sha: str) -> None:
+    """The paper's lock: re-ingests, deletes and curators of the paper's elements take it first."""
+    tx.run(_LOCK_PAPER, sha=sha).consume()
+
+
+def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[NodeRecord],
+                       edges: list[EdgeRecord]) -> None:
+    """Lock the shared nodes (no paper sha256) this write reads or links, then read their curation state afresh:
+    those of the paper's graph, those it proposes, and the known entities its edges were resolved to. A shared
+    node new to the paper is only recorded when curated (so reconcile keeps it and links nothing to it if
+    rejected)."""
+    keys = {k for k, s in existing.nodes.items() if not s.paper_scoped}
+    keys |= {(n.label, n.id) for n in nodes if "paper_sha256" not in n.props}
+    proposed = {(n.label, n.id) for n in nodes}
+    keys |= {end for e in edges for end in ((e.source_label, e.source_id), (e.target_label, e.target_id))
+             if end not in proposed}
     by_label: dict[str, list[str]] = {}
-    for n in nodes:
-        if "paper_sha256" not in n.props and (n.label, n.id) not in existing.nodes:
-            by_label.setdefault(n.label, []).append(n.id)
+    for label, node_id in sorted(keys):
+        by_label.setdefault(label, []).append(node_id)
     for label, ids in by_label.items():
-        for row in tx.run(_HUMAN_NODES.format(label=label), ids=ids, prefix=PIPELINE_PREFIX):
-            existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], False)
+        for row in tx.run(_LOCK_SHARED.format(label=label), ids=ids):
+            state = State(row["eid"], row["status"], row["extractor"], False)
+            if (label, row["id"]) in existing.nodes or state.human:
+                existing.nodes[(label, row["id"])] = state
 
 
 def _citations(tx: ManagedTransaction, sha: str, nodes: list[NodeRecord]) -> list[EdgeRecord]:
@@ -171,7 +191,8 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     by the rules of kg.reconcile, and record `run` as its generator. Transient failures are retried by the
     driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
 
-    `on_batch(n)` is called after the n-th write statement; a test raises there to check atomicity.
+    `on_batch(n)` is called after the n-th write statement (a test raises there to check atomicity), and with
+    0 once the paper is locked and its state read, before any write (a test races a curator there).
     """
     with _session(driver, database) as session:
         return session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch)
@@ -179,11 +200,14 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
                  rejected: int, on_batch: Callable[[int], None] | None) -> PaperWrite:
+    lock_paper(tx, run.sha256)
     nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
     existing = read_subgraph(tx, run.sha256, schema)
-    _add_human_shared_nodes(tx, existing, nodes)
+    _lock_shared_nodes(tx, existing, nodes, edges)
     citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
     plan = reconcile(nodes, edges + citations.edges, existing)
+    if on_batch:
+        on_batch(0)
     result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
                         nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
     for ids in _batches(plan.delete_edges):
@@ -224,7 +248,9 @@ def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | No
 
 
 def _delete_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> tuple[int, int]:
+    lock_paper(tx, sha)
     existing = read_subgraph(tx, sha, schema)
+    _lock_shared_nodes(tx, existing, [], [])
     scoped = [s.element_id for s in existing.nodes.values() if s.paper_scoped]
     shared = [s.element_id for s in existing.nodes.values() if not s.paper_scoped and not s.human]
     edges = [s.element_id for s in existing.edges.values()]

@@ -14,6 +14,8 @@ LEDGER_LABELS = (EVENT_LABEL, AGENT_LABEL)
 
 # Setting a property to itself takes the element's write lock before it is read, so two curators (or a
 # curator and an ingest) changing the same element run one after the other and the second sees the first.
+# Before that, a change locks the papers whose graph it touches (kg.papers.lock_paper), as a re-ingest does
+# first: papers (by sha256), then shared nodes (by label and id), then the element, one order for everyone.
 LOCK_NODE = "MATCH (n:`{label}` {{id: $id}}) SET n.verification_status = n.verification_status RETURN properties(n) AS props"
 LOCK_EDGE = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "
              "SET r.verification_status = r.verification_status RETURN properties(r) AS props")
@@ -30,7 +32,12 @@ CREATE (s)-[r:`{type}`]->(t) SET r = $props
 RETURN elementId(r) AS id
 """
 DELETE_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) DELETE r"
-NODE_PAPER = "MATCH (n:`{label}` {{id: $id}}) RETURN n.paper_sha256 AS sha"
+NODE_PAPERS = "MATCH (n:`{label}` {{id: $id}}) RETURN [x IN [n.paper_sha256] WHERE x IS NOT NULL] AS shas"
+EDGE_PAPERS = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "
+               "RETURN [x IN [r.paper_sha256] WHERE x IS NOT NULL] AS shas")
+# The papers of a node's edges: a merge or split moves edges that belong to these papers' graphs.
+EDGE_PAPERS_OF_NODE = ("MATCH (n:`{label}` {{id: $id}})-[r]-() WHERE r.paper_sha256 IS NOT NULL "
+                       "RETURN collect(DISTINCT r.paper_sha256) AS shas")
 
 # The schema relationships of a node, both directions, as (type, outgoing, other end, properties).
 EDGES_OF_NODE = """

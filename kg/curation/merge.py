@@ -14,9 +14,9 @@ from neo4j import ManagedTransaction
 
 from kg import queries
 from kg.curation import cypher
-from kg.curation.history import Event, decode, encode, record
-from kg.curation.operations import (Curation, EdgeRef, NodeRef, Outcome, curator_extractor, now_utc, ref_from_dict,
-                                    state)
+from kg.curation.history import Event, decode, encode, record, version
+from kg.curation.operations import (Curation, EdgeRef, NodeRef, Outcome, curator_extractor, lock_papers, now_utc,
+                                    ref_from_dict, state)
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 _EVIDENCE = ("source_chunk_ids", "pages", "bboxes")
@@ -33,6 +33,7 @@ def merge(cur: Curation, survivor_id: str, duplicate_id: str, *, reason: str | N
                                f"{duplicate.label}", details={"reason": "INVALID_ENDPOINTS", "property": None})
 
     def work(tx: ManagedTransaction) -> Outcome:
+        _lock_pair(tx, survivor, duplicate)
         s_props, _ = cur.locked(tx, survivor, if_match)
         d_props, _ = cur.locked(tx, duplicate, None)
         if d_props.get("verification_status") == "rejected":
@@ -58,6 +59,24 @@ def merge(cur: Curation, survivor_id: str, duplicate_id: str, *, reason: str | N
         record(tx, event, survivor.nodes + duplicate.nodes)
         return Outcome(state(survivor, after), event)
     return cur.write(work)
+
+
+def _lock_pair(tx: ManagedTransaction, survivor: NodeRef, duplicate: NodeRef, papers: set[str] = frozenset()) -> None:
+    """Lock the papers whose edges a merge or split moves (a re-ingest of one of them must not plan on the
+    edges before the move and write after it), then the two nodes in id order, the order a re-ingest locks
+    shared nodes in. A paper that linked a node between the two steps is locked late; should that deadlock with
+    its re-ingest, the driver retries the transaction."""
+    pair = sorted((survivor, duplicate), key=lambda ref: ref.id)
+    found = set(papers).union(*(_papers_of(tx, ref) for ref in pair))
+    lock_papers(tx, found)
+    for ref in pair:
+        ref.lock(tx)
+    lock_papers(tx, set().union(*(_papers_of(tx, ref) for ref in pair)) - found)
+
+
+def _papers_of(tx: ManagedTransaction, node: NodeRef) -> set[str]:
+    row = tx.run(cypher.EDGE_PAPERS_OF_NODE.format(label=node.label), id=node.id).single()
+    return node.papers(tx) | set(row["shas"] if row else [])
 
 
 def _move_edges(cur: Curation, tx: ManagedTransaction, survivor: NodeRef, duplicate: NodeRef
@@ -109,19 +128,14 @@ def split(cur: Curation, event_id: str, *, reason: str | None = None) -> Outcome
 
 
 def split_in_transaction(cur: Curation, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
-    survivor = ref_from_dict(done.target)
-    duplicate = NodeRef(survivor.label, done.elements[1])
-    s_props, d_props = survivor.lock(tx), duplicate.lock(tx)
-    if s_props is None or d_props is None:
-        raise NotFoundError(f"{survivor.id} or {duplicate.id} is no longer in the graph")
-    for ref, props, expected in ((survivor, s_props, done.new["survivor"]), (duplicate, d_props, done.new["duplicate"])):
-        changed = sorted(k for k, v in expected.items() if k != "updated_at" and encode(props.get(k)) != v)
-        if changed:
-            raise ConflictError(f"{ref.id} changed since the merge ({', '.join(changed)}); undo those changes first",
-                                details={"current": state(ref, props)})
+    """Reverse a merge event (or the undo of a split, which is one): the state before the merge comes back."""
+    survivor, duplicate = _pair(done)
+    old = decode(done.old)
+    _lock_pair(tx, survivor, duplicate, _edge_shas(old["edges"]))
+    s_props = _unchanged_since(tx, survivor, done.new["survivor"], "merge")
+    _unchanged_since(tx, duplicate, done.new["duplicate"], "merge")
     for moved in [done.new["decision"]["ref"], *done.new["moved"]]:
         ref_from_dict(moved).delete(tx)
-    old = decode(done.old)
     survivor.set(tx, old["survivor"])
     duplicate.set(tx, old["duplicate"])
     for edge in old["edges"]:
@@ -131,6 +145,68 @@ def split_in_transaction(cur: Curation, tx: ManagedTransaction, done: Event, rea
         ref.create(tx, edge["props"])
     after = {k: v for k, v in {**s_props, **old["survivor"]}.items() if v is not None}
     event = cur.new_event("split", "split", survivor, elements=done.elements, reason=reason, undoes=done.id,
-                       before=s_props, after=after, old=decode(done.new), new=old)
+                          before=s_props, after=after, old=decode(done.new), new=old)
     record(tx, event, survivor.nodes + duplicate.nodes)
     return Outcome(state(survivor, after), event)
+
+
+def remerge_in_transaction(cur: Curation, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
+    """Undo a split: the merged state it reversed comes back exactly (the duplicate's edges go again, the moved
+    edges and the SAME_AS decision return with their recorded properties). Recorded as a merge, so a later
+    split or undo reverses it like the first one."""
+    survivor, duplicate = _pair(done)
+    split_old, merged = decode(done.new), decode(done.old)  # the split's "new" is the state before the merge
+    _lock_pair(tx, survivor, duplicate, _edge_shas(split_old["edges"]))
+    s_props = _unchanged_since(tx, survivor, done.new["survivor"], "split")
+    _unchanged_since(tx, duplicate, done.new["duplicate"], "split")
+    for edge in split_old["edges"]:
+        ref = ref_from_dict(edge["ref"])
+        current = ref.lock(tx)
+        if current is None or version(current) != version(edge["props"]):
+            raise ConflictError(f"the edge {ref.key} changed or went since the split; undo that first",
+                                details={"current": state(ref, current)})
+        ref.delete(tx)
+    survivor.set(tx, merged["survivor"])
+    duplicate.set(tx, merged["duplicate"])
+    moved = {ref_from_dict(m) for m in merged["moved"]}
+    decision = merged["decision"]
+    recreate = [(ref_from_dict(decision["ref"]), decision["props"])]
+    recreate += [(ref, edge["props"]) for edge in split_old["edges"]
+                 if (ref := _onto(ref_from_dict(edge["ref"]), duplicate, survivor)) in moved]
+    for ref, props in recreate:
+        if ref.lock(tx) is not None:
+            raise ConflictError(f"the edge {ref.key} exists already, so the split cannot be undone cleanly")
+        ref.create(tx, props)
+    after = {k: v for k, v in {**s_props, **merged["survivor"]}.items() if v is not None}
+    event = cur.new_event("undo", "merged", survivor, elements=done.elements, reason=reason, undoes=done.id,
+                          before=s_props, after=after, old=done.new, new=done.old)
+    record(tx, event, survivor.nodes + duplicate.nodes)
+    return Outcome(state(survivor, after), event)
+
+
+def _pair(done: Event) -> tuple[NodeRef, NodeRef]:
+    survivor = ref_from_dict(done.target)
+    return survivor, NodeRef(survivor.label, done.elements[1])
+
+
+def _edge_shas(edges: list[dict[str, Any]]) -> set[str]:
+    return {e["props"]["paper_sha256"] for e in edges if isinstance(e["props"].get("paper_sha256"), str)}
+
+
+def _unchanged_since(tx: ManagedTransaction, node: NodeRef, expected: dict[str, Any], what: str) -> dict[str, Any]:
+    """The node's properties, or 409 if a value the `what` event set has changed since."""
+    props = node.lock(tx)
+    if props is None:
+        raise NotFoundError(f"{node.id} is no longer in the graph")
+    changed = sorted(k for k, v in expected.items() if k != "updated_at" and encode(props.get(k)) != v)
+    if changed:
+        raise ConflictError(f"{node.id} changed since the {what} ({', '.join(changed)}); undo those changes first",
+                            details={"current": state(node, props)})
+    return props
+
+
+def _onto(edge: EdgeRef, duplicate: NodeRef, survivor: NodeRef) -> EdgeRef:
+    """The duplicate's edge as the merge moved it: the same edge with the survivor at the duplicate's end."""
+    if edge.source == duplicate.id:
+        return EdgeRef(survivor.label, survivor.id, edge.type, edge.target_label, edge.target)
+    return EdgeRef(edge.source_label, edge.source, edge.type, survivor.label, survivor.id)

@@ -17,6 +17,7 @@ from kg import queries
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
+from kg.papers import lock_paper
 from kg.records import EdgeRecord, NodeRecord
 from kg.validation import Rejection, validate_edge, validate_node
 from ontology.loader import Schema
@@ -63,6 +64,11 @@ class NodeRef:
     def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
         return self.lock(tx, cypher.READ_NODE)
 
+    def papers(self, tx: ManagedTransaction) -> set[str]:
+        """The sha256 of the paper whose graph holds the node (none for a node shared by papers)."""
+        row = tx.run(cypher.NODE_PAPERS.format(label=self.label), id=self.id).single()
+        return set(row["shas"]) if row else set()
+
     def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
         tx.run(cypher.SET_NODE.format(label=self.label), id=self.id, props=props).consume()
 
@@ -108,6 +114,10 @@ class EdgeRef:
     def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
         return self.lock(tx, cypher.READ_EDGE_PROPS)
 
+    def papers(self, tx: ManagedTransaction) -> set[str]:
+        row = tx.run(self._cypher(cypher.EDGE_PAPERS), **self._params()).single()
+        return set(row["shas"]) if row else set()
+
     def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
         tx.run(self._cypher(cypher.SET_EDGE), **self._params(), props=props).consume()
 
@@ -143,6 +153,12 @@ def state(ref: Ref, props: dict[str, Any] | None, edge_id: str | None = None) ->
     if isinstance(ref, EdgeRef):
         out["edge_id"] = edge_id
     return out
+
+
+def lock_papers(tx: ManagedTransaction, shas: set[str]) -> None:
+    """Papers are locked in sha256 order, the one order every transaction uses, so two never deadlock on them."""
+    for sha in sorted(shas):
+        lock_paper(tx, sha)
 
 
 def refusal(rejection: Rejection) -> InvalidEditError:
@@ -274,8 +290,10 @@ class Curation:
         if rejection := ref.validate(self.schema, props):
             raise refusal(rejection)
 
+        papers = {p.get("paper_sha256") for p in (source["properties"], target["properties"])} - {None}
+
         def work(tx: ManagedTransaction) -> Outcome:
-            existing = ref.lock(tx)
+            existing = self.lock(tx, ref, papers)
             if existing is not None:
                 raise ConflictError(f"the edge {ref.key} exists already", details={"current": state(ref, existing)})
             ref.create(tx, props)
@@ -299,7 +317,7 @@ class Curation:
     def undo(self, event_id: str, *, reason: str | None = None, merges_only: bool = False) -> Outcome:
         """Reverse a recorded change if the element is still as that change left it; otherwise 409. Undoing a
         merge is a split (`merges_only`: refuse anything else, for the split endpoint)."""
-        from kg.curation.merge import split_in_transaction  # merge builds on this module
+        from kg.curation.merge import remerge_in_transaction, split_in_transaction  # merge builds on this module
 
         def work(tx: ManagedTransaction) -> Outcome:
             row = tx.run(cypher.LOCK_EVENT, id=event_id).single()
@@ -314,8 +332,7 @@ class Curation:
             if done.change == "merged":
                 outcome = split_in_transaction(self, tx, done, reason)
             elif done.change == "split":
-                raise ConflictError("a split is undone by merging the two nodes again",
-                                    hint="POST /curation/merge with the same survivor and duplicate")
+                outcome = remerge_in_transaction(self, tx, done, reason)
             else:
                 outcome = self._reverse(tx, done, reason)
             tx.run(cypher.MARK_UNDONE, id=done.id, by=outcome.event.id).consume()
@@ -324,7 +341,8 @@ class Curation:
 
     def _reverse(self, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
         ref = ref_from_dict(done.target)
-        current = ref.lock(tx)
+        recorded = [v for v in (done.old, done.new) if isinstance(v, dict)]
+        current = self.lock(tx, ref, {v["paper_sha256"] for v in recorded if isinstance(v.get("paper_sha256"), str)})
         undo = dict(reason=reason, undoes=done.id, before=current)
         if done.change == "props":
             if current is None:
@@ -360,7 +378,7 @@ class Curation:
 
     def locked(self, tx: ManagedTransaction, ref: Ref, if_match: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """The element's properties, locked, after the version check; and its client view."""
-        current = ref.lock(tx)
+        current = self.lock(tx, ref)
         if current is None:
             raise NotFoundError(f"{ref.key} is not in the graph")
         view = state(ref, current, self._edge_id(tx, ref))
@@ -369,6 +387,14 @@ class Curation:
                                 f"{view['version']}", hint="re-read the element and apply your change to it",
                                 details={"current": view})
         return current, view
+
+    @staticmethod
+    def lock(tx: ManagedTransaction, ref: Ref, papers: set[str] = frozenset()) -> dict[str, Any] | None:
+        """Lock the papers whose graph holds the element (and `papers`), then the element; its properties, read
+        under the lock (None: it is not in the graph). A re-ingest of such a paper holds the paper's lock from
+        before it reads the curation state until it commits, so this waits for it and then sees its result."""
+        lock_papers(tx, ref.papers(tx) | set(papers))
+        return ref.lock(tx)
 
     @staticmethod
     def _edge_id(tx: ManagedTransaction, ref: Ref) -> str | None:

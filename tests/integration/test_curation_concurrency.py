@@ -1,0 +1,131 @@
+"""A curator's change committed while a re-ingest of the same paper runs is never lost (docs/curation.md,
+Concurrency). The race is forced, not hoped for: the ingest pauses once it has locked the paper and read its
+curation state (the `on_batch(0)` hook), curators change elements of that paper (and a shared Author) from
+other threads, then the ingest resumes. Without the locks the curators commit during the pause and the ingest
+then writes its stale plan over their changes; with them they wait and apply on top of the new state."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from kg.curation import history
+from kg.curation.history import version
+from kg.curation.operations import Curation
+from kg.errors import NotFoundError
+from kg.filestore import file_sha256
+from kg.ingest import Ingestor
+from kg.mapping import paper_id
+from kg.papers import lock_paper
+from ontology.loader import get_schema
+from tests.curation_support import curated_settings
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routing.pdf"
+PAUSE_SECONDS = 60
+
+
+def ingest(settings, driver, **options):
+    report = Ingestor(settings, driver, workers=0, embed=False, **options).run([SAMPLE])
+    assert report.count("ingested") == 1, report.as_json()
+    return report.papers[0]
+
+
+def one(driver, cypher: str, **params):
+    return driver.execute_query(cypher, **params).records[0][0]
+
+
+def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_settings, tmp_path):
+    driver, sha = empty_db, file_sha256(SAMPLE)
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
+    ingest(settings, driver)
+    sections = [r[0] for r in driver.execute_query(
+        "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id ORDER BY s.ordinal", sha=sha).records]
+    author = one(driver, "MATCH (:Paper {sha256: $sha})-[:HAS_AUTHOR]->(a:Author) RETURN a.id ORDER BY a.id LIMIT 1",
+                 sha=sha)
+    assert one(driver, "MATCH (a:Author {id: $id}) RETURN a.paper_sha256", id=author) is None  # shared by papers
+    # An automatic chunk that the new extraction no longer proposes: the re-ingest removes it.
+    driver.execute_query("""
+        MATCH (p:Paper {sha256: $sha})
+        CREATE (p)-[:HAS_CHUNK {paper_sha256: $sha, verification_status: 'auto', extractor: 'paperkg-extractors@0.0.1',
+                                confidence: 1.0}]->(:Chunk {id: 'chunk_stale', text: 'old', paper_sha256: $sha,
+                                verification_status: 'auto', extractor: 'paperkg-extractors@0.0.1', confidence: 1.0})""",
+                         sha=sha)
+
+    cur = Curation(driver, get_schema(), "alice")
+    verified, edited, edge = cur.node_ref(sections[0]), cur.node_ref(sections[1]), \
+        cur.ref(f"{paper_id(sha)}|HAS_SECTION|{sections[2]}")
+    renamed, stale = cur.node_ref(author), cur.node_ref("chunk_stale")
+    seen_version = cur.get(edited)["version"]
+    changes = {
+        "verify section": lambda: cur.verify(verified),
+        "edit section": lambda: cur.edit(edited, {"title": "Curated title"}, if_match=seen_version),
+        "verify edge": lambda: cur.verify(edge),
+        "edit shared author": lambda: cur.edit(renamed, {"name": "A. Curated"}),
+        "verify removed chunk": lambda: cur.verify(stale),
+    }
+
+    paused, resume = threading.Event(), threading.Event()
+
+    def pause_once_read(statement: int) -> None:
+        if statement == 0 and not paused.is_set():
+            paused.set()
+            assert resume.wait(PAUSE_SECONDS), "the test never resumed the ingest"
+
+    with ThreadPoolExecutor(1 + len(changes)) as pool:
+        reingest = pool.submit(ingest, settings, driver, force=True, on_batch=pause_once_read)
+        assert paused.wait(PAUSE_SECONDS), "the re-ingest never reached its write"
+        curators: dict[str, Future] = {name: pool.submit(change) for name, change in changes.items()}
+        time.sleep(1.0)  # time enough for a curator that is not held back to commit
+        waiting = {name for name, future in curators.items() if not future.done()}
+        resume.set()
+        outcome = reingest.result(timeout=PAUSE_SECONDS)
+        results = {}
+        for name, future in curators.items():
+            try:
+                results[name] = future.result(timeout=PAUSE_SECONDS)
+            except NotFoundError as exc:
+                results[name] = exc
+
+    assert waiting == set(changes), "curators must wait for the ingest that holds the paper"
+    assert outcome.status == "ingested" and outcome.nodes_deleted >= 1
+
+    # Each change is in the graph exactly as its event left it, element by element.
+    for name in ("verify section", "edit section", "verify edge", "edit shared author"):
+        event = results[name].event
+        assert event is not None, name
+        ref = {"verify section": verified, "edit section": edited, "verify edge": edge,
+               "edit shared author": renamed}[name]
+        now = cur.get(ref)
+        assert now["version"] == event.version_after, name
+        assert [e.id for e in history.read(driver, element=ref.key)][0] == event.id, name
+    assert cur.get(verified)["properties"]["verification_status"] == "verified"
+    assert (cur.get(edited)["properties"]["title"], cur.get(edited)["properties"]["verification_status"]) == \
+        ("Curated title", "edited")
+    assert cur.get(edge)["properties"]["verification_status"] == "verified"
+    assert cur.get(renamed)["properties"]["name"] == "A. Curated"
+    # The chunk the ingest removed: the curator is told (404), and no event claims a change that is not there.
+    assert isinstance(results["verify removed chunk"], NotFoundError)
+    assert history.read(driver, element="chunk_stale") == []
+    assert one(driver, "MATCH (c:Chunk {id: 'chunk_stale'}) RETURN count(c)") == 0
+
+
+def test_a_curator_holding_the_paper_makes_the_ingest_read_after_it(empty_db, neo4j_settings, tmp_path):
+    """The other order: a curator's transaction that took the paper first commits before the ingest reads, so
+    the ingest sees the curated element (kept) and re-proposes nothing over it."""
+    driver, sha = empty_db, file_sha256(SAMPLE)
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
+    ingest(settings, driver)
+    section = one(driver, "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id ORDER BY s.ordinal LIMIT 1", sha=sha)
+    with driver.session() as session, session.begin_transaction() as tx:
+        lock_paper(tx, sha)
+        tx.run("MATCH (s:Section {id: $id}) SET s.title = 'Held', s.verification_status = 'edited'", id=section)
+        with ThreadPoolExecutor(1) as pool:
+            reingest = pool.submit(ingest, settings, driver, force=True)
+            time.sleep(1.0)
+            assert not reingest.done(), "the ingest must wait for the transaction that holds the paper"
+            tx.commit()
+            outcome = reingest.result(timeout=PAUSE_SECONDS)
+    assert outcome.kept >= 1
+    assert one(driver, "MATCH (s:Section {id: $id}) RETURN s.title", id=section) == "Held"
