@@ -81,23 +81,31 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
     """One self-contained line per table row, each cell named by its column header, so a row read alone
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
     number are the header (the widest one names the columns, others above it name groups of columns); a row
-    with fewer values than the table has value columns repeats the header text instead of guessing."""
+    whose cells cannot be named (fewer values than the table has value columns, or a header that does not
+    split into the columns) repeats the whole header text instead of guessing. A label alone between two
+    rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both."""
     split = [split_values(row) for row in rows]
     first = next((i for i, (_, values) in enumerate(split) if values), None)
     if first is None:
         return [" | ".join([name, *row]) for row in rows if row]
     header = rows[:first]
     head = max(header, key=len, default=[])
-    width = max(len(values) for _, values in split[first:])
-    label_width = max(len(labels) for labels, _ in split[first:])
+    header_text = " ".join(" ".join(row) for row in header)
+    body = split[first:]
+    width = max(len(values) for _, values in body)
+    label_width = max(len(labels) for labels, _ in body)
     label_names, value_names = _names(head, label_width, width)
     groups = _spans([row for row in header if row is not head], width)
+    spanning = {i for i in range(1, len(body) - 1) if not body[i][1] and body[i - 1][1] and body[i + 1][1]}
     out = []
-    for labels, values in split[first:]:
+    for i, (labels, values) in enumerate(body):
+        if i in spanning:
+            continue
+        around = [c for j in (i - 1, i + 1) if j in spanning for c in body[j][0]]
         cells = [f"{n}: {c}" if n else c for n, c in zip(label_names[len(label_names) - len(labels):], labels)]
         if len(values) == width and value_names:
             cells += [f"{f'{g} {n}'.strip()}: {c}" for g, n, c in zip(groups, value_names, values)]
         else:
-            cells = [*([" ".join(head)] if head and values else []), *labels, *values]
-        out.append(" | ".join([name, *cells]))
+            cells = [*([header_text] if header_text and values else []), *labels, *values]
+        out.append(" | ".join([name, *around, *cells]))
     return out

@@ -103,3 +103,11 @@ def test_table_chunk_holds_caption_then_one_named_line_per_row(tmp_path):
                                        "Table II | Split: train | Papers: 800\n\nTable II | Split: test | Papers: 200")
     table = next(t for t in doc.tables if t.label == "1")
     assert [(b.page, b.bbox) for b in tables["Table 1"].boxes] == [(table.page, table.bbox)]
+
+
+def test_label_between_two_rows_spans_both_and_an_unsplittable_header_is_repeated_whole():
+    rows = [["TEDs", "Time"], ["Data set", "Language"], ["simple all", "(secs)"],
+            ["OTSL", "0.955", "0.959", "1.85"], ["FinTabNet"], ["HTML", "0.917", "0.92", "3.26"]]
+    assert row_texts("Table 2", rows) == [
+        "Table 2 | FinTabNet | TEDs Time Data set Language simple all (secs) | OTSL | 0.955 | 0.959 | 1.85",
+        "Table 2 | FinTabNet | TEDs Time Data set Language simple all (secs) | HTML | 0.917 | 0.92 | 3.26"]
