@@ -146,12 +146,17 @@ def _plausible(name: str, family: str) -> bool:
     return not name.lower().endswith(_SUFFIXES)
 
 
-def _valid(name: str, kind: str) -> bool:
+_TASK_CONTEXTS = ("task_context", "task_address", "task_purpose")
+
+
+def _valid(name: str, kind: str, family: str = "") -> bool:
+    """A task is a phrase of 2-4 words, or one task noun a task context names ('the summarization task')."""
     if not name or len(name) > 60 or len(re.findall(r"[A-Za-z]", name)) < 2:
         return False
     if kind == TASK:
         words = name.split()
-        return 2 <= len(words) <= 4 and all(w[0].isalpha() for w in words) and not any(
+        shortest = 1 if family in _TASK_CONTEXTS and name.lower() in lexicons.terms().task_heads else 2
+        return shortest <= len(words) <= 4 and all(w[0].isalpha() for w in words) and not any(
             w.lower() in lexicons.terms().phrase_stops for w in words)
     return name.split()[0][0].isalpha() or name[0].isdigit()
 
@@ -196,6 +201,11 @@ def cell_cues(line: str, result_table: bool) -> list[Cue]:
     return cues
 
 
+def _named_cell(cell: str) -> bool:
+    """A cell that names something: capitalised or a strong name, and no citation ('Kim et al. (2003)')."""
+    return (cell[0].isupper() or strong_name(cell)) and not re.search(r"\bet al\b|\(\d{4}[a-z]?\)", cell)
+
+
 def dataset_column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
     """A table whose header (first two rows) has a 'Dataset'/'Corpus'/'Benchmark' column lists datasets in that
     column: (row index, cue) for each named cell below the header."""
@@ -210,7 +220,7 @@ def dataset_column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
                 continue
             cell = rows[r][j].strip()
             offset = sum(len(c) + 3 for c in rows[r][:j]) + rows[r][j].find(cell)
-            if 2 <= len(re.findall(r"[A-Za-z]", cell)) and len(cell.split()) <= 5 and \
+            if 2 <= len(re.findall(r"[A-Za-z]", cell)) and len(cell.split()) <= 5 and _named_cell(cell) and \
                     not lexicons.metrics().lookup(cell) and cell.lower() not in heads and \
                     cell.rstrip(".") not in lexicons.terms().stop_names:  # 'Total', 'Average' rows
                 out.append((r, Cue(DATASET, cell, offset, offset + len(cell), "table_column", 0.6)))
@@ -253,7 +263,7 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
                 continue
             raw = m.group(group)
             name = _clean(raw, kind)
-            if not _valid(name, kind):
+            if not _valid(name, kind, family):
                 continue
             if family.startswith("proposed") and not (strong_name(name) or len(name.split()) > 1) or \
                     m.start(group) == 0 and kind != TASK and not strong_name(name):

@@ -104,5 +104,15 @@ def test_a_dataset_column_lists_datasets_but_not_its_total_row():
     lines = ["Dataset | Docs | Tables", "PaperSet | 120 | 40", "ScanBank v2 | 80 | 12", "Total | 200 | 52"]
     found = [(r, c.name, c.start, c.end, c.family) for r, c in dataset_column_cues(lines)]
     assert found == [(1, "PaperSet", 0, 8, "table_column"), (2, "ScanBank v2", 0, 11, "table_column")]
+    lines = ["Dataset | Size", "Lee et al. (2015) | 120", "small set | 80", "MedBank | 40"]
+    assert [c.name for _, c in dataset_column_cues(lines)] == ["MedBank"]  # citations and plain words are not names
     lines = ["Model | Corpus | F1", "TagNet | NewsBank | 81.0"]
     assert [(r, c.name, c.start) for r, c in dataset_column_cues(lines)] == [(1, "NewsBank", 9)]
+
+
+def test_one_task_noun_is_a_task_only_in_a_task_context():
+    assert {(f, n) for f, t, n in cues("Results on the summarization task are mixed.") if t == "Task"} == \
+        {("task_context", "summarization")}
+    assert {(f, n) for f, t, n in cues("We tackle segmentation with a new loss.") if t == "Task"} == \
+        {("task_address", "segmentation")}
+    assert not any(t == "Task" for _, t, _ in cues("Segmentation of the pages is fast."))
