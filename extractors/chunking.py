@@ -18,7 +18,7 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """[start, end) cut into spans of at most MAX_CHARS: at sentence ends, else at spaces."""
     if end - start <= MAX_CHARS:
         return [(start, end)]
-    cuts = [start + m.end() for m in _SENTENCE_END.finditer(text, start, end)] + [end]
+    cuts = [m.end() for m in _SENTENCE_END.finditer(text, start, end)] + [end]  # match offsets are absolute
     out: list[tuple[int, int]] = []
     begin = prev = start
     for cut in cuts:

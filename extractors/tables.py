@@ -82,7 +82,7 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
     number are the header (the widest one names the columns, others above it name groups of columns); a row
     whose cells cannot be named (fewer values than the table has value columns, or a header that does not
-    split into the columns) repeats the whole header text instead of guessing. A label alone between two
+    split into the columns) repeats the header's text instead of guessing. A label alone between two
     rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both."""
     split = [split_values(row) for row in rows]
     first = next((i for i, (_, values) in enumerate(split) if values), None)
@@ -90,7 +90,6 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
         return [" | ".join([name, *row]) for row in rows if row]
     header = rows[:first]
     head = max(header, key=len, default=[])
-    header_text = " ".join(" ".join(row) for row in header)
     body = split[first:]
     width = max(len(values) for _, values in body)
     label_width = max(len(labels) for labels, _ in body)
@@ -106,6 +105,6 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
         if len(values) == width and value_names:
             cells += [f"{f'{g} {n}'.strip()}: {c}" for g, n, c in zip(groups, value_names, values)]
         else:
-            cells = [*([header_text] if header_text and values else []), *labels, *values]
+            cells = [*([" ".join(head)] if head and values else []), *labels, *values]
         out.append(" | ".join([name, *around, *cells]))
     return out

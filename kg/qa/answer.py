@@ -15,10 +15,12 @@ from kg.qa.text import abbreviations, sentences, squash, terms, tokens
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 _UNIT_CHARS = 260
-_NUMERIC_Q = re.compile(r"\b(how (many|much|long|large|fast|big|often)|what (number|percentage|proportion|share|"
-                        r"size|fraction|amount|value|score|f1|accuracy|precision|recall|error|rate|speed|time|"
-                        r"runtime|throughput|average|resolution|dimensionality)|at how many|which year|"
+_QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
+               r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count)")
+_NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
+                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
                         r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc))\b", re.I)
+_COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
 _NAME_Q = re.compile(r"^(which|what|who|from which|on which|in which|into which|with which)\b", re.I)
 
 
@@ -32,6 +34,7 @@ class Unit:
     score: float
     coverage: float
     matched: int = 0  # distinct question terms it contains
+    announces: bool = False  # names the count of things asked for ('two criteria') but not the things
 
     @property
     def text(self) -> str:
@@ -74,6 +77,7 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     q_bigrams = set(zip(q_terms, q_terms[1:]))
     q_tokens = set(tokens(question))
     numeric, naming = bool(_NUMERIC_Q.search(question)), bool(_NAME_Q.search(question))
+    counts = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     scored = []
@@ -86,14 +90,17 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         new_tokens = [t for t in tokens(raw) if t not in q_tokens]
+        announces = False
         if numeric:
             score += 0.15 if any(t[0].isdigit() for t in new_tokens) else -0.15
         elif naming and _has_new_name(raw, question):
             score += 0.05
+        elif naming:
+            announces = bool(counts & set(tokens(raw)))
         if len(raw) < 30:
             score *= 0.6
         matched = sum(1 for t in weights if _match(t, present) == 1.0)
-        scored.append(Unit(chunk, a, b, score, coverage, matched))
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 
@@ -145,14 +152,17 @@ def _has_new_name(text: str, question: str) -> bool:
 def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     """The best unit first, then the next best that add support, while the answer stays within ANSWER_CHARS.
     Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
-    question or shares fewer than `needed_terms` of its terms. Returns the answer and the units it is made of."""
+    question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
+    without naming them ('two criteria are optimized together') is followed by the sentence after it in its
+    passage, which usually names them. Returns the answer and the units it is made of."""
     if not units or units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms:
         return "", []
     best = units[0]
     taken = [best]
     length = len(best.text)
-    for unit in units[1:]:
-        if unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
+    follow = [u for u in units if best.announces and u.chunk["id"] == best.chunk["id"] and u.start >= best.end]
+    for unit in [*sorted(follow, key=lambda u: u.start)[:1], *units[1:]]:
+        if unit not in follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue

@@ -46,6 +46,13 @@ def test_ids_are_deterministic(doc, pdf, tmp_path):
     assert [s.id for s in again.sections] == [s.id for s in doc.sections]
 
 
+def test_a_long_paragraph_inside_a_text_is_cut_at_its_own_sentence_ends_and_never_past_its_end():
+    text = "Heading text before. " + "One short sentence here. " * 100 + "NEXT SECTION"
+    start, end = 21, 21 + 25 * 100 - 1
+    pieces = _pieces(text, start, end)
+    assert pieces == [(21, 21 + 25 * 60 - 1), (21 + 25 * 60, end)]
+
+
 def test_long_paragraph_splits_at_sentence_ends():
     text = " ".join(f"Sentence number {i} is here." for i in range(200))
     pieces = _pieces(text, 0, len(text))
@@ -105,9 +112,10 @@ def test_table_chunk_holds_caption_then_one_named_line_per_row(tmp_path):
     assert [(b.page, b.bbox) for b in tables["Table 1"].boxes] == [(table.page, table.bbox)]
 
 
-def test_label_between_two_rows_spans_both_and_an_unsplittable_header_is_repeated_whole():
-    rows = [["TEDs", "Time"], ["Data set", "Language"], ["simple all", "(secs)"],
-            ["OTSL", "0.955", "0.959", "1.85"], ["FinTabNet"], ["HTML", "0.917", "0.92", "3.26"]]
+def test_label_between_two_rows_spans_both_and_an_unsplittable_header_is_repeated():
+    rows = [["TEDs", "Time"], ["Data set", "Language", "mAP"], ["simple all", "(secs)"],
+            ["OTSL", "0.955", "0.959", "0.862", "1.85", "2"], ["FinTabNet"],
+            ["HTML", "0.917", "0.92", "0.722", "3.26", "3"]]
     assert row_texts("Table 2", rows) == [
-        "Table 2 | FinTabNet | TEDs Time Data set Language simple all (secs) | OTSL | 0.955 | 0.959 | 1.85",
-        "Table 2 | FinTabNet | TEDs Time Data set Language simple all (secs) | HTML | 0.917 | 0.92 | 3.26"]
+        "Table 2 | FinTabNet | Data set Language mAP | OTSL | 0.955 | 0.959 | 0.862 | 1.85 | 2",
+        "Table 2 | FinTabNet | Data set Language mAP | HTML | 0.917 | 0.92 | 0.722 | 3.26 | 3"]

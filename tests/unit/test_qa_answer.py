@@ -1,7 +1,7 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import (ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, short_forms, units_of,
+from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, short_forms, units_of,
                           with_other_forms)
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import definitional, fuse
@@ -106,3 +106,21 @@ def test_a_short_form_in_a_sentence_answers_a_question_about_its_long_form():
     best = score_units("Which two knowledge bases are used?", [chunk("c1", text)])[0]
     assert best.text == "We use two KBs: UMLS and DBpedia."
     assert with_other_forms({"two", "kbs"}, short_forms([chunk("c1", text)])) == {"two", "kbs", "knowledge", "base"}
+
+
+def test_a_best_sentence_that_only_restates_the_question_is_followed_by_the_next_one():
+    text = ("Jobs are parallel tasks. The main feature is to consider two criteria that are optimized together. "
+            "These criteria are the makespan and the minsum. They are complementary.")
+    other = "Both criteria matter to users of the Icluster machines."
+    units = score_units("Which two criteria does the scheduler optimize together?",
+                        [chunk("c1", text), chunk("c2", other, score=0.5)])
+    answer, taken = compose(units)
+    assert answer == ("The main feature is to consider two criteria that are optimized together. "
+                      "These criteria are the makespan and the minsum.")
+    assert [u.chunk["id"] for u in taken] == ["c1", "c1"]
+
+
+def test_what_is_the_quantity_questions_want_a_number():
+    asks = ["What is the resolution of the video?", "What is the dimensionality of the vectors?",
+            "What are the average scores?", "What is the main idea?", "What is a knowledge base?"]
+    assert [bool(_NUMERIC_Q.search(q)) for q in asks] == [True, True, True, False, False]
