@@ -12,6 +12,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from itertools import islice
@@ -107,10 +108,10 @@ class Prepared:
 _worker: dict = {}
 
 
-def _init_worker(embedding_dim: int, embed: bool, threads: int | None) -> None:
-    """Load the schema and the embedding model once per process."""
+def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path) -> None:
+    """Load the schema and the embeddings once per process."""
     _worker["schema"] = get_schema()
-    _worker["embedder"] = embeddings.load_embedder(embedding_dim, threads) if embed else None
+    _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir) if embed else None
 
 
 def prepare(path: str, sha: str, run: Run) -> Prepared | str:
@@ -149,22 +150,67 @@ def prepare(path: str, sha: str, run: Run) -> Prepared | str:
                     rejections=batch.rejections, seconds=seconds)
 
 
+WORKER_DIED = "its parser process died (killed, or a crash inside a native library) when it parsed this PDF alone"
+
+
 class _Inline:
-    """An executor that runs each task on submit, in this process (workers=0: tests, debugging)."""
+    """Runs each paper on submit, in this process (workers=0: tests, debugging)."""
 
-    def __init__(self, embedding_dim: int, embed: bool):
-        _init_worker(embedding_dim, embed, None)
+    def __init__(self, initargs: tuple):
+        _init_worker(*initargs)
 
-    def submit(self, fn: Callable, *args) -> Future:
+    def submit(self, *args) -> Future:
         future: Future = Future()
-        future.set_result(fn(*args))
+        future.set_result(prepare(*args))
         return future
 
-    def __enter__(self):
-        return self
+    def result(self, future: Future, args: tuple) -> Prepared | str:
+        return future.result()
 
-    def __exit__(self, *exc) -> None:
+    def close(self) -> None:
         return None
+
+
+class _Workers:
+    """The parser processes. One that dies (killed, segfault) breaks the whole ProcessPoolExecutor and every
+    paper in flight with it; so the pool is started afresh and each of those papers is parsed again alone in a
+    process of its own: only a paper whose process dies then fails, and the run goes on."""
+
+    def __init__(self, count: int, initargs: tuple):
+        self.count, self.initargs = count, initargs
+        self.generation = 0
+        self.pool = self._start(count)
+
+    def _start(self, count: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(count, initializer=_init_worker, initargs=self.initargs)
+
+    def _restart(self, generation: int) -> None:
+        """A new pool, unless the one that broke was already replaced."""
+        if generation == self.generation:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool, self.generation = self._start(self.count), generation + 1
+
+    def submit(self, *args) -> tuple[Future, int]:
+        try:
+            return self.pool.submit(prepare, *args), self.generation
+        except BrokenProcessPool:  # a worker died while none of its papers was pending
+            self._restart(self.generation)
+            return self.pool.submit(prepare, *args), self.generation
+
+    def result(self, handle: tuple[Future, int], args: tuple) -> Prepared | str:
+        future, generation = handle
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            self._restart(generation)
+        with self._start(1) as alone:
+            try:
+                return alone.submit(prepare, *args).result()
+            except BrokenProcessPool:
+                return WORKER_DIED
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
 
 
 # ------------------------------------------------------------------ writer side
@@ -204,12 +250,15 @@ class Ingestor:
         db = self.settings.neo4j_database
         try:
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
-            executor = (_Inline(self.settings.embedding_dim, self.embed) if self.workers == 0 else
-                        ProcessPoolExecutor(self.workers, initializer=_init_worker,
-                                            initargs=(self.settings.embedding_dim, self.embed, 1)))
-            with executor:
+            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir)
+            if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
+                embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir)
+            executor = _Inline(initargs) if self.workers == 0 else _Workers(self.workers, initargs)
+            try:
                 for path, sha, run, prepared in self._prepared(executor, self._todo(discover(paths))):
                     self._finish(path, sha, run, prepared)
+            finally:
+                executor.close()
         except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
             error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)
             self.report.stopped = (f"{error.message}: the paper being written was rolled back; papers already "
@@ -251,16 +300,17 @@ class Ingestor:
         for path, sha, hash_seconds in todo:
             run = Run(sha256=sha, invocation=self.report.invocation, started_at=datetime.now(timezone.utc),
                       extractors=self.versions)
-            pending.append((path, sha, run, hash_seconds, executor.submit(prepare, str(path), sha, run)))
+            args = (str(path), sha, run)
+            pending.append((path, sha, run, hash_seconds, args, executor.submit(*args)))
             while len(pending) >= limit:
-                yield self._result(pending.popleft())
+                yield self._result(executor, pending.popleft())
         while pending:
-            yield self._result(pending.popleft())
+            yield self._result(executor, pending.popleft())
 
     @staticmethod
-    def _result(item):
-        path, sha, run, hash_seconds, future = item
-        prepared = future.result()
+    def _result(executor, item):
+        path, sha, run, hash_seconds, args, handle = item
+        prepared = executor.result(handle, args)
         if isinstance(prepared, Prepared):
             prepared.seconds["hash"] = hash_seconds
         return path, sha, run, prepared
