@@ -30,6 +30,7 @@ class Terms:
     metric_heads: frozenset[str]
     stop_names: frozenset[str]
     phrase_stops: frozenset[str]
+    non_task_gerunds: frozenset[str]
 
 
 @lru_cache(maxsize=None)

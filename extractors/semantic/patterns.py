@@ -139,14 +139,15 @@ def _plausible(name: str, family: str) -> bool:
         return bool(lexicons.metrics().lookup(name)) or strong_name(name) and len(name.split()) == 1 or \
             last.lower() in t.metric_heads
     if family == "task_context":
-        return (last.lower() in t.task_heads or last.endswith("ing") or strong_name(last)) and \
+        gerund = last.endswith("ing") and last.lower() not in t.non_task_gerunds
+        return (last.lower() in t.task_heads or gerund or strong_name(last)) and \
             not any(w.endswith("ly") for w in name.split())
     if family == "task_phrase":
         return not any(w.endswith("ly") for w in name.split())
     return not name.lower().endswith(_SUFFIXES)
 
 
-_TASK_CONTEXTS = ("task_context", "task_address", "task_purpose")
+_TASK_CONTEXTS = ("task_context", "task_address")  # 'a model for parsing' is too weak for one noun
 
 
 def _valid(name: str, kind: str, family: str = "") -> bool:

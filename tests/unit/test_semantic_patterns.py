@@ -116,3 +116,10 @@ def test_one_task_noun_is_a_task_only_in_a_task_context():
     assert {(f, n) for f, t, n in cues("We tackle segmentation with a new loss.") if t == "Task"} == \
         {("task_address", "segmentation")}
     assert not any(t == "Task" for _, t, _ in cues("Segmentation of the pages is fast."))
+
+
+def test_task_phrases_drop_verbs_and_gerunds_that_name_no_task():
+    assert ("task_context", "Task", "cross-lingual tagging") in cues("Results in the cross-lingual tagging task are mixed.")
+    assert not any(t == "Task" for _, t, _ in cues("Results in the cross-lingual setting task are mixed."))
+    assert not any(t == "Task" for _, t, _ in cues("Caching helps accelerate completion of jobs."))
+    assert not any(t == "Task" for _, t, _ in cues("A model for parsing is trained."))
