@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kg.bbox import parse_bbox
 from kg.qa.text import abbreviations, sentences, squash, terms, tokens
@@ -20,6 +21,7 @@ _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|
 _NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                         rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
                         r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc))\b", re.I)
+_CITATION = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]")  # '[19]', '[3, 7]': references, not quantities
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
 _NAME_Q = re.compile(r"^(which|what|who|from which|on which|in which|into which|with which)\b", re.I)
 
@@ -35,6 +37,7 @@ class Unit:
     coverage: float
     matched: int = 0  # distinct question terms it contains
     announces: bool = False  # names the count of things asked for ('two criteria') but not the things
+    lacks_number: bool = False  # a 'how many' question's unit without a number the question does not hold
 
     @property
     def text(self) -> str:
@@ -84,15 +87,16 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
-        present = with_other_forms(set(s_terms), forms)
+        present = frozenset(with_other_forms(set(s_terms), forms))
         context = _caption_terms(chunk, a)
         coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weights.items()) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
-        new_tokens = [t for t in tokens(raw) if t not in q_tokens]
-        announces = False
+        new_tokens = [t for t in tokens(_CITATION.sub(" ", raw)) if t not in q_tokens]
+        announces, lacks_number = False, False
         if numeric:
-            score += 0.15 if any(t[0].isdigit() for t in new_tokens) else -0.15
+            lacks_number = not any(t[0].isdigit() for t in new_tokens)
+            score += -0.15 if lacks_number else 0.15
         elif naming and _has_new_name(raw, question):
             score += 0.05
         elif naming:
@@ -100,7 +104,7 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
         if len(raw) < 30:
             score *= 0.6
         matched = sum(1 for t in weights if _match(t, present) == 1.0)
-        scored.append(Unit(chunk, a, b, score, coverage, matched, announces))
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 
@@ -123,23 +127,30 @@ def with_other_forms(present: set[str], forms: list[tuple[set[str], set[str]]]) 
     return out
 
 
-def _caption_terms(chunk: dict, start: int) -> set[str]:
+def _caption_terms(chunk: dict, start: int) -> frozenset[str]:
     """For a row of a table or figure (any paragraph after the caption), the caption's terms: a row's numbers
     answer what its caption says it measures."""
     if chunk.get("kind") not in ("table", "figure"):
-        return set()
+        return frozenset()
     caption_end = chunk["text"].find("\n\n")
-    return set(terms(chunk["text"][:caption_end])) if 0 < caption_end < start else set()
+    return frozenset(terms(chunk["text"][:caption_end])) if 0 < caption_end < start else frozenset()
 
 
-def _match(term: str, present: set[str]) -> float:
+def _match(term: str, present: frozenset[str]) -> float:
     """1 for the term itself; 0.7 for a word of the same family (a shared prefix of 5 letters:
     'dimensional'/'dimensionality')."""
     if term in present:
         return 1.0
-    if len(term) >= 5 and any(len(p) >= 5 and p[:5] == term[:5] for p in present):
+    if len(term) >= 5 and term[:5] in _prefixes(present):
         return 0.7
     return 0.0
+
+
+@lru_cache(maxsize=1024)
+def _prefixes(words: frozenset[str]) -> frozenset[str]:
+    """The 5-letter prefixes of the longer words, once per sentence: `_match` runs for every question term
+    on every sentence (most of the CPU time of an answer)."""
+    return frozenset(w[:5] for w in words if len(w) >= 5)
 
 
 def _has_new_name(text: str, question: str) -> bool:
@@ -154,9 +165,14 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
-    passage, which usually names them. Returns the answer and the units it is made of."""
+    passage, which usually names them; for a question asking for a number, the best unit holding a number
+    leads when it has support. Returns the answer and the units it is made of."""
     if not units or units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms:
         return "", []
+    if units[0].lacks_number:  # a question asking for a number: the best supported unit holding one leads
+        numbered = [u for u in units if not u.lacks_number and u.score >= 0.5 * units[0].score
+                    and u.coverage >= MIN_SUPPORT and u.matched >= needed_terms]
+        units = [*numbered[:1], *(u for u in units if u not in numbered[:1])]
     best = units[0]
     taken = [best]
     length = len(best.text)

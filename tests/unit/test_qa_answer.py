@@ -124,3 +124,12 @@ def test_what_is_the_quantity_questions_want_a_number():
     asks = ["What is the resolution of the video?", "What is the dimensionality of the vectors?",
             "What are the average scores?", "What is the main idea?", "What is a knowledge base?"]
     assert [bool(_NUMERIC_Q.search(q)) for q in asks] == [True, True, True, False, False]
+
+
+def test_a_number_question_is_led_by_the_best_supported_sentence_with_a_number_not_a_citation():
+    text = ("A new synthetic stereo video sequence is introduced, as in [19], with disparity maps. "
+            "The sequence has a resolution of 640 x 480 pixels.")
+    units = score_units("What is the resolution of the new synthetic stereo video sequence?", [chunk("c1", text)])
+    assert [u.lacks_number for u in units] == [True, False]
+    assert compose(units)[0] == ("The sequence has a resolution of 640 x 480 pixels. A new synthetic stereo video "
+                                 "sequence is introduced, as in [19], with disparity maps.")
