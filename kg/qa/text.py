@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are as at be because been before being below between
@@ -31,6 +32,7 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("-\n", "").lower()
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train'."""
     if len(word) <= 3 or not word.isalpha():
@@ -50,7 +52,13 @@ def tokens(text: str) -> list[str]:
 
 def terms(text: str) -> list[str]:
     """Stemmed content tokens: what a passage must share with a question to be about it."""
-    return [stem(t) for t in tokens(text) if t not in STOPWORDS and t not in QUESTION_WORDS and len(t) > 1]
+    return list(_terms(text))
+
+
+@lru_cache(maxsize=8192)
+def _terms(text: str) -> tuple[str, ...]:
+    """Cached: answer scoring asks for the terms of the same sentences several times per question (CPU time)."""
+    return tuple(stem(t) for t in tokens(text) if t not in STOPWORDS and t not in QUESTION_WORDS and len(t) > 1)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
