@@ -100,7 +100,7 @@ def _entities(reader: GraphReader, text: str, sha: str | None) -> list[Location]
     entities = reader.resolve(text)
     if not entities:
         return []
-    rows = reader.chunks(q.ENTITY_CHUNKS, ids=[e["id"] for e in entities], sha=sha, k=50,
+    rows = reader.chunks(q.ENTITY_CHUNKS, eids=[e["element_id"] for e in entities], sha=sha, k=50,
                          types=reader.edge_types(source="Chunk"))
     out = []
     for chunk in rows:

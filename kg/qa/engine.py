@@ -164,7 +164,7 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
             return None
         use_like = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES"]
         types = use_like if intent.relations == ("USES",) else list(intent.relations)
-        records = reader.run(q.PAPERS_WITH, ids=[e["id"] for e in entities], types=types, limit=100)
+        records = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types, limit=100)
     if not records:
         return None
     titles = list(dict.fromkeys(r["p"].get("title") or r["p"]["id"] for r in records))
@@ -178,7 +178,7 @@ def _definition(reader: GraphReader, intent: Intent, paper_id: str | None, top_k
     entities = reader.resolve(intent.names[0])
     if not entities:
         return None
-    records = reader.run(q.DEFINITIONS, ids=[e["id"] for e in entities])
+    records = reader.run(q.DEFINITIONS, eids=[e["element_id"] for e in entities])
     for r in records:
         definition = r["e"].get("definition")
         if definition:
@@ -249,8 +249,8 @@ def _results(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: i
     datasets = reader.resolve(intent.names[1], ["Dataset"])
     if not methods or not datasets:
         return None
-    records = reader.run(q.RESULTS, methods=[m["id"] for m in methods], datasets=[d["id"] for d in datasets],
-                         paper_id=paper_id)
+    records = reader.run(q.RESULTS, methods=[m["element_id"] for m in methods],
+                         datasets=[d["element_id"] for d in datasets], paper_id=paper_id)
     return _results_answer(reader, intent, records, top_k)
 
 
@@ -258,7 +258,8 @@ def _compare(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: i
     first, second = (reader.resolve(name, ["Method"]) for name in intent.names)
     if not first or not second:
         return None
-    records = reader.run(q.RESULTS, methods=[m["id"] for m in first + second], datasets=None, paper_id=paper_id)
+    records = reader.run(q.RESULTS, methods=[m["element_id"] for m in first + second], datasets=None,
+                         paper_id=paper_id)
     by_setting: dict[tuple, set] = {}
     for r in records:
         by_setting.setdefault((r["d"]["id"], r["metric"]["id"] if r["metric"] else None), set()).add(r["m"]["id"])

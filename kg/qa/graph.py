@@ -19,7 +19,7 @@ from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .paper_sha256}"
 
-PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.title AS title"
+PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 
 FULLTEXT_CHUNKS = f"""
 CALL db.index.fulltext.queryNodes($index, $q, {{limit: $fetch}}) YIELD node AS c, score
@@ -31,8 +31,18 @@ RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
 
 VECTOR_CHUNKS = f"""
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
-WHERE $sha IS NULL OR c.paper_sha256 = $sha
 WITH c, score LIMIT $k
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+"""
+
+# Within one paper, exact cosine over its own chunks: the index ranks every paper's chunks, so filtering its
+# list to one paper would need a list as deep as the corpus. Same score as the index ((1 + cosine) / 2).
+PAPER_VECTOR_CHUNKS = f"""
+MATCH (p:Paper {{sha256: $sha}})
+MATCH {PAPER_CHUNKS}
+WITH DISTINCT c WHERE c.embedding IS NOT NULL
+WITH c, vector.similarity.cosine(c.embedding, $vector) AS score ORDER BY score DESC, c.id LIMIT $k
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
 """
@@ -45,8 +55,9 @@ RETURN e, score
 
 # Chunks of the scope that mention or define the matched entities: the one-hop expansion of retrieval.
 ENTITY_CHUNKS = f"""
-MATCH (c:Chunk)-[r]->(e) WHERE e.id IN $ids AND type(r) IN $types AND ($sha IS NULL OR c.paper_sha256 = $sha)
-WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC LIMIT $k
+MATCH (e) WHERE elementId(e) IN $eids
+MATCH (c:Chunk)-[r]->(e) WHERE type(r) IN $types AND ($sha IS NULL OR c.paper_sha256 = $sha)
+WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC, c.id LIMIT $k
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rels
 """
@@ -59,6 +70,9 @@ RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 1.0 AS score
 
 PAPER_TITLES = "MATCH (p:Paper) WHERE p.sha256 IN $shas RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 
+# Entities found by name come by element id in the queries below: a direct seek, where `e.id IN $ids` on a
+# node of any label would scan every node.
+
 # Entities a paper (or every paper) is linked to by some relationship types, with the edge's provenance.
 ENTITIES_OF_PAPER = """
 MATCH (p:Paper)-[r]->(e)
@@ -67,8 +81,8 @@ RETURN p, r, e ORDER BY r.confidence DESC, e.name LIMIT $limit
 """
 
 PAPERS_WITH = """
-MATCH (p:Paper)-[r]->(e)
-WHERE e.id IN $ids AND type(r) IN $types
+MATCH (e) WHERE elementId(e) IN $eids
+MATCH (p:Paper)-[r]->(e) WHERE type(r) IN $types
 RETURN p, r, e ORDER BY r.confidence DESC, p.title LIMIT $limit
 """
 
@@ -79,7 +93,7 @@ RETURN p, r, cited AS e ORDER BY p.title LIMIT $limit
 """
 
 DEFINITIONS = """
-MATCH (e) WHERE e.id IN $ids
+MATCH (e) WHERE elementId(e) IN $eids
 OPTIONAL MATCH (x)-[r:DEFINES]->(e)
 RETURN e, collect(r) AS rels
 """
@@ -102,8 +116,9 @@ RETURN p, x, collect(c)[..1] AS mentioned_in, [] AS mention_edges, [] AS about_e
 """
 
 RESULTS = """
-MATCH (res:Result)-[om:OF_METHOD]->(m) WHERE m.id IN $methods
-MATCH (res)-[od:ON_DATASET]->(d) WHERE $datasets IS NULL OR d.id IN $datasets
+MATCH (m) WHERE elementId(m) IN $methods
+MATCH (res:Result)-[om:OF_METHOD]->(m)
+MATCH (res)-[od:ON_DATASET]->(d) WHERE $datasets IS NULL OR elementId(d) IN $datasets
 OPTIONAL MATCH (res)-[fm:FOR_METRIC]->(metric)
 OPTIONAL MATCH (res)-[ri:REPORTED_IN]->(where)
 OPTIONAL MATCH (p:Paper {sha256: res.paper_sha256})
@@ -130,6 +145,7 @@ class GraphReader:
     schema: Schema
     database: str | None = None
     cypher: list[str] = field(default_factory=list)
+    _papers: dict[str, dict] = field(default_factory=dict)  # sha -> paper id and title, read once per question
 
     def run(self, cypher: str, **params: Any) -> list:
         if cypher.strip() not in self.cypher:
@@ -151,7 +167,11 @@ class GraphReader:
     # -------------------------------------------------------------- lookups
     def paper(self, paper_id: str) -> dict | None:
         records = self.run(PAPER_SHA, paper_id=paper_id)
-        return dict(records[0]) if records else None
+        if not records:
+            return None
+        paper = dict(records[0])
+        self._papers[paper["sha"]] = {"paper_id": paper["id"], "title": paper["title"]}
+        return paper
 
     def resolve(self, name: str, labels: list[str] | None = None, threshold: float = 85.0) -> list[dict]:
         """Entities whose name or alias matches `name` closely (fulltext candidates, fuzzy-checked)."""
@@ -179,6 +199,8 @@ class GraphReader:
         return rows
 
     def titles(self, shas: set[str]) -> dict[str, dict]:
-        if not shas:
-            return {}
-        return {r["sha"]: {"paper_id": r["id"], "title": r["title"]} for r in self.run(PAPER_TITLES, shas=list(shas))}
+        missing = sorted(set(shas) - self._papers.keys())
+        if missing:
+            self._papers.update({r["sha"]: {"paper_id": r["id"], "title": r["title"]}
+                                 for r in self.run(PAPER_TITLES, shas=missing)})
+        return {sha: self._papers[sha] for sha in shas if sha in self._papers}

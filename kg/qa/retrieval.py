@@ -64,12 +64,13 @@ def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
                                    fetch=fetch, sha=sha, k=k))
     vector_index = reader.index("vector", "Chunk", "embedding")
     if embed is not None and vector_index:
-        lists.append(reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=embed(question), fetch=fetch,
-                                   sha=sha, k=k))
+        vector = embed(question)
+        lists.append(reader.chunks(q.PAPER_VECTOR_CHUNKS, sha=sha, vector=vector, k=k) if sha else
+                     reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=vector, fetch=fetch, k=k))
     entities = named_entities(reader, question)
     edges: list[dict] = []
     if entities:
-        expanded = reader.chunks(q.ENTITY_CHUNKS, ids=[e["id"] for e in entities], sha=sha, k=k,
+        expanded = reader.chunks(q.ENTITY_CHUNKS, eids=[e["element_id"] for e in entities], sha=sha, k=k,
                                  types=reader.edge_types(source="Chunk"))
         edges = [e for c in expanded for e in c.pop("edges", [])]
         lists.append(expanded)
