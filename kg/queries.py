@@ -5,6 +5,7 @@ names interpolated are labels and relationship types taken from the Schema (back
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,15 +155,27 @@ def section_tree(records) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------ nodes and edges
 
-def _by_id_union(schema: Schema, tail: str) -> str:
-    """One indexed lookup per schema label (each label's id is unique-constrained), so no label scan."""
-    return "\nUNION ALL\n".join(f"MATCH (n:`{label}` {{id: $id}}) {tail}" for label in schema.labels)
+def _by_id(labels: Sequence[str], tail: str) -> str:
+    """One seek in the unique id index of each label (a UNION when there are several), so no label scan."""
+    return "\nUNION ALL\n".join(f"MATCH (n:`{label}` {{id: $id}}) {tail}" for label in labels)
+
+
+def _label_named_by(schema: Schema, node_id: str) -> list[str]:
+    """The label an id names: ids are `<kind>_<hash>` with the label as kind (extractors.model.element_id)."""
+    return [label for label in schema.labels if node_id.startswith(f"{label.lower()}_")][:1]
+
+
+_NODE_TAIL = "OPTIONAL MATCH (p:Paper {sha256: n.paper_sha256}) RETURN n, p.id AS paper_id"
 
 
 def get_node(driver: Driver, schema: Schema, node_id: str, database: str | None = None) -> dict[str, Any]:
-    """The node with its properties (provenance included) and, for a paper element, its paper."""
-    cypher = _by_id_union(schema, "OPTIONAL MATCH (p:Paper {sha256: n.paper_sha256}) RETURN n, p.id AS paper_id")
-    records = driver.execute_query(cypher, id=node_id, database_=database, routing_="r").records
+    """The node with its properties (provenance included) and, for a paper element, its paper. One index seek
+    on the label the id names; an id of another form (an ingest run's) is looked up under every label."""
+    def find(labels: Sequence[str]) -> list:
+        return driver.execute_query(_by_id(labels, _NODE_TAIL), id=node_id, database_=database, routing_="r").records
+
+    named = _label_named_by(schema, node_id)
+    records = (find(named) if named else []) or find(schema.labels)
     if not records:
         raise NotFoundError(f"no node with id {node_id!r}", hint="search nodes by name with GET /nodes?q=...")
     return {**node_dict(records[0]["n"]), "paper_id": records[0]["paper_id"]}
@@ -218,8 +231,8 @@ def check_types(schema: Schema, types: list[str] | None) -> None:
                                 hint=f"types: {', '.join(schema.relationship_types)}")
 
 
-def _neighbours_cypher(schema: Schema, hops: int) -> str:
-    return _by_id_union(schema, f"""
+def _neighbours_cypher(label: str, hops: int) -> str:
+    return _by_id([label], f"""
 MATCH path = (n)-[rels*1..{hops}]-(m)
 WHERE ($types IS NULL OR all(r IN rels WHERE type(r) IN $types))
   AND ($labels IS NULL OR any(l IN labels(m) WHERE l IN $labels))
@@ -235,8 +248,8 @@ def neighbours(driver: Driver, schema: Schema, node_id: str, hops: int, labels: 
         raise InvalidQueryError(f"hops must be 1 or 2, not {hops}")
     check_labels(schema, labels)
     check_types(schema, types)
-    get_node(driver, schema, node_id, database)  # 404 for an unknown id rather than an empty graph
-    records = driver.execute_query(_neighbours_cypher(schema, hops), id=node_id, labels=labels or None,
+    node = get_node(driver, schema, node_id, database)  # 404 for an unknown id rather than an empty graph
+    records = driver.execute_query(_neighbours_cypher(node["labels"][0], hops), id=node_id, labels=labels or None,
                                    types=types or list(schema.relationship_types),  # not the curation ledger
                                    limit=limit, database_=database, routing_="r").records
     nodes: dict[str, dict] = {}
