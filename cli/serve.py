@@ -11,7 +11,10 @@ from kg.settings import get_settings
 def serve(
     host: str = typer.Option(None, help="Interface to bind (default PAPERKG_API_HOST)."),
     port: int = typer.Option(None, help="Port (default PAPERKG_API_PORT)."),
+    workers: int = typer.Option(1, min=1, help="Server processes: Python runs one request's code at a time per "
+                                "process, so use one per core under concurrent load (each loads its own query embedder)."),
 ) -> None:
     """Serve the REST API (OpenAPI docs at /docs)."""
     settings = get_settings()
-    uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port)
+    uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,
+                workers=workers)

@@ -1,8 +1,11 @@
-"""Latency of the running API (`kg serve`) under 8 concurrent clients: /ask and node lookups, p50/p95.
+"""Latency of the running API (`kg serve`) under concurrent clients (8 by default): /ask and node lookups,
+p50/p95/p99 and error counts per endpoint, with the machine's load average at start and end (a busy machine
+makes the figures say little about the code).
 
 Bounded: each client sends a fixed number of requests, and the whole run stops after --max-seconds.
 Questions come from the gold files' qa items (scoped to their paper when it is in the graph) and node ids
-from GET /papers, so the load looks like real use. Usage:
+from GET /papers, so the load looks like real use. Before timing, every client sends one request of each kind,
+so each server worker has loaded its query embedder. Usage (docs/benchmarks.md, QA latency):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 """
 
@@ -11,7 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
+import os
 import time
 from pathlib import Path
 
@@ -21,21 +24,58 @@ from kg.filestore import file_sha256
 from kg.mapping import paper_id
 from kg.qa.bench import gold_items
 
+Request = tuple[str, str, dict | None]  # (endpoint kind, path, JSON body for a POST)
+
 
 def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
-async def client_loop(http: httpx.AsyncClient, requests: list[tuple[str, str, dict | None]], out: dict, deadline: float):
-    for kind, path, body in requests:
+def summary(ms: list[float], errors: int) -> dict:
+    if not ms:
+        return {"n": 0, "errors": errors}
+    return {"n": len(ms), "errors": errors, **{f"p{q}_ms": round(percentile(ms, q / 100), 1) for q in (50, 95, 99)},
+            "max_ms": round(max(ms), 1)}
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+async def send(http: httpx.AsyncClient, request: Request) -> str | None:
+    """The request sent; an error text when it failed (status other than 200, or no response at all)."""
+    _, path, body = request
+    try:
+        response = await (http.post(path, json=body) if body else http.get(path))
+    except httpx.HTTPError as exc:
+        return f"{path} {type(exc).__name__}"
+    return None if response.status_code == 200 else f"{path} {response.status_code}"
+
+
+async def client_loop(http: httpx.AsyncClient, requests: list[Request], times: dict, errors: dict, deadline: float):
+    for request in requests:
         if time.perf_counter() > deadline:
             return
         start = time.perf_counter()
-        response = await (http.post(path, json=body) if body else http.get(path))
-        out.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
-        if response.status_code != 200:
-            out.setdefault("errors", []).append(f"{path} {response.status_code}")
+        error = await send(http, request)
+        times[request[0]].append((time.perf_counter() - start) * 1000)
+        if error:
+            errors[request[0]].append(error)
+
+
+def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: int) -> list[list[Request]]:
+    """Each client alternates /ask (a gold question with its paper) and GET /nodes/{paper id}."""
+    out = []
+    for c in range(clients):
+        plan = []
+        for i in range(per_client):
+            n = c * per_client + i
+            plan.append(("ask", "/ask", questions[n % len(questions)]) if i % 2 == 0
+                        else ("node", f"/nodes/{node_ids[n % len(node_ids)]}", None))
+        out.append(plan)
+    return out
 
 
 async def main() -> None:
@@ -48,33 +88,29 @@ async def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=300)
     args = parser.parse_args()
 
-    async with httpx.AsyncClient(base_url=args.url, timeout=30) as http:
+    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    async with httpx.AsyncClient(base_url=args.url, timeout=30, limits=limits) as http:
         papers = (await http.get("/papers", params={"limit": 200})).json()["items"]
         in_graph = {p["id"] for p in papers}
         questions = [{"question": item["question"], "paper_id": pid}
                      for file, item in gold_items(args.gold)
                      if (pid := paper_id(file_sha256(args.corpus / file))) in in_graph]
         node_ids = [p["id"] for p in papers]
-        await http.post("/ask", json=questions[0], timeout=300)  # load the query embedder before timing
-        plans = []
-        for c in range(args.clients):
-            plan = []
-            for i in range(args.per_client):
-                n = c * args.per_client + i
-                plan.append(("ask", "/ask", questions[n % len(questions)]) if i % 2 == 0
-                            else ("node", f"/nodes/{node_ids[n % len(node_ids)]}", None))
-            plans.append(plan)
-        results: dict[str, list] = {}
+        work = plans(questions, node_ids, args.clients, args.per_client)
+        warm = httpx.Timeout(300)
+        await asyncio.gather(*(http.post("/ask", json=questions[c % len(questions)], timeout=warm)
+                               for c in range(args.clients)))  # loads each worker's embedder before timing
+        times: dict[str, list[float]] = {"ask": [], "node": []}
+        errors: dict[str, list[str]] = {"ask": [], "node": []}
+        load_start = load_average()
         deadline = time.perf_counter() + args.max_seconds
         began = time.perf_counter()
-        await asyncio.gather(*(client_loop(http, plan, results, deadline) for plan in plans))
+        await asyncio.gather(*(client_loop(http, plan, times, errors, deadline) for plan in work))
         wall = time.perf_counter() - began
-    report = {kind: {"n": len(ms), "p50_ms": round(statistics.median(ms), 1), "p95_ms": round(percentile(ms, 0.95), 1)}
-              for kind, ms in results.items() if kind != "errors"}
-    report["errors"] = len(results.get("errors", []))
-    report["papers_in_graph"] = len(in_graph)
-    report["clients"] = args.clients
-    report["wall_s"] = round(wall, 1)
+    report = {kind: summary(times[kind], len(errors[kind])) for kind in times}
+    report.update(papers_in_graph=len(in_graph), questions=len(questions), clients=args.clients,
+                  wall_s=round(wall, 1), load_average_start=load_start, load_average_end=load_average(),
+                  cpus=os.cpu_count(), error_samples=sorted({e for kind in errors for e in errors[kind]})[:5])
     print(json.dumps(report, indent=1))
 
 
