@@ -55,11 +55,12 @@ def split_values(cells: list[str]) -> tuple[list[str], list[str]]:
 def _names(header: list[str], labels: int, values: int) -> tuple[list[str], list[str]]:
     """Column names of the label and value columns from the header row: its cells when they cover every
     column, else its words for the values (right-aligned, the numbers' columns come last) and the remaining
-    words as one name for the label column."""
-    if len(header) >= labels + values:
+    words as one name for the label column. Without a label column the count must match exactly: extra header
+    cells then belong to columns the row lost, and naming from the right would mislabel every value."""
+    if len(header) >= labels + values and (labels or len(header) == values):
         return header[len(header) - labels - values:len(header) - values], header[len(header) - values:]
     words = " ".join(header).split()
-    if len(words) >= values:
+    if len(words) >= values and (labels or len(words) == values):
         rest = " ".join(words[:len(words) - values])
         return ([rest] if labels == 1 and rest else [""] * labels), words[len(words) - values:]
     return [""] * labels, []

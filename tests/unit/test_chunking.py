@@ -119,3 +119,11 @@ def test_label_between_two_rows_spans_both_and_an_unsplittable_header_is_repeate
     assert row_texts("Table 2", rows) == [
         "Table 2 | FinTabNet | Data set Language mAP | OTSL | 0.955 | 0.959 | 0.862 | 1.85 | 2",
         "Table 2 | FinTabNet | Data set Language mAP | HTML | 0.917 | 0.92 | 0.722 | 3.26 | 3"]
+
+
+def test_rows_without_a_label_column_are_named_only_when_the_header_fits_exactly():
+    rows = [["Co-Read", "Cite"], ["F1 MAP nDCG", "P@1"], ["51.6 25.6", "51.9"], ["82.9 64.9", "81.6"]]
+    assert row_texts("Table 1", rows) == ["Table 1 | Co-Read Cite | 51.6 | 25.6 | 51.9",
+                                          "Table 1 | Co-Read Cite | 82.9 | 64.9 | 81.6"]
+    rows = [["P", "R", "F1"], ["0.9 0.8 0.85"]]
+    assert row_texts("Table 4", rows) == ["Table 4 | P: 0.9 | R: 0.8 | F1: 0.85"]
