@@ -36,6 +36,19 @@ def one(driver, cypher: str, **params):
     return driver.execute_query(cypher, **params).records[0][0]
 
 
+def blocked_transactions(driver) -> int:
+    """Transactions Neo4j reports as waiting for a lock."""
+    return sum(r["status"].startswith("Blocked") for r in driver.execute_query("SHOW TRANSACTIONS YIELD status").records)
+
+
+def until(condition, what: str) -> None:
+    """Poll (Neo4j's own report of lock waits, not a guessed delay) so the outcome does not depend on timing."""
+    deadline = time.monotonic() + PAUSE_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.1)
+
+
 def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_settings, tmp_path):
     driver, sha = empty_db, file_sha256(SAMPLE)
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
@@ -77,7 +90,9 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
         reingest = pool.submit(ingest, settings, driver, force=True, on_batch=pause_once_read)
         assert paused.wait(PAUSE_SECONDS), "the re-ingest never reached its write"
         curators: dict[str, Future] = {name: pool.submit(change) for name, change in changes.items()}
-        time.sleep(1.0)  # time enough for a curator that is not held back to commit
+        # Each curator either commits during the pause (no lock stops it) or waits on one: until all are one or other.
+        until(lambda: sum(not f.done() for f in curators.values()) == blocked_transactions(driver),
+              "every curator has committed or waits for a lock")
         waiting = {name for name, future in curators.items() if not future.done()}
         resume.set()
         outcome = reingest.result(timeout=PAUSE_SECONDS)
@@ -118,14 +133,20 @@ def test_a_curator_holding_the_paper_makes_the_ingest_read_after_it(empty_db, ne
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     ingest(settings, driver)
     section = one(driver, "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id ORDER BY s.ordinal LIMIT 1", sha=sha)
-    with driver.session() as session, session.begin_transaction() as tx:
-        lock_paper(tx, sha)
-        tx.run("MATCH (s:Section {id: $id}) SET s.title = 'Held', s.verification_status = 'edited'", id=section)
-        with ThreadPoolExecutor(1) as pool:
-            reingest = pool.submit(ingest, settings, driver, force=True)
-            time.sleep(1.0)
-            assert not reingest.done(), "the ingest must wait for the transaction that holds the paper"
+    state_read = threading.Event()
+    pool = ThreadPoolExecutor(1)
+    try:
+        with driver.session() as session, session.begin_transaction() as tx:  # rolled back (unlocked) on failure
+            lock_paper(tx, sha)
+            tx.run("MATCH (s:Section {id: $id}) SET s.title = 'Held', s.verification_status = 'edited'", id=section)
+            reingest = pool.submit(ingest, settings, driver, force=True,
+                                   on_batch=lambda n: state_read.set() if n == 0 else None)
+            until(lambda: state_read.is_set() or blocked_transactions(driver) == 1,
+                  "the ingest has read the paper's state or waits for a lock")
+            assert not state_read.is_set(), "the ingest read the paper while a curator's transaction held it"
             tx.commit()
-            outcome = reingest.result(timeout=PAUSE_SECONDS)
+        outcome = reingest.result(timeout=PAUSE_SECONDS)
+    finally:
+        pool.shutdown(wait=True)
     assert outcome.kept >= 1
     assert one(driver, "MATCH (s:Section {id: $id}) RETURN s.title", id=section) == "Held"
