@@ -36,8 +36,9 @@ def ingest_bench(
         with console.status("first ingest of the corpus..."):
             first, again = corpus_ingest(settings, driver, corpus, workers)
         with console.status("writer on a synthetic paper..."):
-            writer = writer_throughput(driver, settings.neo4j_database, sections=100,
-                                       chunks_per_section=max(1, writer_chunks // 100))
+            writers = {dim: writer_throughput(driver, settings.neo4j_database, sections=100,
+                                              chunks_per_section=max(1, writer_chunks // 100), embedding_dim=dim)
+                       for dim in (0, settings.embedding_dim)}
     floor, floor_pages = bare_text_seconds(files)
     totals = first.totals()
     result = {
@@ -49,8 +50,11 @@ def ingest_bench(
         "seconds_per_stage": totals["seconds_per_stage"],
         "bare_pymupdf_seconds": round(floor, 2), "bare_pymupdf_pages": floor_pages,
         "ratio_to_bare_pymupdf": round(first.wall_seconds / floor, 1),
-        "writer_elements": writer.elements, "writer_seconds": round(writer.seconds, 2),
-        "writer_elements_per_second": round(writer.per_second),
+        "writer": {("with_embeddings" if dim else "without_embeddings"): {
+            "elements": w.elements, "seconds": round(w.seconds, 2), "elements_per_second": round(w.per_second),
+            "seconds_per_part": {k: round(v, 2) for k, v in w.parts.items()},
+            "elements_per_second_per_part": {k: round(v) for k, v in w.split().items()}}
+            for dim, w in writers.items()},
         "reingest_seconds": round(again.wall_seconds, 2), "reingest_unchanged": again.count("unchanged"),
         "reingest_share": round(again.wall_seconds / first.wall_seconds, 4),
     }
@@ -63,8 +67,10 @@ def ingest_bench(
     table.add_row("stage split (s, summed over workers)",
                   ", ".join(f"{s} {result['seconds_per_stage'][s]:.1f}" for s in STAGES), "")
     table.add_row("total / bare PyMuPDF text", f"{result['ratio_to_bare_pymupdf']}x ({floor:.1f} s)", "")
-    table.add_row("writer elements/s", f"{result['writer_elements_per_second']} ({writer.elements} in "
-                  f"{writer.seconds:.1f} s)", ">= 20000")
+    for dim, w in writers.items():
+        split = ", ".join(f"{part} {rate:,.0f}/s" for part, rate in w.split().items())
+        table.add_row(f"writer elements/s, {f'{dim}-d embeddings' if dim else 'no embeddings'}",
+                      f"{w.per_second:,.0f} ({w.elements} in {w.seconds:.1f} s; {split})", ">= 20000")
     table.add_row("unchanged re-ingest / first", f"{result['reingest_share']:.2%} ({again.wall_seconds:.1f} s)", "< 5%")
     console.print(table)
     if json_out:

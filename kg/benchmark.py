@@ -3,8 +3,9 @@ the writer alone on a large synthetic paper, and bare PyMuPDF text extraction as
 
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -26,12 +27,24 @@ SYNTHETIC_SHA = "0" * 63 + "1"
 
 @dataclass
 class WriterResult:
-    elements: int
+    nodes: int
+    edges: int
     seconds: float
+    parts: dict[str, float] = field(default_factory=dict)  # PaperWrite.seconds: read, nodes, edges, commit
+
+    @property
+    def elements(self) -> int:
+        return self.nodes + self.edges
 
     @property
     def per_second(self) -> float:
         return self.elements / self.seconds
+
+    def split(self) -> dict[str, float]:
+        """Elements/s of each part: nodes per node-statement second, edges per edge-statement second, and
+        all elements per second of commit."""
+        return {"nodes": self.nodes / self.parts["nodes"], "edges": self.edges / self.parts["edges"],
+                "commit": self.elements / self.parts["commit"]}
 
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:
@@ -46,7 +59,7 @@ def bare_text_seconds(files: list[Path]) -> tuple[float, int]:
 
 
 def synthetic_document(sections: int, chunks_per_section: int) -> Document:
-    """A paper of the given size: sections with text chunks, no embeddings (the writer is measured, not torch)."""
+    """A paper of the given size: sections with text chunks (embeddings come apart: see writer_throughput)."""
     box = Box(page=1, bbox=(72.0, 72.0, 540.0, 90.0))
     secs, chunks = [], []
     for s in range(sections):
@@ -63,20 +76,24 @@ def synthetic_document(sections: int, chunks_per_section: int) -> Document:
                     audit=Audit(sha256=SYNTHETIC_SHA, page_count=1))
 
 
-def writer_throughput(driver: Driver, database: str | None, sections: int = 200, chunks_per_section: int = 50
-                      ) -> WriterResult:
+def writer_throughput(driver: Driver, database: str | None, sections: int = 200, chunks_per_section: int = 50,
+                      embedding_dim: int = 0) -> WriterResult:
     """Nodes + relationships per second that write_paper commits for one large paper (validated beforehand),
-    removed again afterwards."""
+    removed again afterwards. With `embedding_dim`, every chunk carries a random vector of that size, so the
+    vector index is updated at commit as in a real ingest (the vectors are made here: torch is not measured)."""
     schema = get_schema()
     run = Run(sha256=SYNTHETIC_SHA, invocation="bench", started_at=datetime.now(timezone.utc), extractors=[EXTRACTOR])
-    nodes, edges = map_document(synthetic_document(sections, chunks_per_section))
+    doc = synthetic_document(sections, chunks_per_section)
+    rng = random.Random(0)
+    vectors = {c.id: [rng.random() for _ in range(embedding_dim)] for c in doc.chunks} if embedding_dim else None
+    nodes, edges = map_document(doc, vectors)
     batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
     began = time.perf_counter()
     written = write_paper(driver, schema, run, batch.nodes, batch.edges, database=database)
     seconds = time.perf_counter() - began
     delete_subgraph(driver, SYNTHETIC_SHA, schema, database)
     driver.execute_query("MATCH (r:IngestRun {paper_sha256: $sha}) DELETE r", sha=SYNTHETIC_SHA, database_=database)
-    return WriterResult(written.nodes_written + written.edges_written, seconds)
+    return WriterResult(written.nodes_written, written.edges_written, seconds, written.seconds)
 
 
 def corpus_ingest(settings: Settings, driver: Driver, corpus: Path, workers: int) -> tuple[IngestReport, IngestReport]:

@@ -7,6 +7,7 @@ covers whatever later extractors hang on a paper, as long as their edges carry t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -79,6 +80,8 @@ class PaperWrite:
     kept: int = 0  # proposed elements left alone because a person owns them
     skipped_rejected: int = 0
     rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
+    # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), nodes, edges, commit
+    seconds: dict[str, float] = field(default_factory=dict)
 
 
 def _session(driver: Driver, database: str | None):
@@ -195,11 +198,16 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     0 once the paper is locked and its state read, before any write (a test races a curator there).
     """
     with _session(driver, database) as session:
-        return session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch)
+        began = time.perf_counter()
+        result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch)
+    # what the last attempt's function did not spend: the commit (and any attempt the driver retried)
+    result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
+    return result
 
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
                  rejected: int, on_batch: Callable[[int], None] | None) -> PaperWrite:
+    began = time.perf_counter()
     lock_paper(tx, run.sha256)
     nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
     existing = read_subgraph(tx, run.sha256, schema)
@@ -214,12 +222,14 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
         tx.run(_DELETE_EDGES, ids=ids).consume()
     for ids in _batches(plan.delete_nodes):
         tx.run(_DELETE_NODES, ids=ids).consume()
+    result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
     statements = 0
     for part in _batches(plan.nodes):
         result.nodes_written += write_in_transaction(tx, part, [])[0]
         statements += 1
         if on_batch:
             on_batch(statements)
+    result.seconds["nodes"], began = time.perf_counter() - began, time.perf_counter()
     for part in _batches(plan.edges):
         missing = write_in_transaction(tx, [], part)[1]
         result.edges_written += len(part) - len(missing)
@@ -237,6 +247,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
         raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
     write_in_transaction(tx, ledger.nodes, ledger.edges)
+    result.seconds["edges"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
     return result
 
 

@@ -2,6 +2,10 @@
 
 Labels and relationship types cannot be Cypher parameters: every element passes the schema validator
 first, and only the schema's own names are interpolated (backtick-quoted). Everything else is a parameter.
+
+Properties equal in every row of a statement (a paper's sha256, run_id, extractor, timestamps, status) are
+sent once as `$shared` instead of once per row: the graph stores the same values on every element, but the
+driver packs a few instead of thousands, which was most of the writer's client time (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Any, Iterable
 
 from neo4j import Driver, ManagedTransaction
 
@@ -20,8 +24,8 @@ from ontology.loader import Schema
 _MERGE_NODES = """
 UNWIND $rows AS row
 MERGE (n:`{label}` {{id: row.id}})
-ON CREATE SET n.created_at = row.created_at
-SET n += row.props
+ON CREATE SET n.created_at = coalesce(row.created_at, $created_at)
+SET n += $shared, n += row.props
 """
 
 # Endpoints are matched, never created: an edge to a node that does not exist is reported, not invented.
@@ -30,8 +34,8 @@ UNWIND $rows AS row
 MATCH (s:`{source}` {{id: row.source_id}})
 MATCH (t:`{target}` {{id: row.target_id}})
 MERGE (s)-[r:`{type}`]->(t)
-ON CREATE SET r.created_at = row.created_at
-SET r += row.props
+ON CREATE SET r.created_at = coalesce(row.created_at, $created_at)
+SET r += $shared, r += row.props
 RETURN row.i AS i
 """
 
@@ -83,21 +87,47 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                          ) -> tuple[int, list[EdgeRecord]]:
     """The MERGE statements of write_graph inside a caller's transaction, for already validated and stamped
     elements; returns the nodes written and the edges whose endpoints were missing."""
-    by_label: dict[str, list[dict]] = defaultdict(list)
+    by_label: dict[str, list[NodeRecord]] = defaultdict(list)
     for node in nodes:
-        props = dict(node.props)
-        by_label[node.label].append({"id": node.id, "created_at": props.pop("created_at", None), "props": props})
-    for label, rows in by_label.items():
-        tx.run(_MERGE_NODES.format(label=label), rows=rows).consume()
+        by_label[node.label].append(node)
+    for label, group in by_label.items():
+        params = _split_shared([n.props for n in group], [{"id": n.id} for n in group])
+        tx.run(_MERGE_NODES.format(label=label), **params).consume()
 
-    by_shape: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    by_shape: dict[tuple[str, str, str], list[tuple[int, EdgeRecord]]] = defaultdict(list)
     for i, edge in enumerate(edges):
-        props = dict(edge.props)
-        by_shape[(edge.type, edge.source_label, edge.target_label)].append(
-            {"i": i, "source_id": edge.source_id, "target_id": edge.target_id,
-             "created_at": props.pop("created_at", None), "props": props})
+        by_shape[(edge.type, edge.source_label, edge.target_label)].append((i, edge))
     written: set[int] = set()
-    for (rel_type, source, target), rows in by_shape.items():
-        result = tx.run(_MERGE_EDGES.format(type=rel_type, source=source, target=target), rows=rows)
+    for (rel_type, source, target), group in by_shape.items():
+        params = _split_shared([e.props for _, e in group],
+                               [{"i": i, "source_id": e.source_id, "target_id": e.target_id} for i, e in group])
+        result = tx.run(_MERGE_EDGES.format(type=rel_type, source=source, target=target), **params)
         written.update(record["i"] for record in result)
     return len(nodes), [edge for i, edge in enumerate(edges) if i not in written]
+
+
+def _split_shared(props: list[dict[str, Any]], keys: list[dict[str, Any]]) -> dict[str, Any]:
+    """The parameters of one statement: `shared` holds the properties whose value is the same in every row
+    (same type too, so the stored type never changes), each row keeps the rest; created_at is set only on
+    create, so it travels apart (`$created_at` when shared, else per row)."""
+    first = props[0]
+    shared = {name: value for name, value in first.items()
+              if all(name in p and _same(p[name], value) for p in props[1:])}
+    rows = []
+    for key, p in zip(keys, props):
+        own = {name: value for name, value in p.items() if name not in shared}
+        if "created_at" in own:
+            key = {**key, "created_at": own.pop("created_at")}
+        rows.append({**key, "props": own})
+    return {"rows": rows, "created_at": shared.pop("created_at", None), "shared": shared}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and stored alike: 1 == 1.0 == True and two equal instants in different zones are not."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, datetime):
+        return a == b and a.utcoffset() == b.utcoffset()
+    return a == b
