@@ -81,7 +81,7 @@ def _spans(above: list[list[str]], values: int) -> list[str]:
 def row_texts(name: str, rows: list[list[str]]) -> list[str]:
     """One self-contained line per table row, each cell named by its column header, so a row read alone
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
-    number are the header (the widest one names the columns, others above it name groups of columns); a row
+    number are the header (the widest one names the columns, the other header rows name groups of them); a row
     whose cells cannot be named (fewer values than the table has value columns, or a header that does not
     split into the columns) repeats the header's text instead of guessing. A label alone between two
     rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both."""
