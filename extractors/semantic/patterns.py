@@ -245,7 +245,7 @@ def _triggers() -> dict[str, re.Pattern]:
         "metric_context": re.compile(r"\b(?:measured|evaluated|assessed|reported|quantified|compared|terms)\b"),
         "task_context": re.compile(r"\b(?:task|problem)"),
         "task_address": re.compile(r"\b(?:address|tackl|solv|stud|focus|investigat|work|advance|progress)"),
-        "task_purpose": re.compile(r"\b(?:for|to)\s"),
+        "task_purpose": re.compile(rf"\b(?:{_heads(t.task_heads)})\b"),  # the phrase ends in a task noun
         "task_phrase": re.compile(rf"\b(?:{_heads(t.task_heads)})\b"),
         "method_head": re.compile(rf"\b(?:{_heads(t.method_heads)})\b"),
     }
