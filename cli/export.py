@@ -17,6 +17,8 @@ from kg.settings import get_settings
 from ontology.loader import get_schema
 
 app = typer.Typer(help="Export the graph to other formats.", no_args_is_help=True)
+INCLUDE_REJECTED_HELP = ("Also export what curators rejected (hidden by default), marked with its "
+                         "verification_status.")
 
 
 @app.command()
@@ -24,11 +26,13 @@ def rdf(
     fmt: RdfFormat = typer.Option(RdfFormat.TURTLE, "--format", "-f", help="RDF serialisation."),
     paper: str | None = typer.Option(None, "--paper", help="Only this paper's part of the graph (a Paper id)."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
+    include_rejected: bool = typer.Option(False, "--include-rejected", help=INCLUDE_REJECTED_HELP),
 ) -> None:
     """Export the graph as RDF in the ontology's terms, with provenance as PROV-O."""
     settings, schema = get_settings(), get_schema()
     with store.connect(settings) as driver:
-        nodes, edges = read_graph(driver, schema, paper_id=paper, database=settings.neo4j_database)
+        nodes, edges = read_graph(driver, schema, paper_id=paper, database=settings.neo4j_database,
+                                  include_rejected=include_rejected)
     text = serialize(to_rdf(nodes, edges, schema), fmt)
     if output is None:
         typer.echo(text)
@@ -39,12 +43,13 @@ def rdf(
 
 PAPERS = typer.Option(None, "--paper", help="Only this paper's part of the graph (a Paper id); repeat for several.")
 OUTPUT = typer.Option(None, "--output", "-o", help="Write here instead of standard output.")
+REJECTED = typer.Option(False, "--include-rejected", help=INCLUDE_REJECTED_HELP)
 
 
-def _write(fmt: ExportFormat, papers: list[str] | None, output: Path | None) -> None:
+def _write(fmt: ExportFormat, papers: list[str] | None, output: Path | None, include_rejected: bool = False) -> None:
     settings, schema = get_settings(), get_schema()
     with store.connect(settings) as driver:
-        result = export(driver, schema, fmt, papers, settings.neo4j_database)
+        result = export(driver, schema, fmt, papers, settings.neo4j_database, include_rejected)
     if output is None:
         typer.echo(result.text, nl=False)
     else:
@@ -59,38 +64,41 @@ def json_(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> No
 
 
 @app.command()
-def markdown(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+def markdown(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT,
+             include_rejected: bool = REJECTED) -> None:
     """Reading notes: outline with pages, contributions, methods, datasets, metrics, results, figures and tables."""
-    _write(ExportFormat.MARKDOWN, papers, output)
+    _write(ExportFormat.MARKDOWN, papers, output, include_rejected)
 
 
 @app.command()
 def mermaid(kind: MermaidKind = typer.Option(MermaidKind.MINDMAP, "--kind", help="Which diagram."),
-            papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+            papers: list[str] | None = PAPERS, output: Path | None = OUTPUT, include_rejected: bool = REJECTED) -> None:
     """A Mermaid mind map of each paper, or a flowchart of its methods, experiments and results."""
-    _write(ExportFormat.MINDMAP if kind == MermaidKind.MINDMAP else ExportFormat.FLOWCHART, papers, output)
+    _write(ExportFormat.MINDMAP if kind == MermaidKind.MINDMAP else ExportFormat.FLOWCHART, papers, output,
+           include_rejected)
 
 
 @app.command()
-def html(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+def html(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT, include_rejected: bool = REJECTED) -> None:
     """One self-contained interactive page of the graph (works offline); click a node for its evidence."""
-    _write(ExportFormat.HTML, papers, output)
+    _write(ExportFormat.HTML, papers, output, include_rejected)
 
 
 @app.command()
-def bibtex(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+def bibtex(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT, include_rejected: bool = REJECTED) -> None:
     """The papers as BibTeX entries, with their provenance in the note field."""
-    _write(ExportFormat.BIBTEX, papers, output)
+    _write(ExportFormat.BIBTEX, papers, output, include_rejected)
 
 
 @app.command()
 def csv(table: CsvTable = typer.Option(CsvTable.PAPERS, "--table", help="Which table."),
-        papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+        papers: list[str] | None = PAPERS, output: Path | None = OUTPUT, include_rejected: bool = REJECTED) -> None:
     """The papers, or the results table (method, dataset, metric, value, where reported), as CSV."""
-    _write(ExportFormat.CSV_PAPERS if table == CsvTable.PAPERS else ExportFormat.CSV_RESULTS, papers, output)
+    _write(ExportFormat.CSV_PAPERS if table == CsvTable.PAPERS else ExportFormat.CSV_RESULTS, papers, output,
+           include_rejected)
 
 
 @app.command()
-def graphml(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
+def graphml(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT, include_rejected: bool = REJECTED) -> None:
     """The graph as GraphML for Gephi, Cytoscape or yEd."""
-    _write(ExportFormat.GRAPHML, papers, output)
+    _write(ExportFormat.GRAPHML, papers, output, include_rejected)

@@ -51,7 +51,7 @@ class InitReport:
 def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
     """The CREATE ... IF NOT EXISTS statements the ontology calls for; names are all from the schema."""
     statements = []
-    for label, cls in schema.nodes.items():
+    for label, cls in {**schema.nodes, **schema.ledger}.items():
         name = f"paperkg_{label.lower()}_id"
         statements.append(Statement(name, f"CREATE CONSTRAINT `{name}` IF NOT EXISTS "
                                                  f"FOR (n:`{label}`) REQUIRE n.id IS UNIQUE"))

@@ -4,7 +4,7 @@ relationship types, allowed patterns, properties and enumerations. Nothing else 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
 from pathlib import Path
@@ -86,6 +86,9 @@ class Schema:
     relationships: dict[str, RelationshipType]
     indexes: tuple[IndexSpec, ...]
     section_kinds: dict[str, URIRef | None]  # code -> DEO/DoCO class, if any
+    # The curation ledger (pkg:ledgerLabel / pkg:ledgerType): declared and constrained, never read as content.
+    ledger: dict[str, NodeClass] = field(default_factory=dict)
+    ledger_relationships: dict[str, RelationshipType] = field(default_factory=dict)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -145,6 +148,7 @@ class _SchemaReader:
     def __init__(self, onto: Graph, shapes: Graph):
         self.onto, self.shapes = onto, shapes
         self.label_of = {c: _identifier(v, "label") for c, v in onto.subject_objects(PKG.neo4jLabel)}
+        self.ledger_of = {c: _identifier(v, "label") for c, v in onto.subject_objects(PKG.ledgerLabel)}
         self.name_of: dict[URIRef, str] = {}
         for prop, name in onto.subject_objects(PKG.neo4jName):
             if str(name) in self.name_of.values():
@@ -156,9 +160,13 @@ class _SchemaReader:
         node_props, edge_props, assertion_props = self._shape_properties()
         nodes = {label: self._node_class(cls, label, node_props.get(label, {}))
                  for cls, label in sorted(self.label_of.items(), key=lambda item: item[1])}
-        relationships = {rel.type: rel for rel in self._relationships(edge_props, assertion_props)}
+        relationships = {rel.type: rel for rel in self._relationships(PKG.neo4jType, edge_props, assertion_props)}
+        ledger = {label: self._node_class(cls, label, node_props.get(label, {}))
+                  for cls, label in sorted(self.ledger_of.items(), key=lambda item: item[1])}
+        ledger_relationships = {rel.type: rel for rel in self._relationships(PKG.ledgerType, {}, {})}
         return Schema(version=version, version_iri=version_iri, nodes=nodes, relationships=relationships,
-                      indexes=self._indexes(), section_kinds=self._section_kinds())
+                      indexes=self._indexes(), section_kinds=self._section_kinds(), ledger=ledger,
+                      ledger_relationships=ledger_relationships)
 
     # ------------------------------------------------------------ ontology
     def _version(self) -> tuple[str, URIRef]:
@@ -177,6 +185,8 @@ class _SchemaReader:
             return set().union(*(self._labels(m) for m in Collection(self.onto, members)))
         if cls in self.label_of:
             return {self.label_of[cls]}
+        if cls in self.ledger_of:
+            return {self.ledger_of[cls]}
         labels = {self.label_of[sub] for sub in self.onto.transitive_subjects(RDFS.subClassOf, cls) if sub in self.label_of}
         if not labels:
             raise OntologyError(f"class {cls} has no Neo4j label and no labelled subclass")
@@ -196,8 +206,9 @@ class _SchemaReader:
                          indexed=tuple(sorted({self._neo4j_name(p) for p in indexed})),
                          aligned=self._aligned(cls, RDFS.subClassOf) + self._aligned(cls, OWL.equivalentClass))
 
-    def _relationships(self, common: dict[str, PropertySpec], by_assertion: dict[URIRef, dict[str, PropertySpec]]):
-        for prop, rel_type in sorted(self.onto.subject_objects(PKG.neo4jType), key=lambda item: str(item[1])):
+    def _relationships(self, annotation: URIRef, common: dict[str, PropertySpec],
+                       by_assertion: dict[URIRef, dict[str, PropertySpec]]):
+        for prop, rel_type in sorted(self.onto.subject_objects(annotation), key=lambda item: str(item[1])):
             domain, range_ = self.onto.value(prop, RDFS.domain), self.onto.value(prop, RDFS.range)
             if domain is None or range_ is None:
                 raise OntologyError(f"relationship {rel_type} declares no rdfs:domain or rdfs:range")

@@ -19,10 +19,12 @@ router = APIRouter(tags=["export"], responses={404: {"model": ErrorBody}, 503: {
             responses={200: {"description": "the export, with its media type (JSON, Markdown, HTML, ...)"}})
 def export_graph(format: ExportFormat,
                  paper_id: list[str] | None = Query(None, description="only these papers (repeat the parameter)"),
+                 include_rejected: bool = Query(False, description="also the elements curators rejected, shown "
+                                                "with their verification_status (JSON always has them)"),
                  driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                  schema: Schema = Depends(deps.schema)) -> Response:
     """Same output as `kg export ...`; see docs/export-format.md for the JSON layout."""
-    result = export(driver, schema, format, paper_id, settings.neo4j_database)
+    result = export(driver, schema, format, paper_id, settings.neo4j_database, include_rejected)
     name = f"paperkg-{'-'.join(paper_id) if paper_id and len(paper_id) == 1 else 'graph'}.{result.spec.extension}"
     return Response(result.text, media_type=result.spec.media_type,
                     headers={"Content-Disposition": f'inline; filename="{_safe(name)}"'})

@@ -75,8 +75,10 @@ class Export:
 
 
 def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
-           database: str | None = None) -> Export:
-    """The graph of these papers (all of it for none) in `fmt`; NotFoundError names an unknown paper."""
+           database: str | None = None, include_rejected: bool = False) -> Export:
+    """The graph of these papers (all of it for none) in `fmt`; NotFoundError names an unknown paper.
+    `include_rejected`: also what curators rejected (every format shows an element's verification status)."""
     spec = FORMATS[ExportFormat(fmt)]
-    nodes, edges = read_papers(driver, schema, paper_ids, database, include_rejected=spec.with_rejected)
+    nodes, edges = read_papers(driver, schema, paper_ids, database,
+                               include_rejected=include_rejected or spec.with_rejected)
     return Export(spec.render(nodes, edges, schema, paper_ids), spec, len(nodes), len(edges))

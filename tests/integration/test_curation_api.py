@@ -268,3 +268,58 @@ def test_concurrent_curators_never_lose_an_edit(sample_db):
     assert events[0].old["aliases"] == ["LM"]
     assert all(later.old["aliases"] == earlier.new["aliases"] for earlier, later in zip(events, events[1:]))
     assert props(sample_db, "task_lm")["aliases"] == events[-1].new["aliases"]
+
+
+def test_undo_of_a_split_restores_the_merge_exactly(client, sample_db):
+    before = graph_dump(sample_db)
+    merge = client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "method_srt_dup"},
+                        headers=CURATOR).json()["event"]
+    merged = graph_dump(sample_db)
+    split = client.post(f"/curation/split/{merge['id']}", headers=CURATOR).json()["event"]
+    assert graph_dump(sample_db) == before
+
+    undo = client.post(f"/curation/undo/{split['id']}", headers=CURATOR)
+    assert undo.status_code == 200, undo.text
+    assert (undo.json()["event"]["action"], undo.json()["event"]["undoes"]) == ("undo", split["id"])
+    assert graph_dump(sample_db) == merged
+    assert props(sample_db, "method_srt_dup")["verification_status"] == "rejected"
+    error_of(client.post(f"/curation/undo/{split['id']}", headers=CURATOR), 409, "CONFLICT")
+
+    # The re-merge is a merge like the first: splitting it gives the graph before the merge again.
+    again = client.post(f"/curation/split/{undo.json()['event']['id']}", headers=CURATOR)
+    assert again.status_code == 200, again.text
+    assert graph_dump(sample_db) == before
+
+
+def test_undo_of_a_split_refuses_when_the_split_state_changed(client, sample_db):
+    merge = client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "method_srt_dup"},
+                        headers=CURATOR).json()["event"]
+    split = client.post(f"/curation/split/{merge['id']}", headers=CURATOR).json()["event"]
+    client.patch("/curation/nodes/method_srt_dup", json={"properties": {"name": "SRT (renamed)"}}, headers=CURATOR)
+    error = error_of(client.post(f"/curation/undo/{split['id']}", headers=CURATOR), 409, "CONFLICT")
+    assert error["details"]["current"]["properties"]["name"] == "SRT (renamed)"
+    assert props(sample_db, "method_srt_dup")["name"] == "SRT (renamed)"
+
+
+def test_export_shows_rejected_elements_only_when_asked(client, sample_db):
+    client.post("/curation/nodes/dataset_pg19/reject", json={"reason": "not a dataset"}, headers=CURATOR)
+    hidden = client.get("/export/graphml")
+    assert hidden.status_code == 200 and "dataset_pg19" not in hidden.text
+    shown = client.get("/export/graphml", params={"include_rejected": "true"})
+    assert shown.status_code == 200 and "dataset_pg19" in shown.text and ">rejected<" in shown.text
+    paper = client.get("/export/graphml", params={"paper_id": "paper_a", "include_rejected": "true"}).text
+    assert "dataset_pg19" in paper and "dataset_pg19" not in client.get("/export/graphml", params={"paper_id": "paper_a"}).text
+
+
+def test_unknown_elements_and_events_are_404(client):
+    error_of(client.post("/curation/nodes/no_such_node/verify", headers=CURATOR), 404, "NOT_FOUND")
+    error_of(client.post("/curation/edges/not-an-edge-id/flag", json={"reason": "x"}, headers=CURATOR), 404,
+             "NOT_FOUND")
+    error_of(client.post("/curation/edges", json={"source": "no_such_node", "type": "USES", "target": "method_srt"},
+                         headers=CURATOR), 404, "NOT_FOUND")
+    error_of(client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "no_such_node"},
+                         headers=CURATOR), 404, "NOT_FOUND")
+    error_of(client.post("/curation/split/cur_nope", headers=CURATOR), 404, "NOT_FOUND")
+    verified = client.post("/curation/nodes/fig_a1/verify", headers=CURATOR).json()["event"]["id"]
+    error = error_of(client.post(f"/curation/split/{verified}", headers=CURATOR), 422, "INVALID_EDIT")
+    assert error["details"]["reason"] == "NOT_A_MERGE"

@@ -72,3 +72,15 @@ def test_keygen_prints_a_key_and_its_configuration_line():
     identities = parse_entries(line)
     assert key.startswith("pkg_") and key not in line
     assert [(i.name, i.role) for i in identities.values()] == [("ada", "admin")]
+
+
+def test_export_include_rejected(curate_env):
+    assert runner.invoke(app, ["curate", "reject", "dataset_pg19"]).exit_code == 0
+    hidden = runner.invoke(app, ["export", "graphml"])
+    shown = runner.invoke(app, ["export", "graphml", "--include-rejected"])
+    assert hidden.exit_code == shown.exit_code == 0, hidden.output + shown.output
+    assert "dataset_pg19" not in hidden.output
+    assert "dataset_pg19" in shown.output and ">rejected<" in shown.output
+    rdf = runner.invoke(app, ["export", "rdf", "--include-rejected"])
+    assert rdf.exit_code == 0 and "dataset/dataset_pg19" in rdf.output.lower() and '"rejected"' in rdf.output
+    assert "dataset_pg19" not in runner.invoke(app, ["export", "rdf"]).output

@@ -43,7 +43,9 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
     assert indexes["chunk_embedding"] == "VECTOR" and indexes["paperkg_paper_doi"] == "RANGE"
     constraints = {r["name"]: (r["labelsOrTypes"], r["properties"]) for r in
                    empty_db.execute_query("SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties").records}
-    assert constraints["paperkg_method_id"] == (["Method"], ["id"]) and len(constraints) == len(schema.labels)
+    assert constraints["paperkg_method_id"] == (["Method"], ["id"]) and len(constraints) == len(schema.labels) + 2
+    assert constraints["paperkg_curationevent_id"] == (["CurationEvent"], ["id"])  # the curation ledger
+    assert constraints["paperkg_curator_id"] == (["Curator"], ["id"])
     dims = empty_db.execute_query("SHOW INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
                                   "RETURN options.indexConfig['vector.dimensions'] AS d").records[0]["d"]
     assert dims == 384

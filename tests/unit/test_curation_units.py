@@ -3,6 +3,7 @@ rejected-element filters."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
@@ -11,9 +12,13 @@ from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.apikeys import Identity, entry, hash_key, identify, parse_entries
 from kg.curation.hidden import visible_records, without_rejected
-from kg.curation.history import decode, encode, version
+from kg.curation.cypher import AGENT_LABEL, EVENT_LABEL, LEDGER_LABELS
+from kg.curation.history import Event, decode, encode, version
+from kg.curation.operations import NodeRef
 from kg.errors import ConfigurationError
 from kg.records import EdgeRecord, NodeRecord
+from kg.validation import Reason, validate_node
+from ontology.loader import get_schema
 
 WHEN = datetime(2026, 11, 29, 12, 0, 1, 250000, tzinfo=timezone.utc)
 
@@ -55,3 +60,20 @@ def test_rejected_elements_are_filtered():
     assert visible_records([ok, gone], edges) == ([ok], [edges[2]])
     records = [Record([("n", "plain"), ("items", [1, 2])])]
     assert [dict(r) for r in without_rejected(records)] == [{"n": "plain", "items": [1, 2]}]
+
+
+def test_the_ontology_declares_the_curation_ledger_the_code_writes():
+    schema = get_schema()
+    assert set(schema.ledger) == set(LEDGER_LABELS) and not set(LEDGER_LABELS) & set(schema.labels)  # not content
+    assert schema.ledger_relationships["WAS_ATTRIBUTED_TO"].patterns == {(EVENT_LABEL, AGENT_LABEL)}
+    curated = {label for label, cls in schema.nodes.items() if "verification_status" in cls.properties}
+    assert schema.ledger_relationships["WAS_REVISION_OF"].patterns == {(EVENT_LABEL, label) for label in curated}
+    event = Event(action="edit", change="props", target=NodeRef("Method", "m").as_dict(), element="m",
+                  elements=["m"], old={"name": "a"}, new={"name": "b", "updated_at": WHEN}, actor="alice",
+                  request_id="req-1", version_before="0" * 16, version_after="f" * 16)
+    props = event.as_props()
+    assert set(props) == set(schema.ledger[EVENT_LABEL].properties)
+    with_ledger = replace(schema, nodes={**schema.nodes, **schema.ledger})
+    assert validate_node(NodeRecord(EVENT_LABEL, props.pop("id"), props), with_ledger) is None
+    refused = validate_node(NodeRecord(EVENT_LABEL, event.id, {**props, "action": "delete"}), with_ledger)
+    assert (refused.reason, refused.property) == (Reason.INVALID_VALUE, "action")
