@@ -134,7 +134,16 @@ def test_node_with_provenance_and_name_search(client):
     methods = client.get("/nodes", params={"q": "SRT", "label": "Method"}).json()
     assert {n["id"] for n in methods["items"]} == {"method_srt", "method_srt_dup"}
     error_of(client.get("/nodes/nope"), 404, "NOT_FOUND")
+    error_of(client.get("/nodes/method_nope"), 404, "NOT_FOUND")  # names a label, is not in it nor in any other
     error_of(client.get("/nodes", params={"q": "SRT", "label": "Spaceship"}), 400, "INVALID_QUERY")
+
+
+def test_node_whose_id_does_not_name_its_label(client):
+    """Ids are `<label>_<hash>` and the lookup seeks that label only; other ids (an ingest run's) still resolve."""
+    run = client.get("/nodes/run_a").json()
+    assert run["labels"] == ["IngestRun"] and run["properties"]["status"] == "succeeded"
+    around = client.get("/nodes/run_a/neighbours").json()
+    assert [(e["type"], e["source"], e["target"]) for e in around["edges"]] == [("GENERATED_BY", "paper_a", "run_a")]
 
 
 def test_neighbours_one_and_two_hops_filtered(client):
