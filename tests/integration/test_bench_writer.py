@@ -1,0 +1,41 @@
+"""The writer part of `kg bench ingest`: one synthetic paper through write_paper, counted and timed per part,
+then removed again; with vectors, they land in the chunks the vector index covers."""
+
+from __future__ import annotations
+
+import kg.benchmark as benchmark
+from kg.benchmark import SYNTHETIC_SHA, writer_throughput
+from kg.schema import init_schema
+from ontology.loader import get_schema
+
+
+def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db):
+    init_schema(empty_db, get_schema(), 8)
+    sections, per_section = 3, 4
+    chunks = sections * per_section
+    for dim in (0, 8):
+        result = writer_throughput(empty_db, None, sections=sections, chunks_per_section=per_section, embedding_dim=dim)
+        assert result.nodes == 1 + sections + chunks  # paper, sections, chunks
+        assert result.edges == sections + chunks + (chunks - 1)  # HAS_SECTION, HAS_CHUNK, NEXT_CHUNK
+        assert set(result.parts) == {"read", "nodes", "edges", "commit"}
+        assert all(seconds >= 0 for seconds in result.parts.values())
+        assert sum(result.parts.values()) <= result.seconds
+        assert set(result.split()) == {"nodes", "edges", "commit"}
+        left = empty_db.execute_query("MATCH (n) WHERE n.paper_sha256 = $sha RETURN count(n) AS n",
+                                      sha=SYNTHETIC_SHA).records[0]["n"]
+        assert left == 0
+
+
+def test_writer_with_vectors_stores_them_on_every_chunk(empty_db, monkeypatch):
+    init_schema(empty_db, get_schema(), 8)
+    seen = {}
+    original = benchmark.delete_subgraph
+
+    def keep(driver, sha, schema, database=None):  # look before the bench removes its paper
+        seen["dims"] = [r["d"] for r in driver.execute_query(
+            "MATCH (c:Chunk) WHERE c.paper_sha256 = $sha RETURN size(c.embedding) AS d", sha=sha).records]
+        return original(driver, sha, schema, database)
+
+    monkeypatch.setattr(benchmark, "delete_subgraph", keep)
+    writer_throughput(empty_db, None, sections=2, chunks_per_section=3, embedding_dim=8)
+    assert seen["dims"] == [8] * 6
