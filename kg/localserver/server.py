@@ -26,6 +26,7 @@ from kg.settings import Settings
 
 _MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 _ADMIN_CLASS = "org.neo4j.server.startup.Neo4jAdminBoot"
+_DATA_DIR = "SHOW SETTINGS YIELD name, value WHERE name = 'server.directories.data' RETURN value"
 _JVM_FLAGS = [
     "-XX:+UseG1GC",
     "-XX:-OmitStackTraceInFastThrow",
@@ -216,8 +217,7 @@ class LocalNeo4j:
                     details=self.log_tail(25),
                 )
             try:
-                store.connect(self.settings).close()
-                return
+                driver = store.connect(self.settings)
             except ConfigurationError as exc:
                 if isinstance(exc.__cause__, AuthError):
                     self.stop()
@@ -229,6 +229,17 @@ class LocalNeo4j:
                 raise
             except Exception:
                 time.sleep(0.5)
+                continue
+            with driver:
+                answering = driver.execute_query(_DATA_DIR).records[0]["value"]
+            if Path(answering).resolve() != self.data_dir.resolve():
+                # Another server took the port between our check and our JVM's bind: never adopt it.
+                self.stop()
+                raise ServerError(
+                    f"another Neo4j (its data under {answering}) answers on Bolt port {self.settings.bolt_port}",
+                    hint=f"stop that server, or choose other ports with PAPERKG_BOLT_PORT and PAPERKG_HTTP_PORT",
+                )
+            return
         self.stop()
         raise ServerError(f"Neo4j did not answer on Bolt within {self.settings.start_timeout_s:.0f} s",
                           details=self.log_tail(25))

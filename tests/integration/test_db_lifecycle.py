@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 
+from kg.errors import ServerError
+from kg.localserver.server import LocalNeo4j
 from tests.neo4j_harness import TEST_PASSWORD, free_port
 
 
@@ -130,3 +132,17 @@ def test_server_dying_at_start_shows_its_log(tmp_path):
     assert "exited during start-up" in result.stderr
     assert "==>" in result.stderr, "the tail of the server log should be shown"
     assert kg(env, "db", "status").returncode == 3
+
+
+def test_a_server_that_took_the_port_after_the_check_is_not_adopted(tmp_path, neo4j_settings, driver, monkeypatch):
+    """Another Neo4j binds our Bolt port between the free-port check and our JVM's bind (two `kg db start`
+    at once): start must fail and stop its own JVM, not report that server as ours."""
+    ours = neo4j_settings.model_copy(update={"data_dir": tmp_path, "http_port": free_port(),
+                                             "neo4j_heap": "512m", "neo4j_pagecache": "64m"})
+    server = LocalNeo4j(ours)
+    monkeypatch.setattr(server, "_check_ports_free", lambda: None)  # the race: the port was free when checked
+    with pytest.raises(ServerError, match="another Neo4j") as info:
+        server.start()
+    assert f"port {neo4j_settings.bolt_port}" in info.value.message
+    assert not server.pid_file.exists()
+    assert driver.execute_query("RETURN 1 AS ok").records[0]["ok"] == 1  # the other server is untouched
