@@ -18,8 +18,10 @@ from kg.validation import validate_batch
 from ontology.loader import Schema
 
 ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
-_EXISTING = """
-MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
+# The label disjunction is built from the constant above (never from input): it plans as a union of label
+# scans, where `any(l IN labels(n) ...)` scanned every node of the graph, chunks included, per paper.
+_EXISTING = f"""
+MATCH (n:{'|'.join(ENTITY_LABELS)})
 RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.name AS name, coalesce(n.aliases, []) AS aliases
 """
 
