@@ -46,25 +46,32 @@ def _paragraph_spans(placed: list[Placed], start: int, end: int) -> list[tuple[i
     return sorted((a, min(b, end)) for a, b in spans.values())
 
 
-def _boxes(placed: list[Placed], start: int, end: int) -> list[Box]:
-    """Line boxes of the span merged per page and column."""
+def _boxes(placed: list[Placed], start: int, end: int) -> tuple[list[Box], list[int]]:
+    """Line boxes of the span merged per page and column, in reading order, with the offset (in the span's
+    text) where each box's text begins: a sentence's page is then read off, not estimated."""
     merged: dict[tuple[int, int], list[float]] = {}
+    first: dict[tuple[int, int], int] = {}
     for p in placed:
         if p.end > start and p.start < end:
             key = (p.line.page, p.line.column)
             b = p.line.bbox
             m = merged.setdefault(key, list(b))
             m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
-    return [Box(page=page, bbox=tuple(b)) for (page, _), b in sorted(merged.items())]
+            first[key] = min(first.get(key, p.start), p.start)
+    keys = sorted(merged, key=lambda k: (first[k], k))
+    return ([Box(page=k[0], bbox=tuple(merged[k])) for k in keys],
+            [max(0, first[k] - start) for k in keys])
 
 
 def _chunk(kind: str, text: str, start: int, end: int, section: Section | None, paths: dict,
-           boxes: list[Box], sha256: str, element: str | None = None) -> Chunk:
+           placement: tuple[list[Box], list[int]], sha256: str, element: str | None = None) -> Chunk:
     body = text[start:end]
+    boxes, box_starts = placement
     pages = [b.page for b in boxes] or [section.page_start if section else 1]
     return Chunk(id=element_id("chunk", sha256, kind, start, end), kind=kind, text=body,
                  section_id=section.id if section else None, section_path=paths.get(section.id, []) if section else [],
-                 page_start=min(pages), page_end=max(pages), boxes=boxes, char_start=start, char_end=end,
+                 page_start=min(pages), page_end=max(pages), boxes=boxes, box_starts=box_starts,
+                 char_start=start, char_end=end,
                  content_hash=hashlib.sha256(body.encode()).hexdigest(), element_id=element)
 
 
@@ -107,6 +114,6 @@ def chunk_document(text: str, body_end: int, front_end: int, placed: list[Placed
     by_id = {s.id: s for s in sections}
     for kind, element, start, end in elements:
         section = by_id.get(element.section_id) if element.section_id else None
-        chunks.append(_chunk(kind, text, start, end, section, paths, [Box(page=element.page, bbox=element.bbox)],
+        chunks.append(_chunk(kind, text, start, end, section, paths, ([Box(page=element.page, bbox=element.bbox)], [0]),
                              sha256, element.id))
     return chunks

@@ -164,6 +164,7 @@ class Chunk(BaseModel):
     char_end: int
     content_hash: str
     element_id: str | None = None  # the figure/table/equation a non-text chunk holds
+    box_starts: list[int] = Field(default_factory=list)  # offset in `text` where each box's text begins
 
 
 class Profile(BaseModel):

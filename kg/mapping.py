@@ -106,6 +106,10 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
         props = {"text": c.text, "kind": c.kind, "page_start": c.page_start, "page_end": c.page_end,
                  "char_start": c.char_start, "char_end": c.char_end, "content_hash": c.content_hash,
                  **provenance(sha, boxes=c.boxes)}
+        starts: dict[str, int] = {}  # aligned with the deduplicated `bboxes` of provenance
+        for b, at in zip(c.boxes, c.box_starts):
+            starts.setdefault(format_bbox(b.page, b.bbox), at)
+        props["box_starts"] = list(starts.values())
         if embeddings and c.id in embeddings:
             props["embedding"] = [float(v) for v in embeddings[c.id]]
         nodes.append(NodeRecord("Chunk", c.id, props))

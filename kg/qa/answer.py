@@ -199,16 +199,12 @@ def confidence(units: list[Unit]) -> float:
 
 
 def locate_in_chunk(chunk: dict, start: int) -> tuple[int | None, str | None]:
-    """The page and box of a character offset of a chunk: its boxes (reading order, one per page column)
-    share the text in proportion to their height."""
-    boxes = [parse_bbox(b) for b in chunk.get("bboxes") or []]
-    if not boxes:
+    """The page and box of a character offset of a chunk: the last box whose text begins at or before it
+    (`box_starts`, aligned with `bboxes`). A chunk without them (ingested before extractors 0.4.2) gives
+    its first box."""
+    raw_boxes = chunk.get("bboxes") or []
+    if not raw_boxes:
         return chunk.get("page_start"), None
-    heights = [max(1.0, b[3] - b[1]) for _, b in boxes]
-    target = (start / max(1, len(chunk["text"]))) * sum(heights)
-    acc = 0.0
-    for (page, _), height, raw in zip(boxes, heights, chunk["bboxes"]):
-        acc += height
-        if target <= acc:
-            return page, raw
-    return boxes[-1][0], chunk["bboxes"][-1]
+    starts = chunk.get("box_starts") or [0]
+    index = max((i for i, at in enumerate(starts[:len(raw_boxes)]) if at <= start), default=0)
+    return parse_bbox(raw_boxes[index])[0], raw_boxes[index]

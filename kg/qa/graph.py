@@ -17,7 +17,7 @@ from kg.qa.text import normalize
 from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, lucene_query, node_dict
 from ontology.loader import Schema
 
-_CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .paper_sha256}"
+_CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"
 
 PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 

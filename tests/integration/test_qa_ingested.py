@@ -8,6 +8,7 @@ import pytest
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.mapping import paper_id
+from kg.qa.answer import locate_in_chunk
 from kg.qa.engine import ask
 from ontology.loader import get_schema
 
@@ -53,6 +54,18 @@ def test_extractive_answer_with_its_page(driver, ingested):
     assert "Icluster1, a 225 PC machine" in result.answer[:300]
     assert result.evidence[0]["page"] == 2 and result.evidence[0]["section"] is not None
     assert result.answer.startswith(result.evidence[0]["text"])  # the answer is the evidence's own sentence
+
+
+def test_a_sentence_of_a_chunk_over_two_pages_has_its_own_page(driver, ingested):
+    # In the PDF, "More formally, we detail below the algorithm" ends page 3 and "First, our algorithm calls a
+    # dual approximation" begins page 4: one chunk holds both.
+    records = driver.execute_query(
+        "MATCH (c:Chunk) WHERE c.text CONTAINS 'First, our algorithm calls' "
+        "RETURN c {.text, .bboxes, .box_starts, .page_start} AS c").records
+    chunk = records[0]["c"]
+    assert len(records) == 1 and len(chunk["box_starts"]) == len(chunk["bboxes"])
+    assert locate_in_chunk(chunk, chunk["text"].index("More formally, we detail"))[0] == 3
+    assert locate_in_chunk(chunk, chunk["text"].index("First, our algorithm calls"))[0] == 4
 
 
 def test_no_support_no_answer(driver, ingested):

@@ -2,7 +2,9 @@ import hashlib
 
 import pytest
 
-from extractors.chunking import MAX_CHARS, _pieces
+from extractors.body import Placed
+from extractors.chunking import MAX_CHARS, _boxes, _pieces
+from extractors.model import Line
 from extractors.tables import row_texts, split_values
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import floats_paper, two_column_paper, write
@@ -38,6 +40,24 @@ def test_chunks_cover_the_section_text_and_carry_boxes(doc):
         assert covered == body
     setup = next(c for c in doc.chunks if c.section_path == ["Method", "Training Setup"])
     assert setup.boxes and all(b.page == setup.page_start for b in setup.boxes[:1])
+
+
+def test_boxes_say_where_their_text_begins_in_reading_order():
+    def placed(start, end, page, column, y):
+        line = Line(text="x" * (end - start), page=page, bbox=(50.0 + 250 * column, y, 290.0 + 250 * column, y + 10),
+                    size=10, font="Times", column=column)
+        return Placed(line=line, index=start, start=start, end=end, paragraph=0)
+
+    lines = [placed(0, 40, 3, 1, 700), placed(41, 80, 3, 1, 712), placed(81, 120, 4, 0, 60), placed(121, 160, 4, 0, 72)]
+    boxes, starts = _boxes(lines, 20, 140)
+    assert [(b.page, b.bbox) for b in boxes] == [(3, (300.0, 700, 540.0, 722)), (4, (50.0, 60, 290.0, 82))]
+    assert starts == [0, 61]
+
+
+def test_every_chunk_has_one_start_per_box_at_a_line_of_that_box(doc):
+    for chunk in doc.chunks:
+        assert len(chunk.box_starts) == len(chunk.boxes) and chunk.box_starts[0] == 0
+        assert chunk.box_starts == sorted(chunk.box_starts)
 
 
 def test_ids_are_deterministic(doc, pdf, tmp_path):

@@ -51,12 +51,19 @@ def test_no_support_gives_an_empty_answer_and_low_confidence():
     assert confidence([]) == 0.0
 
 
-def test_page_of_a_sentence_follows_the_boxes_in_reading_order():
+def test_a_chunk_without_box_starts_gives_its_first_box_and_one_without_boxes_its_page():
     text = "A" * 100 + " second half " + "B" * 100
     c = chunk("c1", text, bboxes=["4:50,600,300,700", "5:50,60,300,160"], page=4)
-    assert locate_in_chunk(c, 10) == (4, "4:50,600,300,700")
-    assert locate_in_chunk(c, 150) == (5, "5:50,60,300,160")
+    assert locate_in_chunk(c, 150) == (4, "4:50,600,300,700")
     assert locate_in_chunk(chunk("c2", text, page=7), 150) == (7, None)
+
+
+def test_page_of_a_sentence_is_read_from_where_each_box_begins_not_from_box_heights():
+    text = "A" * 30 + " " + "B" * 182
+    c = chunk("c1", text, bboxes=["3:50,100,300,700", "4:50,60,300,160"], page=3) | {"box_starts": [0, 31]}
+    assert locate_in_chunk(c, 10) == (3, "3:50,100,300,700")
+    assert locate_in_chunk(c, 31) == (4, "4:50,60,300,160")
+    assert locate_in_chunk(c, 50) == (4, "4:50,60,300,160")
 
 
 def test_reciprocal_rank_fusion():
