@@ -21,11 +21,16 @@ from kg.records import EdgeRecord, NodeRecord
 from kg.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
 
+# An element a person decided on (any verification_status but auto) is never overwritten by a write: the
+# re-ingestion rules leave out the paper's own human elements, and this also covers what the paper shares
+# with others (an Author, an edge between two shared entities) that another paper's curator decided on.
+
 _MERGE_NODES = """
 UNWIND $rows AS row
 MERGE (n:`{label}` {{id: row.id}})
 ON CREATE SET n.created_at = coalesce(row.created_at, $created_at)
-SET n += $shared, n += row.props
+WITH n, row, coalesce(n.verification_status, 'auto') = 'auto' AS automatic
+SET n += CASE WHEN automatic THEN $shared ELSE {{}} END, n += CASE WHEN automatic THEN row.props ELSE {{}} END
 """
 
 # Endpoints are matched, never created: an edge to a node that does not exist is reported, not invented.
@@ -35,7 +40,8 @@ MATCH (s:`{source}` {{id: row.source_id}})
 MATCH (t:`{target}` {{id: row.target_id}})
 MERGE (s)-[r:`{type}`]->(t)
 ON CREATE SET r.created_at = coalesce(row.created_at, $created_at)
-SET r += $shared, r += row.props
+WITH r, row, coalesce(r.verification_status, 'auto') = 'auto' AS automatic
+SET r += CASE WHEN automatic THEN $shared ELSE {{}} END, r += CASE WHEN automatic THEN row.props ELSE {{}} END
 RETURN row.i AS i
 """
 

@@ -87,3 +87,21 @@ def test_fulltext_index_covers_alias_lists(db):
     hits = db.execute_query("CALL db.index.fulltext.queryNodes('entity_names', 'Gutenberg') YIELD node "
                             "RETURN node.id AS id").records
     assert [h["id"] for h in hits] == ["dataset_pg19"]
+
+
+def test_a_write_never_overwrites_what_a_person_decided(db):
+    """Another paper proposing the same shared edge or Author must not undo a curator's decision on it."""
+    nodes, edges = sample_graph()
+    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    db.execute_query("MATCH (a:Author {id: 'author_lee'}) SET a.name = 'Ada M. Lee', a.verification_status = 'edited'")
+    db.execute_query("MATCH (:Paper {id: 'paper_a'})-[r:PROPOSES]->(:Method) "
+                     "SET r.verification_status = 'rejected', r.confidence = 0.5")
+    again = [replace(n, props={**n.props, "name": "A. Lee"}) if n.id == "author_lee" else n for n in nodes]
+    assert write_graph(db, again, edges, get_schema(), now=NOW + timedelta(hours=1)).ok
+    author = db.execute_query("MATCH (a:Author {id: 'author_lee'}) RETURN a").records[0]["a"]
+    assert (author["name"], author["verification_status"]) == ("Ada M. Lee", "edited")
+    assert author["updated_at"].to_native() == NOW
+    edge = db.execute_query("MATCH (:Paper {id: 'paper_a'})-[r:PROPOSES]->(:Method) RETURN r").records[0]["r"]
+    assert (edge["verification_status"], edge["confidence"]) == ("rejected", 0.5)
+    kim = db.execute_query("MATCH (a:Author {id: 'author_kim'}) RETURN a.updated_at AS t").records[0]["t"]
+    assert kim.to_native() == NOW + timedelta(hours=1)  # automatic elements are still refreshed
