@@ -301,6 +301,8 @@ def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size
     has_graphics = lambda side: any(line is None for _, line in side)
     if cap.kind == "figure":
         pick = above if has_graphics(above) or not has_graphics(below) else below
+    elif has_graphics(above) != has_graphics(below):  # a ruled table beats a stray text line nearer the caption
+        pick = above if has_graphics(above) else below
     else:
         gap_above = min((cbox[1] - b[3] for b, _ in above), default=1e9)
         gap_below = min((b[1] - cbox[3] for b, _ in below), default=1e9)

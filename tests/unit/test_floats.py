@@ -121,3 +121,16 @@ def test_caption_under_the_last_row_of_its_table_in_the_same_block():
 def test_sentences_that_open_with_a_label_are_not_captions(text):
     pages = [PageLayout(page=1, width=612, height=792, lines=[line(text, 100, block=0)])]
     assert find_floats(pages, SHA) == ([], [])
+
+
+def test_a_ruled_table_below_its_caption_wins_over_a_short_paragraph_end_just_above():
+    """The paragraph's last line sits 9 pt above the caption, the table's rules 13 pt below it."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    pages = [PageLayout(page=1, width=612, height=792, lines=[
+        line(body, 100, block=0), line(body, 112, block=0), line("across implementations.", 124, block=0, x1=180),
+        line("Table 2: Speed and accuracy of the methods.", 143, block=1),
+        line("Method GPU FPS", 168, block=2), line("Ours GTX 680 90", 180, block=2), line("Other GTX 480 24", 192, block=2),
+    ], drawings=[(72, 165, 300, 166), (72, 178, 300, 179), (72, 204, 300, 205)])]
+    _, tables = find_floats(pages, SHA)
+    assert [(t.label, t.bbox) for t in tables] == [("2", (72.0, 143.0, 300.0, 205.0))]
+    assert ["Ours", "GTX", "680", "90"] == " ".join(map(" ".join, tables[0].rows)).split()[3:7]
