@@ -119,8 +119,8 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
         return []
     phrase = normalize(squash(text))
     lucene = f'"{_escape(phrase)}"^3 OR {query}' if " " in phrase else query
-    rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"), q=lucene,
-                         fetch=1000 if sha else 200, sha=sha, k=20)
+    rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
+                         q=q.chunk_text_query(lucene, sha), k=20)
     top = max((c["score"] for c in rows), default=1.0) or 1.0
     out = []
     for chunk in rows:

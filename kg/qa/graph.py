@@ -21,13 +21,21 @@ _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_sta
 
 PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 
+# $q comes from chunk_text_query: Lucene itself keeps one paper's chunks, so $k hits are enough. Equal
+# scores are ordered by id: Lucene's order of ties differs between index builds and query shapes.
 FULLTEXT_CHUNKS = f"""
-CALL db.index.fulltext.queryNodes($index, $q, {{limit: $fetch}}) YIELD node AS c, score
-WHERE $sha IS NULL OR c.paper_sha256 = $sha
-WITH c, score LIMIT $k
+CALL db.index.fulltext.queryNodes($index, $q, {{limit: $k}}) YIELD node AS c, score
+WITH c, score ORDER BY score DESC, c.id
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
 """
+
+
+def chunk_text_query(query: str, sha: str | None) -> str:
+    """A Lucene query over chunk text, within one paper when `sha` is given. The chunk_text index also holds
+    each chunk's paper_sha256; the filter clause has boost 0 so the scores are the text's BM25 alone."""
+    scoped = f"text:({query})"
+    return f'{scoped} AND paper_sha256:"{sha}"^0' if sha else scoped
 
 VECTOR_CHUNKS = f"""
 CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score

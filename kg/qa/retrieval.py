@@ -56,17 +56,16 @@ def named_entities(reader: GraphReader, question: str) -> list[dict]:
 
 def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
              embed: Embedder | None = None) -> Retrieval:
-    fetch = 1000 if sha else k * 4  # the index ranks all papers; filtering to one needs a deeper list
     lists: list[list[dict]] = []
     query = keyword_query(question)
     if query:
-        lists.append(reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"), q=query,
-                                   fetch=fetch, sha=sha, k=k))
+        lists.append(reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
+                                   q=q.chunk_text_query(query, sha), k=k))
     vector_index = reader.index("vector", "Chunk", "embedding")
     if embed is not None and vector_index:
         vector = embed(question)
         lists.append(reader.chunks(q.PAPER_VECTOR_CHUNKS, sha=sha, vector=vector, k=k) if sha else
-                     reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=vector, fetch=fetch, k=k))
+                     reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=vector, fetch=k * 4, k=k))
     entities = named_entities(reader, question)
     edges: list[dict] = []
     if entities:

@@ -9,6 +9,7 @@ from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.mapping import paper_id
 from kg.qa.answer import locate_in_chunk
+from kg.qa import graph as q
 from kg.qa.engine import ask
 from ontology.loader import get_schema
 
@@ -71,3 +72,23 @@ def test_a_sentence_of_a_chunk_over_two_pages_has_its_own_page(driver, ingested)
 def test_no_support_no_answer(driver, ingested):
     result = answer(driver, ingested, "What is the boiling point of mercury?")
     assert result.answer == "" and result.confidence <= 0.2
+
+
+def test_paper_scoped_fulltext_is_filtered_by_the_index_with_unchanged_scores(driver, ingested):
+    """The chunk_text index holds each chunk's paper: scoped to the (only) paper, the hits and BM25 scores are
+    those of the unscoped search; scoped to another paper, there are none."""
+    settings, pid = ingested
+    sha = driver.execute_query("MATCH (p:Paper {id: $id}) RETURN p.sha256 AS sha", id=pid).records[0]["sha"]
+    reader = q.GraphReader(driver, get_schema())
+    index = reader.index("fulltext", "Chunk", "text")
+
+    def hits(scope):
+        rows = reader.chunks(q.FULLTEXT_CHUNKS, index=index, q=q.chunk_text_query("algorithm OR processors", scope),
+                             k=20)
+        return [(c["id"], c["score"]) for c in rows]
+
+    unscoped = hits(None)
+    assert len(unscoped) == 20 and unscoped[0][1] > unscoped[-1][1] > 0
+    assert hits(sha) == unscoped
+    assert hits("0" * 64) == []
+    assert hits(sha[:-1] + ("0" if sha[-1] != "0" else "1")) == []
