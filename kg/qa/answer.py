@@ -83,19 +83,22 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     counts = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
+    weighted = list(weights.items())
     scored = []
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
         present = frozenset(with_other_forms(set(s_terms), forms))
         context = _caption_terms(chunk, a)
-        coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weights.items()) / total
+        if context:
+            coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weighted) / total
+        else:  # most units: no caption, so only the sentence's own terms count
+            coverage = sum(w * _match(t, present) for t, w in weighted) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
-        new_tokens = [t for t in tokens(_CITATION.sub(" ", raw)) if t not in q_tokens]
         announces, lacks_number = False, False
         if numeric:
-            lacks_number = not any(t[0].isdigit() for t in new_tokens)
+            lacks_number = not any(t[0].isdigit() for t in tokens(_CITATION.sub(" ", raw)) if t not in q_tokens)
             score += -0.15 if lacks_number else 0.15
         elif naming and _has_new_name(raw, question):
             score += 0.05
@@ -103,7 +106,7 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
             announces = bool(counts & set(tokens(raw)))
         if len(raw) < 30:
             score *= 0.6
-        matched = sum(1 for t in weights if _match(t, present) == 1.0)
+        matched = sum(t in present for t, _ in weighted)
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
