@@ -30,15 +30,31 @@ _VALUE = re.compile(r"^[-+−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:%|[KMB])?[*†‡]
 _PLUS_MINUS = ("±", "+-", "+/-")
 
 
+def _cut(words: list[str]) -> int:
+    """Where a cell's trailing numbers begin."""
+    cut = len(words)
+    while cut > 0 and (_VALUE.match(words[cut - 1]) or words[cut - 1] in _PLUS_MINUS):
+        cut -= 1
+    return cut
+
+
+def _attached(cells: list[str]) -> int:
+    """How many numbers end the row's last label cell, printed in it ('GeForce GTX 680'); 0 when none."""
+    for cell in cells:
+        words = cell.split()
+        cut = _cut(words)
+        if cut < len(words):
+            return len(words) - cut if cut else 0
+    return 0
+
+
 def split_values(cells: list[str]) -> tuple[list[str], list[str]]:
     """(label cells, value cells) of a row: numbers at the end of a cell are values of their own (PyMuPDF
     often prints several cells as one line: 'GrobidCRF 40.6 38.3'); '90.41 ± 0.06' stays one value."""
     labels, values = [], []
     for cell in cells:
         words = cell.split()
-        cut = len(words)
-        while cut > 0 and (_VALUE.match(words[cut - 1]) or words[cut - 1] in _PLUS_MINUS):
-            cut -= 1
+        cut = _cut(words)
         if words[:cut]:
             if values:  # text after a value: a label column right of the numbers; keep the row's order
                 values.append(" ".join(words[:cut]))
@@ -60,6 +76,8 @@ def _names(header: list[str], labels: int, values: int) -> tuple[list[str], list
     if len(header) >= labels + values and (labels or len(header) == values):
         return header[len(header) - labels - values:len(header) - values], header[len(header) - values:]
     words = " ".join(header).split()
+    if labels > 1 and len(words) == labels + values:  # one word per column: 'Method GPU MDE/s1 FPS2 Error3'
+        return words[:labels], words[labels:]
     if len(words) >= values and (labels or len(words) == values):
         rest = " ".join(words[:len(words) - values])
         return ([rest] if labels == 1 and rest else [""] * labels), words[len(words) - values:]
@@ -78,6 +96,17 @@ def _spans(above: list[list[str]], values: int) -> list[str]:
     return prefix
 
 
+def _rejoin(cells: list[str], clean: set[tuple[int, int]]) -> tuple[list[str], list[str]]:
+    """(labels, values) of a row; a label cell ending in numbers keeps them ('GeForce GTX 680') when the row
+    then has the shape (label and value counts) of a row whose cells hold numbers alone, i.e. when the numbers
+    would otherwise be one value too many."""
+    labels, values = split_values(cells)
+    extra = _attached(cells)
+    if not extra or (len(labels), len(values) - extra) not in clean:
+        return labels, values
+    return [*labels[:-1], " ".join([labels[-1], *values[:extra]])], values[extra:]
+
+
 def row_texts(name: str, rows: list[list[str]]) -> list[str]:
     """One self-contained line per table row, each cell named by its column header, so a row read alone
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
@@ -91,7 +120,9 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
         return [" | ".join([name, *row]) for row in rows if row]
     header = rows[:first]
     head = max(header, key=len, default=[])
-    body = split[first:]
+    clean = {(len(labels), len(values)) for row, (labels, values) in zip(rows[first:], split[first:])
+             if values and not _attached(row)}
+    body = [_rejoin(row, clean) for row in rows[first:]]
     width = max(len(values) for _, values in body)
     label_width = max(len(labels) for labels, _ in body)
     label_names, value_names = _names(head, label_width, width)

@@ -147,3 +147,18 @@ def test_rows_without_a_label_column_are_named_only_when_the_header_fits_exactly
                                           "Table 1 | Co-Read Cite | 82.9 | 64.9 | 81.6"]
     rows = [["P", "R", "F1"], ["0.9 0.8 0.85"]]
     assert row_texts("Table 4", rows) == ["Table 4 | P: 0.9 | R: 0.8 | F1: 0.85"]
+
+
+def test_a_number_ending_a_name_stays_in_its_cell_and_header_words_name_every_column():
+    rows = [["Method", "GPU", "MDE/s FPS Error"], ["Ours", "GeForce GTX 680", "215.7", "90", "6.20"],
+            ["Fast", "Tesla C2070", "50.6", "21", "7.31"], ["Grid", "Quadro FX", "25.1", "10", "10.90"]]
+    assert row_texts("Table II", rows) == [
+        "Table II | Method: Ours | GPU: GeForce GTX 680 | MDE/s: 215.7 | FPS: 90 | Error: 6.20",
+        "Table II | Method: Fast | GPU: Tesla C2070 | MDE/s: 50.6 | FPS: 21 | Error: 7.31",
+        "Table II | Method: Grid | GPU: Quadro FX | MDE/s: 25.1 | FPS: 10 | Error: 10.90"]
+
+
+def test_a_number_ending_a_label_stays_a_value_when_the_row_would_not_match_the_other_rows():
+    rows = [["Measure", "Before", "After"], ["Gender (%)", "53.1", "64.1"], ["Age: mean", "67.7 SD 9.6", "72.8", "7.4"]]
+    age = row_texts("Table 1", rows)[1]
+    assert "| 67.7 SD |" in age and "67.7 SD 9.6" not in age  # one label more than the other rows: not a name

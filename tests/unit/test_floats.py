@@ -134,3 +134,22 @@ def test_a_ruled_table_below_its_caption_wins_over_a_short_paragraph_end_just_ab
     _, tables = find_floats(pages, SHA)
     assert [(t.label, t.bbox) for t in tables] == [("2", (72.0, 143.0, 300.0, 205.0))]
     assert ["Ours", "GTX", "680", "90"] == " ".join(map(" ".join, tables[0].rows)).split()[3:7]
+
+
+def test_a_short_caption_centred_under_a_page_wide_table_takes_both_columns_and_stops_at_their_paragraphs():
+    """Two-column page; the table spans the page, its caption is centred across the gutter. The cells of
+    the left half belong to it, the paragraphs of both columns below the caption do not."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    cells = [line(text, y, block=1, x0=x, x1=x + 30) for y, row in ((60, ("Model", "Precision", "Recall")),
+                                                                  (75, ("Alpha", "0.91", "0.88")),
+                                                                  (87, ("Beta", "0.75", "0.70")))
+             for text, x in zip(row, (80, 330, 450))]
+    paragraphs = [line(body, y, block=3 + c, x0=72 + 240 * c, x1=300 + 240 * c).model_copy(update={"column": c})
+                  for c in (0, 1) for y in (140, 152, 164)]
+    caption = line("Table 1: Scores.", 108, block=2, x0=276, x1=336)
+    pages = [PageLayout(page=1, width=612, height=792, columns=2, lines=[*cells, caption, *paragraphs],
+                        drawings=[(72, 55, 540, 56), (72, 100, 540, 101)])]
+    _, tables = find_floats(pages, SHA)
+    assert [(t.label, t.rows) for t in tables] == [("1", [["Model", "Precision", "Recall"], ["Alpha", "0.91", "0.88"],
+                                                          ["Beta", "0.75", "0.70"]])]
+    assert tables[0].bbox == (72.0, 55.0, 540.0, 118.0)
