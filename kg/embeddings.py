@@ -109,13 +109,11 @@ def cached_table(model_path: Path, version: str, cache_dir: Path) -> np.ndarray:
     return np.load(path).astype(np.float32)
 
 
-def load_embedder(expected_dim: int, threads: int | None = None, cache_dir: Path | None = None) -> Embedder | None:
+def load_embedder(expected_dim: int, cache_dir: Path | None = None) -> Embedder | None:
     """The embeddings, or None when the `embed` extra is not installed (see OFF_REASON).
 
-    `threads` is accepted for callers that ran the transformer; the static table uses one thread anyway.
     `cache_dir` defaults to the configured one (PAPERKG_CACHE_DIR).
     """
-    del threads
     version = installed_version()
     if version is None:
         return None

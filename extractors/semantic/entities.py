@@ -4,6 +4,7 @@ so the same extractor runs on PDFs and on SciREX text)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.passages import Passage
@@ -27,7 +28,7 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
         if p.kind == "cells":
             lines = p.text.split("\n")
             result_table = any(c.type == METRIC for line in lines[:3] for c in cell_cues(line, False))
-            starts = [sum(len(line) + 1 for line in lines[:r]) for r in range(len(lines))]
+            starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
             for r, line in enumerate(lines):
                 out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for c in cell_cues(line, result_table)]
             out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in dataset_column_cues(lines)]
