@@ -204,6 +204,9 @@ class Curation:
         """A node id, or an edge key `source|TYPE|target` (what history and the CLI use)."""
         if text.count("|") == 2:
             source_id, rel_type, target_id = text.split("|")
+            if rel_type not in self.schema.relationships:  # it is interpolated into Cypher: schema names only
+                raise NotFoundError(f"{rel_type!r} is not a relationship type of the schema",
+                                    hint=f"types: {', '.join(sorted(self.schema.relationships))}")
             source, target = self.node_ref(source_id), self.node_ref(target_id)
             return EdgeRef(source.label, source_id, rel_type, target.label, target_id)
         return self.node_ref(text)

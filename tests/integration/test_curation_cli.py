@@ -84,3 +84,15 @@ def test_export_include_rejected(curate_env):
     rdf = runner.invoke(app, ["export", "rdf", "--include-rejected"])
     assert rdf.exit_code == 0 and "dataset/dataset_pg19" in rdf.output.lower() and '"rejected"' in rdf.output
     assert "dataset_pg19" not in runner.invoke(app, ["export", "rdf"]).output
+
+
+def test_an_edge_key_with_a_type_outside_the_schema_is_refused_before_any_query(curate_env):
+    before = curate_env.execute_query("MATCH ()-[r]->() RETURN count(r) AS n").records[0]["n"]
+    ids = ["paper_a|NOT_A_TYPE|method_transformer", "paper_a|USES`]->() DETACH DELETE (x) //|method_transformer"]
+    for item in ids:
+        result = runner.invoke(app, ["curate", "verify", item])
+        assert result.exit_code == 1
+        line = json.loads(result.output)
+        assert (line["item"], line["error"]) == (item, "NOT_FOUND")
+        assert "is not a relationship type of the schema" in line["message"]
+    assert curate_env.execute_query("MATCH ()-[r]->() RETURN count(r) AS n").records[0]["n"] == before
