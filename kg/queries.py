@@ -234,7 +234,7 @@ def check_types(schema: Schema, types: list[str] | None) -> None:
 def _neighbours_cypher(label: str, hops: int) -> str:
     return _by_id([label], f"""
 MATCH path = (n)-[rels*1..{hops}]-(m)
-WHERE ($types IS NULL OR all(r IN rels WHERE type(r) IN $types))
+WHERE all(r IN rels WHERE type(r) IN $types)
   AND ($labels IS NULL OR any(l IN labels(m) WHERE l IN $labels))
 WITH n, path LIMIT $limit
 RETURN n, nodes(path) AS nodes, relationships(path) AS rels""")
