@@ -4,7 +4,7 @@ makes the figures say little about the code).
 
 Bounded: each client sends a fixed number of requests, and the whole run stops after --max-seconds.
 Questions come from the gold files' qa items (scoped to their paper when it is in the graph) and node ids
-from GET /papers, so the load looks like real use. Before timing, every client sends one request of each kind,
+from GET /papers, so the load looks like real use. Before timing, every client sends one /ask,
 so each server worker has loaded its query embedder. Usage (docs/benchmarks.md, QA latency):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 """
@@ -96,6 +96,9 @@ async def main() -> None:
                      for file, item in gold_items(args.gold)
                      if (pid := paper_id(file_sha256(args.corpus / file))) in in_graph]
         node_ids = [p["id"] for p in papers]
+        if not questions:
+            raise SystemExit(f"no paper of a gold question is in the graph behind {args.url} "
+                             "(check --gold and --corpus, and that the corpus is ingested)")
         work = plans(questions, node_ids, args.clients, args.per_client)
         warm = httpx.Timeout(300)
         await asyncio.gather(*(http.post("/ask", json=questions[c % len(questions)], timeout=warm)
