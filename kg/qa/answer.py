@@ -175,15 +175,15 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     if not units or units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms:
         return "", []
     if units[0].lacks_number:  # a question asking for a number: the best supported unit holding one leads
-        numbered = [u for u in units if not u.lacks_number and u.score >= 0.5 * units[0].score
-                    and u.coverage >= MIN_SUPPORT and u.matched >= needed_terms]
-        units = [*numbered[:1], *(u for u in units if u not in numbered[:1])]
+        lead = next((u for u in units if not u.lacks_number and u.score >= 0.5 * units[0].score
+                     and u.coverage >= MIN_SUPPORT and u.matched >= needed_terms), units[0])
+        units = [lead, *(u for u in units if u is not lead)]
     best = units[0]
     taken = [best]
     length = len(best.text)
-    follow = [u for u in units if best.announces and u.chunk["id"] == best.chunk["id"] and u.start >= best.end]
-    for unit in [*sorted(follow, key=lambda u: u.start)[:1], *units[1:]]:
-        if unit not in follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
+    follow = _next_in_chunk(best, units) if best.announces else None
+    for unit in [*([follow] if follow else []), *units[1:]]:
+        if unit is not follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue
@@ -192,6 +192,12 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
         taken.append(unit)
         length += 1 + len(unit.text)
     return " ".join(u.text for u in taken), taken
+
+
+def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:
+    """The unit that starts first after `unit` ends in the same chunk: the sentence after an announcing one."""
+    after = [u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end]
+    return min(after, key=lambda u: u.start, default=None)
 
 
 def confidence(units: list[Unit]) -> float:

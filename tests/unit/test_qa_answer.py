@@ -140,3 +140,15 @@ def test_a_number_question_is_led_by_the_best_supported_sentence_with_a_number_n
     assert [u.lacks_number for u in units] == [True, False]
     assert compose(units)[0] == ("The sequence has a resolution of 640 x 480 pixels. A new synthetic stereo video "
                                  "sequence is introduced, as in [19], with disparity maps.")
+
+
+def test_only_the_sentence_right_after_an_announcing_one_skips_the_score_cut_off():
+    text = ("Jobs are parallel tasks. The main feature is to consider two criteria that are optimized together. "
+            "These criteria are the makespan and the minsum. Users submit jobs through a web portal. "
+            "The portal was written in Java.")
+    units = score_units("Which two criteria does the scheduler optimize together?", [chunk("c1", text)])
+    answer, taken = compose(units)
+    assert answer == ("The main feature is to consider two criteria that are optimized together. "
+                      "These criteria are the makespan and the minsum.")
+    assert [u.start for u in taken] == [text.index("The main"), text.index("These")]
+
