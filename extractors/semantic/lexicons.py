@@ -26,6 +26,7 @@ class Lexicon:
 class Terms:
     task_heads: frozenset[str]
     dataset_heads: frozenset[str]
+    dataset_list_heads: frozenset[str]
     method_heads: frozenset[str]
     metric_heads: frozenset[str]
     stop_names: frozenset[str]

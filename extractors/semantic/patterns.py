@@ -3,8 +3,9 @@ strength. Pure functions of the text; typing by context and salience happen late
 
 Families: proposed ("we propose X", "our model, X,", title "X: ..."), cited ("X (Author et al., 2019)",
 "X [12]"), used ("using X", "compared with X"), method_head ("X network"), dataset_context ("on the X
-dataset", "trained on X"), metric_context ("measured by X", "in terms of X", "X score"), metric_lexicon,
-dataset_lexicon, task_phrase ("named entity recognition"), task_context ("the task of X", "the X task").
+dataset", "trained on X"), dataset_list ("corpora such as X and Y"), coordination ("X, Y and Z" with one of
+them typed), metric_context ("measured by X", "in terms of X", "X score"), metric_lexicon, dataset_lexicon,
+task_phrase ("named entity recognition"), task_context ("the task of X", "the X task").
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"trained\s+with|extends?|relies\s+on|rely\s+on)\s*:?\s+(?:the\s+|a\s+|an\s+)?(?P<n>{_NAME})"),
             METHOD, 0.5),
         "method_head": (re.compile(rf"(?P<n>{_NAME})\s+(?:{mh})\b"), METHOD, 0.6),
-        "dataset_head": (re.compile(rf"(?P<n>{_NAME})\s+(?:{ds})\b"), DATASET, 0.85),
+        "dataset_head": (re.compile(rf"(?P<n>{_NAME}){_CITE}?\s+(?:{ds})\b"), DATASET, 0.85),
         "dataset_context": (re.compile(
             rf"\b(?:train(?:ed|ing)?|evaluat(?:e|es|ed|ing)|test(?:ed|ing)?|experiments?|results?|performance|"
             rf"fine-tun(?:e|ed|ing)|pre-?train(?:ed|ing)?|benchmark(?:ed|s)?|scores?|accuracy|F1)\s+"
@@ -162,19 +163,35 @@ def _valid(name: str, kind: str, family: str = "") -> bool:
     return name.split()[0][0].isalpha() or name[0].isdigit()
 
 
-_LIST = re.compile(rf"{_NAME}(?:\s*,\s*{_NAME})*,?\s+(?:and|or)\s+{_NAME}")
+# a list member may carry a citation or a short note: "PubTabNet [22]", "FinTabNet (113k samples)"
+_MEMBER = rf"{_NAME}(?:\s*(?:\([^()]{{1,60}}\)|\[[^\[\]]{{1,30}}\]))?"
+_LIST = re.compile(rf"{_MEMBER}(?:\s*,\s*{_MEMBER})*,?\s+(?:and|or)\s+{_MEMBER}")
+_NOTES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# what follows an author's name in a citation: 'Huang et al.', 'Lee, 2018', 'Chen and Lee, 2018', 'Saier and Färber (2019)'
+_AUTHOR_AFTER = re.compile(r"(?:\s+(?:and|&)\s+[^\s,;()]+)?\s*(?:et\s+al\b|,?\s*\(?(?:19|20)\d\d[a-z]?\b)")
 _TYPED_BY_LIST = (DATASET, METHOD)
+
+
+def _members(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The names of a list span, not the words of its citations or notes, nor stop words, nor the authors of
+    a citation the list is ('(Huang et al., 2019; Lee, 2018)')."""
+    text = sentence[start:end]
+    notes = [(n.start(), n.end()) for n in _NOTES.finditer(text)]
+    return [(start + x.start(), start + x.end()) for x in re.finditer(_TOK + r"(?:[ \t]+" + _TOK + r")*", text)
+            if not any(a <= x.start() < b for a, b in notes) and x.group(0) not in lexicons.terms().stop_names
+            and not _AUTHOR_AFTER.match(sentence, start + x.end())]
 
 
 def coordination_cues(sentence: str, cues: list[Cue]) -> list[Cue]:
     """Names coordinated with a typed name ('ukWaC, Wikipedia and BNC') share its type: the family
-    'coordination' gives the other members a weaker cue of the type the list's typed members agree on."""
+    'coordination' gives the other members a weaker cue of the type the list's typed members agree on. A
+    citation names no type ('PubTabNet [22], FinTabNet [21] and PubTables-1M data sets'), so it only votes
+    when nothing else in the list does."""
     out = []
     for m in _LIST.finditer(sentence):
-        members = [(x.start() + m.start(), x.end() + m.start()) for x in re.finditer(_TOK + r"(?:[ \t]+" + _TOK + r")*",
-                                                                                     m.group(0))]
-        members = [(s, e) for s, e in members if sentence[s:e] not in lexicons.terms().stop_names]
+        members = _members(sentence, m.start(), m.end())
         inside = [c for c in cues if m.start() <= c.start < m.end() and c.type in _TYPED_BY_LIST]
+        inside = [c for c in inside if c.family != "cited"] or inside
         kinds = {c.type for c in inside}
         if len(members) < 2 or len(kinds) != 1:
             continue
@@ -182,6 +199,24 @@ def coordination_cues(sentence: str, cues: list[Cue]) -> list[Cue]:
         for s, e in members:
             if not any(c.start == s for c in inside) and _valid(sentence[s:e], kind):
                 out.append(Cue(kind, sentence[s:e], s, e, "coordination", 0.5))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _dataset_list() -> re.Pattern:
+    heads = _heads(lexicons.terms().dataset_list_heads)
+    return re.compile(rf"\b(?:{heads})\s*(?:,?\s*such\s+as|,?\s*including|,?\s*namely|like|:|\()\s*"
+                      rf"(?:the\s+)?(?P<l>{_MEMBER}(?:\s*,\s*{_MEMBER})*(?:,?\s+(?:and|or)\s+{_MEMBER})?)")
+
+
+def dataset_list_cues(sentence: str) -> list[Cue]:
+    """Names a dataset noun introduces ('data sets such as X and Y', 'three corpora: X, Y and Z') are
+    datasets, each of them."""
+    out = []
+    for m in _dataset_list().finditer(sentence):
+        for s, e in _members(sentence, m.start("l"), m.end("l")):
+            if _valid(sentence[s:e], DATASET):
+                out.append(Cue(DATASET, sentence[s:e], s, e, "dataset_list", 0.75))
     return out
 
 
@@ -277,6 +312,8 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
             boosted = title and family == "task_phrase"  # a task named in the title is what the paper is about
             cues.append(Cue(kind, name, start, start + len(name), family, 0.7 if boosted else strength))
     cues += lexicon_cues(sentence)
+    if triggers["dataset_head"].search(sentence):
+        cues += dataset_list_cues(sentence)
     cues += coordination_cues(sentence, cues)
     if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and _valid(m.group("n"), METHOD):
         cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.semantic.patterns import (cell_cues, coordination_cues, dataset_column_cues, find_cues, lexicon_cues,
-                                         strong_name)
+from extractors.semantic.patterns import (cell_cues, coordination_cues, dataset_column_cues, dataset_list_cues, find_cues,
+                                         lexicon_cues, strong_name)
 
 
 def cues(sentence: str, **kw) -> set[tuple[str, str, str]]:
@@ -72,6 +72,29 @@ def test_coordinated_names_take_the_type_of_a_typed_member():
     sentence = "We train on ukWaC, FooCorp and BarBank."
     extra = coordination_cues(sentence, find_cues(sentence)[:0] + lexicon_cues(sentence))
     assert {(c.name, c.type) for c in extra} == {("FooCorp", "Dataset"), ("BarBank", "Dataset")}
+
+
+def test_a_citation_in_a_list_neither_breaks_it_nor_types_it():
+    sentence = "Results on the NewsBank [4], TalkSet (12k samples) and QuoteBank [7] data sets are in Table 2."
+    datasets = {c.name for c in find_cues(sentence) if c.type == "Dataset"}
+    assert {"NewsBank", "TalkSet", "QuoteBank"} <= datasets
+
+
+@pytest.mark.parametrize("sentence, names", [
+    ("Public data sets such as PaperSet [22], and ScanBank [21] were built from PDF sources.", ["PaperSet", "ScanBank"]),
+    ("We evaluate on three corpora: NewsBank, TalkSet and QuoteBank.", ["NewsBank", "TalkSet", "QuoteBank"]),
+    ("Several benchmarks (MedQA, LawQA) exist.", ["MedQA", "LawQA"]),
+])
+def test_a_dataset_noun_introduces_a_list_of_datasets(sentence, names):
+    assert [(c.family, c.type, c.name) for c in dataset_list_cues(sentence)] == \
+        [("dataset_list", "Dataset", n) for n in names]
+
+
+def test_a_list_of_citations_after_a_dataset_noun_names_no_dataset():
+    for sentence in ("Models are often evaluated on paraphrase data sets (Blacoe and Lapata, 2012; Turney, 2012).",
+                     "There is a lack of public datasets (Chen and Lee, 2018; Kanakia et al., 2019).",
+                     "Corpora such as Huang et al. (2015) and Saier and Färber (2019) are smaller."):
+        assert dataset_list_cues(sentence) == []
 
 
 def test_table_cells_give_metric_headers_and_method_rows():
