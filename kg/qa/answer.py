@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.bbox import parse_bbox
-from kg.qa.text import abbreviations, sentences, squash, terms, tokens
+from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
@@ -159,10 +159,17 @@ def _prefixes(words: frozenset[str]) -> frozenset[str]:
 
 
 def _has_new_name(text: str, question: str) -> bool:
-    """A capitalised word, acronym or name-like token the question does not already contain."""
+    """A name the question does not already contain: a word with a capital after its first letter ('VESPA',
+    'codeML', 'SciBERT'), or a capitalised word that neither begins the sentence nor is a stop word ('We')."""
     known = {t.lower() for t in re.findall(r"\w[\w\-]*", question)}
-    return any(w.lower() not in known for w in re.findall(r"\b(?:[A-Z][\w\-]*[A-Z0-9][\w\-]*|[A-Z][a-z]+)\b",
-                                                        text[1:]))
+    for i, match in enumerate(re.finditer(r"\b[A-Za-z][\w\-]*", text)):
+        word = match.group()
+        lower = word.lower()
+        if lower in known or not any(c.isupper() for c in word):
+            continue
+        if any(c.isupper() for c in word[1:]) or (i > 0 and lower not in STOPWORDS):
+            return True
+    return False
 
 
 def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:

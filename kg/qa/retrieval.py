@@ -15,6 +15,7 @@ from kg.queries import lucene_query
 from kg.settings import Settings
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion
+LIST_HEAD = 3  # the best chunks of the fulltext and vector lists are candidates whatever their fused rank
 Embedder = Callable[[str], list[float]]
 
 
@@ -56,7 +57,7 @@ def named_entities(reader: GraphReader, question: str) -> list[dict]:
 
 def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
              embed: Embedder | None = None) -> Retrieval:
-    lists: list[list[dict]] = []
+    lists: list[list[dict]] = []  # ranked by relevance: their heads always compete for the answer
     query = keyword_query(question)
     if query:
         lists.append(reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
@@ -68,12 +69,12 @@ def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
                      reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=vector, fetch=k * 4, k=k))
     entities = named_entities(reader, question)
     edges: list[dict] = []
+    expanded: list[dict] = []
     if entities:
         expanded = reader.chunks(q.ENTITY_CHUNKS, eids=[e["element_id"] for e in entities], sha=sha, k=k,
                                  types=reader.edge_types(source="Chunk"))
         edges = [e for c in expanded for e in c.pop("edges", [])]
-        lists.append(expanded)
-    return Retrieval(chunks=fuse(lists)[:k], entities=entities, edges=edges)
+    return Retrieval(chunks=with_heads(fuse([*lists, expanded]), lists, k), entities=entities, edges=edges)
 
 
 def fuse(lists: list[list[dict]]) -> list[dict]:
@@ -84,6 +85,18 @@ def fuse(lists: list[list[dict]]) -> list[dict]:
             entry = fused.setdefault(chunk["id"], {**chunk, "score": 0.0})
             entry["score"] += 1.0 / (RRF_K + rank)
     return sorted(fused.values(), key=lambda c: (-c["score"], c["id"]))
+
+
+def with_heads(fused: list[dict], ranked: list[list[dict]], k: int) -> list[dict]:
+    """The best `k` fused chunks, where the first LIST_HEAD of every relevance-ranked list always stay: fusion
+    favours chunks found by two lists (many chunks both resemble the question and mention its entity), which
+    would push out the one chunk that matches the question's words best. Fused order is kept."""
+    keep = {c["id"] for chunks in ranked for c in chunks[:LIST_HEAD]}
+    for chunk in fused:
+        if len(keep) >= k:
+            break
+        keep.add(chunk["id"])
+    return [c for c in fused if c["id"] in keep]
 
 
 def definitional(text: str, term: str) -> bool:

@@ -34,15 +34,20 @@ def normalize(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train'."""
+    """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train'. A final 'e'
+    of a longer stem goes too, so 'automate', 'automates' and 'automating' meet; Greek plurals take their
+    singular ('analyses'/'analysis')."""
     if len(word) <= 3 or not word.isalpha():
         return word
+    if word.endswith(("yses", "eses")):
+        return word[:-2] + "is"
     for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
                 return word
-            return word[: len(word) - len(suffix)] + repl
-    return word
+            word = word[: len(word) - len(suffix)] + repl
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def tokens(text: str) -> list[str]:

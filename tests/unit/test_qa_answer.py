@@ -1,10 +1,10 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, compose, confidence, locate_in_chunk, score_units, short_forms, units_of,
-                          with_other_forms)
+from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, compose, confidence, locate_in_chunk, score_units,
+                          short_forms, units_of, with_other_forms)
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
-from kg.qa.retrieval import definitional, fuse
+from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
 
 PASSAGE = ("We ran all experiments on a cluster of 200 processors. Each run used 40 random task sets (Fig. 3 shows "
@@ -112,7 +112,7 @@ def test_a_short_form_in_a_sentence_answers_a_question_about_its_long_form():
             "resource of entities. We use two KBs: UMLS and DBpedia.")
     best = score_units("Which two knowledge bases are used?", [chunk("c1", text)])[0]
     assert best.text == "We use two KBs: UMLS and DBpedia."
-    assert with_other_forms({"two", "kbs"}, short_forms([chunk("c1", text)])) == {"two", "kbs", "knowledge", "base"}
+    assert with_other_forms({"two", "kbs"}, short_forms([chunk("c1", text)])) == {"two", "kbs", "knowledg", "base"}
 
 
 def test_a_best_sentence_that_only_restates_the_question_is_followed_by_the_next_one():
@@ -152,3 +152,38 @@ def test_only_the_sentence_right_after_an_announcing_one_skips_the_score_cut_off
                       "These criteria are the makespan and the minsum.")
     assert [u.start for u in taken] == [text.index("The main"), text.index("These")]
 
+
+
+def test_word_families_meet_in_one_stem():
+    assert {stem(w) for w in ("automate", "automates", "automated", "automating")} == {"automat"}
+    assert {stem(w) for w in ("score", "scores", "scoring", "scored")} == {"scor"}
+    assert stem("analyses") == stem("analysis") == "analysis" and stem("hypotheses") == "hypothesis"
+    assert [stem(w) for w in ("base", "bases", "use", "processes")] == ["base", "base", "use", "process"]
+
+
+def test_a_new_name_is_a_word_with_inner_capitals_or_a_capitalised_word_inside_the_sentence():
+    question = "Which program does VESPA automate?"
+    assert _has_new_name("We present VESPA, which runs codeML.", question)  # 'codeML'
+    assert _has_new_name("It was written by Webb and colleagues.", question)  # 'Webb', not first
+    assert not _has_new_name("VESPA automates the analyses.", question)  # no fragment 'ESPA' of a known name
+    assert not _has_new_name("Construction of spaces We test it. The program runs.", question)  # stop words
+    assert not _has_new_name("Programs are run automatically.", question)  # first word of the sentence
+
+
+def test_a_sentence_that_announces_after_a_glued_heading_is_followed_by_the_next_one():
+    text = ("Construction of vector spaces We test two types of vector representations. "
+            "The cbow model learns vectors by predicting a word from its context. Vectors have 300 dimensions.")
+    answer, _ = compose(score_units("Which two types of vector representations are tested?", [chunk("c1", text)]))
+    assert answer.startswith("Construction of vector spaces We test two types of vector representations. "
+                             "The cbow model learns vectors")
+
+
+def test_the_heads_of_the_ranked_lists_stay_candidates_when_fusion_ranks_them_low():
+    words = [chunk("w1", ""), chunk("w2", ""), chunk("w3", ""), chunk("w4", "")]  # matches the question's words
+    similar = [chunk(f"s{i}", "") for i in range(6)]  # resembles the question and mentions its entity
+    fused = fuse([words, similar, list(similar)])
+    assert [c["id"] for c in fused[:6]] == [f"s{i}" for i in range(6)]
+    assert LIST_HEAD == 3
+    assert [c["id"] for c in with_heads(fused, [words, similar], k=6)] == ["s0", "s1", "s2", "w1", "w2", "w3"]
+    assert [c["id"] for c in with_heads(fused, [words, similar], k=8)] == ["s0", "s1", "s2", "s3", "s4", "w1", "w2",
+                                                                           "w3"]
