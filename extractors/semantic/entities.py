@@ -8,7 +8,7 @@ from itertools import accumulate
 
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import METRIC, cell_cues, dataset_column_cues, find_cues
+from extractors.semantic.patterns import METRIC, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 
 
@@ -31,7 +31,7 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
             starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
             for r, line in enumerate(lines):
                 out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for c in cell_cues(line, result_table)]
-            out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in dataset_column_cues(lines)]
+            out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in column_cues(lines)]
     for s in sentences:
         if passages[s.passage].kind == "cells":
             continue

@@ -242,24 +242,46 @@ def _named_cell(cell: str) -> bool:
     return (cell[0].isupper() or strong_name(cell)) and not re.search(r"\bet al\b|\(\d{4}[a-z]?\)", cell)
 
 
-def dataset_column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
-    """A table whose header (first two rows) has a 'Dataset'/'Corpus'/'Benchmark' column lists datasets in that
-    column: (row index, cue) for each named cell below the header."""
+def _column_kind(cell: str) -> str | None:
+    """The kind a table's header cell says its column (or, ending in an arrow, its row) lists."""
+    t = lexicons.terms()
+    head = cell.strip(" .:*→").lower()
+    return DATASET if head in t.dataset_heads else TASK if head in t.task_column_heads else None
+
+
+def _column_entry(cell: str, kind: str) -> str | None:
+    """The name a listed cell gives: a dataset name as written; a task without its note ('DEP (UAS)' -> 'DEP')."""
     heads = lexicons.terms().dataset_heads
+    name = re.sub(r"\s*\([^()]*\)\s*$", "", cell).strip() if kind == TASK else cell
+    if not (2 <= len(re.findall(r"[A-Za-z]", name)) and len(name.split()) <= 5 and _named_cell(name)) or \
+            lexicons.metrics().lookup(name) or name.lower() in heads or _column_kind(name) or \
+            name.rstrip(".") in lexicons.terms().stop_names:  # 'Total', 'Average' rows
+        return None
+    if kind == TASK and (re.search(r"\d", name) or not all(w[0].isalpha() for w in name.split())):
+        return None
+    return name
+
+
+def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
+    """A table whose header (first two rows) has a 'Dataset'/'Corpus'/'Benchmark' or a 'Task' column lists
+    datasets or tasks in that column: (row index, cue) for each named cell below the header. A header cell
+    with an arrow ('Task → | Classification | Citation prediction') lists them along its row instead."""
     rows = [line.split(" | ") for line in lines]
-    columns = {(r, j) for r, row in enumerate(rows[:2]) for j, cell in enumerate(row)
-               if cell.strip(" .:*").lower() in heads}
     out = []
-    for header_row, j in sorted(columns):
-        for r in range(header_row + 1, len(rows)):
-            if j >= len(rows[r]):
+    for header_row, row in enumerate(rows[:2]):
+        for j, cell in enumerate(row):
+            kind = _column_kind(cell)
+            if kind is None:
                 continue
-            cell = rows[r][j].strip()
-            offset = sum(len(c) + 3 for c in rows[r][:j]) + rows[r][j].find(cell)
-            if 2 <= len(re.findall(r"[A-Za-z]", cell)) and len(cell.split()) <= 5 and _named_cell(cell) and \
-                    not lexicons.metrics().lookup(cell) and cell.lower() not in heads and \
-                    cell.rstrip(".") not in lexicons.terms().stop_names:  # 'Total', 'Average' rows
-                out.append((r, Cue(DATASET, cell, offset, offset + len(cell), "table_column", 0.6)))
+            along = cell.rstrip().endswith("→")
+            places = [(header_row, k) for k in range(j + 1, len(row))] if along else \
+                [(r, j) for r in range(header_row + 1, len(rows)) if j < len(rows[r])]
+            for r, k in places:
+                text = rows[r][k].strip()
+                name = _column_entry(text, kind)
+                if name:
+                    offset = sum(len(c) + 3 for c in rows[r][:k]) + rows[r][k].find(text)
+                    out.append((r, Cue(kind, name, offset, offset + len(name), "table_column", 0.6)))
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.semantic.patterns import (cell_cues, coordination_cues, dataset_column_cues, dataset_list_cues, find_cues,
+from extractors.semantic.patterns import (cell_cues, column_cues, coordination_cues, dataset_list_cues, find_cues,
                                          lexicon_cues, strong_name)
 
 
@@ -125,12 +125,25 @@ def test_a_task_phrase_is_what_follows_its_last_stop_word():
 
 def test_a_dataset_column_lists_datasets_but_not_its_total_row():
     lines = ["Dataset | Docs | Tables", "PaperSet | 120 | 40", "ScanBank v2 | 80 | 12", "Total | 200 | 52"]
-    found = [(r, c.name, c.start, c.end, c.family) for r, c in dataset_column_cues(lines)]
+    found = [(r, c.name, c.start, c.end, c.family) for r, c in column_cues(lines)]
     assert found == [(1, "PaperSet", 0, 8, "table_column"), (2, "ScanBank v2", 0, 11, "table_column")]
     lines = ["Dataset | Size", "Lee et al. (2015) | 120", "small set | 80", "MedBank | 40"]
-    assert [c.name for _, c in dataset_column_cues(lines)] == ["MedBank"]  # citations and plain words are not names
+    assert [c.name for _, c in column_cues(lines)] == ["MedBank"]  # citations and plain words are not names
     lines = ["Model | Corpus | F1", "TagNet | NewsBank | 81.0"]
-    assert [(r, c.name, c.start) for r, c in dataset_column_cues(lines)] == [(1, "NewsBank", 9)]
+    assert [(r, c.name, c.start) for r, c in column_cues(lines)] == [(1, "NewsBank", 9)]
+
+
+def test_a_task_column_lists_tasks_without_their_notes():
+    lines = ["Dataset | Task | F1", "NewsBank | NER | 81.0", "MedSet | DEP (UAS) | 90.1", "LawSet | Clause linking | 70.2"]
+    found = [(r, c.type, c.name, c.start) for r, c in column_cues(lines)]
+    assert found == [(1, "Dataset", "NewsBank", 0), (2, "Dataset", "MedSet", 0), (3, "Dataset", "LawSet", 0),
+                     (1, "Task", "NER", 11), (2, "Task", "DEP", 9), (3, "Task", "Clause linking", 9)]
+
+
+def test_a_header_cell_with_an_arrow_lists_along_its_row():
+    lines = ["Task → | Classification | Citation prediction | 1.5", "Model | 80.1 | 70.2 | 60.3"]
+    assert [(r, c.type, c.name) for r, c in column_cues(lines)] == \
+        [(0, "Task", "Classification"), (0, "Task", "Citation prediction")]
 
 
 def test_one_task_noun_is_a_task_only_in_a_task_context():
