@@ -92,10 +92,12 @@ def detokenize(words: list[str]) -> str:
 
 
 def scirex_passages(doc: dict) -> list[Passage]:
-    """One passage per SciREX section; the first is the title; a section's kind comes from its heading
-    ('section : Experiments ...') by the structure extractor's own heading classifier."""
+    """One passage per SciREX section, the first being the title, and one per section heading (the section's
+    first sentence, 'section : Experiments'), as document_passages gives a PDF's; a section's kind comes from
+    its heading by the structure extractor's own heading classifier."""
     words = doc["words"]
-    out = []
+    first_sentence = {start: end for start, end in doc["sentences"]}
+    out, headings = [], []
     for n, (start, end) in enumerate(doc["sections"]):
         text = detokenize(words[start:end])
         if n == 0:
@@ -103,8 +105,13 @@ def scirex_passages(doc: dict) -> list[Passage]:
             continue
         heading = text.removeprefix("section:").strip()
         found = classify_title(" ".join(heading.split()[:4])) or classify_title(" ".join(heading.split()[:2]))
-        out.append(Passage(text, found[0] if found else "Other"))
-    return out
+        kind = found[0] if found else "Other"
+        split = first_sentence.get(start, start)
+        if text.startswith("section:") and split < end:
+            headings.append(Passage(detokenize(words[start:split]).removeprefix("section:").strip(), kind, kind="heading"))
+            text = detokenize(words[split:end])
+        out.append(Passage(text, kind))
+    return out + headings
 
 
 def scirex_gold(doc: dict) -> dict[str, list[list[str]]]:

@@ -35,8 +35,9 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
     for s in sentences:
         if passages[s.passage].kind == "cells":
             continue
-        title = passages[s.passage].kind == "title"
-        out += [Located(c, s.passage, s.start + c.start, s.start + c.end) for c in find_cues(s.text, title=title)]
+        kind = passages[s.passage].kind
+        out += [Located(c, s.passage, s.start + c.start, s.start + c.end)
+                for c in find_cues(s.text, title=kind == "title", heading=kind == "heading")]
     return out
 
 

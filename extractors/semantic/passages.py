@@ -19,7 +19,7 @@ class Passage:
     page: int | None = None
     bboxes: tuple[str, ...] = ()
     char_start: int | None = 0  # offset of text in Document.text; None for text that is not in it (table cells)
-    kind: str = "text"  # text | table | figure | equation | title | cells
+    kind: str = "text"  # text | table | figure | equation | title | heading | cells
     element_id: str | None = None  # the figure/table/equation a non-text passage holds
 
 
@@ -37,7 +37,8 @@ class TableGrid:
 
 
 def document_passages(doc: Document) -> list[Passage]:
-    """Title first, then every chunk in reading order; reference and navigation sections are left out."""
+    """Title first, then every chunk in reading order, then the section headings (a heading often names what
+    its section is about: 'Citation Prediction'); reference and navigation sections are left out."""
     kinds = {s.id: (s.kind, s.core_kind) for s in doc.sections}
     out = []
     if doc.metadata.title:
@@ -51,7 +52,13 @@ def document_passages(doc: Document) -> list[Passage]:
         out.append(Passage(chunk.text, kind, chunk.id, chunk.page_start,
                            tuple(format_bbox(b.page, b.bbox) for b in chunk.boxes), chunk.char_start, chunk.kind,
                            chunk.element_id))
-    return out + cell_passages(doc)
+    return out + heading_passages(doc) + cell_passages(doc)
+
+
+def heading_passages(doc: Document) -> list[Passage]:
+    """Section headings of the body and appendix (chunk text leaves them out), not in Document.text."""
+    return [Passage(s.title, s.kind, None, s.box.page, (format_bbox(s.box.page, s.box.bbox),), None, "heading")
+            for s in doc.sections if s.title and s.core_kind in ("body", "appendix")]
 
 
 def cell_passages(doc: Document) -> list[Passage]:

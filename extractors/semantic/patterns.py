@@ -165,6 +165,18 @@ def _valid(name: str, kind: str, family: str = "") -> bool:
 
 # a list member may carry a citation or a short note: "PubTabNet [22]", "FinTabNet (113k samples)"
 _MEMBER = rf"{_NAME}(?:\s*(?:\([^()]{{1,60}}\)|\[[^\[\]]{{1,30}}\]))?"
+def _heading_is(heading: str, start: int, length: int) -> bool:
+    """The task phrase is the whole heading but for a number and punctuation ('4.2 Citation Prediction')."""
+    return not re.search(r"[A-Za-z]", heading[:start] + heading[start + length:])
+
+
+def _strength(family: str, strength: float, title: bool, whole_heading: bool) -> float:
+    """A task phrase in the title names what the paper is about; one that is a whole heading, its section's."""
+    if family != "task_phrase":
+        return strength
+    return 0.7 if title else 0.6 if whole_heading else strength
+
+
 _LIST = re.compile(rf"{_MEMBER}(?:\s*,\s*{_MEMBER})*,?\s+(?:and|or)\s+{_MEMBER}")
 _NOTES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 # what follows an author's name in a citation: 'Huang et al.', 'Lee, 2018', 'Chen and Lee, 2018', 'Saier and Färber (2019)'
@@ -274,8 +286,10 @@ def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
             if kind is None:
                 continue
             along = cell.rstrip().endswith("→")
+            # a shorter row lacks a cell spanning rows on its left ('Biomed' over three rows): align it right
             places = [(header_row, k) for k in range(j + 1, len(row))] if along else \
-                [(r, j) for r in range(header_row + 1, len(rows)) if j < len(rows[r])]
+                [(r, j - max(len(row) - len(rows[r]), 0)) for r in range(header_row + 1, len(rows))
+                 if 0 <= j - max(len(row) - len(rows[r]), 0) < len(rows[r])]
             for r, k in places:
                 text = rows[r][k].strip()
                 name = _column_entry(text, kind)
@@ -308,14 +322,17 @@ def _triggers() -> dict[str, re.Pattern]:
     }
 
 
-def find_cues(sentence: str, title: bool = False) -> list[Cue]:
-    """Every pattern family's candidates in one sentence (title=True adds the 'X: ...' title family)."""
+def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list[Cue]:
+    """Every pattern family's candidates in one sentence (title=True adds the 'X: ...' title family). A task
+    phrase in the title, or making up a section heading, is what the paper or section is about; there task
+    phrases are found in any case, since titles and headings capitalise every word."""
     cues = []
     triggers = _triggers()
     for family, (pattern, kind, strength) in _compiled().items():
-        if not triggers[family].search(sentence):
+        text = sentence.lower() if kind == TASK and (title or heading) else sentence  # 'Citation Prediction'
+        if not triggers[family].search(text):
             continue
-        for m in pattern.finditer(sentence):
+        for m in pattern.finditer(text):
             group = next((g for g in ("n", "m", "k") if g in pattern.groupindex and m.group(g)), None)
             if group is None:
                 continue
@@ -331,8 +348,8 @@ def find_cues(sentence: str, title: bool = False) -> list[Cue]:
             if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
                 kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
             start = m.start(group) + raw.find(name.split()[0])
-            boosted = title and family == "task_phrase"  # a task named in the title is what the paper is about
-            cues.append(Cue(kind, name, start, start + len(name), family, 0.7 if boosted else strength))
+            cues.append(Cue(kind, name, start, start + len(name), family, _strength(family, strength, title, heading and
+                                                                                   _heading_is(sentence, start, len(name)))))
     cues += lexicon_cues(sentence)
     if triggers["dataset_head"].search(sentence):
         cues += dataset_list_cues(sentence)

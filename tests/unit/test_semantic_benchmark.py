@@ -23,8 +23,9 @@ def test_scirex_reader():
            "coref": {"SQuAD": [[9, 10]], "F1": [[14, 15]], "Model_X": []},
            "n_ary_relations": [{"Material": "SQuAD", "Metric": "F1", "Method": "Model_X", "Task": None}]}
     passages = scirex_passages(doc)
-    assert [(p.kind, p.section_kind) for p in passages] == [("title", "Abstract"), ("text", "Experiment")]
-    assert passages[1].text == "section: Experiments We test on SQuAD (v1) with F1."
+    assert [(p.kind, p.section_kind, p.text) for p in passages] == [
+        ("title", "Abstract", "A Model."), ("text", "Experiment", "We test on SQuAD (v1) with F1."),
+        ("heading", "Experiment", "Experiments")]
     assert scirex_gold(doc) == {"datasets": [["SQuAD", "SQuAD"]], "methods": [["Model X"]], "metrics": [["F1", "F1"]],
                                 "tasks": []}
     assert detokenize(["state", "-", "of", "-", "the", "-", "art", ","]) == "state-of-the-art,"

@@ -10,6 +10,7 @@ from extractors.model import Audit, Box, Chunk, Document, Float, Metadata, Profi
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id
 from extractors.semantic.extract import extract_semantics
+from extractors.semantic.passages import document_passages
 from kg.validation import validate_batch
 from kg.write import stamp
 from ontology.loader import get_schema
@@ -63,6 +64,12 @@ def test_salient_entities_by_type(extraction):
     names = {(n.label, n.props["name"]) for n in extraction.nodes if n.label in ("Method", "Dataset", "Metric", "Task")}
     assert {("Method", "GraphRank"), ("Method", "PageRank"), ("Dataset", "CiteBench"), ("Metric", "mean reciprocal rank"),
             ("Metric", "recall"), ("Task", "citation recommendation")} <= names
+
+
+def test_section_headings_are_passages_of_their_section():
+    headings = [(p.text, p.section_kind, p.page, p.chunk_id) for p in document_passages(_document()) if p.kind == "heading"]
+    assert headings == [("Introduction", "Introduction", 1, None), ("Method", "Method", 1, None),
+                        ("Experiment", "Experiment", 1, None)]
 
 
 def test_proposed_versus_used(extraction):

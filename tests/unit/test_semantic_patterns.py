@@ -140,10 +140,26 @@ def test_a_task_column_lists_tasks_without_their_notes():
                      (1, "Task", "NER", 11), (2, "Task", "DEP", 9), (3, "Task", "Clause linking", 9)]
 
 
+def test_a_row_without_its_spanning_first_cell_is_aligned_right():
+    lines = ["Domain | Dataset | Task | F1", "Bio | MedSet | NER | 81.0", "LawSet | REL | 70.2"]
+    assert [(r, c.type, c.name) for r, c in column_cues(lines)] == \
+        [(1, "Dataset", "MedSet"), (2, "Dataset", "LawSet"), (1, "Task", "NER"), (2, "Task", "REL")]
+
+
 def test_a_header_cell_with_an_arrow_lists_along_its_row():
     lines = ["Task → | Classification | Citation prediction | 1.5", "Model | 80.1 | 70.2 | 60.3"]
     assert [(r, c.type, c.name) for r, c in column_cues(lines)] == \
         [(0, "Task", "Classification"), (0, "Task", "Citation prediction")]
+
+
+def test_a_task_phrase_that_is_a_whole_heading_is_a_stronger_cue():
+    def strength(text, **kw):
+        return {c.strength for c in find_cues(text, **kw) if c.family == "task_phrase" and c.name == "citation prediction"}
+    assert strength("4.2 Citation Prediction", heading=True) == {0.6}
+    assert strength("Citation Prediction with graphs", heading=True) == {0.35}
+    assert strength("Fast Citation Prediction with Graphs", title=True) == {0.7}
+    assert strength("4.2 Citation Prediction") == set()  # capitalised words in running text name no task
+    assert strength("We cover 4.2 citation prediction") == {0.35}
 
 
 def test_one_task_noun_is_a_task_only_in_a_task_context():
