@@ -15,6 +15,7 @@ from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, terms, token
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
+REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
                r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count)")
@@ -205,6 +206,29 @@ def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:
     """The unit that starts first after `unit` ends in the same chunk: the sentence after an announcing one."""
     after = [u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end]
     return min(after, key=lambda u: u.start, default=None)
+
+
+def evidence_units(taken: list[Unit], ranked: list[Unit], k: int) -> list[Unit]:
+    """Up to `k` units, one per chunk: the answer's, then the best ranked ones that do not repeat a unit already
+    chosen (most of their terms, REPEAT_SHARE of the smaller set, shared with it): a paper's captions
+    'Performance ratio for the simulation on 200 processors, ... tasks' would fill the evidence with one
+    statement."""
+    chosen: list[Unit] = []
+    said: list[set[str]] = []
+    seen: set[str] = set()
+    for i, unit in enumerate([*taken, *ranked]):
+        if len(chosen) == k:
+            break
+        if unit.chunk["id"] in seen:
+            continue
+        words = set(terms(unit.text))
+        if i >= len(taken) and any(len(words & earlier) >= REPEAT_SHARE * min(len(words), len(earlier))
+                                   for earlier in said if words and earlier):
+            continue
+        seen.add(unit.chunk["id"])
+        said.append(words)
+        chosen.append(unit)
+    return chosen
 
 
 def confidence(units: list[Unit]) -> float:

@@ -10,7 +10,7 @@ from neo4j import Driver
 
 from kg.errors import NotFoundError
 from kg.qa import graph as q
-from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, locate_in_chunk, score_units
+from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader
 from kg.qa.intents import Intent, analyse
 from kg.qa.retrieval import Embedder, definitional, retrieve
@@ -73,16 +73,11 @@ def evidence_item(chunk: dict, titles: dict[str, dict], score: float, unit: Unit
 
 def _evidence_from_units(reader: GraphReader, taken: list[Unit], ranked: list[Unit], chunks: list[dict],
                          top_k: int) -> list[dict]:
-    """Evidence in order: the answer's sentences, the next best sentences of other chunks, then other chunks."""
+    """Evidence in order: the answer's sentences, the next best sentences of other chunks that say something
+    new (`evidence_units`), then other chunks."""
     titles = reader.titles({c.get("paper_sha256") for c in chunks if c.get("paper_sha256")})
-    items, seen = [], set()
-    for unit in [*taken, *ranked]:
-        if unit.chunk["id"] in seen:
-            continue
-        seen.add(unit.chunk["id"])
-        items.append(evidence_item(unit.chunk, titles, unit.score, unit))
-        if len(items) == top_k:
-            return items
+    items = [evidence_item(u.chunk, titles, u.score, u) for u in evidence_units(taken, ranked, top_k)]
+    seen = {item["chunk_id"] for item in items}
     for chunk in chunks:
         if chunk["id"] not in seen:
             seen.add(chunk["id"])

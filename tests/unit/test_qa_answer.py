@@ -1,8 +1,8 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, compose, confidence, locate_in_chunk, score_units,
-                          short_forms, units_of, with_other_forms)
+from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, compose, confidence, evidence_units, locate_in_chunk,
+                          score_units, short_forms, units_of, with_other_forms)
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
@@ -187,3 +187,14 @@ def test_the_heads_of_the_ranked_lists_stay_candidates_when_fusion_ranks_them_lo
     assert [c["id"] for c in with_heads(fused, [words, similar], k=6)] == ["s0", "s1", "s2", "w1", "w2", "w3"]
     assert [c["id"] for c in with_heads(fused, [words, similar], k=8)] == ["s0", "s1", "s2", "s3", "s4", "w1", "w2",
                                                                            "w3"]
+
+
+def test_evidence_skips_sentences_that_repeat_one_already_listed():
+    chunks = [chunk("a", "The cluster was simulated with 200 processors."),
+              chunk("f4", "Figure 4: Performance ratio for the simulation on 200 processors, highly parallel tasks"),
+              chunk("f5", "Figure 5: Performance ratio for the simulation on 200 processors, mixed parallel tasks"),
+              chunk("b", "The runs were made assuming a cluster of 200 processors and 25 to 400 tasks.")]
+    units = score_units("How many processors does the simulated cluster have?", chunks)
+    assert [u.chunk["id"] for u in units] == ["a", "f4", "f5", "b"]  # without the rule, f5 would be listed third
+    assert [u.chunk["id"] for u in evidence_units(units[:1], units, 3)] == ["a", "f4", "b"]
+    assert [u.chunk["id"] for u in evidence_units(units[1:3], units, 3)] == ["f4", "f5", "a"]  # the answer's stay
