@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 
 from neo4j import Driver
 
-from kg.errors import InvalidQueryError, NotFoundError
+from kg.errors import InvalidQueryError
 from kg.qa import graph as q
 from kg.qa.answer import locate_in_chunk
 from kg.qa.graph import GraphReader
@@ -43,12 +43,7 @@ def locate(driver: Driver, schema: Schema, text: str, paper_id: str | None = Non
     if not text.strip():
         raise InvalidQueryError("nothing to locate", hint="give a figure/table/section label, a name or a phrase")
     reader = GraphReader(driver, schema, database)
-    sha = None
-    if paper_id is not None:
-        paper = reader.paper(paper_id)
-        if paper is None:
-            raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
-        sha = paper["sha"]
+    sha = reader.paper(paper_id)["sha"] if paper_id is not None else None
     found: list[Location] = []
     element = _ELEMENT.match(text)
     if element:
@@ -120,7 +115,7 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
     phrase = normalize(squash(text))
     lucene = f'"{_escape(phrase)}"^3 OR {query}' if " " in phrase else query
     rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
-                         q=q.chunk_text_query(lucene, sha), k=20)
+                         text=lucene, sha=sha, k=20)
     top = max((c["score"] for c in rows), default=1.0) or 1.0
     out = []
     for chunk in rows:

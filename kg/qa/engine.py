@@ -8,7 +8,6 @@ from typing import Any, Callable
 
 from neo4j import Driver
 
-from kg.errors import NotFoundError
 from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader
@@ -39,25 +38,19 @@ class Answer:
 def ask(driver: Driver, schema: Schema, question: str, paper_id: str | None = None, top_k: int = 5, *,
         database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
     reader = GraphReader(driver, schema, database)
-    scope = _scope(reader, paper_id)
     intent = analyse(question)
     handler = _HANDLERS.get(intent.name)
-    result = handler(reader, intent, paper_id, top_k) if handler else None
-    if result is None:
-        result = _retrieval_answer(reader, question, intent, scope, top_k, embed)
+    result = None
+    if handler:
+        if paper_id is not None:
+            reader.paper(paper_id)  # an unknown paper is a 404, never an answer from all papers
+        result = handler(reader, intent, paper_id, top_k)
+    if result is None:  # retrieval checks the paper in its own first query
+        result = _retrieval_answer(reader, question, intent, paper_id, top_k, embed)
     result.cypher = reader.cypher
     if rewrite is not None and result.answer:
         result.answer = rewrite(question, result.answer, result.evidence)
     return result
-
-
-def _scope(reader: GraphReader, paper_id: str | None) -> str | None:
-    if paper_id is None:
-        return None
-    paper = reader.paper(paper_id)
-    if paper is None:
-        raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
-    return paper["sha"]
 
 
 # ------------------------------------------------------------------ evidence
@@ -102,9 +95,9 @@ def _evidence_for(reader: GraphReader, rels: list, top_k: int) -> list[dict]:
 
 # ------------------------------------------------------------------ retrieval answer
 
-def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, sha: str | None, top_k: int,
+def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_id: str | None, top_k: int,
                       embed: Embedder | None) -> Answer:
-    found = retrieve(reader, question, sha, CANDIDATES, embed)
+    found = retrieve(reader, question, paper_id, CANDIDATES, embed)
     units = score_units(question, found.chunks)
     if intent.name == "definition":  # prefer sentences that read as a definition of the term
         units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))

@@ -13,6 +13,7 @@ from neo4j import Driver
 from rapidfuzz import fuzz
 
 from kg.curation.hidden import without_rejected
+from kg.errors import NotFoundError
 from kg.qa.text import normalize
 from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, lucene_query, node_dict
 from ontology.loader import Schema
@@ -21,39 +22,75 @@ _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_sta
 
 PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 
-# $q comes from chunk_text_query: Lucene itself keeps one paper's chunks, so $k hits are enough. Equal
-# scores are ordered by id: Lucene's order of ties differs between index builds and query shapes.
+_VISIBLE = "coalesce({0}.verification_status, '') <> 'rejected'"  # curators' soft deletes are not evidence
+
+
+def _chunk_lucene(sha: str) -> str:
+    """Cypher for the Lucene query over chunk text ($text), within the paper whose sha256 the expression `sha`
+    gives (none when it is null). The chunk_text index also holds each chunk's paper_sha256, so Lucene itself
+    keeps one paper's chunks and $k hits are enough; the filter clause has boost 0 so the scores are the text's
+    BM25 alone."""
+    return f"""'text:(' + $text + ')' + coalesce(' AND paper_sha256:"' + {sha} + '"^0', '')"""
+
+
+# Equal scores are ordered by id: Lucene's order of ties differs between index builds and query shapes.
 FULLTEXT_CHUNKS = f"""
-CALL db.index.fulltext.queryNodes($index, $q, {{limit: $k}}) YIELD node AS c, score
+CALL db.index.fulltext.queryNodes($index, {_chunk_lucene("$sha")}, {{limit: $k}}) YIELD node AS c, score
+WHERE {_VISIBLE.format("c")}
 WITH c, score ORDER BY score DESC, c.id
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
 """
 
-
-def chunk_text_query(query: str, sha: str | None) -> str:
-    """A Lucene query over chunk text, within one paper when `sha` is given. The chunk_text index also holds
-    each chunk's paper_sha256; the filter clause has boost 0 so the scores are the text's BM25 alone."""
-    scoped = f"text:({query})"
-    return f'{scoped} AND paper_sha256:"{sha}"^0' if sha else scoped
-
-VECTOR_CHUNKS = f"""
-CALL db.index.vector.queryNodes($index, $fetch, $vector) YIELD node AS c, score
-WITH c, score LIMIT $k
-OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
-"""
+_HITS = f"""OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+  WITH c, s, score ORDER BY score DESC, c.id
+  RETURN collect({{chunk: {_CHUNK_FIELDS}, section: s.title, score: score}})"""
 
 # Within one paper, exact cosine over its own chunks: the index ranks every paper's chunks, so filtering its
 # list to one paper would need a list as deep as the corpus. Same score as the index ((1 + cosine) / 2).
-PAPER_VECTOR_CHUNKS = f"""
-MATCH (p:Paper {{sha256: $sha}})
-MATCH {PAPER_CHUNKS}
-WITH DISTINCT c WHERE c.embedding IS NOT NULL
-WITH c, vector.similarity.cosine(c.embedding, $vector) AS score ORDER BY score DESC, c.id LIMIT $k
-OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+_VECTOR_IN_PAPER = f"""WITH p WHERE $vector IS NOT NULL AND p IS NOT NULL
+  MATCH {PAPER_CHUNKS}
+  WITH DISTINCT c WHERE c.embedding IS NOT NULL AND {_VISIBLE.format("c")}
+  WITH c, vector.similarity.cosine(c.embedding, $vector) AS score ORDER BY score DESC, c.id LIMIT $k"""
+
+# Over the corpus, the index's $fetch nearest (more than $k, room for rejected chunks), best $k kept.
+_VECTOR_ALL = f"""WITH p WHERE $vector IS NOT NULL
+  CALL db.index.vector.queryNodes($vector_index, $fetch, $vector) YIELD node AS c, score
+  WITH c, score WHERE {_VISIBLE.format("c")}
+  WITH c, score ORDER BY score DESC, c.id LIMIT $k"""
+
+
+def _retrieve(vector_part: str) -> str:
+    """The first round trip of retrieval: the paper of the scope, chunks by fulltext and by vector, and the
+    entities whose name or alias the question's words hit (checked as whole words by the caller). One query
+    instead of four, since every query costs the server a transaction and the client a round trip. A list
+    whose input is missing ($text or $vector null, or an unknown paper) is empty."""
+    return f"""
+OPTIONAL MATCH (p:Paper {{id: $paper_id}})
+CALL (p) {{
+  WITH p WHERE $text IS NOT NULL AND ($paper_id IS NULL OR p IS NOT NULL)
+  CALL db.index.fulltext.queryNodes($chunk_index, {_chunk_lucene("p.sha256")}, {{limit: $k}}) YIELD node AS c, score
+  WITH c, score WHERE {_VISIBLE.format("c")}
+  {_HITS} AS text_hits
+}}
+CALL (p) {{
+  {vector_part}
+  {_HITS} AS vector_hits
+}}
+CALL (p) {{
+  WITH p WHERE $text IS NOT NULL AND ($paper_id IS NULL OR p IS NOT NULL)
+  CALL db.index.fulltext.queryNodes($name_index, $text, {{limit: 25}}) YIELD node AS e, score
+  WITH e, score WHERE any(l IN labels(e) WHERE l IN $labels) AND {_VISIBLE.format("e")}
+  WITH e ORDER BY score DESC, e.id
+  RETURN collect({{id: e.id, element_id: elementId(e), labels: labels(e),
+                   properties: e {{.id, .name, .aliases, .confidence, .verification_status}}}}) AS names
+}}
+RETURN p.sha256 AS sha, p.title AS title, text_hits, vector_hits, names
 """
+
+
+RETRIEVE_IN_PAPER = _retrieve(_VECTOR_IN_PAPER)
+RETRIEVE_ALL = _retrieve(_VECTOR_ALL)
 
 ENTITY_NAMES = """
 CALL db.index.fulltext.queryNodes($index, $q, {limit: 25}) YIELD node AS e, score
@@ -65,6 +102,7 @@ RETURN e, score
 ENTITY_CHUNKS = f"""
 MATCH (e) WHERE elementId(e) IN $eids
 MATCH (c:Chunk)-[r]->(e) WHERE type(r) IN $types AND ($sha IS NULL OR c.paper_sha256 = $sha)
+  AND {_VISIBLE.format("c")} AND {_VISIBLE.format("r")}
 WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC, c.id LIMIT $k
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rels
@@ -145,6 +183,15 @@ RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 0.0 AS score
 """
 
 
+def chunk_row(hit: Any) -> dict:
+    """A chunk hit (a record or a map of `chunk`, `section`, `score`) as the flat dict answers work on."""
+    return {**hit["chunk"], "section": hit["section"], "score": float(hit["score"] or 0.0)}
+
+
+def no_such_paper(paper_id: str) -> NotFoundError:
+    return NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
+
+
 @dataclass
 class GraphReader:
     """Runs the queries above for one question and remembers which Cypher it ran."""
@@ -173,13 +220,18 @@ class GraphReader:
                        if (source is None or s == source) and (target is None or t == target)})
 
     # -------------------------------------------------------------- lookups
-    def paper(self, paper_id: str) -> dict | None:
+    def paper(self, paper_id: str) -> dict:
+        """The paper's sha256 and title; NotFoundError when no paper has this id."""
         records = self.run(PAPER_SHA, paper_id=paper_id)
         if not records:
-            return None
+            raise no_such_paper(paper_id)
         paper = dict(records[0])
-        self._papers[paper["sha"]] = {"paper_id": paper["id"], "title": paper["title"]}
+        self.known_paper(paper["sha"], paper["id"], paper["title"])
         return paper
+
+    def known_paper(self, sha: str, paper_id: str, title: str | None) -> None:
+        """A paper another query already returned, so `titles` needs no query for it."""
+        self._papers[sha] = {"paper_id": paper_id, "title": title}
 
     def resolve(self, name: str, labels: list[str] | None = None, threshold: float = 85.0) -> list[dict]:
         """Entities whose name or alias matches `name` closely (fulltext candidates, fuzzy-checked)."""
@@ -200,7 +252,7 @@ class GraphReader:
     def chunks(self, cypher: str, **params: Any) -> list[dict]:
         rows = []
         for r in self.run(cypher, **params):
-            row = {**r["chunk"], "section": r["section"], "score": float(r["score"] or 0.0)}
+            row = chunk_row(r)
             if "rels" in r.keys():
                 row["edges"] = [edge_dict(rel) for rel in r["rels"]]
             rows.append(row)

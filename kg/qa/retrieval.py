@@ -39,35 +39,34 @@ def keyword_query(question: str) -> str:
     return lucene_query(" ".join(words))
 
 
-def named_entities(reader: GraphReader, question: str) -> list[dict]:
-    """Entities whose name or an alias occurs in the question as whole words."""
+def named_in(question: str, candidates: list[dict]) -> list[dict]:
+    """The candidate entities whose name or an alias occurs in the question as whole words."""
     text = f" {' '.join(tokens(question))} "
-    query = keyword_query(question)
-    if not query:
-        return []
-    index = reader.index("fulltext", "Method", "name")
-    found = []
-    for r in reader.run(q.ENTITY_NAMES, index=index, q=query, labels=reader.entity_labels()):
-        node = r["e"]
-        names = [node.get("name") or "", *(node.get("aliases") or [])]
-        if any(n and f" {' '.join(tokens(n))} " in text for n in names if len(normalize(n)) > 1):
-            found.append(q.node_dict(node))
-    return found
+    return [{**e, "labels": sorted(e["labels"])} for e in candidates
+            if any(n and len(normalize(n)) > 1 and f" {' '.join(tokens(n))} " in text
+                   for n in [e["properties"].get("name") or "", *(e["properties"].get("aliases") or [])])]
 
 
-def retrieve(reader: GraphReader, question: str, sha: str | None, k: int = 12,
+def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 12,
              embed: Embedder | None = None) -> Retrieval:
-    lists: list[list[dict]] = []  # ranked by relevance: their heads always compete for the answer
-    query = keyword_query(question)
-    if query:
-        lists.append(reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
-                                   q=q.chunk_text_query(query, sha), k=k))
+    """Chunks for a question, within one paper when `paper_id` is given (NotFoundError when there is none).
+    Two round trips at most: fulltext, vector and entity names in one query, then the chunks one hop from
+    the entities the question names."""
     vector_index = reader.index("vector", "Chunk", "embedding")
-    if embed is not None and vector_index:
-        vector = embed(question)
-        lists.append(reader.chunks(q.PAPER_VECTOR_CHUNKS, sha=sha, vector=vector, k=k) if sha else
-                     reader.chunks(q.VECTOR_CHUNKS, index=vector_index, vector=vector, fetch=k * 4, k=k))
-    entities = named_entities(reader, question)
+    first = reader.run(q.RETRIEVE_IN_PAPER if paper_id else q.RETRIEVE_ALL, paper_id=paper_id,
+                       text=keyword_query(question) or None,
+                       vector=embed(question) if embed is not None and vector_index else None,
+                       k=k, fetch=k * 4, chunk_index=reader.index("fulltext", "Chunk", "text"),
+                       vector_index=vector_index, name_index=reader.index("fulltext", "Method", "name"),
+                       labels=reader.entity_labels())[0]
+    sha = first["sha"]
+    if paper_id is not None:
+        if sha is None:
+            raise q.no_such_paper(paper_id)
+        reader.known_paper(sha, paper_id, first["title"])
+    # ranked by relevance: their heads always compete for the answer
+    lists = [[q.chunk_row(hit) for hit in first[key]] for key in ("text_hits", "vector_hits")]
+    entities = named_in(question, first["names"])
     edges: list[dict] = []
     expanded: list[dict] = []
     if entities:

@@ -243,6 +243,18 @@ def test_rejected_elements_are_absent_from_answers(client, sample_db):
     assert client.get("/nodes/dataset_pg19").json()["properties"]["verification_status"] == "rejected"
 
 
+def test_a_rejected_chunk_is_not_evidence(client, sample_db):
+    """Retrieval returns chunk fields, not nodes: the filter on rejected chunks must be in its Cypher."""
+    question = {"question": "What is routing attention restricted to?", "paper_id": "paper_a"}
+    before = client.post("/ask", json=question).json()
+    assert before["evidence"][0]["chunk_id"] == "chunk_a2" and "clustered keys" in before["answer"]
+    client.post("/curation/nodes/chunk_a2/reject", json={"reason": "garbled text"}, headers=CURATOR)
+    after = client.post("/ask", json=question).json()
+    assert "chunk_a2" not in {e["chunk_id"] for e in after["evidence"]} and "clustered keys" not in after["answer"]
+    located = client.get("/locate", params={"q": "clustered keys", "paper_id": "paper_a"}).json()["items"]
+    assert "chunk_a2" not in {item["element_id"] for item in located}
+
+
 def test_rejected_elements_are_left_out_of_exports(client, sample_db):
     client.post("/curation/nodes/method_srt_dup/reject", headers=CURATOR)
     client.post(f"/curation/edges/{edge_id(sample_db, 'paper_a', 'USES', 'method_transformer')}/reject", headers=CURATOR)

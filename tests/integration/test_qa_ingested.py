@@ -83,8 +83,7 @@ def test_paper_scoped_fulltext_is_filtered_by_the_index_with_unchanged_scores(dr
     index = reader.index("fulltext", "Chunk", "text")
 
     def hits(scope):
-        rows = reader.chunks(q.FULLTEXT_CHUNKS, index=index, q=q.chunk_text_query("algorithm OR processors", scope),
-                             k=20)
+        rows = reader.chunks(q.FULLTEXT_CHUNKS, index=index, text="algorithm OR processors", sha=scope, k=20)
         return [(c["id"], c["score"]) for c in rows]
 
     unscoped = hits(None)
