@@ -7,6 +7,10 @@ import uvicorn
 
 from kg.settings import get_settings
 
+# uvicorn kills a worker that does not answer its supervisor's ping within this time (default 5 s). A worker
+# importing the app on a busy machine took longer, so `--workers 2` restarted its workers forever.
+HEALTHCHECK_S = 60
+
 
 def serve(
     host: str = typer.Option(None, help="Interface to bind (default PAPERKG_API_HOST)."),
@@ -17,4 +21,4 @@ def serve(
     """Serve the REST API (OpenAPI docs at /docs)."""
     settings = get_settings()
     uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,
-                workers=workers)
+                workers=workers, timeout_worker_healthcheck=HEALTHCHECK_S)

@@ -3,7 +3,6 @@ margin and its boxes highlighted, rendered to PNG with PyMuPDF from the content-
 
 from __future__ import annotations
 
-import pymupdf
 from neo4j import Driver
 
 from kg.bbox import parse_bbox
@@ -35,6 +34,9 @@ def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: st
 
 def render(pdf_path, boxes: list[str]) -> bytes:
     """PNG of the first page the boxes are on, clipped around that page's boxes, which are highlighted."""
+    import pymupdf  # here, not at module level: importing it loads its layout models (2-3 s), which every API
+    # worker would pay at start-up for a picture few requests ask for
+
     parsed = [parse_bbox(b) for b in boxes]
     page_no = parsed[0][0]
     on_page = [pymupdf.Rect(*box) for page, box in parsed if page == page_no]
