@@ -61,7 +61,7 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"(?P<n>{_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\s+"
             rf"(?:[\w-]+\s+){{0,3}}?(?:{mh})\b"), METHOD, 0.6),
         "dataset_appositive": (re.compile(
-            rf"(?P<n>{_NAME})\s*(?:,|\()\s*(?:a|an|the)\s+(?:[\w-]+\s+){{0,4}}?(?:{ds})\b"), DATASET, 0.85),
+            rf"(?P<n>{_NAME}){_CITE}?\s*(?:,|\()\s*(?:a|an|the)\s+(?:[\w,.-]+\s+){{0,4}}?(?:{ds})\b"), DATASET, 0.85),
         "cited": (re.compile(rf"(?P<n>{_NAME}){_CITE}"), METHOD, 0.55),
         "used": (re.compile(
             rf"\b(?:using|uses|use|used|adopt(?:s|ed)?|employ(?:s|ed)?|appl(?:y|ies|ied)|via|run(?:s)?|ran|"

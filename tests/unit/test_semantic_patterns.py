@@ -74,6 +74,11 @@ def test_coordinated_names_take_the_type_of_a_typed_member():
     assert {(c.name, c.type) for c in extra} == {("FooCorp", "Dataset"), ("BarBank", "Dataset")}
 
 
+def test_a_dataset_appositive_after_a_citation_and_with_a_size():
+    found = cues("We check the vectors on SimBank (Lee et al., 2012), a 3,000 items word similarity data set.")
+    assert ("dataset_appositive", "Dataset", "SimBank") in found
+
+
 def test_a_citation_in_a_list_neither_breaks_it_nor_types_it():
     sentence = "Results on the NewsBank [4], TalkSet (12k samples) and QuoteBank [7] data sets are in Table 2."
     datasets = {c.name for c in find_cues(sentence) if c.type == "Dataset"}
