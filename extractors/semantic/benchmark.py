@@ -100,13 +100,15 @@ def scirex_passages(doc: dict) -> list[Passage]:
     out, headings = [], []
     for n, (start, end) in enumerate(doc["sections"]):
         text = detokenize(words[start:end])
-        if n == 0:
-            out.append(Passage(text, FRONT, kind="title"))
+        split = first_sentence.get(start, end)
+        if n == 0:  # 'document : Title' then the abstract
+            out.append(Passage(detokenize(words[start:split]).removeprefix("document:").strip(), FRONT, kind="title"))
+            if split < end:
+                out.append(Passage(detokenize(words[split:end]), FRONT))
             continue
         heading = text.removeprefix("section:").strip()
         found = classify_title(" ".join(heading.split()[:4])) or classify_title(" ".join(heading.split()[:2]))
         kind = found[0] if found else "Other"
-        split = first_sentence.get(start, start)
         if text.startswith("section:") and split < end:
             headings.append(Passage(detokenize(words[start:split]).removeprefix("section:").strip(), kind, kind="heading"))
             text = detokenize(words[split:end])

@@ -17,6 +17,14 @@ def test_similarity_threshold_is_point_nine():
     assert score_type([["F1-score"]], ["F1 score"]).found == 1
 
 
+def test_scirex_title_is_the_first_sentence_of_the_first_section():
+    doc = {"words": "document : A Model for Parsing We parse trees . section : Data We use TreeBank .".split(),
+           "sections": [[0, 10], [10, 17]], "sentences": [[0, 6], [6, 10], [10, 13], [13, 17]]}
+    assert [(p.kind, p.section_kind, p.text) for p in scirex_passages(doc)] == [
+        ("title", "Abstract", "A Model for Parsing"), ("text", "Abstract", "We parse trees."),
+        ("text", "Experiment", "We use TreeBank."), ("heading", "Experiment", "Data")]
+
+
 def test_scirex_reader():
     doc = {"words": "A Model . section : Experiments We test on SQuAD ( v1 ) with F1 .".split(),
            "sections": [[0, 3], [3, 16]], "sentences": [[0, 3], [3, 6], [6, 16]],
