@@ -87,6 +87,7 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     weighted = list(weights.items())
+    known = _words(question)
     scored = []
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
@@ -95,15 +96,17 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
         context = _caption_terms(chunk, a)
         if context:
             coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weighted) / total
-        else:  # most units: no caption, so only the sentence's own terms count
-            coverage = sum(w * _match(t, present) for t, w in weighted) / total
+        else:  # most units: no caption, so only the sentence's own terms count (_match inlined: most CPU time)
+            prefixes = _prefixes(present)
+            coverage = sum(w * (1.0 if t in present else 0.7 if len(t) >= 5 and t[:5] in prefixes else 0.0)
+                           for t, w in weighted) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         announces, lacks_number = False, False
         if numeric:
             lacks_number = not any(t[0].isdigit() for t in tokens(_CITATION.sub(" ", raw)) if t not in q_tokens)
             score += -0.15 if lacks_number else 0.15
-        elif naming and _has_new_name(raw, question):
+        elif naming and _has_new_name(raw, known):
             score += 0.05
         elif naming:
             announces = bool(counts & set(tokens(raw)))
@@ -159,16 +162,25 @@ def _prefixes(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w[:5] for w in words if len(w) >= 5)
 
 
-def _has_new_name(text: str, question: str) -> bool:
-    """A name the question does not already contain: a word with a capital after its first letter ('VESPA',
-    'codeML', 'SciBERT'), or a capitalised word that neither begins the sentence nor is a stop word ('We')."""
-    known = {t.lower() for t in re.findall(r"\w[\w\-]*", question)}
-    for i, match in enumerate(re.finditer(r"\b[A-Za-z][\w\-]*", text)):
+@lru_cache(maxsize=256)
+def _words(question: str) -> frozenset[str]:
+    """The question's words, lower-cased: what a name in an answer must not be to count as new."""
+    return frozenset(t.lower() for t in re.findall(r"\w[\w\-]*", question))
+
+
+_WORD = re.compile(r"\b[A-Za-z][\w\-]*")
+
+
+def _has_new_name(text: str, known: frozenset[str]) -> bool:
+    """A name the question (its words `known`) does not already contain: a word with a capital after its first
+    letter ('VESPA', 'codeML', 'SciBERT'), or a capitalised word that neither begins the sentence nor is a stop
+    word ('We'). A word holds a capital when lower-casing changes it (cheaper than testing each letter)."""
+    for i, match in enumerate(_WORD.finditer(text)):
         word = match.group()
         lower = word.lower()
-        if lower in known or not any(c.isupper() for c in word):
+        if lower == word or lower in known:
             continue
-        if any(c.isupper() for c in word[1:]) or (i > 0 and lower not in STOPWORDS):
+        if word[1:] != lower[1:] or (i > 0 and lower not in STOPWORDS):
             return True
     return False
 

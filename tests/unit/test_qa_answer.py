@@ -1,8 +1,8 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, compose, confidence, evidence_units, locate_in_chunk,
-                          score_units, short_forms, units_of, with_other_forms)
+from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
+                          locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
@@ -162,7 +162,7 @@ def test_word_families_meet_in_one_stem():
 
 
 def test_a_new_name_is_a_word_with_inner_capitals_or_a_capitalised_word_inside_the_sentence():
-    question = "Which program does VESPA automate?"
+    question = _words("Which program does VESPA automate?")
     assert _has_new_name("We present VESPA, which runs codeML.", question)  # 'codeML'
     assert _has_new_name("It was written by Webb and colleagues.", question)  # 'Webb', not first
     assert not _has_new_name("VESPA automates the analyses.", question)  # no fragment 'ESPA' of a known name
