@@ -1,6 +1,7 @@
 """Who is calling: an API key in `Authorization: Bearer <key>` or `X-API-Key`, matched by its hash against the
 configured keys. Routers depend on `read_access`, `require("curator")` or `require("admin")`; the identity
-returned is the actor curation records, never a name from the request body."""
+returned is the actor curation records, never a name from the request body. The dependencies are `async def`
+(they never wait) so FastAPI calls them inline instead of handing each to its thread pool."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def _keys(request: Request) -> dict[str, Identity]:
     return state.api_keys
 
 
-def caller(request: Request) -> Identity | None:
+async def caller(request: Request) -> Identity | None:
     """The identity of the presented key, None without a key; an unknown key is refused, never ignored."""
     header = request.headers.get("authorization", "")
     key = header[7:].strip() if header.lower().startswith("bearer ") else request.headers.get("x-api-key", "").strip()
@@ -32,7 +33,7 @@ def caller(request: Request) -> Identity | None:
 
 def require(role: str):
     """A dependency that lets only keys of `role` or higher through: 401 without a key, 403 with too low a role."""
-    def dependency(identity: Identity | None = Depends(caller)) -> Identity:
+    async def dependency(identity: Identity | None = Depends(caller)) -> Identity:
         if identity is None:
             raise AuthenticationError(f"this call needs an API key with the {role} role",
                                       hint="send it as `Authorization: Bearer <key>` or `X-API-Key: <key>`")
@@ -42,8 +43,8 @@ def require(role: str):
     return dependency
 
 
-def read_access(request: Request, identity: Identity | None = Depends(caller)) -> Identity | None:
+async def read_access(request: Request, identity: Identity | None = Depends(caller)) -> Identity | None:
     """Reads are open unless PAPERKG_API_READ_KEY_REQUIRED; then any valid key may read."""
     if request.app.state.settings.api_read_key_required:
-        return require("reader")(identity)
+        return await require("reader")(identity)
     return identity

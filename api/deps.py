@@ -1,4 +1,7 @@
-"""Dependencies the routers receive: the driver, settings and schema the app opened at start-up."""
+"""Dependencies the routers receive: the driver, settings and schema the app opened at start-up.
+
+They are `async def` although they never wait: FastAPI runs a plain `def` dependency in its thread pool, one
+thread hand-off each, which cost a node lookup more than its Cypher (docs/benchmarks.md, QA latency)."""
 
 from __future__ import annotations
 
@@ -10,17 +13,17 @@ from kg.settings import Settings
 from ontology.loader import Schema, get_schema
 
 
-def driver(request: Request) -> Driver:
+async def driver(request: Request) -> Driver:
     return request.app.state.driver
 
 
-def settings(request: Request) -> Settings:
+async def settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def schema() -> Schema:
+async def schema() -> Schema:
     return get_schema()
 
 
-def jobs(request: Request) -> JobRegistry:
+async def jobs(request: Request) -> JobRegistry:
     return request.app.state.jobs

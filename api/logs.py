@@ -9,8 +9,8 @@ import time
 import uuid
 from contextvars import ContextVar
 
-from starlette.middleware.base import BaseHTTPMiddleware
-from starlette.requests import Request
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 REQUEST_ID = ContextVar("request_id", default=None)
 _VALID_ID = re.compile(r"^[A-Za-z0-9._\-]{1,128}$")  # a client's id is echoed only if it is harmless
@@ -41,18 +41,33 @@ def configure() -> None:
         root.propagate = False
 
 
-class RequestIdMiddleware(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next):
-        incoming = request.headers.get("x-request-id", "")
+class RequestIdMiddleware:
+    """Plain ASGI, not Starlette's BaseHTTPMiddleware: that one runs every request through an extra task and
+    memory streams, a fixed cost each node lookup paid (docs/benchmarks.md, QA latency)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        incoming = Headers(scope=scope).get("x-request-id", "")
         request_id = incoming if _VALID_ID.match(incoming) else uuid.uuid4().hex
-        request.state.request_id = request_id
+        scope.setdefault("state", {})["request_id"] = request_id  # request.state.request_id
         token = REQUEST_ID.set(request_id)
-        start = time.perf_counter()
+        start, status = time.perf_counter(), 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                MutableHeaders(scope=message).append("X-Request-ID", request_id)
+            await send(message)
+
         try:
-            response = await call_next(request)
+            await self.app(scope, receive, send_with_id)
         finally:
             REQUEST_ID.reset(token)
-        response.headers["X-Request-ID"] = request_id
-        log.info("request", extra={"request_id": request_id, "method": request.method, "path": request.url.path,
-                                   "status": response.status_code, "ms": round((time.perf_counter() - start) * 1000, 1)})
-        return response
+            log.info("request", extra={"request_id": request_id, "method": scope["method"], "path": scope["path"],
+                                       "status": status, "ms": round((time.perf_counter() - start) * 1000, 1)})

@@ -21,4 +21,5 @@ def serve(
     """Serve the REST API (OpenAPI docs at /docs)."""
     settings = get_settings()
     uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,
-                workers=workers, timeout_worker_healthcheck=HEALTHCHECK_S)
+                workers=workers, timeout_worker_healthcheck=HEALTHCHECK_S,
+                access_log=False)  # the API logs each request itself, as one JSON line with its request id

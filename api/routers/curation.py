@@ -117,12 +117,12 @@ def _curation(request: Request, identity: Identity, driver: Driver, settings: Se
                     database=settings.neo4j_database)
 
 
-def curator(request: Request, identity: Identity = Depends(require("curator")), driver: Driver = Depends(deps.driver),
+async def curator(request: Request, identity: Identity = Depends(require("curator")), driver: Driver = Depends(deps.driver),
             settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
     return _curation(request, identity, driver, settings, schema)
 
 
-def admin(request: Request, identity: Identity = Depends(require("admin")), driver: Driver = Depends(deps.driver),
+async def admin(request: Request, identity: Identity = Depends(require("admin")), driver: Driver = Depends(deps.driver),
           settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
     return _curation(request, identity, driver, settings, schema)
 
