@@ -66,8 +66,8 @@ def idf_weights(question_terms: list[str], texts: list[str]) -> dict[str, float]
     """BM25-style idf of each question term over the candidate sentences."""
     bags = [set(terms(t)) for t in texts]
     n = len(bags) or 1
-    return {t: math.log(1 + (n - sum(t in b for b in bags) + 0.5) / (sum(t in b for b in bags) + 0.5))
-            for t in set(question_terms)}
+    df = {t: sum(t in b for b in bags) for t in set(question_terms)}
+    return {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
 
 
 def score_units(question: str, chunks: list[dict]) -> list[Unit]:
