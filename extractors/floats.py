@@ -219,6 +219,12 @@ def best_per_label(captions: list[Caption]) -> list[Caption]:
     return sorted(best.values(), key=lambda c: (c.page, c.index))
 
 
+def column_halves(page: PageLayout) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The left and right column of a two-column page, each 5 pt past the middle (the gutter)."""
+    mid = page.width / 2
+    return (0.0, mid + 5), (mid - 5, page.width)
+
+
 def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
     """Horizontal extent a float may occupy: the caption's column, or the page when it is full width or
     centred on the page across the gutter (a short caption under a table as wide as the page)."""
@@ -226,7 +232,8 @@ def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
     centred = box[0] < mid - 5 < mid + 5 < box[2] and abs((box[0] + box[2]) / 2 - mid) < 0.03 * page.width
     if page.columns < 2 or box[2] - box[0] > 0.6 * page.width or centred:
         return 0.0, page.width
-    return (0.0, mid + 5) if (box[0] + box[2]) / 2 < mid else (mid - 5, page.width)
+    left, right = column_halves(page)
+    return left if (box[0] + box[2]) / 2 < mid else right
 
 
 def text_extent(page: PageLayout, span: tuple[float, float]) -> tuple[float, float]:
@@ -288,8 +295,8 @@ def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size
     in_span = lambda b: b[0] < x1 and b[2] > x0 and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
     others = {id(line) for c in captions_on_page for line in c.lines}
     text = text_extent(page, (x0, x1))
-    mid = page.width / 2  # a float as wide as a two-column page is bounded by either column's paragraphs
-    columns = [(0.0, mid + 5), (mid - 5, page.width)] if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
+    # a float as wide as a two-column page is bounded by either column's paragraphs
+    columns = list(column_halves(page)) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
              if in_span(line.bbox) and id(line) not in others]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
