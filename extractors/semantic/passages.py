@@ -56,9 +56,20 @@ def document_passages(doc: Document) -> list[Passage]:
 
 
 def heading_passages(doc: Document) -> list[Passage]:
-    """Section headings of the body and appendix (chunk text leaves them out), not in Document.text."""
-    return [Passage(s.title, s.kind, None, s.box.page, (format_bbox(s.box.page, s.box.bbox),), None, "heading")
-            for s in doc.sections if s.title and s.core_kind in ("body", "appendix")]
+    """Section headings of the body and appendix (chunk text leaves them out), not in Document.text; a heading's
+    chunk, for provenance, is the first chunk of its section or, for a section with only subsections, of the
+    next section that has one."""
+    first_chunk: dict[str, str] = {}
+    for chunk in doc.chunks:
+        if chunk.section_id:
+            first_chunk.setdefault(chunk.section_id, chunk.id)
+    ordered = sorted(doc.sections, key=lambda s: s.ordinal)
+    out = []
+    for n, s in enumerate(ordered):
+        chunk = next((first_chunk[t.id] for t in ordered[n:] if t.id in first_chunk), None)
+        if s.title and s.core_kind in ("body", "appendix") and chunk:
+            out.append(Passage(s.title, s.kind, chunk, s.box.page, (format_bbox(s.box.page, s.box.bbox),), None, "heading"))
+    return out
 
 
 def cell_passages(doc: Document) -> list[Passage]:

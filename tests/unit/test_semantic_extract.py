@@ -68,8 +68,8 @@ def test_salient_entities_by_type(extraction):
 
 def test_section_headings_are_passages_of_their_section():
     headings = [(p.text, p.section_kind, p.page, p.chunk_id) for p in document_passages(_document()) if p.kind == "heading"]
-    assert headings == [("Introduction", "Introduction", 1, None), ("Method", "Method", 1, None),
-                        ("Experiment", "Experiment", 1, None)]
+    assert headings == [("Introduction", "Introduction", 1, "chunk1"), ("Method", "Method", 1, "chunk2"),
+                        ("Experiment", "Experiment", 1, "chunk3")]
 
 
 def test_proposed_versus_used(extraction):
