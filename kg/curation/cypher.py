@@ -32,9 +32,6 @@ CREATE (s)-[r:`{type}`]->(t) SET r = $props
 RETURN elementId(r) AS id
 """
 DELETE_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) DELETE r"
-NODE_PAPERS = "MATCH (n:`{label}` {{id: $id}}) RETURN [x IN [n.paper_sha256] WHERE x IS NOT NULL] AS shas"
-EDGE_PAPERS = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "
-               "RETURN [x IN [r.paper_sha256] WHERE x IS NOT NULL] AS shas")
 # The papers of a node's edges: a merge or split moves edges that belong to these papers' graphs.
 EDGE_PAPERS_OF_NODE = ("MATCH (n:`{label}` {{id: $id}})-[r]-() WHERE r.paper_sha256 IS NOT NULL "
                        "RETURN collect(DISTINCT r.paper_sha256) AS shas")

@@ -16,7 +16,7 @@ from kg import queries
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.curation.operations import (Curation, EdgeRef, NodeRef, Outcome, curator_extractor, lock_papers, now_utc,
-                                    ref_from_dict, state)
+                                    papers_of, ref_from_dict, state)
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 _EVIDENCE = ("source_chunk_ids", "pages", "bboxes")
@@ -76,7 +76,7 @@ def _lock_pair(tx: ManagedTransaction, survivor: NodeRef, duplicate: NodeRef, pa
 
 def _papers_of(tx: ManagedTransaction, node: NodeRef) -> set[str]:
     row = tx.run(cypher.EDGE_PAPERS_OF_NODE.format(label=node.label), id=node.id).single()
-    return node.papers(tx) | set(row["shas"] if row else [])
+    return papers_of(tx, node) | set(row["shas"] if row else [])
 
 
 def _move_edges(cur: Curation, tx: ManagedTransaction, survivor: NodeRef, duplicate: NodeRef

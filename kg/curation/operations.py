@@ -64,11 +64,6 @@ class NodeRef:
     def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
         return self.lock(tx, cypher.READ_NODE)
 
-    def papers(self, tx: ManagedTransaction) -> set[str]:
-        """The sha256 of the paper whose graph holds the node (none for a node shared by papers)."""
-        row = tx.run(cypher.NODE_PAPERS.format(label=self.label), id=self.id).single()
-        return set(row["shas"]) if row else set()
-
     def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
         tx.run(cypher.SET_NODE.format(label=self.label), id=self.id, props=props).consume()
 
@@ -114,10 +109,6 @@ class EdgeRef:
     def read(self, tx: ManagedTransaction) -> dict[str, Any] | None:
         return self.lock(tx, cypher.READ_EDGE_PROPS)
 
-    def papers(self, tx: ManagedTransaction) -> set[str]:
-        row = tx.run(self._cypher(cypher.EDGE_PAPERS), **self._params()).single()
-        return set(row["shas"]) if row else set()
-
     def set(self, tx: ManagedTransaction, props: dict[str, Any]) -> None:
         tx.run(self._cypher(cypher.SET_EDGE), **self._params(), props=props).consume()
 
@@ -153,6 +144,13 @@ def state(ref: Ref, props: dict[str, Any] | None, edge_id: str | None = None) ->
     if isinstance(ref, EdgeRef):
         out["edge_id"] = edge_id
     return out
+
+
+def papers_of(tx: ManagedTransaction, ref: NodeRef | EdgeRef) -> set[str]:
+    """The sha256 of the paper whose graph holds the element (none for one shared by papers), read before any
+    lock is taken: papers are locked before elements."""
+    props = ref.read(tx)
+    return {props["paper_sha256"]} if props and props.get("paper_sha256") else set()
 
 
 def lock_papers(tx: ManagedTransaction, shas: set[str]) -> None:
@@ -396,7 +394,7 @@ class Curation:
         """Lock the papers whose graph holds the element (and `papers`), then the element; its properties, read
         under the lock (None: it is not in the graph). A re-ingest of such a paper holds the paper's lock from
         before it reads the curation state until it commits, so this waits for it and then sees its result."""
-        lock_papers(tx, ref.papers(tx) | set(papers))
+        lock_papers(tx, papers_of(tx, ref) | set(papers))
         return ref.lock(tx)
 
     @staticmethod
