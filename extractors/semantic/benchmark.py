@@ -110,7 +110,8 @@ def scirex_passages(doc: dict) -> list[Passage]:
         found = classify_title(" ".join(heading.split()[:4])) or classify_title(" ".join(heading.split()[:2]))
         kind = found[0] if found else "Other"
         if text.startswith("section:") and split < end:
-            headings.append(Passage(detokenize(words[start:split]).removeprefix("section:").strip(), kind, kind="heading"))
+            title = detokenize(words[start:split]).removeprefix("section:").strip()
+            headings.append(Passage(title, kind, kind="heading"))
             text = detokenize(words[split:end])
         out.append(Passage(text, kind))
     return out + headings

@@ -68,7 +68,8 @@ def heading_passages(doc: Document) -> list[Passage]:
     for n, s in enumerate(ordered):
         chunk = next((first_chunk[t.id] for t in ordered[n:] if t.id in first_chunk), None)
         if s.title and s.core_kind in ("body", "appendix") and chunk:
-            out.append(Passage(s.title, s.kind, chunk, s.box.page, (format_bbox(s.box.page, s.box.bbox),), None, "heading"))
+            box = (format_bbox(s.box.page, s.box.bbox),)
+            out.append(Passage(s.title, s.kind, chunk, s.box.page, box, None, "heading"))
     return out
 
 

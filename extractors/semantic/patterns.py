@@ -5,7 +5,8 @@ Families: proposed ("we propose X", "our model, X,", title "X: ..."), cited ("X 
 "X [12]"), used ("using X", "compared with X"), method_head ("X network"), dataset_context ("on the X
 dataset", "trained on X"), dataset_list ("corpora such as X and Y"), coordination ("X, Y and Z" with one of
 them typed), metric_context ("measured by X", "in terms of X", "X score"), metric_lexicon, dataset_lexicon,
-task_phrase ("named entity recognition"), task_context ("the task of X", "the X task").
+task_phrase ("named entity recognition"; stronger in the title or as a whole section heading), task_context
+("the task of X", "the X task"), table_column (the cells of a table's Dataset or Task column).
 """
 
 from __future__ import annotations
@@ -163,8 +164,6 @@ def _valid(name: str, kind: str, family: str = "") -> bool:
     return name.split()[0][0].isalpha() or name[0].isdigit()
 
 
-# a list member may carry a citation or a short note: "PubTabNet [22]", "FinTabNet (113k samples)"
-_MEMBER = rf"{_NAME}(?:\s*(?:\([^()]{{1,60}}\)|\[[^\[\]]{{1,30}}\]))?"
 def _heading_is(heading: str, start: int, length: int) -> bool:
     """The task phrase is the whole heading but for a number and punctuation ('4.2 Citation Prediction')."""
     return not re.search(r"[A-Za-z]", heading[:start] + heading[start + length:])
@@ -177,9 +176,12 @@ def _strength(family: str, strength: float, title: bool, whole_heading: bool) ->
     return 0.7 if title else 0.6 if whole_heading else strength
 
 
+# a list member may carry a citation or a short note: "PubTabNet [22]", "FinTabNet (113k samples)"
+_MEMBER = rf"{_NAME}(?:\s*(?:\([^()]{{1,60}}\)|\[[^\[\]]{{1,30}}\]))?"
 _LIST = re.compile(rf"{_MEMBER}(?:\s*,\s*{_MEMBER})*,?\s+(?:and|or)\s+{_MEMBER}")
 _NOTES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-# what follows an author's name in a citation: 'Huang et al.', 'Lee, 2018', 'Chen and Lee, 2018', 'Saier and Färber (2019)'
+# what follows an author's name in a citation: 'Huang et al.', 'Lee, 2018', 'Chen and Lee, 2018',
+# 'Saier and Färber (2019)'
 _AUTHOR_AFTER = re.compile(r"(?:\s+(?:and|&)\s+[^\s,;()]+)?\s*(?:et\s+al\b|,?\s*\(?(?:19|20)\d\d[a-z]?\b)")
 _TYPED_BY_LIST = (DATASET, METHOD)
 
@@ -348,8 +350,8 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
             if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
                 kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
             start = m.start(group) + raw.find(name.split()[0])
-            cues.append(Cue(kind, name, start, start + len(name), family, _strength(family, strength, title, heading and
-                                                                                   _heading_is(sentence, start, len(name)))))
+            whole_heading = heading and _heading_is(sentence, start, len(name))
+            cues.append(Cue(kind, name, start, start + len(name), family, _strength(family, strength, title, whole_heading)))
     cues += lexicon_cues(sentence)
     if triggers["dataset_head"].search(sentence):
         cues += dataset_list_cues(sentence)
