@@ -15,8 +15,8 @@ CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Eq
 def test_contract_labels_and_version():
     schema = get_schema()
     assert set(schema.labels) == CONTRACT_LABELS
-    assert schema.version == "1.5.0"
-    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.5.0")
+    assert schema.version == "1.6.0"
+    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.6.0")
 
 
 def test_contract_patterns():
@@ -80,6 +80,7 @@ def test_indexes_from_the_ontology():
     assert indexes["entity_names"].properties == ("aliases", "name")
     assert indexes["chunk_embedding"].kind == "vector" and indexes["chunk_embedding"].similarity == "cosine"
     assert get_schema().nodes["Paper"].indexed == ("arxiv_id", "doi", "sha256", "year")
+    assert get_schema().nodes["Chunk"].indexed == ()  # every chunk written pays for each index; no query needs one
 
 
 def test_every_term_has_label_and_comment():
@@ -124,6 +125,6 @@ def test_broken_ontology_is_a_clear_error(tmp_path):
     with pytest.raises(OntologyError, match="cannot parse"):
         load_schema(broken, SHAPES_FILE)
     unversioned = tmp_path / "unversioned.ttl"
-    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.5.0" ;', ""))
+    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.6.0" ;', ""))
     with pytest.raises(OntologyError, match="versionInfo"):
         load_schema(unversioned, SHAPES_FILE)
