@@ -7,6 +7,7 @@ Questions come from the gold files' qa items (scoped to their paper when it is i
 from GET /papers, so the load looks like real use. Before timing, every client sends one /ask,
 so each server worker has loaded its query embedder. Usage (docs/benchmarks.md, QA latency):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
+By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
 """
 
 from __future__ import annotations
@@ -65,14 +66,17 @@ async def client_loop(http: httpx.AsyncClient, requests: list[Request], times: d
             errors[request[0]].append(error)
 
 
-def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: int) -> list[list[Request]]:
-    """Each client alternates /ask (a gold question with its paper) and GET /nodes/{paper id}."""
+def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: int, kinds: str
+          ) -> list[list[Request]]:
+    """Each client sends /ask (a gold question with its paper) and GET /nodes/{paper id}: alternately
+    (`kinds` "mixed"), or only one of them ("ask", "node")."""
     out = []
     for c in range(clients):
         plan = []
         for i in range(per_client):
             n = c * per_client + i
-            plan.append(("ask", "/ask", questions[n % len(questions)]) if i % 2 == 0
+            ask = kinds == "ask" or (kinds == "mixed" and i % 2 == 0)
+            plan.append(("ask", "/ask", questions[n % len(questions)]) if ask
                         else ("node", f"/nodes/{node_ids[n % len(node_ids)]}", None))
         out.append(plan)
     return out
@@ -86,6 +90,9 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--per-client", type=int, default=40)
     parser.add_argument("--max-seconds", type=float, default=300)
+    parser.add_argument("--kinds", choices=["mixed", "ask", "node"], default="mixed",
+                        help="mixed: every client alternates /ask and a node lookup (the default, the harder case: "
+                             "lookups wait behind /ask work); ask or node: that endpoint alone")
     args = parser.parse_args()
 
     limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
@@ -99,7 +106,7 @@ async def main() -> None:
         if not questions:
             raise SystemExit(f"no paper of a gold question is in the graph behind {args.url} "
                              "(check --gold and --corpus, and that the corpus is ingested)")
-        work = plans(questions, node_ids, args.clients, args.per_client)
+        work = plans(questions, node_ids, args.clients, args.per_client, args.kinds)
         warm = httpx.Timeout(300)
         await asyncio.gather(*(http.post("/ask", json=questions[c % len(questions)], timeout=warm)
                                for c in range(args.clients)))  # loads each worker's embedder before timing
@@ -110,8 +117,8 @@ async def main() -> None:
         began = time.perf_counter()
         await asyncio.gather(*(client_loop(http, plan, times, errors, deadline) for plan in work))
         wall = time.perf_counter() - began
-    report = {kind: summary(times[kind], len(errors[kind])) for kind in times}
-    report.update(papers_in_graph=len(in_graph), questions=len(questions), clients=args.clients,
+    report = {kind: summary(times[kind], len(errors[kind])) for kind in times if times[kind] or errors[kind]}
+    report.update(kinds=args.kinds, papers_in_graph=len(in_graph), questions=len(questions), clients=args.clients,
                   wall_s=round(wall, 1), load_average_start=load_start, load_average_end=load_average(),
                   cpus=os.cpu_count(), error_samples=sorted({e for kind in errors for e in errors[kind]})[:5])
     print(json.dumps(report, indent=1))
