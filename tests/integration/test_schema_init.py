@@ -46,9 +46,10 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
     assert constraints["paperkg_method_id"] == (["Method"], ["id"]) and len(constraints) == len(schema.labels) + 2
     assert constraints["paperkg_curationevent_id"] == (["CurationEvent"], ["id"])  # the curation ledger
     assert constraints["paperkg_curator_id"] == (["Curator"], ["id"])
-    dims = empty_db.execute_query("SHOW INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
-                                  "RETURN options.indexConfig['vector.dimensions'] AS d").records[0]["d"]
-    assert dims == 384
+    config = empty_db.execute_query("SHOW INDEXES YIELD name, options WHERE name = 'chunk_embedding' "
+                                    "RETURN options.indexConfig AS c").records[0]["c"]
+    assert config["vector.dimensions"] == 384
+    assert config["vector.quantization.enabled"] is False  # quantized, it found 0.895 of the exact top 10
     recorded = recorded_version(empty_db)
     assert (recorded["version"], recorded["embedding_dim"]) == (CURRENT, 384)
 
