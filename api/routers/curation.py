@@ -117,13 +117,15 @@ def _curation(request: Request, identity: Identity, driver: Driver, settings: Se
                     database=settings.neo4j_database)
 
 
-async def curator(request: Request, identity: Identity = Depends(require("curator")), driver: Driver = Depends(deps.driver),
-            settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
+async def curator(request: Request, identity: Identity = Depends(require("curator")),
+                  driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                  schema: Schema = Depends(deps.schema)) -> Curation:
     return _curation(request, identity, driver, settings, schema)
 
 
-async def admin(request: Request, identity: Identity = Depends(require("admin")), driver: Driver = Depends(deps.driver),
-          settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)) -> Curation:
+async def admin(request: Request, identity: Identity = Depends(require("admin")),
+                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                schema: Schema = Depends(deps.schema)) -> Curation:
     return _curation(request, identity, driver, settings, schema)
 
 

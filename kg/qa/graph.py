@@ -109,7 +109,7 @@ RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rel
 """
 
 CHUNKS_BY_ID = f"""
-MATCH (c:Chunk) WHERE c.id IN $ids
+MATCH (c:Chunk) WHERE c.id IN $ids AND {_VISIBLE.format("c")}
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
 RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 1.0 AS score
 """
@@ -171,15 +171,6 @@ OPTIONAL MATCH (p:Paper {sha256: res.paper_sha256})
 WHERE $paper_id IS NULL OR p.id = $paper_id
 RETURN res, m, d, metric, where, p, [x IN [om, od, fm, ri] WHERE x IS NOT NULL] AS rels
 ORDER BY d.name, metric.name, m.name
-"""
-
-# Chunks of one paper, for locate's phrase scan and the coverage text share.
-PAPER_CHUNK_TEXTS = f"""
-MATCH (p:Paper {{id: $paper_id}})
-MATCH {PAPER_CHUNKS}
-WITH DISTINCT c
-OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 0.0 AS score
 """
 
 

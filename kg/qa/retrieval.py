@@ -53,7 +53,7 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
     Two round trips at most: fulltext, vector and entity names in one query, then the chunks one hop from
     the entities the question names."""
     vector_index = reader.index("vector", "Chunk", "embedding")
-    first = reader.run(q.RETRIEVE_IN_PAPER if paper_id else q.RETRIEVE_ALL, paper_id=paper_id,
+    first = reader.run(q.RETRIEVE_ALL if paper_id is None else q.RETRIEVE_IN_PAPER, paper_id=paper_id,
                        text=keyword_query(question) or None,
                        vector=embed(question) if embed is not None and vector_index else None,
                        k=k, fetch=k * 4, chunk_index=reader.index("fulltext", "Chunk", "text"),

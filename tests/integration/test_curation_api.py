@@ -254,6 +254,15 @@ def test_a_rejected_chunk_is_not_evidence(client, sample_db):
     located = client.get("/locate", params={"q": "clustered keys", "paper_id": "paper_a"}).json()["items"]
     assert "chunk_a2" not in {item["element_id"] for item in located}
 
+    # an answer from the graph cites the chunks its edge names: the edge stays, its rejected chunk goes
+    graph_question = {"question": "Which datasets does the paper use?", "paper_id": "paper_a"}
+    cited = client.post("/ask", json=graph_question).json()
+    assert cited["answer"] == "The paper uses / evaluates on: PG-19." and \
+        [e["chunk_id"] for e in cited["evidence"]] == ["chunk_a3"]
+    client.post("/curation/nodes/chunk_a3/reject", json={"reason": "wrong page"}, headers=CURATOR)
+    uncited = client.post("/ask", json=graph_question).json()
+    assert uncited["answer"] == cited["answer"] and uncited["evidence"] == []
+
 
 def test_rejected_elements_are_left_out_of_exports(client, sample_db):
     client.post("/curation/nodes/method_srt_dup/reject", headers=CURATOR)
