@@ -99,6 +99,11 @@ def test_unknown_paper_is_404(client, admin):
     error_of(client.delete("/papers/nope", headers=admin[1]), 404, "NOT_FOUND")
     error_of(client.get("/coverage/nope"), 404, "NOT_FOUND")
     error_of(client.post("/ask", json={"question": "What is SRT?", "paper_id": "nope"}), 404, "NOT_FOUND")
+    # a question no intent takes goes to retrieval, whose one query checks the paper: 404 too, not an answer
+    # from every paper
+    searched = error_of(client.post("/ask", json={"question": "How are long documents handled?", "paper_id": "nope"}),
+                        404, "NOT_FOUND")
+    assert searched["message"] == "no paper with id 'nope'"
 
 
 def test_upload_that_is_not_a_pdf_is_refused(client):
