@@ -71,8 +71,11 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         assert len(chosen) == 3 and set(chosen) <= set(sections)
 
         def open_item(node_id: str) -> None:
-            row = browser.find_element(By.CSS_SELECTOR, f'#queue tbody tr[data-element="{node_id}"]')
-            row.find_element(By.TAG_NAME, "button").click()
+            def click(b) -> bool:  # the queue re-renders after a change: a row found a moment ago may be stale
+                row = b.find_element(By.CSS_SELECTOR, f'#queue tbody tr[data-element="{node_id}"]')
+                row.find_element(By.TAG_NAME, "button").click()
+                return True
+            wait(browser, f"the queue row of {node_id}", click)
             wait(browser, f"the element page of {node_id}",
                  lambda b: b.find_element(By.ID, "element-title").text.endswith(node_id))
 
