@@ -30,7 +30,7 @@ class WriterResult:
     nodes: int
     edges: int
     seconds: float
-    parts: dict[str, float] = field(default_factory=dict)  # PaperWrite.seconds: read, nodes, edges, commit
+    parts: dict[str, float] = field(default_factory=dict)  # PaperWrite.seconds: read, statements, commit
 
     @property
     def elements(self) -> int:
@@ -41,10 +41,8 @@ class WriterResult:
         return self.elements / self.seconds
 
     def split(self) -> dict[str, float]:
-        """Elements/s of each part: nodes per node-statement second, edges per edge-statement second, and
-        all elements per second of commit."""
-        return {"nodes": self.nodes / self.parts["nodes"], "edges": self.edges / self.parts["edges"],
-                "commit": self.elements / self.parts["commit"]}
+        """Elements/s of each part: per second of the (pipelined) write statements, and per second of commit."""
+        return {"statements": self.elements / self.parts["statements"], "commit": self.elements / self.parts["commit"]}
 
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:

@@ -59,7 +59,7 @@ def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownE
         out_nodes.append(node)
         if match is None:
             same_as += _candidates(node, names, [k for k in known if k.label == node.label], edges)
-    moved = [_moved(e, remap) for e in edges]
+    moved = [_moved(e, remap) for e in edges] if remap else edges
     return out_nodes, moved + same_as
 
 
@@ -88,7 +88,10 @@ def _candidates(node: NodeRecord, names: list[str], known: list[KnownEntity], ed
 def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord],
                            edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """resolve() against the graph as this transaction sees it; the SAME_AS candidates it adds are stamped
-    and validated like every other edge of the paper (a refused one is dropped)."""
+    and validated like every other edge of the paper (a refused one is dropped). A paper that proposes no entity
+    has nothing to resolve, and does not read the graph's entities."""
+    if not any(n.label in ENTITY_LABELS for n in nodes):
+        return nodes, edges
     nodes, edges = resolve(nodes, edges, existing_entities(tx))
     fresh = [e for e in edges if e.type == "SAME_AS" and "created_at" not in e.props]
     checked = validate_batch([], [run.stamped(e, schema) for e in fresh], schema).edges

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from neo4j import Driver, ManagedTransaction
+from neo4j.exceptions import ConstraintError
 
 from extractors.model import Box
 from kg.bbox import parse_bbox
@@ -21,10 +22,9 @@ from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import Reason, Rejection, validate_batch
-from kg.write import write_in_transaction
+from kg.write import batches, write_in_transaction
 from ontology.loader import Schema
 
-BATCH_SIZE = 5000  # rows per UNWIND statement
 
 _FIND_PAPER = "MATCH (p:Paper) WHERE p.sha256 = $key OR p.id = $key RETURN p.sha256 AS sha LIMIT 1"
 _UNCHANGED = """
@@ -80,7 +80,8 @@ class PaperWrite:
     kept: int = 0  # proposed elements left alone because a person owns them
     skipped_rejected: int = 0
     rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
-    # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), nodes, edges, commit
+    # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), statements (the
+    # pipelined node and edge writes, orphans, the ledger), commit
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -182,11 +183,6 @@ def _boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
     return tuple(Box(page=page, bbox=box) for page, box in map(parse_bbox, bboxes or []))
 
 
-def _batches(items: list, size: int = BATCH_SIZE):
-    for i in range(0, len(items), size):
-        yield items[i:i + size]
-
-
 def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
                 rejected: int = 0, database: str | None = None,
                 on_batch: Callable[[int], None] | None = None) -> PaperWrite:
@@ -199,14 +195,21 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     """
     with _session(driver, database) as session:
         began = time.perf_counter()
-        result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch)
-    # what the last attempt's function did not spend: the commit (and any attempt the driver retried)
+        try:
+            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True)
+        except ConstraintError:  # an id of the paper exists outside what its edges reach: MERGE everything
+            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False)
+    # what the last attempt's function did not spend: the commit (and any attempt retried)
     result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
     return result
 
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
-                 rejected: int, on_batch: Callable[[int], None] | None) -> PaperWrite:
+                 rejected: int, on_batch: Callable[[int], None] | None, create_new: bool) -> PaperWrite:
+    """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
+    ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
+    edges) can have such an id, and the uniqueness constraint then fails the attempt, which write_paper makes
+    again with MERGE only."""
     began = time.perf_counter()
     lock_paper(tx, run.sha256)
     nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
@@ -218,27 +221,18 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
         on_batch(0)
     result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
                         nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
-    for ids in _batches(plan.delete_edges):
+    for ids in batches(plan.delete_edges):
         tx.run(_DELETE_EDGES, ids=ids).consume()
-    for ids in _batches(plan.delete_nodes):
+    for ids in batches(plan.delete_nodes):
         tx.run(_DELETE_NODES, ids=ids).consume()
     result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
-    statements = 0
-    for part in _batches(plan.nodes):
-        result.nodes_written += write_in_transaction(tx, part, [])[0]
-        statements += 1
-        if on_batch:
-            on_batch(statements)
-    result.seconds["nodes"], began = time.perf_counter() - began, time.perf_counter()
-    for part in _batches(plan.edges):
-        missing = write_in_transaction(tx, [], part)[1]
-        result.edges_written += len(part) - len(missing)
-        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
-                              for e in missing]
-        statements += 1
-        if on_batch:
-            on_batch(statements)
-    for ids in _batches(plan.orphan_candidates):
+    new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
+                    and (n.label, n.id) not in existing.nodes)
+    result.nodes_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new, on_statement=on_batch)
+    result.edges_written = len(plan.edges) - len(missing)
+    result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
+                          for e in missing]
+    for ids in batches(plan.orphan_candidates):
         tx.run(_DELETE_ORPHANS, ids=ids).consume()
     ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
                                       edges_written=result.edges_written,
@@ -247,7 +241,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
         raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
     write_in_transaction(tx, ledger.nodes, ledger.edges)
-    result.seconds["edges"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
+    result.seconds["statements"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
     return result
 
 
@@ -265,9 +259,9 @@ def _delete_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> tuple[
     scoped = [s.element_id for s in existing.nodes.values() if s.paper_scoped]
     shared = [s.element_id for s in existing.nodes.values() if not s.paper_scoped and not s.human]
     edges = [s.element_id for s in existing.edges.values()]
-    for ids in _batches(edges):
+    for ids in batches(edges):
         tx.run(_DELETE_EDGES, ids=ids).consume()
-    for ids in _batches(scoped):
+    for ids in batches(scoped):
         tx.run(_DELETE_NODES, ids=ids).consume()
-    orphans = sum(tx.run(_DELETE_ORPHANS, ids=ids).single()["n"] for ids in _batches(shared))
+    orphans = sum(tx.run(_DELETE_ORPHANS, ids=ids).single()["n"] for ids in batches(shared))
     return len(scoped) + orphans, len(edges)

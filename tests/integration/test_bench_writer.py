@@ -17,10 +17,10 @@ def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db
         result = writer_throughput(empty_db, None, sections=sections, chunks_per_section=per_section, embedding_dim=dim)
         assert result.nodes == 1 + sections + chunks  # paper, sections, chunks
         assert result.edges == sections + chunks + (chunks - 1)  # HAS_SECTION, HAS_CHUNK, NEXT_CHUNK
-        assert set(result.parts) == {"read", "nodes", "edges", "commit"}
+        assert set(result.parts) == {"read", "statements", "commit"}
         assert all(seconds >= 0 for seconds in result.parts.values())
         assert sum(result.parts.values()) <= result.seconds
-        assert set(result.split()) == {"nodes", "edges", "commit"}
+        assert set(result.split()) == {"statements", "commit"}
         left = empty_db.execute_query("MATCH (n) WHERE n.paper_sha256 = $sha RETURN count(n) AS n",
                                       sha=SYNTHETIC_SHA).records[0]["n"]
         assert left == 0

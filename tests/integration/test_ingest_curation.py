@@ -52,3 +52,23 @@ def test_curated_elements_survive_reextraction(ingest_settings, driver):
     assert value(driver, "MATCH (n) WHERE n.paper_sha256 = $sha AND n.verification_status = 'auto' "
                          "AND NOT n.extractor IN [$structure, $semantic] RETURN count(n)", sha=sha,
                  structure=EXTRACTOR, semantic=SEMANTIC_EXTRACTOR) == 0  # experiments and results are current too
+
+
+def test_a_curated_node_cut_off_from_its_paper_is_kept_on_reingest(ingest_settings, driver):
+    """The writer CREATEs the paper's nodes its subgraph lacks; a node of the paper that a curator cut off from it
+    (every edge removed) is not in that subgraph, yet its id comes again: the write falls back to MERGE and the
+    curator's node stays as she left it, with the paper ingested, not failed."""
+    sha = file_sha256(SAMPLE_A)
+    run_ingest(ingest_settings, driver, [SAMPLE_A])
+    chunk = value(driver, "MATCH (c:Chunk {paper_sha256: $sha, kind: 'text'}) RETURN c.id ORDER BY c.char_start "
+                          "LIMIT 1", sha=sha)
+    driver.execute_query("MATCH (c:Chunk {id: $id})-[r]-() DELETE r", id=chunk)
+    driver.execute_query("MATCH (c:Chunk {id: $id}) SET c.text = 'kept apart', c.verification_status = 'edited'",
+                         id=chunk)
+
+    report = run_ingest(ingest_settings, driver, [SAMPLE_A], force=True)
+
+    assert [p.status for p in report.papers] == ["ingested"], report.papers[0].reason
+    assert value(driver, "MATCH (c:Chunk {id: $id}) RETURN count(c)", id=chunk) == 1
+    assert value(driver, "MATCH (c:Chunk {id: $id}) RETURN c.text + '|' + c.verification_status",
+                 id=chunk) == "kept apart|edited"

@@ -39,3 +39,10 @@ def test_a_property_missing_from_one_row_stays_per_row():
     params = _rows({"doi": "10.1/x", "title": "t"}, {"title": "t"})
     assert params["shared"] == {"title": "t"}
     assert [r["props"] for r in params["rows"]] == [{"doi": "10.1/x"}, {}]
+
+
+def test_rows_are_a_list_whose_repr_names_no_row():
+    """The driver formats repr() of every parameter for its debug log even when that is off; rows must stay cheap."""
+    params = _rows({"text": "a" * 1000}, {"text": "b" * 1000})
+    assert isinstance(params["rows"], list) and len(params["rows"]) == 2
+    assert repr(params["rows"]) == "<2 rows>"
