@@ -22,7 +22,11 @@ from kg.settings import Settings
 from kg.validation import validate_batch
 from ontology.loader import get_schema
 
-SYNTHETIC_SHA = "0" * 63 + "1"
+SYNTHETIC_SHA = "0" * 63 + "1"  # the first synthetic paper; the others of a batch count up from it
+
+
+def synthetic_sha(n: int) -> str:
+    return f"{int(SYNTHETIC_SHA, 16) + n:064x}"
 
 
 @dataclass
@@ -30,7 +34,8 @@ class WriterResult:
     nodes: int
     edges: int
     seconds: float
-    parts: dict[str, float] = field(default_factory=dict)  # PaperWrite.seconds: read, statements, commit
+    parts: dict[str, float] = field(default_factory=dict)  # PaperWrite.seconds summed: read, statements, commit
+    papers: int = 1
 
     @property
     def elements(self) -> int:
@@ -56,42 +61,58 @@ def bare_text_seconds(files: list[Path]) -> tuple[float, int]:
     return time.perf_counter() - began, pages
 
 
-def synthetic_document(sections: int, chunks_per_section: int) -> Document:
+def synthetic_document(sections: int, chunks_per_section: int, sha: str = SYNTHETIC_SHA) -> Document:
     """A paper of the given size: sections with text chunks (embeddings come apart: see writer_throughput)."""
     box = Box(page=1, bbox=(72.0, 72.0, 540.0, 90.0))
     secs, chunks = [], []
     for s in range(sections):
-        sid = element_id("section", SYNTHETIC_SHA, s)
+        sid = element_id("section", sha, s)
         secs.append(Section(id=sid, number=str(s + 1), title=f"Section {s + 1}", level=1, parent_id=None, ordinal=s + 1,
                             page_start=1, page_end=1, box=box, char_start=0, char_end=1))
         for c in range(chunks_per_section):
             n = s * chunks_per_section + c
-            chunks.append(Chunk(id=element_id("chunk", SYNTHETIC_SHA, n), kind="text", text=f"passage {n} " * 40,
+            chunks.append(Chunk(id=element_id("chunk", sha, n), kind="text", text=f"passage {n} " * 40,
                                 section_id=sid, section_path=[], page_start=1, page_end=1, boxes=[box],
                                 char_start=n, char_end=n + 1, content_hash=str(n)))
-    return Document(sha256=SYNTHETIC_SHA, file_name="synthetic.pdf", page_count=1, text="", metadata=Metadata(title="x"),
+    return Document(sha256=sha, file_name="synthetic.pdf", page_count=1, text="", metadata=Metadata(title="x"),
                     sections=secs, chunks=chunks, profile=Profile(text_kind="native", chars_per_page=0, columns=1),
-                    audit=Audit(sha256=SYNTHETIC_SHA, page_count=1))
+                    audit=Audit(sha256=sha, page_count=1))
 
 
-def writer_throughput(driver: Driver, database: str | None, sections: int = 200, chunks_per_section: int = 50,
-                      embedding_dim: int = 0) -> WriterResult:
-    """Nodes + relationships per second that write_paper commits for one large paper (validated beforehand),
+def writer_throughput(driver: Driver, database: str | None, sections: int = 100, chunks_per_section: int = 20,
+                      embedding_dim: int = 0, papers: int = 5) -> WriterResult:
+    """Nodes + relationships per second that write_paper commits for a batch of `papers` large papers written
+    back to back, one transaction each (validated beforehand), after one paper written as a warm-up; all are
     removed again afterwards. With `embedding_dim`, every chunk carries a random vector of that size, so the
     vector index is updated at commit as in a real ingest (the vectors are made here: torch is not measured)."""
     schema = get_schema()
-    run = Run(sha256=SYNTHETIC_SHA, invocation="bench", started_at=datetime.now(timezone.utc), extractors=[EXTRACTOR])
-    doc = synthetic_document(sections, chunks_per_section)
-    rng = random.Random(0)
-    vectors = {c.id: [rng.random() for _ in range(embedding_dim)] for c in doc.chunks} if embedding_dim else None
-    nodes, edges = map_document(doc, vectors)
-    batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
-    began = time.perf_counter()
-    written = write_paper(driver, schema, run, batch.nodes, batch.edges, database=database)
-    seconds = time.perf_counter() - began
-    delete_subgraph(driver, SYNTHETIC_SHA, schema, database)
-    driver.execute_query("MATCH (r:IngestRun {paper_sha256: $sha}) DELETE r", sha=SYNTHETIC_SHA, database_=database)
-    return WriterResult(written.nodes_written, written.edges_written, seconds, written.seconds)
+    batch = []
+    for n in range(papers + 1):
+        sha = synthetic_sha(n)
+        run = Run(sha256=sha, invocation="bench", started_at=datetime.now(timezone.utc), extractors=[EXTRACTOR])
+        doc = synthetic_document(sections, chunks_per_section, sha)
+        rng = random.Random(n)
+        vectors = {c.id: [rng.random() for _ in range(embedding_dim)] for c in doc.chunks} if embedding_dim else None
+        nodes, edges = map_document(doc, vectors)
+        checked = validate_batch([run.stamped(x, schema) for x in nodes], [run.stamped(e, schema) for e in edges], schema)
+        batch.append((run, checked))
+    total = WriterResult(0, 0, 0.0, papers=papers)
+    try:
+        for n, (run, checked) in enumerate(batch):
+            began = time.perf_counter()
+            written = write_paper(driver, schema, run, checked.nodes, checked.edges, database=database)
+            if n == 0:
+                continue  # the warm-up
+            total.seconds += time.perf_counter() - began
+            total.nodes += written.nodes_written
+            total.edges += written.edges_written
+            for part, seconds in written.seconds.items():
+                total.parts[part] = total.parts.get(part, 0.0) + seconds
+    finally:
+        for run, _ in batch:
+            delete_subgraph(driver, run.sha256, schema, database)
+            driver.execute_query("MATCH (r:IngestRun {paper_sha256: $sha}) DELETE r", sha=run.sha256, database_=database)
+    return total
 
 
 def corpus_ingest(settings: Settings, driver: Driver, corpus: Path, workers: int) -> tuple[IngestReport, IngestReport]:

@@ -198,12 +198,18 @@ def _everywhere(rows: list[dict[str, Any]], name: str, value: Any) -> bool:
     return True
 
 
+_PLAIN = frozenset({str, int, float, bool})
+
+
 def _same(a: Any, b: Any) -> bool:
     """Equal and stored alike: 1 == 1.0 == True and two equal instants in different zones are not."""
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if kind in _PLAIN:
+        return a == b
+    if kind is list or kind is tuple:
+        return len(a) == len(b) and all(map(_same, a, b))
     if isinstance(a, datetime):
         return a == b and a.utcoffset() == b.utcoffset()
     return a == b

@@ -1,10 +1,10 @@
-"""The writer part of `kg bench ingest`: one synthetic paper through write_paper, counted and timed per part,
-then removed again; with vectors, they land in the chunks the vector index covers."""
+"""The writer part of `kg bench ingest`: a batch of synthetic papers through write_paper (after a warm-up paper),
+counted and timed per part, then removed again; with vectors, they land in the chunks the vector index covers."""
 
 from __future__ import annotations
 
 import kg.benchmark as benchmark
-from kg.benchmark import SYNTHETIC_SHA, writer_throughput
+from kg.benchmark import synthetic_sha, writer_throughput
 from kg.schema import init_schema
 from ontology.loader import get_schema
 
@@ -14,15 +14,17 @@ def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db
     sections, per_section = 3, 4
     chunks = sections * per_section
     for dim in (0, 8):
-        result = writer_throughput(empty_db, None, sections=sections, chunks_per_section=per_section, embedding_dim=dim)
-        assert result.nodes == 1 + sections + chunks  # paper, sections, chunks
-        assert result.edges == sections + chunks + (chunks - 1)  # HAS_SECTION, HAS_CHUNK, NEXT_CHUNK
+        result = writer_throughput(empty_db, None, sections=sections, chunks_per_section=per_section, embedding_dim=dim,
+                                   papers=2)
+        assert result.papers == 2
+        assert result.nodes == 2 * (1 + sections + chunks)  # paper, sections, chunks; the warm-up not counted
+        assert result.edges == 2 * (sections + chunks + (chunks - 1))  # HAS_SECTION, HAS_CHUNK, NEXT_CHUNK
         assert set(result.parts) == {"read", "statements", "commit"}
         assert all(seconds >= 0 for seconds in result.parts.values())
         assert sum(result.parts.values()) <= result.seconds
         assert set(result.split()) == {"statements", "commit"}
-        left = empty_db.execute_query("MATCH (n) WHERE n.paper_sha256 = $sha RETURN count(n) AS n",
-                                      sha=SYNTHETIC_SHA).records[0]["n"]
+        left = empty_db.execute_query("MATCH (n) WHERE n.paper_sha256 IN $shas OR n.sha256 IN $shas RETURN count(n) AS n",
+                                      shas=[synthetic_sha(n) for n in range(3)]).records[0]["n"]
         assert left == 0
 
 
@@ -37,5 +39,5 @@ def test_writer_with_vectors_stores_them_on_every_chunk(empty_db, monkeypatch):
         return original(driver, sha, schema, database)
 
     monkeypatch.setattr(benchmark, "delete_subgraph", keep)
-    writer_throughput(empty_db, None, sections=2, chunks_per_section=3, embedding_dim=8)
+    writer_throughput(empty_db, None, sections=2, chunks_per_section=3, embedding_dim=8, papers=1)
     assert seen["dims"] == [8] * 6
