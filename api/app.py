@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
@@ -15,24 +14,8 @@ from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
-from kg.qa.llm import rewriter
-from kg.qa.retrieval import query_embedder
+from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
-
-
-class _LazyEmbedder:
-    """The query embedder, loaded on the first question (torch takes seconds); None without the `embed` extra."""
-
-    def __init__(self, settings: Settings):
-        self.settings, self._lock, self._loaded, self._fn = settings, threading.Lock(), False, None
-
-    def __call__(self):
-        if not self._loaded:
-            with self._lock:
-                if not self._loaded:
-                    self._fn = query_embedder(self.settings)
-                    self._loaded = True
-        return self._fn
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -44,7 +27,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Reads retry for 2 s at most: with Neo4j down, a client gets 503 quickly instead of after 30 s.
         app.state.driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
         app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
+        app.state.qa = question_answerer(settings, app.state.driver)
+        if isinstance(app.state.qa, ProcessQA):
+            await app.state.qa.start()
         yield
+        app.state.qa.close()
         app.state.jobs.close()
         app.state.driver.close()
 
@@ -52,8 +39,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
-    app.state.embed = _LazyEmbedder(settings)
-    app.state.rewrite = rewriter(settings)
     app.add_middleware(logs.RequestIdMiddleware)
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import typer
 import uvicorn
 
@@ -15,10 +17,18 @@ HEALTHCHECK_S = 60
 def serve(
     host: str = typer.Option(None, help="Interface to bind (default PAPERKG_API_HOST)."),
     port: int = typer.Option(None, help="Port (default PAPERKG_API_PORT)."),
-    workers: int = typer.Option(1, min=1, help="Server processes: Python runs one request's code at a time per "
-                                "process, so use one per core under concurrent load (each loads its own query embedder)."),
+    workers: int = typer.Option(1, min=1, help="API processes. Questions run in their own processes (see "
+                                "--qa-processes), so one API process keeps up with a small machine; add more for many "
+                                "concurrent cheap reads (each has its own question processes)."),
+    qa_processes: int = typer.Option(os.cpu_count() or 1, "--qa-processes", min=0,
+                                     help="Processes answering /ask for each API process (each loads its own query "
+                                          "embedder), so that questions never hold up cheap reads such as node "
+                                          "lookups; 0 answers in the API process itself (default: one per core).",
+                                     show_default=False),
 ) -> None:
     """Serve the REST API (OpenAPI docs at /docs)."""
+    os.environ["PAPERKG_QA_PROCESSES"] = str(qa_processes)  # read by every server process's create_app()
+    get_settings.cache_clear()
     settings = get_settings()
     uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,
                 workers=workers, timeout_worker_healthcheck=HEALTHCHECK_S,

@@ -11,7 +11,6 @@ from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, 
 from kg import queries
 from kg.coverage import coverage
 from kg.locate import locate
-from kg.qa.engine import ask
 from kg.settings import Settings
 from ontology.loader import Schema
 
@@ -20,12 +19,9 @@ router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"mod
 
 
 @router.post("/ask", response_model=AskResponse)
-def ask_question(body: AskRequest, request: Request, driver: Driver = Depends(deps.driver),
-                 settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
+async def ask_question(body: AskRequest, request: Request):
     """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence."""
-    result = ask(driver, schema, body.question, body.paper_id, body.top_k, database=settings.neo4j_database,
-                 embed=request.app.state.embed(), rewrite=request.app.state.rewrite)
-    return result.as_dict()
+    return await request.app.state.qa.ask(body.question, body.paper_id, body.top_k)
 
 
 @router.get("/locate", response_model=LocateResponse)

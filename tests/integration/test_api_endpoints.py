@@ -274,6 +274,48 @@ def test_cypher_syntax_error_and_timeout(client, neo4j_settings, sample_db):
                                                       "RETURN count(x) AS n"}), 504, "QUERY_TIMEOUT")
 
 
+# ------------------------------------------------------------------ questions in worker processes
+
+QUESTIONS = [{"question": "Which datasets does the paper use?", "paper_id": "paper_a"},
+             {"question": "How are long documents handled?"},
+             {"question": "What is the boiling point of mercury?"}]
+
+
+@pytest.fixture(scope="module")
+def pooled(sample_db, admin):
+    """The same app answering /ask in a worker process of its own, as `kg serve` runs it."""
+    with TestClient(create_app(admin[0].model_copy(update={"qa_processes": 1}))) as test_client:
+        yield test_client
+
+
+def test_questions_in_a_worker_process_get_the_same_answers(client, pooled):
+    for question in QUESTIONS:
+        assert pooled.post("/ask", json=question).json() == client.post("/ask", json=question).json()
+    assert pooled.post("/ask", json=QUESTIONS[0]).json()["answer"] == "The paper uses / evaluates on: PG-19."
+
+
+def test_errors_of_a_worker_process_keep_their_status(pooled):
+    error = error_of(pooled.post("/ask", json={"question": "What is SRT?", "paper_id": "nope"}), 404, "NOT_FOUND")
+    assert error["message"] == "no paper with id 'nope'"
+    error_of(pooled.post("/ask", json={"question": "Why?", "top_k": 0}), 422, "INVALID_REQUEST")
+
+
+def test_a_dead_worker_process_is_replaced(pooled):
+    pool = pooled.app.state.qa.pool
+    for process in list(pool._processes.values()):
+        process.kill()
+        process.join()
+    assert pooled.post("/ask", json=QUESTIONS[0]).json()["answer"] == "The paper uses / evaluates on: PG-19."
+
+
+def test_neo4j_down_is_503_from_a_worker_process(neo4j_settings):
+    down = neo4j_settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{free_port()}", "qa_vectors": False,
+                                             "qa_processes": 1})
+    with TestClient(create_app(down)) as client:
+        error = error_of(client.post("/ask", json={"question": "What is SRT?"}), 503, "DATABASE_UNAVAILABLE")
+        assert error["message"].startswith("cannot reach Neo4j at bolt://127.0.0.1:")
+
+
 # ------------------------------------------------------------------ cross-cutting
 
 def test_request_id_is_echoed_or_made(client):

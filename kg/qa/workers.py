@@ -1,0 +1,118 @@
+"""Where a server answers questions: in its own process, or in worker processes of their own.
+
+An answer costs some 20 ms of Python CPU (ranking sentences), a node lookup about 3. In one process the two
+share one interpreter lock, so under concurrent questions a lookup waited behind question work for the lock
+at every step it took; with the questions in separate processes the operating system shares the cores
+between them and the lookups instead (docs/benchmarks.md, QA latency). Each worker process opens its own
+driver and loads its own query embedder; what crosses the process boundary is the question and the answer
+as a plain dict, and errors as PaperKGError (a driver error is turned into one in the worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from neo4j import Driver
+from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
+
+from kg import store
+from kg.errors import DatabaseUnavailable, PaperKGError
+from kg.qa.engine import ask
+from kg.qa.llm import rewriter
+from kg.qa.retrieval import query_embedder
+from kg.settings import Settings
+from ontology.loader import get_schema
+
+_worker: dict[str, Any] = {}
+
+
+class _LazyEmbedder:
+    """The query embedder, loaded on the first question (torch takes seconds); None without the `embed` extra."""
+
+    def __init__(self, settings: Settings):
+        self.settings, self._lock, self._loaded, self._fn = settings, threading.Lock(), False, None
+
+    def __call__(self):
+        if not self._loaded:
+            with self._lock:
+                if not self._loaded:
+                    self._fn = query_embedder(self.settings)
+                    self._loaded = True
+        return self._fn
+
+
+class InlineQA:
+    """Questions answered in this process, on the server's thread pool (PAPERKG_QA_PROCESSES=0)."""
+
+    def __init__(self, settings: Settings, driver: Driver):
+        self.settings, self.driver = settings, driver
+        self.embed, self.rewrite = _LazyEmbedder(settings), rewriter(settings)
+
+    async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        return await asyncio.to_thread(self._ask, question, paper_id, top_k)
+
+    def _ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        return ask(self.driver, get_schema(), question, paper_id, top_k, database=self.settings.neo4j_database,
+                   embed=self.embed(), rewrite=self.rewrite).as_dict()
+
+    def close(self) -> None:
+        return None
+
+
+class ProcessQA:
+    """Questions answered by `processes` worker processes (spawned, not forked: the server has threads)."""
+
+    def __init__(self, settings: Settings, processes: int):
+        self.settings, self.processes = settings, processes
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(self.settings,))
+
+    async def start(self) -> None:
+        """Start every worker and load its embedder now, so that no question waits for it."""
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(self.pool, _ready) for _ in range(self.processes)))
+
+    async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        loop, pool = asyncio.get_running_loop(), self.pool
+        try:
+            return await loop.run_in_executor(pool, _ask, question, paper_id, top_k)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start them afresh, ask once more
+            if self.pool is pool:  # the first question to see it replaces the pool, the others use the new one
+                pool.shutdown(wait=False, cancel_futures=True)
+                self.pool = self._start()
+            return await loop.run_in_executor(self.pool, _ask, question, paper_id, top_k)
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+def question_answerer(settings: Settings, driver: Driver) -> InlineQA | ProcessQA:
+    return ProcessQA(settings, settings.qa_processes) if settings.qa_processes else InlineQA(settings, driver)
+
+
+def _init_worker(settings: Settings) -> None:
+    # Reads retry for 2 s at most, as the API's own driver: with Neo4j down a client gets 503 quickly.
+    _worker.update(settings=settings, driver=store.connect(settings, verify=False, max_transaction_retry_time=2.0),
+                   embed=query_embedder(settings), rewrite=rewriter(settings))
+
+
+def _ready() -> bool:
+    return True
+
+
+def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+    settings = _worker["settings"]
+    try:
+        return ask(_worker["driver"], get_schema(), question, paper_id, top_k, database=settings.neo4j_database,
+                   embed=_worker["embed"], rewrite=_worker["rewrite"]).as_dict()
+    except (ServiceUnavailable, SessionExpired, AuthError, ConnectionError) as exc:
+        error = store.friendly_error(exc, settings)
+        raise (error if isinstance(error, PaperKGError) else DatabaseUnavailable(str(exc))) from None
