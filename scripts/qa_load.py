@@ -8,8 +8,8 @@ the load runs on the cores it measures, and httpx took about 1.6 ms of CPU per r
 
 Bounded: each client sends a fixed number of requests, and the whole run stops after --max-seconds.
 Questions come from the gold files' qa items (scoped to their paper when it is in the graph) and node ids
-from GET /papers, so the load looks like real use. Before timing, every client sends one /ask,
-so each server worker has loaded its query embedder. Usage (docs/benchmarks.md, QA latency):
+from GET /papers, so the load looks like real use. Before timing, every client sends one /ask and one node
+lookup, so each question process has loaded its query embedder and both queries are planned. Usage (docs/benchmarks.md, QA latency):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
 """
@@ -149,9 +149,11 @@ async def main() -> None:
                          "(check --gold and --corpus, and that the corpus is ingested)")
     work = plans(questions, node_ids, args.clients, args.per_client, args.kinds)
     connections = [Connection(host, port) for _ in range(args.clients)]
-    # One /ask per client before timing: every connection is open and every question process has answered once.
+    # Before timing, each client sends one /ask and one node lookup: every connection is open, every question
+    # process has answered once, and the server has planned both kinds of query.
     await asyncio.gather(*(c.send("POST", "/ask", questions[i % len(questions)], timeout=300)
                            for i, c in enumerate(connections)))
+    await asyncio.gather(*(c.send("GET", f"/nodes/{node_ids[i % len(node_ids)]}") for i, c in enumerate(connections)))
     times: dict[str, list[float]] = {"ask": [], "node": []}
     errors: dict[str, list[str]] = {"ask": [], "node": []}
     load_start = load_average()
