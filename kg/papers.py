@@ -35,14 +35,15 @@ RETURN DISTINCT sha
 """
 _START = ("MATCH (p:Paper {sha256: $sha}) RETURN elementId(p) AS eid, labels(p) AS labels, p.id AS id, "
           "p.paper_sha256 AS sha, p.verification_status AS status, p.extractor AS extractor")
+# One record per step, its rows as a list of maps: a record per row cost the client more than the walk.
 _EXPAND = """
 UNWIND $frontier AS eid
 MATCH (a) WHERE elementId(a) = eid
 MATCH (a)-[r]-(b) WHERE r.paper_sha256 = $sha
-RETURN elementId(r) AS rid, type(r) AS type, r.verification_status AS rstatus, r.extractor AS rextractor,
-       labels(startNode(r)) AS slabels, startNode(r).id AS source, labels(endNode(r)) AS tlabels, endNode(r).id AS target,
-       elementId(b) AS eid, labels(b) AS labels, b.id AS id, b.paper_sha256 AS sha,
-       b.verification_status AS status, b.extractor AS extractor
+RETURN collect({rid: elementId(r), type: type(r), rstatus: r.verification_status, rextractor: r.extractor,
+       slabels: labels(startNode(r)), source: startNode(r).id, tlabels: labels(endNode(r)), target: endNode(r).id,
+       eid: elementId(b), labels: labels(b), id: b.id, sha: b.paper_sha256,
+       status: b.verification_status, extractor: b.extractor}) AS rows
 """
 # Locks (docs/curation.md, Concurrency): a write to a property takes the element's exclusive lock, held to
 # commit. The writer locks its Paper first, then the shared nodes it reads, in (label, id) order, and only then
@@ -120,7 +121,7 @@ def read_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> Existing:
     frontier = [start["eid"]]
     while frontier:
         found = []
-        for row in tx.run(_EXPAND, frontier=frontier, sha=sha):
+        for row in tx.run(_EXPAND, frontier=frontier, sha=sha).single()["rows"]:
             source, target = (row["slabels"][0], row["source"]), (row["tlabels"][0], row["target"])
             if source[0] in elements and target[0] in elements:
                 key = (row["source"], row["type"], row["target"])
