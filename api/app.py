@@ -28,12 +28,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
         app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
         app.state.qa = question_answerer(settings, app.state.driver)
-        if isinstance(app.state.qa, ProcessQA):
-            await app.state.qa.start()
-        yield
-        app.state.qa.close()
-        app.state.jobs.close()
-        app.state.driver.close()
+        try:
+            if isinstance(app.state.qa, ProcessQA):
+                await app.state.qa.start()
+            yield
+        finally:
+            app.state.qa.close()
+            app.state.jobs.close()
+            app.state.driver.close()
 
     app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan,
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "

@@ -20,14 +20,17 @@ def serve(
     workers: int = typer.Option(1, min=1, help="API processes. Questions run in their own processes (see "
                                 "--qa-processes), so one API process keeps up with a small machine; add more for many "
                                 "concurrent cheap reads (each has its own question processes)."),
-    qa_processes: int = typer.Option(os.cpu_count() or 1, "--qa-processes", min=0,
-                                     help="Processes answering /ask for each API process (each loads its own query "
-                                          "embedder), so that questions never hold up cheap reads such as node "
-                                          "lookups; 0 answers in the API process itself (default: one per core).",
-                                     show_default=False),
+    qa_processes: int | None = typer.Option(None, "--qa-processes", min=0,
+                                            help="Processes answering /ask for each API process (each loads its own "
+                                                 "query embedder), so that questions never hold up cheap reads such "
+                                                 "as node lookups; 0 answers in the API process itself (default: "
+                                                 "PAPERKG_QA_PROCESSES if set, else one per core)."),
 ) -> None:
     """Serve the REST API (OpenAPI docs at /docs)."""
-    os.environ["PAPERKG_QA_PROCESSES"] = str(qa_processes)  # read by every server process's create_app()
+    settings = get_settings()
+    if qa_processes is None:
+        qa_processes = settings.qa_processes if "qa_processes" in settings.model_fields_set else os.cpu_count() or 1
+    os.environ["PAPERKG_QA_PROCESSES"] = str(qa_processes)  # read by every API process's create_app()
     get_settings.cache_clear()
     settings = get_settings()
     uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,

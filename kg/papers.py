@@ -209,8 +209,9 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
                  rejected: int, on_batch: Callable[[int], None] | None, create_new: bool) -> PaperWrite:
     """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
     ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
-    edges) can have such an id, and the uniqueness constraint then fails the attempt, which write_paper makes
-    again with MERGE only."""
+    edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
+    then fails the attempt, and write_paper makes it again with MERGE only. So this relies on the constraints of
+    kg.schema.init_schema, which every ingest creates first."""
     began = time.perf_counter()
     lock_paper(tx, run.sha256)
     nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
@@ -229,8 +230,8 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
     new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                     and (n.label, n.id) not in existing.nodes)
-    result.nodes_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new, on_statement=on_batch)
-    result.edges_written = len(plan.edges) - len(missing)
+    result.nodes_written, result.edges_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new,
+                                                                              on_statement=on_batch)
     result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
                           for e in missing]
     for ids in batches(plan.orphan_candidates):

@@ -94,9 +94,8 @@ def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[Edg
     if not batch.nodes and not batch.edges:
         return report
     with driver.session(database=database) as session:
-        written_nodes, missing = session.execute_write(write_in_transaction, batch.nodes, batch.edges)
-    report.nodes_written = written_nodes
-    report.edges_written = len(batch.edges) - len(missing)
+        report.nodes_written, report.edges_written, missing = session.execute_write(write_in_transaction, batch.nodes,
+                                                                                   batch.edges)
     report.rejections += [Rejection(Reason.MISSING_ENDPOINT, edge, "source or target node is not in the graph")
                           for edge in missing]
     return report
@@ -112,15 +111,16 @@ def stamp(element: NodeRecord | EdgeRecord, schema: Schema, now: datetime) -> No
 
 def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
                          new: frozenset[tuple[str, str]] = frozenset(), batch_size: int = BATCH_SIZE,
-                         on_statement: Callable[[int], None] | None = None) -> tuple[int, list[EdgeRecord]]:
+                         on_statement: Callable[[int], None] | None = None) -> tuple[int, int, list[EdgeRecord]]:
     """The statements of write_graph inside a caller's transaction, for already validated and stamped elements:
     nodes by label, then edges by (type, source label, target label), `batch_size` rows a statement. Nodes whose
-    (label, id) is in `new`, and edges with such a node at an end, are CREATEd; the rest is MERGEd. Returns the
-    nodes written and the edges whose endpoints were missing.
+    (label, id) is in `new`, and edges with such a node at an end, are CREATEd; the rest is MERGEd. A node or edge
+    proposed twice is written once, as MERGE would make it (see _distinct). Returns the nodes and edges written
+    (each once) and the proposed edges whose endpoints were missing.
 
-    Statements are pipelined: each is sent without waiting for the one before to finish (the server runs them
-    in order), so the client builds and packs the next statement while the server executes this one; results
-    are read at the end. `on_statement(n)` is called after the n-th statement is sent (a test fails a paper there).
+    Statements are pipelined: each is sent before the result of the one before is read (the driver reads that
+    result before it returns from the next run), so the client builds and packs statement k + 1 while the server
+    executes statement k. `on_statement(n)` is called after the n-th statement is sent (a test fails a paper there).
     """
     pending = []
 
@@ -129,8 +129,9 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
         if on_statement:
             on_statement(len(pending))
 
+    distinct_nodes = _distinct(nodes, lambda n: (n.label, n.id))
     by_label: dict[tuple[str, bool], list[NodeRecord]] = defaultdict(list)
-    for node in nodes:
+    for _, node in distinct_nodes:
         by_label[(node.label, (node.label, node.id) in new)].append(node)
     for (label, created), group in by_label.items():
         for part in batches(group, batch_size):
@@ -138,10 +139,11 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                  _split_shared([n.props for n in part], [{"id": n.id} for n in part]))
     node_statements = len(pending)
 
+    distinct_edges = _distinct(edges, lambda e: e.key)
     by_shape: dict[tuple[str, str, str, bool], list[tuple[int, EdgeRecord]]] = defaultdict(list)
-    for i, e in enumerate(edges):
+    for group_index, (_, e) in enumerate(distinct_edges):
         created = (e.source_label, e.source_id) in new or (e.target_label, e.target_id) in new
-        by_shape[(e.type, e.source_label, e.target_label, created)].append((i, e))
+        by_shape[(e.type, e.source_label, e.target_label, created)].append((group_index, e))
     for (rel_type, source, target, created), group in by_shape.items():
         for part in batches(group, batch_size):
             send((_CREATE_EDGES if created else _MERGE_EDGES).format(type=rel_type, source=source, target=target),
@@ -151,7 +153,30 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     for result in pending[:node_statements]:
         result.consume()
     written = {i for result in pending[node_statements:] for i in result.single()["written"]}
-    return len(nodes), [edge for i, edge in enumerate(edges) if i not in written]
+    missing = {i for group_index, (indices, _) in enumerate(distinct_edges) if group_index not in written
+               for i in indices}
+    return len(distinct_nodes), len(written), [edge for i, edge in enumerate(edges) if i in missing]
+
+
+def _distinct(records: list, key: Callable[[Any], Any]) -> list[tuple[list[int], Any]]:
+    """One record per key, in order of first appearance, with the positions it stands for. MERGE row by row made a
+    repeated element once, a later row's properties over an earlier one's and the first one's created_at (set on
+    create only); CREATE would make it twice (parallel relationships, or a node's uniqueness failing the paper)."""
+    groups: dict[Any, list[int]] = {}
+    for i, record in enumerate(records):
+        groups.setdefault(key(record), []).append(i)
+    out = []
+    for indices in groups.values():
+        kept = records[indices[0]]
+        if len(indices) > 1:
+            props: dict[str, Any] = {}
+            for i in indices:
+                props.update(records[i].props)
+            if "created_at" in kept.props:
+                props["created_at"] = kept.props["created_at"]
+            kept = replace(kept, props=props)
+        out.append((indices, kept))
+    return out
 
 
 def batches(items: list, size: int = BATCH_SIZE):

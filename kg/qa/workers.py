@@ -5,23 +5,24 @@ share one interpreter lock, so under concurrent questions a lookup waited behind
 at every step it took; with the questions in separate processes the operating system shares the cores
 between them and the lookups instead (docs/benchmarks.md, QA latency). Each worker process opens its own
 driver and loads its own query embedder; what crosses the process boundary is the question and the answer
-as a plain dict, and errors as PaperKGError (a driver error is turned into one in the worker).
+as a plain dict, and errors pickled as they were raised (the API maps them to their status as for its own).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.util import Finalize
 from typing import Any
 
 from neo4j import Driver
-from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 
 from kg import store
-from kg.errors import DatabaseUnavailable, PaperKGError
+from kg.errors import ServerError
 from kg.qa.engine import ask
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
@@ -76,7 +77,7 @@ class ProcessQA:
                                    initializer=_init_worker, initargs=(self.settings,))
 
     async def start(self) -> None:
-        """Start every worker and load its embedder now, so that no question waits for it."""
+        """Start the workers now (each loads its embedder as it starts), so that questions do not wait for that."""
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(self.pool, _ready) for _ in range(self.processes)))
 
@@ -88,7 +89,12 @@ class ProcessQA:
             if self.pool is pool:  # the first question to see it replaces the pool, the others use the new one
                 pool.shutdown(wait=False, cancel_futures=True)
                 self.pool = self._start()
+        try:
             return await loop.run_in_executor(self.pool, _ask, question, paper_id, top_k)
+        except BrokenProcessPool:
+            raise ServerError("a question process died while answering, twice",
+                              hint="the server log has the reason (out of memory?); the next question starts "
+                                   "new processes") from None
 
     def close(self) -> None:
         self.pool.shutdown(cancel_futures=True)
@@ -99,9 +105,11 @@ def question_answerer(settings: Settings, driver: Driver) -> InlineQA | ProcessQ
 
 
 def _init_worker(settings: Settings) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then shuts its workers down
     # Reads retry for 2 s at most, as the API's own driver: with Neo4j down a client gets 503 quickly.
-    _worker.update(settings=settings, driver=store.connect(settings, verify=False, max_transaction_retry_time=2.0),
-                   embed=query_embedder(settings), rewrite=rewriter(settings))
+    driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
+    Finalize(driver, driver.close, exitpriority=10)
+    _worker.update(settings=settings, driver=driver, embed=query_embedder(settings), rewrite=rewriter(settings))
 
 
 def _ready() -> bool:
@@ -109,10 +117,5 @@ def _ready() -> bool:
 
 
 def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
-    settings = _worker["settings"]
-    try:
-        return ask(_worker["driver"], get_schema(), question, paper_id, top_k, database=settings.neo4j_database,
-                   embed=_worker["embed"], rewrite=_worker["rewrite"]).as_dict()
-    except (ServiceUnavailable, SessionExpired, AuthError, ConnectionError) as exc:
-        error = store.friendly_error(exc, settings)
-        raise (error if isinstance(error, PaperKGError) else DatabaseUnavailable(str(exc))) from None
+    return ask(_worker["driver"], get_schema(), question, paper_id, top_k, database=_worker["settings"].neo4j_database,
+               embed=_worker["embed"], rewrite=_worker["rewrite"]).as_dict()

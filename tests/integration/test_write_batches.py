@@ -1,0 +1,59 @@
+"""write_in_transaction on a real Neo4j: statements split into batches, elements proposed twice written once as
+MERGE made them (later properties over earlier ones, the first created_at), edges to a node that does not exist
+reported, and the CREATE path (new nodes) giving the same graph as the MERGE path."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from kg.records import EdgeRecord, NodeRecord
+from kg.schema import init_schema
+from kg.write import write_in_transaction
+from ontology.loader import get_schema
+
+EARLY = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
+LATE = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def section(n: int, title: str, created: datetime) -> NodeRecord:
+    return NodeRecord("Section", f"section_t{n}", {"title": title, "created_at": created, "verification_status": "auto"})
+
+
+def sub(source: int, target: int, confidence: float, created: datetime = EARLY) -> EdgeRecord:
+    return EdgeRecord("HAS_SUBSECTION", "Section", f"section_t{source}", "Section", f"section_t{target}",
+                      {"confidence": confidence, "created_at": created, "verification_status": "auto"})
+
+
+NODES = [section(1, "one", EARLY), section(2, "two", EARLY), section(3, "three", EARLY), section(2, "two again", LATE)]
+EDGES = [sub(1, 2, 0.5), sub(1, 3, 0.6), sub(1, 2, 0.9, LATE), sub(1, 9, 0.7), sub(3, 2, 0.8)]
+
+
+def graph(driver) -> tuple[list, list]:
+    nodes = driver.execute_query("MATCH (s:Section) RETURN s.id AS id, s.title AS title, s.created_at AS created "
+                                 "ORDER BY id").records
+    edges = driver.execute_query("MATCH (a:Section)-[r:HAS_SUBSECTION]->(b:Section) RETURN a.id AS a, b.id AS b, "
+                                 "r.confidence AS confidence, r.created_at AS created ORDER BY a, b").records
+    return [tuple(r.values()) for r in nodes], [tuple(r.values()) for r in edges]
+
+
+@pytest.mark.parametrize("created", [True, False], ids=["create", "merge"])
+def test_batches_write_repeated_elements_once_and_report_missing_endpoints(empty_db, created):
+    init_schema(empty_db, get_schema(), 8)
+    new = frozenset((n.label, n.id) for n in NODES) if created else frozenset()
+    sent = []
+    with empty_db.session() as session:
+        nodes, edges, missing = session.execute_write(write_in_transaction, NODES, EDGES, new=new, batch_size=2,
+                                                      on_statement=sent.append)
+    assert (nodes, edges) == (3, 3)
+    assert [(e.source_id, e.target_id) for e in missing] == [("section_t1", "section_t9")]
+    assert sent == [1, 2, 3, 4]  # nodes in 2 statements of at most 2 rows, the 4 distinct edges in 2
+    found_nodes, found_edges = graph(empty_db)
+    assert [(i, t) for i, t, _ in found_nodes] == [("section_t1", "one"), ("section_t2", "two again"),
+                                                  ("section_t3", "three")]
+    assert {c.to_native() for _, _, c in found_nodes} == {EARLY}  # the first version's created_at
+    assert [(a, b, c) for a, b, c, _ in found_edges] == [("section_t1", "section_t2", 0.9),
+                                                         ("section_t1", "section_t3", 0.6),
+                                                         ("section_t3", "section_t2", 0.8)]
+    assert {c.to_native() for *_, c in found_edges} == {EARLY}
