@@ -27,7 +27,8 @@ def ingest_bench(
     corpus: Path = typer.Option(..., "--corpus", exists=True, file_okay=False, help="directory of PDFs"),
     workers: int = typer.Option(max(1, os.cpu_count() or 2), "--workers", "-w", min=1, help="parser processes"),
     writer_chunks: int = typer.Option(2_000, "--writer-chunks", min=100,
-                                      help="chunks of each synthetic paper for the writer (100 sections, so a multiple of 100)"),
+                                      help="chunks of each synthetic paper for the writer (in 100 sections: a "
+                                           "multiple of 100)"),
     writer_papers: int = typer.Option(5, "--writer-papers", min=1,
                                       help="synthetic papers the writer writes back to back (after one warm-up paper)"),
     json_out: Path | None = typer.Option(None, "--json", help="also write the figures to this JSON file"),
