@@ -24,8 +24,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        # Reads retry for 2 s at most: with Neo4j down, a client gets 503 quickly instead of after 30 s.
-        app.state.driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
+        app.state.driver = store.connect_api(settings)
         app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
         app.state.qa = question_answerer(settings, app.state.driver)
         try:

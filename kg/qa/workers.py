@@ -55,9 +55,10 @@ class InlineQA:
         self.embed, self.rewrite = _LazyEmbedder(settings), rewriter(settings)
 
     async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
-        return await asyncio.to_thread(self._ask, question, paper_id, top_k)
+        return await asyncio.to_thread(self.answer, question, paper_id, top_k)
 
-    def _ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+    def answer(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        """The answer as a plain dict; also what a question process runs (_ask)."""
         return ask(self.driver, get_schema(), question, paper_id, top_k, database=self.settings.neo4j_database,
                    embed=self.embed(), rewrite=self.rewrite).as_dict()
 
@@ -106,10 +107,11 @@ def question_answerer(settings: Settings, driver: Driver) -> InlineQA | ProcessQ
 
 def _init_worker(settings: Settings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then shuts its workers down
-    # Reads retry for 2 s at most, as the API's own driver: with Neo4j down a client gets 503 quickly.
-    driver = store.connect(settings, verify=False, max_transaction_retry_time=2.0)
+    driver = store.connect_api(settings)
     Finalize(driver, driver.close, exitpriority=10)
-    _worker.update(settings=settings, driver=driver, embed=query_embedder(settings), rewrite=rewriter(settings))
+    qa = InlineQA(settings, driver)
+    qa.embed()  # loaded now, as the worker starts, not on its first question
+    _worker["qa"] = qa
 
 
 def _ready() -> bool:
@@ -117,5 +119,4 @@ def _ready() -> bool:
 
 
 def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
-    return ask(_worker["driver"], get_schema(), question, paper_id, top_k, database=_worker["settings"].neo4j_database,
-               embed=_worker["embed"], rewrite=_worker["rewrite"]).as_dict()
+    return _worker["qa"].answer(question, paper_id, top_k)
