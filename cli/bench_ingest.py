@@ -34,6 +34,9 @@ def ingest_bench(
     json_out: Path | None = typer.Option(None, "--json", help="also write the figures to this JSON file"),
 ) -> None:
     """Benchmark ingestion on a corpus; the result says which targets it meets."""
+    if writer_chunks % 100:
+        raise typer.BadParameter(f"{writer_chunks} is not a multiple of 100 (the synthetic papers have 100 sections)",
+                                 param_hint="--writer-chunks")
     settings = get_settings()
     files = list(discover([corpus]))
     with store.connect(settings) as driver:
