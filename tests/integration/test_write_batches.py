@@ -48,7 +48,9 @@ def test_batches_write_repeated_elements_once_and_report_missing_endpoints(empty
                                                       on_statement=sent.append)
     assert (nodes, edges) == (3, 3)
     assert [(e.source_id, e.target_id) for e in missing] == [("section_t1", "section_t9")]
-    assert sent == [1, 2, 3, 4]  # nodes in 2 statements of at most 2 rows, the 4 distinct edges in 2
+    # nodes in 2 statements of at most 2 rows; of the 4 distinct edges, the 3 between written nodes in 2 and the one
+    # to a node not written here (looked up by its id, and not found) in 1
+    assert sent == [1, 2, 3, 4, 5]
     found_nodes, found_edges = graph(empty_db)
     assert [(i, t) for i, t, _ in found_nodes] == [("section_t1", "one"), ("section_t2", "two again"),
                                                   ("section_t3", "three")]
@@ -57,3 +59,21 @@ def test_batches_write_repeated_elements_once_and_report_missing_endpoints(empty
                                                          ("section_t1", "section_t3", 0.6),
                                                          ("section_t3", "section_t2", 0.8)]
     assert {c.to_native() for *_, c in found_edges} == {EARLY}
+
+
+def test_edges_to_nodes_this_write_did_not_write_are_found_by_id(empty_db):
+    """An edge end written by the same call is looked up by its element id, any other by its id: an edge from a new
+    node to one already in the graph (and back) is written, one to a node in neither is reported missing."""
+    init_schema(empty_db, get_schema(), 8)
+    with empty_db.session() as session:
+        session.execute_write(write_in_transaction, [section(9, "nine", EARLY)], [])
+        nodes, edges, missing = session.execute_write(
+            write_in_transaction, [section(1, "one", EARLY), section(2, "two", EARLY)],
+            [sub(1, 2, 0.5), sub(1, 9, 0.6), sub(9, 2, 0.7), sub(2, 8, 0.8)],
+            new=frozenset({("Section", "section_t1"), ("Section", "section_t2")}))
+    assert (nodes, edges) == (2, 3)
+    assert [(e.source_id, e.target_id) for e in missing] == [("section_t2", "section_t8")]
+    _, found_edges = graph(empty_db)
+    assert [(a, b, c) for a, b, c, _ in found_edges] == [("section_t1", "section_t2", 0.5),
+                                                         ("section_t1", "section_t9", 0.6),
+                                                         ("section_t9", "section_t2", 0.7)]
