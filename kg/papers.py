@@ -248,7 +248,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                     and (n.label, n.id) not in existing.nodes)
     result.nodes_written, result.edges_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new,
-                                                                              on_statement=on_batch)
+                                                                              schema=schema, on_statement=on_batch)
     result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
                           for e in missing]
     for ids in batches(plan.orphan_candidates):

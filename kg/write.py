@@ -68,24 +68,29 @@ RETURN collect(row.i) AS written
 """
 
 
-def _edge_statement(params: dict[str, Any], rel_type: str, source: str, target: str, created: bool,
-                    source_written: bool, target_written: bool) -> str:
+def _edge_statement(params: dict[str, Any], declared: Iterable[str], rel_type: str, source: str, target: str,
+                    created: bool, source_written: bool, target_written: bool) -> str:
     ends = [(_BY_ELEMENT_ID if written else _BY_ID).format(var=var, label=label)
             for var, label, written in (("s", source, source_written), ("t", target, target_written))]
-    write = (_CREATE_EDGE.format(type=rel_type, properties=_properties(params)) if created
+    write = (_CREATE_EDGE.format(type=rel_type, properties=_properties(params, declared)) if created
              else _MERGE_EDGE.format(type=rel_type))
     return "\n".join(["UNWIND $rows AS row", *ends]) + write
 
 
-def _properties(params: dict[str, Any]) -> str:
-    """The map of a CREATE pattern for the parameters of _split_shared: each shared and per-row property by name
-    (names the ontology declares: validation refused any other), created_at per row or shared. A row without a
-    property gives null, which CREATE leaves unset, as `+=` did."""
-    per_row = sorted({name for row in params["rows"] for name in row["props"]})
-    entries = ["created_at: coalesce(row.created_at, $created_at)",
-               *(f"{_quoted(name)}: $shared.{_quoted(name)}" for name in sorted(params["shared"])),
-               *(f"{_quoted(name)}: row.props.{_quoted(name)}" for name in per_row)]
-    return ", ".join(entries)
+def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:
+    """The map of a CREATE pattern for the parameters of _split_shared. It names the `declared` properties (the
+    ontology's for the label or type) besides those the rows carry, each taken from its row or else from
+    `$shared`, so that a label's statement has one text, and one cached plan, whichever properties a paper's rows
+    carry and share. Names are the ontology's (validation refused any other); a property a row lacks is null,
+    which CREATE leaves unset, as `+=` did."""
+    names = {name for row in params["rows"] for name in row["props"]}.union(params["shared"], declared)
+    entries = [f"{q}: coalesce(row.props.{q}, $shared.{q})" for q in map(_quoted, sorted(names - {"id", "created_at"}))]
+    return ", ".join(["created_at: coalesce(row.created_at, $created_at)", *entries])
+
+
+def _declared(owners: dict[str, Any], name: str) -> Iterable[str]:
+    owner = owners.get(name)
+    return owner.properties if owner else ()
 
 
 def _quoted(name: str) -> str:
@@ -135,13 +140,15 @@ def stamp(element: NodeRecord | EdgeRecord, schema: Schema, now: datetime) -> No
 
 
 def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
-                         new: frozenset[tuple[str, str]] = frozenset(), batch_size: int = BATCH_SIZE,
-                         on_statement: Callable[[int], None] | None = None) -> tuple[int, int, list[EdgeRecord]]:
+                         new: frozenset[tuple[str, str]] = frozenset(), schema: Schema | None = None,
+                         batch_size: int = BATCH_SIZE, on_statement: Callable[[int], None] | None = None
+                         ) -> tuple[int, int, list[EdgeRecord]]:
     """The statements of write_graph inside a caller's transaction, for already validated and stamped elements:
     nodes by label, then edges by (type, source label, target label), `batch_size` rows a statement. Nodes whose
-    (label, id) is in `new`, and edges with such a node at an end, are CREATEd; the rest is MERGEd. A node or edge
-    proposed twice is written once, as MERGE would make it (see _distinct). Returns the nodes and edges written
-    (each once) and the proposed edges whose endpoints were missing.
+    (label, id) is in `new`, and edges with such a node at an end, are CREATEd (naming the properties `schema`
+    declares for them: see _properties); the rest is MERGEd. A node or edge proposed twice is written once, as
+    MERGE would make it (see _distinct). Returns the nodes and edges written (each once) and the proposed edges
+    whose endpoints were missing.
 
     Statements are pipelined: each returns a record, so the server answers its RUN before executing it and the
     client builds and packs statement k + 1 while the server executes statement k (a statement without a RETURN
@@ -166,7 +173,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     for (label, created), group in by_label.items():
         for part in batches(group, batch_size):
             params = _split_shared([n.props for n in part], [{"id": n.id} for n in part])
-            send(_CREATE_NODES.format(label=label, properties=_properties(params)) if created
+            declared = _declared(schema.nodes if schema else {}, label)
+            send(_CREATE_NODES.format(label=label, properties=_properties(params, declared)) if created
                  else _MERGE_NODES.format(label=label), params)
             node_labels.append(label)
 
@@ -194,7 +202,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                 row["s"] = element_ids[(source, row["s"])]
             if target_written:
                 row["t"] = element_ids[(target, row["t"])]
-        send(_edge_statement(params, *shape), params)
+        send(_edge_statement(params, _declared(schema.relationships if schema else {}, rel_type), *shape), params)
 
     written = {i for result in pending for i in result.single()["written"]}
     missing = {i for group_index, (indices, _) in enumerate(distinct_edges) if group_index not in written
