@@ -8,9 +8,9 @@ covers whatever later extractors hang on a paper, as long as their edges carry t
 from __future__ import annotations
 
 import gc
+import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from neo4j import Driver, ManagedTransaction
@@ -196,7 +196,7 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     `on_batch(n)` is called after the n-th write statement (a test raises there to check atomicity), and with
     0 once the paper is locked and its state read, before any write (a test races a curator there).
     """
-    with _session(driver, database) as session, _cyclic_gc_paused():
+    with _session(driver, database) as session:
         began = time.perf_counter()
         try:
             result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True)
@@ -207,19 +207,33 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     return result
 
 
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a paper is written. The write allocates tens of thousands of row dicts
-    that live until their statement is sent, which set off full collections over everything the process holds:
-    100+ ms inside a 0.4 s write in the writer benchmark. The rows hold no cycles (reference counting frees them);
-    collection resumes after the transaction. Process-wide, so another thread's pause is never ended early."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
+class _CollectorPause:
+    """Python's cycle collector paused while papers are written. A write allocates tens of thousands of row dicts,
+    kept until the transaction ends, which set off full collections over everything the process holds: 100+ ms
+    inside a 0.4 s paper in the writer benchmark. The rows hold no cycles (reference counting frees them). The
+    switch is process-wide: nested and concurrent pauses are counted, the last one out restores the collector as
+    the first one in found it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._was_enabled = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._depth == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._depth += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0 and self._was_enabled:
+                gc.enable()
+
+
+_COLLECTOR_PAUSE = _CollectorPause()
 
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
@@ -231,37 +245,38 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     kg.schema.init_schema, which every ingest creates first."""
     began = time.perf_counter()
     lock_paper(tx, run.sha256)
-    nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
-    existing = read_subgraph(tx, run.sha256, schema)
-    _lock_shared_nodes(tx, existing, nodes, edges)
-    citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
-    plan = reconcile(nodes, edges + citations.edges, existing)
-    if on_batch:
-        on_batch(0)
-    result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
-                        nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
-    for ids in batches(plan.delete_edges):
-        tx.run(_DELETE_EDGES, ids=ids).consume()
-    for ids in batches(plan.delete_nodes):
-        tx.run(_DELETE_NODES, ids=ids).consume()
-    result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
-    new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
-                    and (n.label, n.id) not in existing.nodes)
-    result.nodes_written, result.edges_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new,
-                                                                              schema=schema, on_statement=on_batch)
-    result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
-                          for e in missing]
-    for ids in batches(plan.orphan_candidates):
-        tx.run(_DELETE_ORPHANS, ids=ids).consume()
-    ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
-                                      edges_written=result.edges_written,
-                                      rejected=rejected + len(result.rejections))],
-                            [run.stamped(run.generated_edge(), schema)], schema)
-    if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
-        raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
-    write_in_transaction(tx, ledger.nodes, ledger.edges)
-    result.seconds["statements"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
-    return result
+    with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
+        nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
+        existing = read_subgraph(tx, run.sha256, schema)
+        _lock_shared_nodes(tx, existing, nodes, edges)
+        citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
+        plan = reconcile(nodes, edges + citations.edges, existing)
+        if on_batch:
+            on_batch(0)
+        result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
+                            nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
+        for ids in batches(plan.delete_edges):
+            tx.run(_DELETE_EDGES, ids=ids).consume()
+        for ids in batches(plan.delete_nodes):
+            tx.run(_DELETE_NODES, ids=ids).consume()
+        result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
+        new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
+                        and (n.label, n.id) not in existing.nodes)
+        result.nodes_written, result.edges_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new,
+                                                                                  schema=schema, on_statement=on_batch)
+        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
+                              for e in missing]
+        for ids in batches(plan.orphan_candidates):
+            tx.run(_DELETE_ORPHANS, ids=ids).consume()
+        ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
+                                          edges_written=result.edges_written,
+                                          rejected=rejected + len(result.rejections))],
+                                [run.stamped(run.generated_edge(), schema)], schema)
+        if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
+            raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
+        write_in_transaction(tx, ledger.nodes, ledger.edges)
+        result.seconds["statements"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
+        return result
 
 
 def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:

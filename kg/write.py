@@ -81,7 +81,7 @@ def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:
     """The map of a CREATE pattern for the parameters of _split_shared. It names the `declared` properties (the
     ontology's for the label or type) besides those the rows carry, each taken from its row or else from
     `$shared`, so that a label's statement has one text, and one cached plan, whichever properties a paper's rows
-    carry and share. Names are the ontology's (validation refused any other); a property a row lacks is null,
+    carry and share. Names are the ontology's (validation refuses any other); a property a row lacks is null,
     which CREATE leaves unset, as `+=` did."""
     names = {name for row in params["rows"] for name in row["props"]}.union(params["shared"], declared)
     entries = [f"{q}: coalesce(row.props.{q}, $shared.{q})" for q in map(_quoted, sorted(names - {"id", "created_at"}))]
@@ -152,9 +152,9 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
 
     Statements are pipelined: each returns a record, so the server answers its RUN before executing it and the
     client builds and packs statement k + 1 while the server executes statement k (a statement without a RETURN
-    is executed before its RUN is answered). The node statements return the element ids of their nodes, read
-    before the edges are built. `on_statement(n)` is called after the n-th statement is sent (a test fails a
-    paper there).
+    is executed before its RUN is answered). The one pause is after the node statements: they return their
+    nodes' element ids, which the edge rows (built while the node statements run) need before the first edge
+    statement is sent. `on_statement(n)` is called after the n-th statement is sent (a test fails a paper there).
     """
     pending, sent = [], 0
 
@@ -178,8 +178,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                  else _MERGE_NODES.format(label=label), params)
             node_labels.append(label)
 
-    # The edge statements are built while the server executes the node statements; only the element ids of the
-    # ends written here are filled in once those statements answer.
+    # The edge rows are built while the server executes the node statements; the element ids of the ends written
+    # here are filled in once those statements answer.
     written_ends = {(node.label, node.id) for _, node in distinct_nodes}
     distinct_edges = _distinct(edges, lambda e: e.key)
     by_shape: dict[tuple[str, str, str, bool, bool, bool], list[tuple[int, EdgeRecord]]] = defaultdict(list)

@@ -77,3 +77,38 @@ def test_edges_to_nodes_this_write_did_not_write_are_found_by_id(empty_db):
     assert [(a, b, c) for a, b, c, _ in found_edges] == [("section_t1", "section_t2", 0.5),
                                                          ("section_t1", "section_t9", 0.6),
                                                          ("section_t9", "section_t2", 0.7)]
+
+
+def test_create_with_the_ontology_s_property_names_stores_what_merge_stores(empty_db):
+    """The CREATE path names every property the ontology declares and takes each from the row or `$shared`: zero,
+    false-like and empty values are stored, a null one is not, and every stored value and type is the MERGE path's."""
+    init_schema(empty_db, get_schema(), 8)
+
+    def nodes(prefix: str) -> list[NodeRecord]:
+        rows = [{"title": "", "level": 0, "pages": [], "confidence": 0.0, "number": None, "ordinal": 1},
+                {"title": "b", "level": 0, "pages": [], "confidence": 0.0, "number": "2", "ordinal": 2},
+                {"title": "c", "level": 0, "pages": [3], "confidence": 1, "ordinal": 3}]
+        return [NodeRecord("Section", f"{prefix}{i}", {**row, "created_at": EARLY, "verification_status": "auto"})
+                for i, row in enumerate(rows)]
+
+    def edges(prefix: str) -> list[EdgeRecord]:
+        return [EdgeRecord("HAS_SUBSECTION", "Section", f"{prefix}0", "Section", f"{prefix}{i}",
+                           {"confidence": 0.0, "pages": [], "source_chunk_ids": [], "created_at": EARLY})
+                for i in (1, 2)]
+
+    created, merged = "section_c", "section_m"
+    with empty_db.session() as session:
+        session.execute_write(write_in_transaction, nodes(created), edges(created), schema=get_schema(),
+                              new=frozenset(("Section", n.id) for n in nodes(created)))
+        session.execute_write(write_in_transaction, nodes(merged), edges(merged), schema=get_schema())
+    stored = {r["id"]: (r["node"], r["edges"]) for r in empty_db.execute_query(
+        "MATCH (s:Section) OPTIONAL MATCH (s)-[r:HAS_SUBSECTION]->(t) "
+        "RETURN s.id AS id, properties(s) AS node, collect([t.id, properties(r)]) AS edges").records}
+    first = stored[f"{created}0"][0]
+    assert first["title"] == "" and first["level"] == 0 and first["pages"] == [] and first["confidence"] == 0.0
+    assert "number" not in first and isinstance(stored[f"{created}2"][0]["confidence"], int)
+    for i in range(3):
+        node_c, edges_c = stored[f"{created}{i}"]
+        node_m, edges_m = stored[f"{merged}{i}"]
+        assert {**node_c, "id": None} == {**node_m, "id": None}
+        assert [(t[len(created):], p) for t, p in edges_c if t] == [(t[len(merged):], p) for t, p in edges_m if t]
