@@ -61,6 +61,9 @@ def test_start_twice_status_stop_restart_keeps_data(tmp_path):
         uri = f"bolt://127.0.0.1:{bolt}"
         with GraphDatabase.driver(uri, auth=("neo4j", TEST_PASSWORD)) as driver:
             driver.execute_query("CREATE (:Probe {name: 'kept'})")
+            retention = driver.execute_query("SHOW SETTINGS YIELD name, value "
+                                             "WHERE name = 'db.tx_log.rotation.retention_policy' RETURN value").records
+        assert [r["value"] for r in retention] == ["1G size"], "not Neo4j's 2 days of transaction logs"
 
         assert kg(env, "db", "stop").returncode == 0
         assert kg(env, "db", "status").returncode == 3
