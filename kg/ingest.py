@@ -26,7 +26,7 @@ from kg import embeddings, store
 from kg.errors import DatabaseUnavailable, PaperKGError
 from kg.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
-from kg.papers import PaperWrite, unchanged, write_paper
+from kg.papers import PaperWrite, WritePipeline, unchanged
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run, invocation_id
 from kg.schema import init_schema
@@ -38,6 +38,7 @@ from ontology.loader import get_schema
 STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
+_WRITE_DEPTH = 2  # papers in the writer at once (kg.papers.WritePipeline)
 
 
 @dataclass
@@ -254,14 +255,22 @@ class Ingestor:
             if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir)
             executor = _Inline(initargs) if self.workers == 0 else _Workers(self.workers, initargs)
+            writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)
+            in_flight: deque = deque()
             try:
                 for path, sha, run, prepared in self._prepared(executor, self._todo(discover(paths))):
-                    self._finish(path, sha, run, prepared)
+                    in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
+                    if len(in_flight) >= _WRITE_DEPTH:
+                        self._finish(*in_flight.popleft())
+                while in_flight:
+                    self._finish(*in_flight.popleft())
             finally:
+                writer.close()
                 executor.close()
+                self._written_anyway(in_flight)
         except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
             error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)
-            self.report.stopped = (f"{error.message}: the paper being written was rolled back; papers already "
+            self.report.stopped = (f"{error.message}: the papers being written were rolled back; papers already "
                                    "written stay; run the same command again to finish the rest")
         self.report.wall_seconds = time.perf_counter() - began
         return self.report
@@ -315,29 +324,41 @@ class Ingestor:
             prepared.seconds["hash"] = hash_seconds
         return path, sha, run, prepared
 
-    def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | str) -> None:
-        if isinstance(prepared, str):
-            self._fail(path, sha, run, prepared, {})
-            return
+    def _submit(self, writer: WritePipeline, path: Path, sha: str, run: Run, prepared: Prepared | str) -> tuple:
+        if isinstance(prepared, str):  # not parsed: nothing to write
+            return path, sha, run, prepared, None, None
         self._examples(prepared.rejections)
         outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
                                rejections=dict(Counter(r.reason.value for r in prepared.rejections)))
         self.store.put(path, sha)
-        began = time.perf_counter()
+        future = writer.submit(prepared.run, prepared.nodes, prepared.edges, rejected=len(prepared.rejections),
+                               on_batch=self.on_batch)
+        return path, sha, run, prepared, outcome, future
+
+    def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | str, outcome: PaperOutcome | None,
+                future: Future | None) -> None:
+        if isinstance(prepared, str):
+            self._fail(path, sha, run, prepared, {})
+            return
         try:
-            written: PaperWrite = write_paper(self.driver, self.schema, prepared.run, prepared.nodes, prepared.edges,
-                                              rejected=len(prepared.rejections), database=self.settings.neo4j_database,
-                                              on_batch=self.on_batch)
+            written: PaperWrite = future.result()
         except (Neo4jError, PaperKGError, ValueError) as exc:  # not the driver's ServiceUnavailable: that stops the run
             self._fail(path, sha, run, f"not written: {getattr(exc, 'message', None) or exc}", prepared.seconds,
                        prepared.pages)
             return
-        outcome.seconds["write"] = time.perf_counter() - began
+        # its own time: not the wait for the paper written before it
+        outcome.seconds["write"] = sum(seconds for part, seconds in written.seconds.items() if part != "wait")
         self._examples(written.rejections)
         outcome.rejections = dict(Counter(outcome.rejections) + Counter(r.reason.value for r in written.rejections))
         outcome.nodes_written, outcome.edges_written = written.nodes_written, written.edges_written
         outcome.nodes_deleted, outcome.edges_deleted, outcome.kept = written.nodes_deleted, written.edges_deleted, written.kept
         self._outcome(outcome)
+
+    def _written_anyway(self, in_flight: deque) -> None:
+        """After a run stopped: the papers still in flight that committed are reported as ingested."""
+        for path, sha, run, prepared, outcome, future in in_flight:
+            if future is not None and future.exception() is None:
+                self._finish(path, sha, run, prepared, outcome, future)
 
     def _fail(self, path: Path, sha: str, run: Run, reason: str, seconds: dict, pages: int = 0) -> None:
         """Report the paper as failed and leave a failed IngestRun in the ledger (nothing else of it is written)."""

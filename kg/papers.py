@@ -8,9 +8,11 @@ covers whatever later extractors hang on a paper, as long as their edges carry t
 from __future__ import annotations
 
 import gc
+import itertools
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from neo4j import Driver, ManagedTransaction
@@ -18,7 +20,7 @@ from neo4j.exceptions import ConstraintError
 
 from extractors.model import Box
 from kg.bbox import parse_bbox
-from kg.entities import resolve_in_transaction
+from kg.entities import ENTITY_LABELS, resolve_in_transaction
 from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
@@ -51,6 +53,7 @@ RETURN collect({rid: elementId(r), type: type(r), rstatus: r.verification_status
 # commit. The writer locks its Paper first, then the shared nodes it reads, in (label, id) order, and only then
 # reads their curation state; curation locks the papers of what it changes before the element. So a curator's
 # commit is either seen by the writer's read or waits until the writer has committed, never lost in between.
+_PAPER_EXISTS = "MATCH (p:Paper {sha256: $sha}) RETURN count(p) AS n"
 _LOCK_PAPER = "MATCH (p:Paper {sha256: $sha}) SET p.verification_status = p.verification_status"
 _LOCK_SHARED = """
 UNWIND $ids AS id
@@ -84,7 +87,7 @@ class PaperWrite:
     skipped_rejected: int = 0
     rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
     # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), statements (the
-    # pipelined node and edge writes, orphans, the ledger), commit
+    # pipelined node and edge writes, orphans, the ledger), wait (for the paper before it: WritePipeline), commit
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -187,24 +190,59 @@ def _boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
 
 
 def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
-                rejected: int = 0, database: str | None = None,
-                on_batch: Callable[[int], None] | None = None) -> PaperWrite:
+                rejected: int = 0, database: str | None = None, on_batch: Callable[[int], None] | None = None,
+                after: threading.Event | None = None) -> PaperWrite:
     """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
     by the rules of kg.reconcile, and record `run` as its generator. Transient failures are retried by the
     driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
 
-    `on_batch(n)` is called after the n-th write statement (a test raises there to check atomicity), and with
-    0 once the paper is locked and its state read, before any write (a test races a curator there).
+    `after` is set when the paper written before this one has committed or failed (WritePipeline): this paper
+    reads the graph only then, so it sees what a one-at-a-time write would see; a new paper writes its own
+    nodes before that (see _write_paper). `on_batch(n)` is called after the n-th write statement (a test raises
+    there to check atomicity), and with 0 once the paper is locked and its state read, before any write (a test
+    races a curator there).
     """
     with _session(driver, database) as session:
         began = time.perf_counter()
         try:
-            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True)
+            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True, after)
         except ConstraintError:  # an id of the paper exists outside what its edges reach: MERGE everything
-            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False)
+            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False, after)
     # what the last attempt's function did not spend: the commit (and any attempt retried)
     result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
     return result
+
+
+class WritePipeline:
+    """Papers written two at a time, one transaction each, in the order submitted: while a paper commits (the
+    server's single-threaded part of a write, half its time), the next one writes the nodes and edges that
+    belong to it alone. Everything that reads the graph beyond the paper itself (entity resolution, citations,
+    shared nodes, its previous version) waits for the paper before it, so the graph is the one a
+    one-at-a-time write makes. `depth` papers are written at once; the caller bounds how many wait their turn
+    (kg.ingest submits one more only when the oldest is done)."""
+
+    def __init__(self, driver: Driver, schema: Schema, database: str | None = None, depth: int = 2) -> None:
+        self._driver, self._schema, self._database, self._depth = driver, schema, database, depth
+        self._pool = ThreadPoolExecutor(depth, thread_name_prefix="paperkg-writer")
+        self._last: threading.Event | None = None  # set when the paper submitted last is done
+
+    def submit(self, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], **options) -> Future[PaperWrite]:
+        """write_paper(...) in the pipeline; its future raises what write_paper raised."""
+        after, done = self._last, threading.Event()
+        self._last = done
+
+        def write() -> PaperWrite:
+            try:
+                return write_paper(self._driver, self._schema, run, nodes, edges, database=self._database,
+                                   after=after, **options)
+            finally:
+                done.set()
+
+        return self._pool.submit(write)
+
+    def close(self) -> None:
+        """Wait for the papers in flight."""
+        self._pool.shutdown(wait=True)
 
 
 class _CollectorPause:
@@ -237,46 +275,107 @@ _COLLECTOR_PAUSE = _CollectorPause()
 
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
-                 rejected: int, on_batch: Callable[[int], None] | None, create_new: bool) -> PaperWrite:
+                 rejected: int, on_batch: Callable[[int], None] | None, create_new: bool,
+                 after: threading.Event | None) -> PaperWrite:
     """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
     ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
     edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
     then fails the attempt, and write_paper makes it again with MERGE only. So this relies on the constraints of
-    kg.schema.init_schema, which every ingest creates first."""
+    kg.schema.init_schema, which every ingest creates first.
+
+    A paper new to the graph, written while the paper before it is still in flight (`after` not set), first
+    CREATEs its own nodes and the edges between them: resolution and reconciliation leave those as proposed
+    (_own_new). It holds no lock on anything another transaction can see while it then waits for `after`; a
+    paper already in the graph waits before it takes its lock."""
     began = time.perf_counter()
+    result, step = PaperWrite(), _numbered(on_batch)
+    early_nodes: list[NodeRecord] = []
+    early_edges: list[EdgeRecord] = []
+    overlap = (create_new and after is not None and not after.is_set()
+               and tx.run(_PAPER_EXISTS, sha=run.sha256).single()["n"] == 0)
+    if overlap:  # nothing of the paper exists: its previous state is empty, and it has no lock to take
+        with _COLLECTOR_PAUSE:
+            existing = Existing()
+            early_nodes, early_edges = _own_new(run.sha256, nodes, edges)
+            if on_batch:
+                on_batch(0)
+            began = _wrote(result, began, "read")
+            written = write_in_transaction(tx, early_nodes, early_edges, schema=schema, on_statement=step,
+                                           new=frozenset((n.label, n.id) for n in early_nodes))
+            began = _wrote(result, began, "statements", written)
+    if after is not None:
+        after.wait()
+    began = _wrote(result, began, "wait")
     lock_paper(tx, run.sha256)
     with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
         nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
-        existing = read_subgraph(tx, run.sha256, schema)
+        if not overlap:
+            existing = read_subgraph(tx, run.sha256, schema)
         _lock_shared_nodes(tx, existing, nodes, edges)
         citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
         plan = reconcile(nodes, edges + citations.edges, existing)
-        if on_batch:
+        if on_batch and not overlap:
             on_batch(0)
-        result = PaperWrite(kept=plan.kept, skipped_rejected=plan.skipped_rejected, rejections=citations.rejections,
-                            nodes_deleted=len(plan.delete_nodes), edges_deleted=len(plan.delete_edges))
+        result.kept, result.skipped_rejected = plan.kept, plan.skipped_rejected
+        result.rejections += citations.rejections
+        result.nodes_deleted, result.edges_deleted = len(plan.delete_nodes), len(plan.delete_edges)
         for ids in batches(plan.delete_edges):
             tx.run(_DELETE_EDGES, ids=ids).consume()
         for ids in batches(plan.delete_nodes):
             tx.run(_DELETE_NODES, ids=ids).consume()
-        result.seconds["read"], began = time.perf_counter() - began, time.perf_counter()
+        began = _wrote(result, began, "read")
+        done = {(n.label, n.id) for n in early_nodes}
         new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                         and (n.label, n.id) not in existing.nodes)
-        result.nodes_written, result.edges_written, missing = write_in_transaction(tx, plan.nodes, plan.edges, new=new,
-                                                                                  schema=schema, on_statement=on_batch)
-        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
-                              for e in missing]
+        written = write_in_transaction(tx, [n for n in plan.nodes if (n.label, n.id) not in done],
+                                       [e for e in plan.edges if not _between(e, done)], new=new, schema=schema,
+                                       on_statement=step)
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
-        ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
-                                          edges_written=result.edges_written,
-                                          rejected=rejected + len(result.rejections))],
+        ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written + written[0],
+                                          edges_written=result.edges_written + written[1],
+                                          rejected=rejected + len(result.rejections) + len(written[2]))],
                                 [run.stamped(run.generated_edge(), schema)], schema)
         if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
             raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
         write_in_transaction(tx, ledger.nodes, ledger.edges)
-        result.seconds["statements"] = time.perf_counter() - began  # with orphan removal and the ledger: both small
+        _wrote(result, began, "statements", written)  # with orphan removal and the ledger: both small
         return result
+
+
+def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The nodes of a paper new to the graph that are its alone (its sha256, not an entity: kg.entities may
+    resolve those to another paper's), and the edges between two of them. Nothing of the graph changes how
+    they are written: resolution rewrites entities and their edges only, and reconcile writes every proposed
+    element the graph does not hold."""
+    own = [n for n in nodes if n.props.get("paper_sha256") == sha and n.label not in ENTITY_LABELS]
+    keys = {(n.label, n.id) for n in own}
+    return own, [e for e in edges if _between(e, keys)]
+
+
+def _between(edge: EdgeRecord, keys: set[tuple[str, str]]) -> bool:
+    return (edge.source_label, edge.source_id) in keys and (edge.target_label, edge.target_id) in keys
+
+
+def _numbered(on_batch: Callable[[int], None] | None) -> Callable[[int], None] | None:
+    """on_batch numbered across the paper's write_in_transaction calls (each counts its statements from 1)."""
+    if on_batch is None:
+        return None
+    count = itertools.count(1)
+    return lambda _: on_batch(next(count))
+
+
+def _wrote(result: PaperWrite, began: float, part: str, written: tuple[int, int, list[EdgeRecord]] | None = None
+           ) -> float:
+    """Add the seconds since `began` to `part` (and what a write_in_transaction call wrote); the time now."""
+    now = time.perf_counter()
+    result.seconds[part] = result.seconds.get(part, 0.0) + now - began
+    if written:
+        result.nodes_written += written[0]
+        result.edges_written += written[1]
+        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
+                              for e in written[2]]
+    return now
 
 
 def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:

@@ -1,0 +1,142 @@
+"""The ingest writes two papers at once (kg.papers.WritePipeline): a paper new to the graph writes its own nodes
+while the paper before it is still in its transaction, and reads the rest of the graph only once that paper is done.
+The graph must be the one papers written one at a time make, whatever the paper before it did."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from datetime import datetime, timezone
+
+from kg.benchmark import synthetic_document, synthetic_sha
+from kg.dump import canonical_dump
+from kg.filestore import file_sha256
+from kg.mapping import EXTRACTOR, map_document, paper_id, provenance
+from kg.papers import WritePipeline
+from kg.records import EdgeRecord, NodeRecord
+from kg.runs import Run
+from kg.schema import init_schema
+from kg.validation import validate_batch
+from ontology.loader import get_schema
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+
+HOLD_SECONDS = 20  # how long the first paper waits, inside its transaction, for the second one to write
+LEDGER = ("IngestRun", "PaperKGSchema")
+
+
+class FirstPaperHeld:
+    """An on_batch hook: the first paper to call it is held at its first write statement (its transaction open,
+    nothing committed) until another paper sends one, or `hold` seconds pass. Records who called, in order."""
+
+    def __init__(self, hold: float = HOLD_SECONDS, fail_first: bool = False):
+        self.hold, self.fail_first = hold, fail_first
+        self.calls: list[tuple[str, int]] = []
+        self.second_wrote = threading.Event()
+        self.overlapped: bool | None = None
+        self._first: int | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self, statement: int) -> None:
+        me = threading.get_ident()
+        with self._lock:
+            if self._first is None:
+                self._first = me
+            first = me == self._first
+            self.calls.append(("first" if first else "second", statement))
+        if not first and statement >= 1:
+            self.second_wrote.set()
+        elif first and statement == 1 and self.overlapped is None:
+            self.overlapped = self.second_wrote.wait(self.hold)
+            if self.fail_first:
+                raise ValueError("injected failure of the first paper, after the second one wrote")
+
+
+def _graph(driver) -> list[str]:
+    return canonical_dump(driver, skip_labels=LEDGER)
+
+
+def _clear(driver) -> None:
+    driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
+
+
+def test_two_papers_at_once_make_the_graph_of_one_at_a_time(ingest_settings, driver):
+    run_ingest(ingest_settings, driver, [SAMPLE_A])
+    run_ingest(ingest_settings, driver, [SAMPLE_B])
+    one_at_a_time = _graph(driver)
+    shared = value(driver, "MATCH (p:Paper)-->(n) WHERE n.paper_sha256 IS NULL AND NOT n:IngestRun "
+                           "WITH n, count(DISTINCT p) AS papers WHERE papers = 2 RETURN count(n)")
+    assert shared >= 1  # the two papers meet in the graph (Bo Kim): the second must find what the first wrote
+    _clear(driver)
+
+    hook = FirstPaperHeld()
+    report = run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B], on_batch=hook)
+    assert [p.status for p in report.papers] == ["ingested", "ingested"]
+    assert hook.overlapped, "the second paper wrote nothing while the first was in its transaction"
+    assert _graph(driver) == one_at_a_time
+
+
+def test_a_failed_paper_before_leaves_the_next_as_if_written_alone(ingest_settings, driver):
+    run_ingest(ingest_settings, driver, [SAMPLE_B])
+    alone = _graph(driver)
+    _clear(driver)
+
+    hook = FirstPaperHeld(fail_first=True)
+    report = run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B], on_batch=hook)
+    assert hook.overlapped
+    assert [(p.path, p.status) for p in report.papers] == [(str(SAMPLE_A), "failed"), (str(SAMPLE_B), "ingested")]
+    assert "injected failure" in report.papers[0].reason
+    # nothing of the failed paper, and the next one links to nothing the failed one had proposed
+    assert _graph(driver) == alone
+
+
+def test_a_paper_already_in_the_graph_waits_for_the_one_before_it(ingest_settings, driver):
+    run_ingest(ingest_settings, driver, [SAMPLE_B])
+    hook = FirstPaperHeld(hold=2.0)
+    began = time.perf_counter()
+    report = run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B], on_batch=hook, force=True)
+    assert [p.status for p in report.papers] == ["ingested", "ingested"]
+    assert time.perf_counter() - began >= 2.0
+    assert hook.overlapped is False  # B did not write while A was held ...
+    first_done = max(i for i, (who, _) in enumerate(hook.calls) if who == "first")
+    assert all(who == "first" for who, _ in hook.calls[:first_done + 1])  # ... nor read its state (call 0)
+    assert ("second", 0) in hook.calls
+    assert value(driver, "MATCH (p:Paper {sha256: $sha})-[:GENERATED_BY]->(r:IngestRun) RETURN count(r)",
+                 sha=file_sha256(SAMPLE_B)) == 2
+
+
+def _paper_using(n: int, method: str, aliases: list[str]) -> tuple:
+    """A synthetic paper (one section, three chunks) that uses one method."""
+    schema, sha = get_schema(), synthetic_sha(n)
+    run = Run(sha256=sha, invocation="test", started_at=datetime.now(timezone.utc), extractors=[EXTRACTOR])
+    nodes, edges = map_document(synthetic_document(1, 3, sha))
+    node = NodeRecord("Method", f"method_{n}", {"name": method, "aliases": aliases, **provenance(None)})
+    nodes.append(node)
+    edges.append(EdgeRecord("USES", "Paper", paper_id(sha), "Method", node.id, provenance(sha)))
+    checked = validate_batch([run.stamped(x, schema) for x in nodes], [run.stamped(e, schema) for e in edges], schema)
+    assert not checked.rejections
+    return run, checked.nodes, checked.edges
+
+
+def test_the_next_paper_resolves_its_entities_against_the_one_before_it(empty_db):
+    """The second paper names by its alias the method the first one writes: written one at a time, its edge goes to
+    the first paper's node. It must go there too when it is written while the first paper is still open."""
+    init_schema(empty_db, get_schema(), 8)
+    second_wrote = threading.Event()
+
+    def hold(statement: int) -> None:
+        if statement == 1 and not second_wrote.wait(HOLD_SECONDS):
+            raise AssertionError("the second paper wrote nothing while the first was in its transaction")
+
+    pipeline = WritePipeline(empty_db, get_schema())
+    try:
+        first = pipeline.submit(*_paper_using(0, "Sparse Routing Attention", ["SRA"]), on_batch=hold)
+        second = pipeline.submit(*_paper_using(1, "SRA", []),
+                                 on_batch=lambda statement: statement and second_wrote.set())
+        first.result(), second.result()
+    finally:
+        pipeline.close()
+    uses = empty_db.execute_query("MATCH (p:Paper)-[:USES]->(m:Method) RETURN p.sha256 AS sha, m.id AS method "
+                                  "ORDER BY sha").records
+    assert [(r["sha"], r["method"]) for r in uses] == [(synthetic_sha(0), "method_0"), (synthetic_sha(1), "method_0")]
+    assert value(empty_db, "MATCH (m:Method) RETURN count(m)") == 1
