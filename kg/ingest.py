@@ -270,7 +270,7 @@ class Ingestor:
                 self._written_anyway(in_flight)
         except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
             error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)
-            self.report.stopped = (f"{error.message}: the papers being written were rolled back; papers already "
+            self.report.stopped = (f"{error.message}: what was being written is rolled back; papers already "
                                    "written stay; run the same command again to finish the rest")
         self.report.wall_seconds = time.perf_counter() - began
         return self.report
@@ -355,10 +355,16 @@ class Ingestor:
         self._outcome(outcome)
 
     def _written_anyway(self, in_flight: deque) -> None:
-        """After a run stopped: the papers still in flight that committed are reported as ingested."""
+        """After a run stopped: the papers still in flight that committed are reported as ingested, the others as
+        failed (not recorded in the ledger: the database is what stopped the run)."""
         for path, sha, run, prepared, outcome, future in in_flight:
-            if future is not None and future.exception() is None:
+            error = None if future is None else future.exception()
+            if future is not None and error is None:
                 self._finish(path, sha, run, prepared, outcome, future)
+            else:
+                reason = prepared if future is None else f"not written: {getattr(error, 'message', None) or error}"
+                self._outcome(PaperOutcome(str(path), "failed", sha256=sha, reason=reason,
+                                           pages=getattr(prepared, "pages", 0)))
 
     def _fail(self, path: Path, sha: str, run: Run, reason: str, seconds: dict, pages: int = 0) -> None:
         """Report the paper as failed and leave a failed IngestRun in the ledger (nothing else of it is written)."""

@@ -199,18 +199,34 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     `after` is set when the paper written before this one has committed or failed (WritePipeline): this paper
     reads the graph only then, so it sees what a one-at-a-time write would see; a new paper writes its own
     nodes before that (see _write_paper). `on_batch(n)` is called after the n-th write statement (a test raises
-    there to check atomicity), and with 0 once the paper is locked and its state read, before any write (a test
-    races a curator there).
+    there to check atomicity), and with 0 before the first: once the paper is locked and its state read (a test
+    races a curator there), or, for a new paper writing ahead, before it writes its own nodes.
     """
     with _session(driver, database) as session:
         began = time.perf_counter()
         try:
-            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True, after)
+            try:
+                result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
+                                               after, True)
+            except _WaitedTooLong:  # rolled back, its locks released: again, waiting before it writes anything
+                result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
+                                               after, False)
         except ConstraintError:  # an id of the paper exists outside what its edges reach: MERGE everything
-            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False, after)
+            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False,
+                                           after, False)
     # what the last attempt's function did not spend: the commit (and any attempt retried)
     result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
     return result
+
+
+# How long a paper that wrote ahead waits for the paper before it. It then holds the uniqueness locks of its new
+# nodes' ids, which only a transaction writing the same file wants (another process's ingest, say); if that one
+# waits for it while the paper before it waits for that one, no lock manager sees the cycle: the bound breaks it.
+WRITE_AHEAD_WAIT_SECONDS = 10.0
+
+
+class _WaitedTooLong(Exception):
+    """The paper that wrote ahead did not see the paper before it finish within WRITE_AHEAD_WAIT_SECONDS."""
 
 
 class WritePipeline:
@@ -222,7 +238,7 @@ class WritePipeline:
     (kg.ingest submits one more only when the oldest is done)."""
 
     def __init__(self, driver: Driver, schema: Schema, database: str | None = None, depth: int = 2) -> None:
-        self._driver, self._schema, self._database, self._depth = driver, schema, database, depth
+        self._driver, self._schema, self._database = driver, schema, database
         self._pool = ThreadPoolExecutor(depth, thread_name_prefix="paperkg-writer")
         self._last: threading.Event | None = None  # set when the paper submitted last is done
 
@@ -236,6 +252,8 @@ class WritePipeline:
                 return write_paper(self._driver, self._schema, run, nodes, edges, database=self._database,
                                    after=after, **options)
             finally:
+                if after is not None:  # a paper that failed early is done only once the one before it is
+                    after.wait()
                 done.set()
 
         return self._pool.submit(write)
@@ -276,22 +294,22 @@ _COLLECTOR_PAUSE = _CollectorPause()
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
                  rejected: int, on_batch: Callable[[int], None] | None, create_new: bool,
-                 after: threading.Event | None) -> PaperWrite:
+                 after: threading.Event | None, ahead: bool) -> PaperWrite:
     """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
     ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
     edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
     then fails the attempt, and write_paper makes it again with MERGE only. So this relies on the constraints of
     kg.schema.init_schema, which every ingest creates first.
 
-    A paper new to the graph, written while the paper before it is still in flight (`after` not set), first
-    CREATEs its own nodes and the edges between them: resolution and reconciliation leave those as proposed
-    (_own_new). It holds no lock on anything another transaction can see while it then waits for `after`; a
-    paper already in the graph waits before it takes its lock."""
+    With `ahead`, a paper new to the graph, written while the paper before it is still in flight (`after` not
+    set), first CREATEs its own nodes and the edges between them: resolution and reconciliation leave those as
+    proposed (_own_new). While it then waits for `after`, it holds the locks of nothing but those new ids (see
+    WRITE_AHEAD_WAIT_SECONDS); a paper already in the graph waits before it takes its lock."""
     began = time.perf_counter()
     result, step = PaperWrite(), _numbered(on_batch)
     early_nodes: list[NodeRecord] = []
     early_edges: list[EdgeRecord] = []
-    overlap = (create_new and after is not None and not after.is_set()
+    overlap = (ahead and create_new and after is not None and not after.is_set()
                and tx.run(_PAPER_EXISTS, sha=run.sha256).single()["n"] == 0)
     if overlap:  # nothing of the paper exists: its previous state is empty, and it has no lock to take
         with _COLLECTOR_PAUSE:
@@ -303,8 +321,8 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
             written = write_in_transaction(tx, early_nodes, early_edges, schema=schema, on_statement=step,
                                            new=frozenset((n.label, n.id) for n in early_nodes))
             began = _wrote(result, began, "statements", written)
-    if after is not None:
-        after.wait()
+    if after is not None and not after.wait(WRITE_AHEAD_WAIT_SECONDS if overlap else None):
+        raise _WaitedTooLong(run.sha256)
     began = _wrote(result, began, "wait")
     lock_paper(tx, run.sha256)
     with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
