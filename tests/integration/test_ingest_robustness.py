@@ -35,25 +35,33 @@ def test_unreachable_neo4j_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(tmp_path):
+    """Neo4j stops once the first paper is in. The second was being written beside it (two papers at once): it
+    committed or it did not, never in part; the third is written only after the stop and fails with the run."""
+    third = write(tmp_path, "third.pdf", one_column_paper()[0])
+    files = [SAMPLE_A, SAMPLE_B, third]
     settings = local_settings(tmp_path / "own-neo4j")  # a server of this test's own: it is stopped mid-run
     server = LocalNeo4j(settings)
     server.start()
     try:
         with store.connect(settings) as driver:
             def stop_after_first(outcome):
-                if outcome.status == "ingested":
+                if outcome.status == "ingested" and outcome.path == str(SAMPLE_A):
                     server.stop()
 
-            report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run([SAMPLE_A, SAMPLE_B])
-            assert [p.status for p in report.papers] == ["ingested"] and not report.ok
-            assert "cannot reach Neo4j" in report.stopped and "again" in report.stopped
+            report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run(files)
+            assert report.papers[0].path == str(SAMPLE_A) and report.papers[0].status == "ingested"
+            assert not report.ok and "cannot reach Neo4j" in report.stopped and "again" in report.stopped
+            ingested = {p.path for p in report.papers if p.status == "ingested"}
+            assert str(third) not in ingested
         server.start()
         with store.connect(settings) as driver:
-            assert value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)") == [SAMPLE_A.name]
-            assert value(driver, "MATCH (r:IngestRun) RETURN count(r)") == 1
-            rerun = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B])
-            assert [p.status for p in rerun.papers] == ["unchanged", "ingested"] and rerun.ok
-            assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 2
+            assert set(value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)")) == {os.path.basename(p)
+                                                                                        for p in ingested}
+            assert value(driver, "MATCH (r:IngestRun) RETURN count(r)") == len(ingested)
+            rerun = run_ingest(settings, driver, files)
+            assert [p.status for p in rerun.papers] == ["unchanged" if str(f) in ingested else "ingested"
+                                                        for f in files] and rerun.ok
+            assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 3
     finally:
         server.stop()
 
