@@ -307,6 +307,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     WRITE_AHEAD_WAIT_SECONDS); a paper already in the graph waits before it takes its lock."""
     began = time.perf_counter()
     result, step = PaperWrite(), _numbered(on_batch)
+    ends: dict[tuple[str, str], str] = {}  # element ids of the nodes written so far: the rest's edges find them
     early_nodes: list[NodeRecord] = []
     early_edges: list[EdgeRecord] = []
     overlap = (ahead and create_new and after is not None and not after.is_set()
@@ -319,7 +320,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
                 on_batch(0)
             began = _wrote(result, began, "read")
             written = write_in_transaction(tx, early_nodes, early_edges, schema=schema, on_statement=step,
-                                           new=frozenset((n.label, n.id) for n in early_nodes))
+                                           new=frozenset((n.label, n.id) for n in early_nodes), element_ids=ends)
             began = _wrote(result, began, "statements", written)
     if after is not None and not after.wait(WRITE_AHEAD_WAIT_SECONDS if overlap else None):
         raise _WaitedTooLong(run.sha256)
@@ -347,7 +348,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
                         and (n.label, n.id) not in existing.nodes)
         written = write_in_transaction(tx, [n for n in plan.nodes if (n.label, n.id) not in done],
                                        [e for e in plan.edges if not _between(e, done)], new=new, schema=schema,
-                                       on_statement=step)
+                                       on_statement=step, element_ids=ends)
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
         ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written + written[0],

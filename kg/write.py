@@ -141,8 +141,8 @@ def stamp(element: NodeRecord | EdgeRecord, schema: Schema, now: datetime) -> No
 
 def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
                          new: frozenset[tuple[str, str]] = frozenset(), schema: Schema | None = None,
-                         batch_size: int = BATCH_SIZE, on_statement: Callable[[int], None] | None = None
-                         ) -> tuple[int, int, list[EdgeRecord]]:
+                         batch_size: int = BATCH_SIZE, on_statement: Callable[[int], None] | None = None,
+                         element_ids: dict[tuple[str, str], str] | None = None) -> tuple[int, int, list[EdgeRecord]]:
     """The statements of write_graph inside a caller's transaction, for already validated and stamped elements:
     nodes by label, then edges by (type, source label, target label), `batch_size` rows a statement. Nodes whose
     (label, id) is in `new`, and edges with such a node at an end, are CREATEd (naming the properties `schema`
@@ -155,6 +155,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     is executed before its RUN is answered). The one pause is after the node statements: they return their
     nodes' element ids, which the edge rows (built while the node statements run) need before the first edge
     statement is sent. `on_statement(n)` is called after the n-th statement is sent (a test fails a paper there).
+    `element_ids` maps (label, id) to the element id of nodes an earlier call in the same transaction wrote, so edges
+    to them are matched by element id too; the call adds its own nodes to it.
     """
     pending, sent = [], 0
 
@@ -180,7 +182,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
 
     # The edge rows are built while the server executes the node statements; the element ids of the ends written
     # here are filled in once those statements answer.
-    written_ends = {(node.label, node.id) for _, node in distinct_nodes}
+    element_ids = {} if element_ids is None else element_ids
+    written_ends = {(node.label, node.id) for _, node in distinct_nodes} | element_ids.keys()
     distinct_edges = _distinct(edges, lambda e: e.key)
     by_shape: dict[tuple[str, str, str, bool, bool, bool], list[tuple[int, EdgeRecord]]] = defaultdict(list)
     for group_index, (_, e) in enumerate(distinct_edges):
@@ -192,8 +195,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                                         [{"i": i, "s": e.source_id, "t": e.target_id} for i, e in part]))
                   for shape, group in by_shape.items() for part in batches(group, batch_size)]
 
-    element_ids = {(label, node_id): element_id for label, result in zip(node_labels, pending)
-                   for node_id, element_id in result.single()["written"]}
+    element_ids.update({(label, node_id): element_id for label, result in zip(node_labels, pending)
+                        for node_id, element_id in result.single()["written"]})
     pending.clear()
     for shape, params in statements:
         (rel_type, source, target, _, source_written, target_written) = shape
