@@ -25,8 +25,8 @@ from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
-from kg.validation import Reason, Rejection, validate_batch
-from kg.write import batches, write_in_transaction
+from kg.validation import Rejection, validate_batch
+from kg.write import batches, missing_endpoints, write_in_transaction
 from ontology.loader import Schema
 
 
@@ -308,23 +308,22 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     began = time.perf_counter()
     result, step = PaperWrite(), _numbered(on_batch)
     ends: dict[tuple[str, str], str] = {}  # element ids of the nodes written so far: the rest's edges find them
-    early_nodes: list[NodeRecord] = []
-    early_edges: list[EdgeRecord] = []
+    written_ahead: frozenset[tuple[str, str]] = frozenset()
     overlap = (ahead and create_new and after is not None and not after.is_set()
                and tx.run(_PAPER_EXISTS, sha=run.sha256).single()["n"] == 0)
     if overlap:  # nothing of the paper exists: its previous state is empty, and it has no lock to take
         with _COLLECTOR_PAUSE:
             existing = Existing()
-            early_nodes, early_edges = _own_new(run.sha256, nodes, edges)
+            early_nodes, early_edges, written_ahead = _own_new(run.sha256, nodes, edges)
             if on_batch:
                 on_batch(0)
-            began = _wrote(result, began, "read")
-            written = write_in_transaction(tx, early_nodes, early_edges, schema=schema, on_statement=step,
-                                           new=frozenset((n.label, n.id) for n in early_nodes), element_ids=ends)
-            began = _wrote(result, began, "statements", written)
+            began = _timed(result, began, "read")
+            _add(result, write_in_transaction(tx, early_nodes, early_edges, new=written_ahead, schema=schema,
+                                              on_statement=step, element_ids=ends))
+            began = _timed(result, began, "statements")
     if after is not None and not after.wait(WRITE_AHEAD_WAIT_SECONDS if overlap else None):
         raise _WaitedTooLong(run.sha256)
-    began = _wrote(result, began, "wait")
+    began = _timed(result, began, "wait")
     lock_paper(tx, run.sha256)
     with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
         nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
@@ -342,37 +341,37 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
             tx.run(_DELETE_EDGES, ids=ids).consume()
         for ids in batches(plan.delete_nodes):
             tx.run(_DELETE_NODES, ids=ids).consume()
-        began = _wrote(result, began, "read")
-        done = {(n.label, n.id) for n in early_nodes}
+        began = _timed(result, began, "read")
         new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                         and (n.label, n.id) not in existing.nodes)
-        written = write_in_transaction(tx, [n for n in plan.nodes if (n.label, n.id) not in done],
-                                       [e for e in plan.edges if not _between(e, done)], new=new, schema=schema,
-                                       on_statement=step, element_ids=ends)
+        _add(result, write_in_transaction(tx, [n for n in plan.nodes if (n.label, n.id) not in written_ahead],
+                                          [e for e in plan.edges if not _between(e, written_ahead)], new=new,
+                                          schema=schema, on_statement=step, element_ids=ends))
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
-        ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written + written[0],
-                                          edges_written=result.edges_written + written[1],
-                                          rejected=rejected + len(result.rejections) + len(written[2]))],
+        ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
+                                          edges_written=result.edges_written,
+                                          rejected=rejected + len(result.rejections))],
                                 [run.stamped(run.generated_edge(), schema)], schema)
         if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
             raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
         write_in_transaction(tx, ledger.nodes, ledger.edges)
-        _wrote(result, began, "statements", written)  # with orphan removal and the ledger: both small
+        _timed(result, began, "statements")  # with orphan removal and the ledger: both small
         return result
 
 
-def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]
+             ) -> tuple[list[NodeRecord], list[EdgeRecord], frozenset[tuple[str, str]]]:
     """The nodes of a paper new to the graph that are its alone (its sha256, not an entity: kg.entities may
     resolve those to another paper's), and the edges between two of them. Nothing of the graph changes how
     they are written: resolution rewrites entities and their edges only, and reconcile writes every proposed
-    element the graph does not hold."""
+    element the graph does not hold. Also returns their (label, id) keys."""
     own = [n for n in nodes if n.props.get("paper_sha256") == sha and n.label not in ENTITY_LABELS]
-    keys = {(n.label, n.id) for n in own}
-    return own, [e for e in edges if _between(e, keys)]
+    keys = frozenset((n.label, n.id) for n in own)
+    return own, [e for e in edges if _between(e, keys)], keys
 
 
-def _between(edge: EdgeRecord, keys: set[tuple[str, str]]) -> bool:
+def _between(edge: EdgeRecord, keys: frozenset[tuple[str, str]]) -> bool:
     return (edge.source_label, edge.source_id) in keys and (edge.target_label, edge.target_id) in keys
 
 
@@ -384,17 +383,18 @@ def _numbered(on_batch: Callable[[int], None] | None) -> Callable[[int], None] |
     return lambda _: on_batch(next(count))
 
 
-def _wrote(result: PaperWrite, began: float, part: str, written: tuple[int, int, list[EdgeRecord]] | None = None
-           ) -> float:
-    """Add the seconds since `began` to `part` (and what a write_in_transaction call wrote); the time now."""
+def _timed(result: PaperWrite, began: float, part: str) -> float:
+    """Add the seconds since `began` to `part`; the time now."""
     now = time.perf_counter()
     result.seconds[part] = result.seconds.get(part, 0.0) + now - began
-    if written:
-        result.nodes_written += written[0]
-        result.edges_written += written[1]
-        result.rejections += [Rejection(Reason.MISSING_ENDPOINT, e, "source or target node is not in the graph")
-                              for e in written[2]]
     return now
+
+
+def _add(result: PaperWrite, written: tuple[int, int, list[EdgeRecord]]) -> None:
+    """Count what a write_in_transaction call wrote, and its edges without an endpoint."""
+    result.nodes_written += written[0]
+    result.edges_written += written[1]
+    result.rejections += missing_endpoints(written[2])
 
 
 def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:

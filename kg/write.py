@@ -126,9 +126,13 @@ def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[Edg
     with driver.session(database=database) as session:
         report.nodes_written, report.edges_written, missing = session.execute_write(write_in_transaction, batch.nodes,
                                                                                    batch.edges)
-    report.rejections += [Rejection(Reason.MISSING_ENDPOINT, edge, "source or target node is not in the graph")
-                          for edge in missing]
+    report.rejections += missing_endpoints(missing)
     return report
+
+
+def missing_endpoints(edges: list[EdgeRecord]) -> list[Rejection]:
+    """The rejections of the edges write_in_transaction found no endpoint for."""
+    return [Rejection(Reason.MISSING_ENDPOINT, edge, "source or target node is not in the graph") for edge in edges]
 
 
 def stamp(element: NodeRecord | EdgeRecord, schema: Schema, now: datetime) -> NodeRecord | EdgeRecord:
