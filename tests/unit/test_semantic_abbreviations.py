@@ -25,3 +25,16 @@ def test_plausible_pairs():
     assert plausible("NER", "named entity recognition")
     assert not plausible("iii", "identifying open access publications, and")
     assert not plausible("position", "position embeddings")
+
+
+def test_the_pipelines_load_without_importing_torch_and_torch_still_imports_afterwards():
+    """thinc imports torch when it is installed; the parser processes hide it (2 s each). A fresh interpreter,
+    since this one may have imported either already."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom extractors.semantic import nlp\nnlp.load()\nprint('torch' in sys.modules)\n"
+             "import torch\nprint(torch.tensor([1.0]).tolist())\n"
+             "print([a.text for a in nlp.sentences()('A neural network (NN) is used.')._.abbreviations])\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:3] == ["False", "[1.0]", "['NN']"]
