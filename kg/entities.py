@@ -15,6 +15,7 @@ from extractors.semantic.canonical import Identity, identity, match_key
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import validate_batch
+from kg.write import PLANNED_ONCE
 from ontology.loader import Schema
 
 ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
@@ -22,7 +23,7 @@ ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
 # scans, where `any(l IN labels(n) ...)` scanned every node of the graph, chunks included, per paper.
 # One record holding every entity as a list: a record per entity cost the client more than the query (every
 # paper reads them all: 0.1 s a paper once the corpus was in the graph).
-_EXISTING = f"""
+_EXISTING = PLANNED_ONCE + f"""
 MATCH (n:{'|'.join(ENTITY_LABELS)})
 RETURN collect([[l IN labels(n) WHERE l IN $labels][0], n.id, n.name, coalesce(n.aliases, [])]) AS entities
 """

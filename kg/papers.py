@@ -26,7 +26,7 @@ from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import Rejection, validate_batch
-from kg.write import batches, missing_endpoints, write_in_transaction
+from kg.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
 from ontology.loader import Schema
 
 
@@ -37,10 +37,11 @@ MATCH (:Paper {sha256: sha})-[:GENERATED_BY]->(run:IngestRun {status: 'succeeded
 WHERE all(v IN $versions WHERE v IN run.extractors)
 RETURN DISTINCT sha
 """
-_START = ("MATCH (p:Paper {sha256: $sha}) RETURN elementId(p) AS eid, labels(p) AS labels, p.id AS id, "
-          "p.paper_sha256 AS sha, p.verification_status AS status, p.extractor AS extractor")
+_START = PLANNED_ONCE + (
+    "MATCH (p:Paper {sha256: $sha}) RETURN elementId(p) AS eid, labels(p) AS labels, p.id AS id, "
+    "p.paper_sha256 AS sha, p.verification_status AS status, p.extractor AS extractor")
 # One record per step, its rows as a list of maps: a record per row cost the client more than the walk.
-_EXPAND = """
+_EXPAND = PLANNED_ONCE + """
 UNWIND $frontier AS eid
 MATCH (a) WHERE elementId(a) = eid
 MATCH (a)-[r]-(b) WHERE r.paper_sha256 = $sha
@@ -53,26 +54,27 @@ RETURN collect({rid: elementId(r), type: type(r), rstatus: r.verification_status
 # commit. The writer locks its Paper first, then the shared nodes it reads, in (label, id) order, and only then
 # reads their curation state; curation locks the papers of what it changes before the element. So a curator's
 # commit is either seen by the writer's read or waits until the writer has committed, never lost in between.
-_PAPER_EXISTS = "MATCH (p:Paper {sha256: $sha}) RETURN count(p) AS n"
-_LOCK_PAPER = "MATCH (p:Paper {sha256: $sha}) SET p.verification_status = p.verification_status"
-_LOCK_SHARED = """
+_PAPER_EXISTS = PLANNED_ONCE + "MATCH (p:Paper {sha256: $sha}) RETURN count(p) AS n"
+_LOCK_PAPER = PLANNED_ONCE + "MATCH (p:Paper {sha256: $sha}) SET p.verification_status = p.verification_status"
+_LOCK_SHARED = PLANNED_ONCE + """
 UNWIND $ids AS id
 MATCH (n:`{label}` {{id: id}}) WHERE n.paper_sha256 IS NULL
 SET n.verification_status = n.verification_status
 RETURN elementId(n) AS eid, n.id AS id, n.verification_status AS status, n.extractor AS extractor
 """
-_CITED = """
+_CITED = PLANNED_ONCE + """
 UNWIND $refs AS ref
 MATCH (cited:Paper {doi: ref.doi})
 RETURN ref.id AS reference, cited.sha256 AS cited, ref.bboxes AS bboxes
 """
-_CITING = """
+_CITING = PLANNED_ONCE + """
 MATCH (citing:Paper)-[:HAS_REFERENCE]->(r:Reference {doi: $doi})
 RETURN r.id AS reference, citing.sha256 AS citing, r.bboxes AS bboxes
 """
-_DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
-_DELETE_NODES = "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id DETACH DELETE n"
-_DELETE_ORPHANS = "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id AND NOT (n)--() DELETE n RETURN count(*) AS n"
+_DELETE_EDGES = PLANNED_ONCE + "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
+_DELETE_NODES = PLANNED_ONCE + "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id DETACH DELETE n"
+_DELETE_ORPHANS = PLANNED_ONCE + (
+    "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id AND NOT (n)--() DELETE n RETURN count(*) AS n")
 
 
 @dataclass

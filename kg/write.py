@@ -23,11 +23,19 @@ from ontology.loader import Schema
 
 BATCH_SIZE = 5000  # rows per UNWIND statement
 
+# Neo4j plans a statement text once and caches the plan, but replans it when the graph's counts have moved far
+# since (by more than 75 %, checked at most every 10 s). An ingest into an emptied or growing graph moves them all
+# the time, so each of a paper write's 88 statement texts was planned again every 10 s, 70-140 ms each: 18-35 % of
+# the server's work during an ingest (docs/benchmarks.md). The paper write's statements are anchored on element ids,
+# unique ids and indexed keys, whose plans the counts do not change (checked on an empty label: the same index
+# seeks), so they keep the plan they have. Cypher's own query option; the statements are otherwise unchanged.
+PLANNED_ONCE = "CYPHER replan=skip\n"
+
 # An element a person decided on (any verification_status but auto) is never overwritten by a write: the
 # re-ingestion rules leave out the paper's own human elements, and this also covers what the paper shares
 # with others (an Author, an edge between two shared entities) that another paper's curator decided on.
 
-_MERGE_NODES = """
+_MERGE_NODES = PLANNED_ONCE + """
 UNWIND $rows AS row
 MERGE (n:`{label}` {{id: row.id}})
 ON CREATE SET n.created_at = coalesce(row.created_at, $created_at)
@@ -41,7 +49,7 @@ RETURN collect([row.id, elementId(n)]) AS written
 # node created by the same transaction at one end cannot exist yet.
 # The properties of a CREATE are one map in its pattern (see _properties): `SET n += map` applied each map apart,
 # diffing it against the node's properties so far, 60 % of the node and edge statements' server time.
-_CREATE_NODES = """
+_CREATE_NODES = PLANNED_ONCE + """
 UNWIND $rows AS row
 CREATE (n:`{label}` {{id: row.id, {properties}}})
 RETURN collect([row.id, elementId(n)]) AS written
@@ -74,7 +82,7 @@ def _edge_statement(params: dict[str, Any], declared: Iterable[str], rel_type: s
             for var, label, written in (("s", source, source_written), ("t", target, target_written))]
     write = (_CREATE_EDGE.format(type=rel_type, properties=_properties(params, declared)) if created
              else _MERGE_EDGE.format(type=rel_type))
-    return "\n".join(["UNWIND $rows AS row", *ends]) + write
+    return "\n".join([PLANNED_ONCE + "UNWIND $rows AS row", *ends]) + write
 
 
 def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:

@@ -3,9 +3,14 @@ and --force rewrites every element onto itself."""
 
 from __future__ import annotations
 
+import os
+import traceback
+
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
 from kg.mapping import paper_id
+from kg.papers import delete_subgraph
+from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, run_ingest, value  # noqa: F401
 
 
@@ -37,3 +42,24 @@ def test_pdf_is_kept_in_the_content_addressed_store(ingest_settings, driver):
     stored = ingest_settings.data_dir / "pdfs" / sha[:2] / f"{sha}.pdf"
     assert stored.read_bytes() == SAMPLE_B.read_bytes()
     assert value(driver, "MATCH (p:Paper {sha256: $sha}) RETURN p.file_name", sha=sha) == SAMPLE_B.name
+
+
+def test_every_statement_of_a_paper_write_keeps_its_cached_plan(ingest_settings, driver, monkeypatch):
+    """Neo4j replans a cached statement once the graph's counts have moved far, which an ingest does all along
+    (kg.write.PLANNED_ONCE): a paper-write statement without `replan=skip` is planned again every 10 s."""
+    import neo4j._sync.work.transaction as transaction
+
+    sent, run = [], transaction.TransactionBase.run
+
+    def recording(self, query, parameters=None, **kwargs):
+        if any(frame.filename.endswith(f"kg{os.sep}papers.py") for frame in traceback.extract_stack()):
+            sent.append(str(query))  # a statement of a paper's write or delete, not the run's checks
+        return run(self, query, parameters, **kwargs)
+
+    monkeypatch.setattr(transaction.TransactionBase, "run", recording)
+    run_ingest(ingest_settings, driver, [SAMPLES])
+    run_ingest(ingest_settings, driver, [SAMPLES], force=True)  # the re-ingestion reads
+    assert delete_subgraph(driver, file_sha256(SAMPLE_A), get_schema())[0] > 0
+    texts = set(sent)
+    assert len(texts) > 25 and any(t.split()[2] == "UNWIND" for t in texts)
+    assert sorted(t for t in texts if not t.startswith("CYPHER replan=skip\n")) == []
