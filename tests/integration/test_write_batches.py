@@ -105,6 +105,37 @@ def test_edges_to_nodes_an_earlier_call_wrote_are_found_by_their_element_id(empt
                                                       ("section_t3", "section_t2")]
 
 
+def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and_properties(empty_db):
+    """New edges take their type from their row (kg.write._CREATE_EDGE): one statement text for every type whose
+    ends the call wrote (Neo4j parses and plans each text once per server start), each edge with its own type and
+    only the properties it carries, a type's own ones (MENTIONS' char spans) included."""
+    init_schema(empty_db, get_schema(), 8)
+    chunk = NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", "verification_status": "auto"})
+    nodes = [section(1, "one", EARLY), section(2, "two", EARLY), chunk]
+    mentions = EdgeRecord("MENTIONS", "Chunk", "chunk_t1", "Section", "section_t2",
+                          {"char_starts": [3], "char_ends": [8], "confidence": 0.4, "verification_status": "auto"})
+    has_chunk = EdgeRecord("HAS_CHUNK", "Section", "section_t1", "Chunk", "chunk_t1",
+                           {"confidence": 1.0, "verification_status": "auto"})
+    sent: list[str] = []
+
+    def write(tx):
+        run = tx.run
+        tx.run = lambda query, **params: sent.append(query) or run(query, **params)
+        return write_in_transaction(tx, nodes, [sub(1, 2, 0.5), has_chunk, mentions],
+                                    new=frozenset((n.label, n.id) for n in nodes), schema=get_schema())
+
+    with empty_db.session() as session:
+        assert session.execute_write(write)[:2] == (3, 3)
+    assert len([q for q in sent if "]->(t)" in q]) == 1
+    found = empty_db.execute_query(
+        "MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS type, b.id AS b, r.confidence AS confidence, "
+        "r.char_starts AS starts, r.char_ends AS ends, r.created_at AS created ORDER BY type").records
+    assert [tuple(r.values()) for r in found] == [
+        ("section_t1", "HAS_CHUNK", "chunk_t1", 1.0, None, None, None),
+        ("section_t1", "HAS_SUBSECTION", "section_t2", 0.5, None, None, EARLY),
+        ("chunk_t1", "MENTIONS", "section_t2", 0.4, [3], [8], None)]
+
+
 def test_create_with_the_ontology_s_property_names_stores_what_merge_stores(empty_db):
     """The CREATE path names every property the ontology declares and takes each from the row or `$shared`: zero,
     false-like and empty values are stored, a null one is not, and every stored value and type is the MERGE path's."""
