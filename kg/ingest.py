@@ -250,6 +250,7 @@ class Ingestor:
         began = time.perf_counter()
         db = self.settings.neo4j_database
         try:
+            store.require_supported(store.server_info(self.driver).version)
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
             initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir)
             if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from neo4j import Driver, GraphDatabase, NotificationDisabledClassification
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
-from kg.errors import ConfigurationError, DatabaseUnavailable
+from kg.errors import ConfigurationError, DatabaseUnavailable, ServerError
 from kg.settings import Settings
 
 _COMPONENTS = "CALL dbms.components() YIELD name, versions, edition RETURN versions[0] AS version, edition"
@@ -63,3 +63,16 @@ def friendly_error(exc: Exception, settings: Settings) -> Exception:
 def server_info(driver: Driver, database: str = "system") -> ServerInfo:
     record = driver.execute_query(_COMPONENTS, database_=database).records[0]
     return ServerInfo(version=record["version"], edition=record["edition"])
+
+
+# The writer names a relationship type per row (`CREATE (s)-[r:$(row.type)]->(t)`), which Cypher has from 5.26.
+OLDEST_SUPPORTED = (5, 26)
+
+
+def require_supported(version: str) -> None:
+    """Refuse a server the writer's statements would fail on, before any paper is parsed (calendar versions such
+    as 2025.01.0 are newer than 5.x)."""
+    numbers = tuple(int(part) for part in version.split("-")[0].split(".")[:2] if part.isdigit())
+    if numbers < OLDEST_SUPPORTED:
+        raise ServerError(f"Neo4j {version} is older than 5.26, the oldest version paperkg writes to",
+                          hint="use Neo4j 5.26 LTS or later: `kg db start` runs one, docker-compose.yml another")

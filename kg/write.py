@@ -105,7 +105,7 @@ def _edge_statement(params: dict[str, Any], declared: Iterable[str], shape: _Edg
 
 def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:
     """The map of a CREATE pattern for the parameters of _split_shared. It names the `declared` properties (the
-    ontology's for the label or type) besides those the rows carry, each taken from its row or else from
+    ontology's for the label; for edges, those of every relationship type) besides those the rows carry, each taken from its row or else from
     `$shared`, so that a label's statement has one text, and one cached plan, whichever properties a paper's rows
     carry and share. Names are the ontology's (validation refuses any other); a property a row lacks is null,
     which CREATE leaves unset, as `+=` did."""

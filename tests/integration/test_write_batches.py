@@ -136,6 +136,37 @@ def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and
         ("chunk_t1", "MENTIONS", "section_t2", 0.4, [3], [8], None)]
 
 
+def test_new_edges_to_nodes_found_by_id_are_grouped_by_that_end_s_label(empty_db):
+    """An end the call did not write is matched by its label's id index, so new edges to such ends share a statement
+    per label, whatever their types; each edge reaches the node of its own label."""
+    init_schema(empty_db, get_schema(), 8)
+    method = NodeRecord("Method", "method_t1", {"name": "routing", "verification_status": "auto"})
+    dataset = NodeRecord("Dataset", "dataset_t1", {"name": "corpus", "verification_status": "auto"})
+    with empty_db.session() as session:
+        session.execute_write(write_in_transaction, [method, dataset], [])
+    chunk = NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", "verification_status": "auto"})
+    auto = {"verification_status": "auto"}
+    edges = [EdgeRecord("MENTIONS", "Chunk", "chunk_t1", "Method", "method_t1", auto),
+             EdgeRecord("MENTIONS", "Chunk", "chunk_t1", "Dataset", "dataset_t1", auto),
+             EdgeRecord("USES", "Chunk", "chunk_t1", "Method", "method_t1", auto),
+             EdgeRecord("EVALUATES_ON", "Chunk", "chunk_t1", "Dataset", "dataset_t1", auto)]
+    sent: list[str] = []
+
+    def write(tx):
+        run = tx.run
+        tx.run = lambda query, **params: sent.append(query) or run(query, **params)
+        return write_in_transaction(tx, [chunk], edges, new=frozenset({("Chunk", "chunk_t1")}), schema=get_schema())
+
+    with empty_db.session() as session:
+        assert session.execute_write(write) == (1, 4, [])
+    assert sorted(q.split("MATCH (t:")[1].split("`")[1] for q in sent if "]->(t)" in q) == ["Dataset", "Method"]
+    found = empty_db.execute_query("MATCH (:Chunk)-[r]->(b) RETURN type(r) AS type, labels(b)[0] AS label, b.id AS id "
+                                   "ORDER BY type, id").records
+    assert [tuple(r.values()) for r in found] == [
+        ("EVALUATES_ON", "Dataset", "dataset_t1"), ("MENTIONS", "Dataset", "dataset_t1"),
+        ("MENTIONS", "Method", "method_t1"), ("USES", "Method", "method_t1")]
+
+
 def test_create_with_the_ontology_s_property_names_stores_what_merge_stores(empty_db):
     """The CREATE path names every property the ontology declares and takes each from the row or `$shared`: zero,
     false-like and empty values are stored, a null one is not, and every stored value and type is the MERGE path's."""

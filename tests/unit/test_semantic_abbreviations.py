@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from extractors.semantic.abbreviations import analyse, plausible, split_sentences
 from extractors.semantic.passages import Passage
 
@@ -33,6 +35,7 @@ def test_the_pipelines_load_without_importing_torch_and_torch_still_imports_afte
     import subprocess
     import sys
 
+    pytest.importorskip("torch", reason="torch comes with the `embed` extra; without it there is nothing to hide")
     probe = ("import sys\nfrom extractors.semantic import nlp\nnlp.load()\nprint('torch' in sys.modules)\n"
              "import torch\nprint(torch.tensor([1.0]).tolist())\n"
              "print([a.text for a in nlp.sentences()('A neural network (NN) is used.')._.abbreviations])\n")
