@@ -71,7 +71,9 @@ _CITING = PLANNED_ONCE + """
 MATCH (citing:Paper)-[:HAS_REFERENCE]->(r:Reference {doi: $doi})
 RETURN r.id AS reference, citing.sha256 AS citing, r.bboxes AS bboxes
 """
-_DELETE_EDGES = PLANNED_ONCE + "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
+# Not PLANNED_ONCE: planned on an empty graph, Neo4j scans every relationship for each id here instead of seeking
+# it (tests/integration/test_ingest_idempotence.py), so its plan must follow the counts.
+_DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
 _DELETE_NODES = PLANNED_ONCE + "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id DETACH DELETE n"
 _DELETE_ORPHANS = PLANNED_ONCE + (
     "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id AND NOT (n)--() DELETE n RETURN count(*) AS n")

@@ -27,8 +27,8 @@ BATCH_SIZE = 5000  # rows per UNWIND statement
 # since (by more than 75 %, checked at most every 10 s). An ingest into an emptied or growing graph moves them all
 # the time, so each of a paper write's 88 statement texts was planned again every 10 s, 70-140 ms each: 18-35 % of
 # the server's work during an ingest (docs/benchmarks.md). The paper write's statements are anchored on element ids,
-# unique ids and indexed keys, whose plans the counts do not change (checked on an empty label: the same index
-# seeks), so they keep the plan they have. Cypher's own query option; the statements are otherwise unchanged.
+# unique ids and indexed keys, whose plans the counts do not change (a test EXPLAINs them on an empty graph: seeks),
+# so they keep the plan they have; kg.papers._DELETE_EDGES is the exception. Cypher's own query option; the statements are otherwise unchanged.
 PLANNED_ONCE = "CYPHER replan=skip\n"
 
 # An element a person decided on (any verification_status but auto) is never overwritten by a write: the
