@@ -25,10 +25,10 @@ BATCH_SIZE = 5000  # rows per UNWIND statement
 
 # Neo4j plans a statement text once and caches the plan, but replans it when the graph's counts have moved far
 # since (by more than 75 %, checked at most every 10 s). An ingest into an emptied or growing graph moves them all
-# the time, so each of a paper write's 88 statement texts was planned again every 10 s, 70-140 ms each: 18-35 % of
+# the time, so each of a paper write's statement texts was planned again every 10 s, 70-140 ms each: 18-35 % of
 # the server's work during an ingest (docs/benchmarks.md). The paper write's statements are anchored on element ids,
 # unique ids and indexed keys, whose plans the counts do not change (a test EXPLAINs them on an empty graph: seeks),
-# so they keep the plan they have; kg.papers._DELETE_EDGES is the exception. Cypher's own query option; the statements are otherwise unchanged.
+# so they keep the plan they have; kg.papers._DELETE_EDGES is the exception.
 PLANNED_ONCE = "CYPHER replan=skip\n"
 
 # An element a person decided on (any verification_status but auto) is never overwritten by a write: the
@@ -105,10 +105,10 @@ def _edge_statement(params: dict[str, Any], declared: Iterable[str], shape: _Edg
 
 def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:
     """The map of a CREATE pattern for the parameters of _split_shared. It names the `declared` properties (the
-    ontology's for the label; for edges, those of every relationship type) besides those the rows carry, each taken from its row or else from
-    `$shared`, so that a label's statement has one text, and one cached plan, whichever properties a paper's rows
-    carry and share. Names are the ontology's (validation refuses any other); a property a row lacks is null,
-    which CREATE leaves unset, as `+=` did."""
+    ontology's for the label; for edges, those of every relationship type) besides those the rows carry, each
+    taken from its row or else from `$shared`, so that a statement has one text, and one cached plan, whichever
+    properties a paper's rows carry and share. Names are the ontology's (validation refuses any other); a
+    property a row lacks is null, which CREATE leaves unset, as `+=` did."""
     names = {name for row in params["rows"] for name in row["props"]}.union(params["shared"], declared)
     entries = [f"{q}: coalesce(row.props.{q}, $shared.{q})" for q in map(_quoted, sorted(names - {"id", "created_at"}))]
     return ", ".join(["created_at: coalesce(row.created_at, $created_at)", *entries])

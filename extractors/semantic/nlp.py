@@ -35,7 +35,7 @@ def _torch_hidden():
     try:
         yield
     finally:
-        if "torch" in sys.modules and sys.modules["torch"] is None:  # not a torch something imported meanwhile
+        if sys.modules.get("torch", ...) is None:  # still the placeholder, not a torch imported meanwhile
             del sys.modules["torch"]
 
 
