@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from kg.errors import JavaError
@@ -43,7 +44,13 @@ def java_major(java: Path) -> int:
     return int(match.group(2)) if major == 1 else major  # "1.8.0" means Java 8
 
 
-def checked_java(java_home: Path | None = None) -> Path:
+@dataclass(frozen=True)
+class JavaRuntime:
+    executable: Path
+    major: int
+
+
+def checked_java(java_home: Path | None = None) -> JavaRuntime:
     java = find_java(java_home)
     major = java_major(java)
     if major not in SUPPORTED_MAJORS:
@@ -51,4 +58,4 @@ def checked_java(java_home: Path | None = None) -> Path:
             f"{java} is Java {major}; Neo4j 5.26 runs on Java 17 or 21 only",
             hint="point PAPERKG_JAVA_HOME at a Java 17 or 21 installation",
         )
-    return java
+    return JavaRuntime(java, major)

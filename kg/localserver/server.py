@@ -43,6 +43,14 @@ _JVM_FLAGS = [
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 ]
+# Lucene 9.11, Neo4j 5.26's index library, computes the vector index's similarities with SIMD only on Java 20-22 and
+# only when this incubator module is readable; without it, the HNSW insertion of chunk embeddings at commit runs on
+# scalar dot products (docs/benchmarks.md has the measured difference on Java 21).
+_SIMD_FLAGS = ["--add-modules=jdk.incubator.vector"]
+
+
+def jvm_flags(java_major: int) -> list[str]:
+    return [*_JVM_FLAGS, *(_SIMD_FLAGS if java_major >= 21 else [])]
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,8 @@ class LocalNeo4j:
         pid = self._our_pid()
         if pid is not None:
             return self.status(), False
-        java = checked_java(self.settings.java_home)
+        runtime = checked_java(self.settings.java_home)
+        java = runtime.executable
         lib = self.install()
         self._check_ports_free()
         self._write_config()
@@ -87,7 +96,7 @@ class LocalNeo4j:
             self._set_initial_password(java, lib)
         self.console_log.parent.mkdir(parents=True, exist_ok=True)
         heap = self.settings.neo4j_heap
-        cmd = [str(java), f"-Xms{heap}", f"-Xmx{heap}", *_JVM_FLAGS, "-cp", f"{lib}/*", _MAIN_CLASS,
+        cmd = [str(java), f"-Xms{heap}", f"-Xmx{heap}", *jvm_flags(runtime.major), "-cp", f"{lib}/*", _MAIN_CLASS,
                f"--home-dir={self.home}", f"--config-dir={self.conf_dir}"]
         with open(self.console_log, "ab") as console:
             proc = subprocess.Popen(cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -108,6 +108,28 @@ def test_too_old_java_is_reported(tmp_path):
     assert "Java 11" in result.stderr and "17 or 21" in result.stderr
 
 
+@pytest.mark.parametrize(("major", "simd"), [(17, False), (21, True)])
+def test_the_vector_api_module_is_enabled_on_java_21_only(tmp_path, major, simd):
+    """Lucene scores the vector index with SIMD only where the incubator module is readable, and Java 17 has the
+    module but Lucene 9.11 does not use it there: the flag is given to the server where it helps."""
+    fake_home = tmp_path / "jdk"
+    (fake_home / "bin").mkdir(parents=True)
+    calls = tmp_path / "calls"
+    java = fake_home / "bin" / "java"
+    java.write_text(f'''#!/bin/sh
+case "$*" in *-version*) echo 'openjdk version "{major}.0.8" 2025-07-15' >&2; exit 0;; esac
+echo "$@" >> {calls}
+case "$*" in *Neo4jAdminBoot*) exit 0;; esac
+exit 1
+''')
+    java.chmod(0o755)
+    result = kg(_env(tmp_path / "data", PAPERKG_JAVA_HOME=str(fake_home)), "db", "start")
+    assert result.returncode == 1 and "exited during start-up" in result.stderr
+    server = [line for line in calls.read_text().splitlines() if "CommunityEntryPoint" in line]
+    assert len(server) == 1
+    assert ("--add-modules=jdk.incubator.vector" in server[0].split()) is simd
+
+
 def test_missing_java_is_reported(tmp_path):
     result = kg(_env(tmp_path, PAPERKG_JAVA_HOME=str(tmp_path / "nowhere")), "db", "start")
     assert result.returncode == 1 and "no java executable" in result.stderr
