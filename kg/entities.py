@@ -5,13 +5,13 @@ spelling -> both nodes stay and a SAME_AS candidate edge goes to curators; anyth
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from neo4j import ManagedTransaction
 
 from rapidfuzz import fuzz
 
-from extractors.semantic.canonical import Identity, identity, match_key
+from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import validate_batch
@@ -42,12 +42,33 @@ def existing_entities(tx: ManagedTransaction) -> list[KnownEntity]:
     return [KnownEntity(label, node_id, name or "", tuple(aliases)) for label, node_id, name, aliases in entities]
 
 
+@dataclass
+class _LabelNames:
+    """A label's known entities and the match key of each of their names, in the order the graph gave them."""
+    entities: list[KnownEntity] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)  # keys[i] is a name of entities[owners[i]]
+
+    def close_to(self, names: list[str]) -> list[KnownEntity]:
+        close = close_spellings([match_key(n) for n in names if n], self.keys)
+        return [self.entities[i] for i in sorted({self.owners[c] for c in close})]
+
+
 def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownEntity]
             ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The records with proposed entities that the graph knows by a name or alias left out (the graph's node
     stays as it is; edges are remapped to it), plus a SAME_AS candidate edge from each new entity to each known
     entity whose name is close but not sure."""
-    by_key = {(k.label, match_key(n)): k for k in known for n in (k.name, *k.aliases) if n}
+    by_key: dict[tuple[str, str], KnownEntity] = {}
+    by_label: dict[str, _LabelNames] = {}
+    for entity in known:
+        names = by_label.setdefault(entity.label, _LabelNames())
+        for name in (entity.name, *entity.aliases):
+            if name:
+                by_key[(entity.label, key := match_key(name))] = entity
+                names.keys.append(key)
+                names.owners.append(len(names.entities))
+        names.entities.append(entity)
     remap: dict[tuple[str, str], KnownEntity] = {}
     out_nodes, same_as = [], []
     for node in nodes:
@@ -60,8 +81,7 @@ def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownE
             remap[(node.label, node.id)] = match  # the node is in the graph already and stays as it is
             continue
         out_nodes.append(node)
-        if match is None:
-            same_as += _candidates(node, names, [k for k in known if k.label == node.label], edges)
+        same_as += _candidates(node, names, by_label.get(node.label, _LabelNames()).close_to(names), edges)
     moved = [_moved(e, remap) for e in edges] if remap else edges
     return out_nodes, moved + same_as
 

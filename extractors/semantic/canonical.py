@@ -6,9 +6,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Sequence
 from enum import StrEnum
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 _PUNCT = re.compile(r"[^\w\s]")
 _DIGITS = re.compile(r"\d+")
@@ -57,6 +58,15 @@ def identity(a: str, b: str, aliases: dict[str, str] | None = None) -> Identity:
     if ratio >= _MERGE_RATIO and _letters_only_case_or_space(a, b):
         return Identity.SAME
     return Identity.CANDIDATE if ratio >= _CANDIDATE_RATIO else Identity.DIFFERENT
+
+
+def close_spellings(keys: list[str], choices: Sequence[str]) -> set[int]:
+    """Indices of the match keys in `choices` close enough to one of `keys` that identity() may call the two
+    names candidates (it never does below this ratio of their keys). rapidfuzz compares them all in C++, so a
+    paper's names are not checked in Python against every entity name of the graph."""
+    return {index for key in keys
+            for _, _, index in process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=_CANDIDATE_RATIO,
+                                               limit=None)}
 
 
 def _letters_only_case_or_space(a: str, b: str) -> bool:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from extractors.semantic.canonical import entity_id
+import random
+import string
 from dataclasses import replace
+
+from extractors.semantic.canonical import Identity, entity_id, identity
 
 from kg.entities import KnownEntity, resolve
 from kg.records import EdgeRecord, NodeRecord
@@ -50,3 +53,26 @@ def test_an_uncertain_spelling_gets_a_same_as_candidate_with_evidence():
 def test_labels_never_cross():
     node, edge = _paper("Dataset", "BERT")
     assert resolve([node], [edge], [KnownEntity("Method", "m1", "BERT")]) == ([node], [edge])
+
+
+def test_candidates_are_every_known_entity_with_an_uncertain_spelling_among_thousands():
+    """The prefilter that spares comparing every pair in Python must not lose one: the SAME_AS targets are
+    exactly the known entities of the label for which identity() calls some pair of names a candidate."""
+    rng = random.Random(7)
+    stems = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(4, 11))) for _ in range(300)]
+
+    def variant(stem: str) -> str:  # a near spelling: one letter changed, added or dropped, or a number
+        i = rng.randrange(len(stem))
+        return rng.choice([stem[:i] + rng.choice(string.ascii_lowercase) + stem[i + 1:], stem[:i] + "x" + stem[i:],
+                           stem[:i] + stem[i + 1:], f"{stem}-{rng.randint(1, 3)}", stem.upper()])
+
+    labels = ("Method", "Dataset")
+    known = [KnownEntity(rng.choice(labels), f"k{i}", variant(rng.choice(stems)),
+                         tuple(variant(rng.choice(stems)) for _ in range(rng.randint(0, 2)))) for i in range(3000)]
+    proposed = [_paper(rng.choice(labels), variant(rng.choice(stems))) for _ in range(60)]
+    nodes, edges = resolve([n for n, _ in proposed], [e for _, e in proposed], known)
+    found = {(e.source_id, e.target_id) for e in edges if e.type == "SAME_AS"}
+    expected = {(node.id, k.id) for node in nodes for k in known if k.label == node.label
+                and any(identity(node.props["name"], m) is Identity.CANDIDATE for m in (k.name, *k.aliases))}
+    assert len(expected) > 20  # the variants make real candidates, so the comparison means something
+    assert found == expected
