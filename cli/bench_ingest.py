@@ -18,7 +18,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg import store
-from kg.benchmark import bare_text_seconds, corpus_ingest, writer_throughput
+from kg.benchmark import bare_text_seconds, corpus_ingest, server_runtime, writer_throughput
 from kg.ingest import STAGES, discover
 from kg.settings import get_settings
 
@@ -40,6 +40,7 @@ def ingest_bench(
     settings = get_settings()
     files = list(discover([corpus]))
     with store.connect(settings) as driver:
+        runtime = server_runtime(driver)
         with console.status("first ingest of the corpus..."):
             first, again = corpus_ingest(settings, driver, corpus, workers)
         with console.status("writer on a batch of synthetic papers..."):
@@ -52,6 +53,7 @@ def ingest_bench(
     result = {
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "machine": f"{os.cpu_count()} cores, {platform.machine()}, load average {os.getloadavg()[0]:.1f} at the end",
+        "server": runtime.describe(),
         "workers": workers, "embeddings": first.embeddings, "papers": len(files),
         "failed": totals["failed"], "pages": totals["pages"], "seconds": round(first.wall_seconds, 2),
         "pages_per_second": round(totals["pages"] / first.wall_seconds, 2),
@@ -67,7 +69,7 @@ def ingest_bench(
         "reingest_seconds": round(again.wall_seconds, 2), "reingest_unchanged": again.count("unchanged"),
         "reingest_share": round(again.wall_seconds / first.wall_seconds, 4),
     }
-    table = Table(title=f"kg bench ingest — {result['date']}, {result['machine']}")
+    table = Table(title=f"kg bench ingest — {result['date']}, {result['machine']}; {result['server']}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target")

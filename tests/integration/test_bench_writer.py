@@ -3,10 +3,14 @@ counted and timed per part, then removed again; with vectors, they land in the c
 
 from __future__ import annotations
 
+import pytest
+
 import kg.benchmark as benchmark
-from kg.benchmark import synthetic_sha, writer_throughput
+from kg.benchmark import server_runtime, synthetic_sha, writer_throughput
+from kg.localserver.java import checked_java
 from kg.schema import init_schema
 from ontology.loader import get_schema
+from tests.neo4j_harness import docker_engine_answers
 
 
 def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db):
@@ -40,3 +44,14 @@ def test_writer_with_vectors_stores_them_on_every_chunk(empty_db, monkeypatch):
     monkeypatch.setattr(benchmark, "delete_subgraph", keep)
     writer_throughput(empty_db, None, sections=2, chunks_per_section=3, embedding_dim=8, papers=1)
     assert seen["dims"] == [8] * 6
+
+
+def test_the_benchmark_names_the_server_s_java_and_whether_lucene_can_score_with_simd(driver, neo4j_settings):
+    runtime = server_runtime(driver)
+    assert runtime.neo4j.startswith("5.26.") and runtime.java
+    if docker_engine_answers():
+        pytest.skip("the container runs the image's Java, not one `kg db start` would start here")
+    java = checked_java(neo4j_settings.java_home)
+    assert runtime.java.split(".")[0].split("+")[0] == str(java.major)
+    assert runtime.vector_api is (java.major >= 21)
+    assert runtime.describe().endswith("jdk.incubator.vector " + ("on" if java.major >= 21 else "off"))
