@@ -18,15 +18,16 @@ from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, discover
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import WritePipeline, delete_subgraph, find_paper
-from kg.store import server_info
 from kg.runs import Run
 from kg.settings import Settings
+from kg.store import server_info
 from kg.validation import validate_batch
 from ontology.loader import get_schema
 
 SYNTHETIC_SHA = "0" * 63 + "1"  # the first synthetic paper; the others of a batch count up from it
 _JAVA_RUNTIME = """CALL dbms.queryJmx('java.lang:type=Runtime') YIELD attributes
-RETURN attributes.VmVersion.value AS version, attributes.InputArguments.value AS arguments"""
+RETURN attributes.VmVersion.value AS version, attributes.SpecVersion.value AS major,
+       attributes.InputArguments.value AS arguments"""
 
 
 def synthetic_sha(n: int) -> str:
@@ -56,26 +57,30 @@ class WriterResult:
 
 @dataclass(frozen=True)
 class ServerRuntime:
-    """What the writer's figures depend on besides the machine: with vectors it writes about 1.5x as fast where the
-    JVM can read jdk.incubator.vector on Java 20-22 (Lucene's SIMD scoring, docs/benchmarks.md)."""
+    """What the writer's figures depend on besides the machine: on one machine here the writer with vectors was
+    about 1.5x as fast with Lucene's SIMD vector scoring (docs/benchmarks.md, 2026-12-01 21:10)."""
     neo4j: str
     java: str | None  # None where the server does not let us read its JVM (JMX procedures refused)
-    vector_api: bool | None
+    simd: bool | None  # Lucene 9.11 scores vectors with SIMD: Java 20-22 reading jdk.incubator.vector
 
     def describe(self) -> str:
         if self.java is None:
             return f"Neo4j {self.neo4j}, Java not readable"
-        return f"Neo4j {self.neo4j} on Java {self.java}, jdk.incubator.vector {'on' if self.vector_api else 'off'}"
+        return f"Neo4j {self.neo4j} on Java {self.java}, Lucene SIMD vector scoring {'on' if self.simd else 'off'}"
 
 
 def server_runtime(driver: Driver) -> ServerRuntime:
-    info = server_info(driver)
+    """Read from the server itself: the Java it runs on need not be the one this machine would start."""
+    neo4j = "{0.version} {0.edition}".format(server_info(driver))
     try:
-        record = driver.execute_query(_JAVA_RUNTIME, database_="system").records[0]
+        records = driver.execute_query(_JAVA_RUNTIME, database_="system").records
     except ClientError:
-        return ServerRuntime(f"{info.version} {info.edition}", None, None)
-    vector_api = any("jdk.incubator.vector" in argument for argument in record["arguments"])
-    return ServerRuntime(f"{info.version} {info.edition}", record["version"], vector_api)
+        records = []
+    if not records:
+        return ServerRuntime(neo4j, None, None)
+    record = records[0]
+    module = any("jdk.incubator.vector" in argument for argument in record["arguments"])
+    return ServerRuntime(neo4j, record["version"], module and 20 <= int(record["major"]) <= 22)
 
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:

@@ -50,7 +50,7 @@ _SIMD_FLAGS = ["--add-modules=jdk.incubator.vector"]
 
 
 def jvm_flags(java_major: int) -> list[str]:
-    return [*_JVM_FLAGS, *(_SIMD_FLAGS if java_major >= 21 else [])]
+    return [*_JVM_FLAGS, *(_SIMD_FLAGS if 20 <= java_major <= 22 else [])]
 
 
 @dataclass(frozen=True)

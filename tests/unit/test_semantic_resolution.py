@@ -6,9 +6,9 @@ import random
 import string
 from dataclasses import replace
 
-from extractors.semantic.canonical import Identity, entity_id, identity
+from extractors.semantic.canonical import entity_id, match_key
 
-from kg.entities import KnownEntity, resolve
+from kg.entities import KnownEntity, _candidates, resolve
 from kg.records import EdgeRecord, NodeRecord
 
 PROV = {"source_chunk_ids": ["c1"], "pages": [2], "bboxes": ["2:1,2,3,4"], "extractor": "paperkg-semantic@0.1.0",
@@ -55,9 +55,27 @@ def test_labels_never_cross():
     assert resolve([node], [edge], [KnownEntity("Method", "m1", "BERT")]) == ([node], [edge])
 
 
+def _every_pair(nodes, edges, known):
+    """The resolution as first written: each new entity's names against every known entity of its label."""
+    by_key = {(k.label, match_key(n)): k for k in known for n in (k.name, *k.aliases) if n}
+    out, remap, same_as = [], {}, []
+    for node in nodes:
+        names = [node.props.get("name", ""), *node.props.get("aliases", [])]
+        match = next((by_key[(node.label, match_key(n))] for n in names if (node.label, match_key(n)) in by_key), None)
+        if match is not None:
+            remap[(node.label, node.id)] = match
+            continue
+        out.append(node)
+        same_as += _candidates(node, names, [k for k in known if k.label == node.label], edges)
+    moved = [replace(e, source_id=remap.get((e.source_label, e.source_id), KnownEntity("", e.source_id, "")).id,
+                     target_id=remap.get((e.target_label, e.target_id), KnownEntity("", e.target_id, "")).id)
+             for e in edges]
+    return out, moved + same_as
+
+
 def test_candidates_are_every_known_entity_with_an_uncertain_spelling_among_thousands():
-    """The prefilter that spares comparing every pair in Python must not lose one: the SAME_AS targets are
-    exactly the known entities of the label for which identity() calls some pair of names a candidate."""
+    """The prefilter that spares comparing every pair in Python must not lose one: the whole result, candidates
+    in order with their confidence, is the one that compares every pair of names."""
     rng = random.Random(7)
     stems = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(4, 11))) for _ in range(300)]
 
@@ -69,10 +87,13 @@ def test_candidates_are_every_known_entity_with_an_uncertain_spelling_among_thou
     labels = ("Method", "Dataset")
     known = [KnownEntity(rng.choice(labels), f"k{i}", variant(rng.choice(stems)),
                          tuple(variant(rng.choice(stems)) for _ in range(rng.randint(0, 2)))) for i in range(3000)]
-    proposed = [_paper(rng.choice(labels), variant(rng.choice(stems))) for _ in range(60)]
-    nodes, edges = resolve([n for n, _ in proposed], [e for _, e in proposed], known)
-    found = {(e.source_id, e.target_id) for e in edges if e.type == "SAME_AS"}
-    expected = {(node.id, k.id) for node in nodes for k in known if k.label == node.label
-                and any(identity(node.props["name"], m) is Identity.CANDIDATE for m in (k.name, *k.aliases))}
-    assert len(expected) > 20  # the variants make real candidates, so the comparison means something
-    assert found == expected
+    # keys at a ratio of exactly 85, the candidate threshold (34 of 40 characters in common)
+    known.append(KnownEntity("Method", "edge", "abcdefghijklmnopqrst"))
+    proposed = [_paper("Method", "abcdefghijklmnopqxyz")]
+    proposed += [_paper(rng.choice(labels), variant(rng.choice(stems)),
+                        [variant(rng.choice(stems)) for _ in range(rng.randint(0, 2))]) for _ in range(60)]
+    nodes, edges = [n for n, _ in proposed], [e for _, e in proposed]
+    expected = _every_pair(nodes, edges, known)
+    assert sum(e.type == "SAME_AS" for e in expected[1]) > 20  # real candidates, so the comparison means something
+    assert ("SAME_AS", "edge") in {(e.type, e.target_id) for e in expected[1]}
+    assert resolve(nodes, edges, known) == expected
