@@ -16,6 +16,7 @@ from neo4j.exceptions import ClientError
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, discover
+from kg.localserver.java import LUCENE_SIMD_MAJORS
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import WritePipeline, delete_subgraph, find_paper
 from kg.runs import Run
@@ -61,7 +62,7 @@ class ServerRuntime:
     about 1.5x as fast with Lucene's SIMD vector scoring (docs/benchmarks.md, 2026-12-01 21:10)."""
     neo4j: str
     java: str | None  # None where the server does not let us read its JVM (JMX procedures refused)
-    simd: bool | None  # Lucene 9.11 scores vectors with SIMD: Java 20-22 reading jdk.incubator.vector
+    simd: bool | None  # a Java of LUCENE_SIMD_MAJORS that reads jdk.incubator.vector
 
     def describe(self) -> str:
         if self.java is None:
@@ -80,7 +81,7 @@ def server_runtime(driver: Driver) -> ServerRuntime:
         return ServerRuntime(neo4j, None, None)
     record = records[0]
     module = any("jdk.incubator.vector" in argument for argument in record["arguments"])
-    return ServerRuntime(neo4j, record["version"], module and 20 <= int(record["major"]) <= 22)
+    return ServerRuntime(neo4j, record["version"], module and int(record["major"]) in LUCENE_SIMD_MAJORS)
 
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:

@@ -21,7 +21,7 @@ from neo4j.exceptions import AuthError
 from kg import store
 from kg.errors import ConfigurationError, ServerError
 from kg.localserver import artifacts
-from kg.localserver.java import checked_java
+from kg.localserver.java import LUCENE_SIMD_MAJORS, checked_java
 from kg.settings import Settings
 
 _MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
@@ -43,14 +43,12 @@ _JVM_FLAGS = [
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 ]
-# Lucene 9.11, Neo4j 5.26's index library, computes the vector index's similarities with SIMD only on Java 20-22 and
-# only when this incubator module is readable; without it, the HNSW insertion of chunk embeddings at commit runs on
-# scalar dot products (docs/benchmarks.md has the measured difference on Java 21).
+# Without it, the HNSW insertion of chunk embeddings at commit runs on scalar dot products.
 _SIMD_FLAGS = ["--add-modules=jdk.incubator.vector"]
 
 
 def jvm_flags(java_major: int) -> list[str]:
-    return [*_JVM_FLAGS, *(_SIMD_FLAGS if 20 <= java_major <= 22 else [])]
+    return [*_JVM_FLAGS, *(_SIMD_FLAGS if java_major in LUCENE_SIMD_MAJORS else [])]
 
 
 @dataclass(frozen=True)
