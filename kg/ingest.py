@@ -230,13 +230,14 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
 
 
 class Ingestor:
-    """One `kg ingest` invocation: its settings, its driver, its report."""
+    """One `kg ingest` invocation: its settings, its driver, its report. `on_written` receives the records of each
+    paper once they are committed (kg bench ingest writes them again to time the writer on real papers)."""
 
     def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,
                  embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
-                 on_batch: Callable[[int], None] | None = None):
+                 on_batch: Callable[[int], None] | None = None, on_written: Callable[[Prepared], None] | None = None):
         self.settings, self.driver, self.workers, self.force = settings, driver, workers, force
-        self.on_paper, self.on_batch = on_paper, on_batch
+        self.on_paper, self.on_batch, self.on_written = on_paper, on_batch, on_written
         self.schema = get_schema()
         self.store = PDFStore(settings.data_dir)
         model = embeddings.installed_version() if embed else None
@@ -353,6 +354,8 @@ class Ingestor:
         outcome.rejections = dict(Counter(outcome.rejections) + Counter(r.reason.value for r in written.rejections))
         outcome.nodes_written, outcome.edges_written = written.nodes_written, written.edges_written
         outcome.nodes_deleted, outcome.edges_deleted, outcome.kept = written.nodes_deleted, written.edges_deleted, written.kept
+        if self.on_written:
+            self.on_written(prepared)
         self._outcome(outcome)
 
     def _written_anyway(self, in_flight: deque) -> None:

@@ -1,15 +1,19 @@
 """The writer part of `kg bench ingest`: a batch of synthetic papers through the ingest's writer (after a warm-up),
-counted and timed per part, then removed again; with vectors, they land in the chunks the vector index covers."""
+counted and timed per part, then removed again; with vectors, they land in the chunks the vector index covers. And
+the corpus's own papers, deleted and written again as their ingest wrote them."""
 
 from __future__ import annotations
 
 import pytest
 
 import kg.benchmark as benchmark
-from kg.benchmark import server_runtime, synthetic_sha, writer_throughput
+from kg.benchmark import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
+from kg.dump import canonical_dump
+from kg.filestore import file_sha256
 from kg.localserver.java import checked_java
 from kg.schema import init_schema
 from ontology.loader import get_schema
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, run_ingest, value  # noqa: F401
 from tests.neo4j_harness import docker_engine_answers
 
 
@@ -55,3 +59,31 @@ def test_the_benchmark_names_the_server_s_java_and_whether_lucene_can_score_with
     assert runtime.java.split(".")[0].split("+")[0] == str(java.major)
     assert runtime.simd is (java.major == 21)  # the one supported Java on which Lucene 9.11 vectorises
     assert runtime.describe().endswith("Lucene SIMD vector scoring " + ("on" if java.major == 21 else "off"))
+
+
+def test_writer_on_real_papers_writes_again_what_their_ingest_wrote(ingest_settings, driver, monkeypatch):
+    written = []
+    first = run_ingest(ingest_settings, driver, [SAMPLES], on_written=written.append)
+    assert sorted(p.run.sha256 for p in written) == sorted(file_sha256(path) for path in (SAMPLE_A, SAMPLE_B))
+    ledger = ("PaperKGSchema", "IngestRun")
+    before = canonical_dump(driver, skip_labels=ledger)
+    runs = {r["p"]: r["run"] for r in driver.execute_query(
+        "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records}
+    deleted = []
+    original = benchmark.delete_subgraph
+
+    def recorded(driver, sha, schema, database=None):  # the papers are really gone before they are written again
+        deleted.append(sha)
+        removed = original(driver, sha, schema, database)
+        assert value(driver, "MATCH (n {paper_sha256: $sha}) WHERE NOT n:IngestRun RETURN count(n)", sha=sha) == 0
+        return removed
+
+    monkeypatch.setattr(benchmark, "delete_subgraph", recorded)
+    result = papers_writer_throughput(driver, None, written)
+    assert sorted(deleted) == sorted(runs)
+    assert result.papers == 2
+    assert (result.nodes, result.edges) == (first.totals()["nodes_written"], first.totals()["edges_written"])
+    assert set(result.parts) == {"read", "statements", "wait", "commit"} and result.seconds > 0
+    assert canonical_dump(driver, skip_labels=ledger) == before
+    assert {r["p"]: r["run"] for r in driver.execute_query(
+        "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records} == runs
