@@ -67,8 +67,7 @@ def test_writer_on_real_papers_writes_again_what_their_ingest_wrote(ingest_setti
     assert sorted(p.run.sha256 for p in written) == sorted(file_sha256(path) for path in (SAMPLE_A, SAMPLE_B))
     ledger = ("PaperKGSchema", "IngestRun")
     before = canonical_dump(driver, skip_labels=ledger)
-    runs = {r["p"]: r["run"] for r in driver.execute_query(
-        "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records}
+    runs = _generated_by(driver)
     deleted = []
     original = benchmark.delete_subgraph
 
@@ -85,5 +84,10 @@ def test_writer_on_real_papers_writes_again_what_their_ingest_wrote(ingest_setti
     assert (result.nodes, result.edges) == (first.totals()["nodes_written"], first.totals()["edges_written"])
     assert set(result.parts) == {"read", "statements", "wait", "commit"} and result.seconds > 0
     assert canonical_dump(driver, skip_labels=ledger) == before
-    assert {r["p"]: r["run"] for r in driver.execute_query(
-        "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records} == runs
+    assert _generated_by(driver) == runs
+
+
+def _generated_by(driver) -> dict[str, str]:
+    """Each paper's sha256 and the id of the run that generated it."""
+    return {r["p"]: r["run"] for r in driver.execute_query(
+        "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records}
