@@ -63,10 +63,9 @@ def in_regions(lines: list[Line], regions: list[Region]) -> set[int]:
     widths = sorted(line.bbox[2] - line.bbox[0] for line in lines if len(line.text) > 40)
     prose_width = 0.85 * widths[int(0.75 * len(widths))] if widths else 0.0
 
-    def prose(line: Line) -> bool:
-        return abs(line.size - size) < 0.6 and line.bbox[2] - line.bbox[0] >= prose_width and len(line.text) >= 40
-
-    trusted = [r for r in regions if sum(1 for line in lines if prose(line) and inside(line, [r])) < 3]
+    prose = [line for line in lines
+             if abs(line.size - size) < 0.6 and line.bbox[2] - line.bbox[0] >= prose_width and len(line.text) >= 40]
+    trusted = [r for r in regions if sum(1 for line in prose if inside(line, [r])) < 3]
     return {i for i, line in enumerate(lines) if inside(line, trusted)}
 
 

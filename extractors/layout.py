@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import replace
+from functools import lru_cache
 
 import pymupdf
 
@@ -66,11 +68,9 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         if not text.strip():
             continue
         font = s["font"]
-        # model_construct: these values come straight from MuPDF, and validation would double the cost
-        spans.append(Span.model_construct(
-            text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
-            bold=bool(s["flags"] & _BOLD) or bool(_BOLD_NAME.search(font)),
-            italic=bool(s["flags"] & _ITALIC) or bool(_ITALIC_NAME.search(font))))
+        bold, italic = _named_style(font)
+        spans.append(Span(text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
+                          bold=bool(s["flags"] & _BOLD) or bold, italic=bool(s["flags"] & _ITALIC) or italic))
     if not spans:
         return None
     weight: dict[tuple[float, str, bool, bool], int] = defaultdict(int)
@@ -78,9 +78,14 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
     text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans)
-    return Line.model_construct(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font,
-                                bold=bold, italic=italic, block=block, column=0,
-                                vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+    return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
+                italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+
+
+@lru_cache(maxsize=1024)
+def _named_style(font: str) -> tuple[bool, bool]:
+    """Whether the font's name says bold, italic. A paper prints some 600 spans a page in a few dozen fonts."""
+    return bool(_BOLD_NAME.search(font)), bool(_ITALIC_NAME.search(font))
 
 
 _MARK = re.compile(r"^[\d,*∗†‡§¶⋆]+$")
@@ -125,8 +130,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 and -1 <= line.bbox[0] - prev.bbox[2] < 1.5 * max(prev.size, line.size)):
             spans = prev.spans + line.spans
             main = prev if len(prev.text) >= len(line.text) else line
-            out[-1] = main.model_copy(update={"text": _join_spans(spans), "spans": spans,
-                                              "bbox": _union([prev.bbox, line.bbox])})
+            out[-1] = replace(main, text=_join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
         else:
             out.append(line)
     return out
@@ -227,7 +231,7 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
     left, right = _text_extent(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right)]
     ordered, columns = _reading_order(lines, layout.width, body)
-    return layout.model_copy(update={"lines": ordered, "columns": columns})
+    return replace(layout, lines=ordered, columns=columns)
 
 
 # --- reading order ------------------------------------------------------------------------------
@@ -289,7 +293,7 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     if gutter is None:  # a page set mostly in another size than the document (a long table, references)
         gutter = _gutter(lines, width, _body_size([PageLayout(page=0, width=width, height=0, lines=lines)]))
     if gutter is None:
-        return [line.model_copy(update={"column": 0}) for line in _rows(lines)], 1
+        return [replace(line, column=0) for line in _rows(lines)], 1
     tol = 0.05 * width
     out: list[Line] = []
     band: list[Line] = []
@@ -297,14 +301,14 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     def flush() -> None:
         left = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 < gutter]
         right = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 >= gutter]
-        out.extend(l.model_copy(update={"column": 0}) for l in _rows(left))
-        out.extend(l.model_copy(update={"column": 1}) for l in _rows(right))
+        out.extend(replace(l, column=0) for l in _rows(left))
+        out.extend(replace(l, column=1) for l in _rows(right))
         band.clear()
 
     for line in _rows(lines):
         if line.bbox[0] < gutter - tol and line.bbox[2] > gutter + tol:
             flush()
-            out.append(line.model_copy(update={"column": 0}))
+            out.append(replace(line, column=0))
         else:
             band.append(line)
     flush()

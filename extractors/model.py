@@ -9,6 +9,7 @@ same PDF always gives the same ids.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
@@ -26,7 +27,14 @@ class Box(BaseModel):
     bbox: BBox
 
 
-class Span(BaseModel):
+# The page layout's records (spans, lines, pages) are plain slotted dataclasses, not pydantic models: a corpus of
+# 524 pages builds some 300,000 spans and 70,000 lines, whose pydantic construction and copies were a tenth of the
+# parse (docs/benchmarks.md, 2026-12-02). Their values come straight from MuPDF and never cross a process or the
+# API, so there is nothing for validation to do; what the pipeline hands on (Document and below) stays pydantic.
+
+
+@dataclass(slots=True)
+class Span:
     """A run of text in one font on one line."""
 
     text: str
@@ -37,7 +45,8 @@ class Span(BaseModel):
     italic: bool = False
 
 
-class Line(BaseModel):
+@dataclass(slots=True)
+class Line:
     """One text line as laid out on the page, after normalisation (ligatures, odd Unicode)."""
 
     text: str
@@ -50,16 +59,17 @@ class Line(BaseModel):
     block: int = 0  # PyMuPDF block number on its page
     column: int = 0  # 0 = full width or left, 1 = right column
     vertical: bool = False  # rotated text (side stamps, rotated table headers)
-    spans: list[Span] = Field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
 
 
-class PageLayout(BaseModel):
+@dataclass(slots=True)
+class PageLayout:
     page: int
     width: float
     height: float
-    lines: list[Line] = Field(default_factory=list)  # reading order, running heads/footers removed
-    images: list[BBox] = Field(default_factory=list)
-    drawings: list[BBox] = Field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)  # reading order, running heads/footers removed
+    images: list[BBox] = field(default_factory=list)
+    drawings: list[BBox] = field(default_factory=list)
     columns: int = 1
 
 

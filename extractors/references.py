@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from extractors.model import Line, Reference, element_id
 
@@ -184,7 +185,7 @@ def by_columns(lines: list[Line]) -> list[Line]:
             out += own
             continue
         col = lambda l: next((i for i, s in enumerate(spans) if l.bbox[0] <= s[1]), len(spans) - 1)
-        out += sorted((l.model_copy(update={"column": col(l)}) for l in own), key=lambda l: (l.column, l.bbox[1]))
+        out += sorted((replace(l, column=col(l)) for l in own), key=lambda l: (l.column, l.bbox[1]))
     return out
 
 

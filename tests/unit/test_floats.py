@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pymupdf
 import pytest
 
@@ -144,7 +146,7 @@ def test_a_short_caption_centred_under_a_page_wide_table_takes_both_columns_and_
                                                                   (75, ("Alpha", "0.91", "0.88")),
                                                                   (87, ("Beta", "0.75", "0.70")))
              for text, x in zip(row, (80, 330, 450))]
-    paragraphs = [line(body, y, block=3 + c, x0=72 + 240 * c, x1=300 + 240 * c).model_copy(update={"column": c})
+    paragraphs = [replace(line(body, y, block=3 + c, x0=72 + 240 * c, x1=300 + 240 * c), column=c)
                   for c in (0, 1) for y in (140, 152, 164)]
     caption = line("Table 1: Scores.", 108, block=2, x0=276, x1=336)
     pages = [PageLayout(page=1, width=612, height=792, columns=2, lines=[*cells, caption, *paragraphs],

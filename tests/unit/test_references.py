@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pymupdf
 import pytest
 
@@ -66,8 +68,8 @@ def test_ieee_quoted_title_and_two_column_order():
              line("structured light,” in CVPR, vol. 1, pp. 195–202, June 2003.", 510, 344),
              line("[1] D. Scharstein and R. Szeliski, “A taxonomy of dense", 100, 72),
              line("stereo algorithms,” IJCV, vol. 47, pp. 7–42, 2002.", 110, 86)]
-    lines[0] = lines[0].model_copy(update={"bbox": (330, 500, 560, 509)})
-    lines[1] = lines[1].model_copy(update={"bbox": (344, 510, 560, 519)})
+    lines[0] = replace(lines[0], bbox=(330, 500, 560, 509))
+    lines[1] = replace(lines[1], bbox=(344, 510, 560, 519))
     refs = parse_references(lines, SHA)
     assert [(r.marker, r.title, r.year) for r in refs] == [
         ("[1]", "A taxonomy of dense stereo algorithms", 2002),
