@@ -114,6 +114,8 @@ def _value_problem(value: Any, spec: PropertySpec) -> str | None:
     if spec.many:
         if not isinstance(value, (list, tuple)):
             return f"expected a list of {spec.datatype}, got {type(value).__name__}"
+        if spec.plain and set(map(type, value)) <= _PASSING_TYPES[spec.datatype]:
+            return None  # a chunk's vector is 384 floats: checked as one set of types, not value by value
         return next((p for v in value if (p := _scalar_problem(v, spec))), None)
     if isinstance(value, (list, tuple)):
         return f"expected one {spec.datatype}, got a list"
@@ -128,6 +130,10 @@ _TYPE_CHECKS = {
     # time zone required: Neo4j stores a naive datetime as a LocalDateTime, which sorts apart from DateTimes
     "datetime": lambda v: isinstance(v, (datetime, Neo4jDateTime)) and v.tzinfo is not None,
 }
+
+
+# Types whose every value passes _TYPE_CHECKS (bool is an int subclass, hence exact types)
+_PASSING_TYPES = {"string": {str}, "integer": {int}, "float": {int, float}, "boolean": {bool}, "datetime": set()}
 
 
 def _scalar_problem(value: Any, spec: PropertySpec) -> str | None:

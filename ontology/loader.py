@@ -41,6 +41,11 @@ class PropertySpec:
     value_class: URIRef | None = None  # values are ids of this class (IRIs in RDF), not literals
     exported: bool = True  # False: Neo4j only, left out of the RDF export
 
+    @property
+    def plain(self) -> bool:
+        """Constrained by its datatype alone: no enumeration, bounds or pattern."""
+        return self.enum is None and self.min_value is None and self.max_value is None and self.pattern is None
+
 
 @dataclass(frozen=True)
 class NodeClass:

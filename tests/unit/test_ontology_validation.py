@@ -103,3 +103,15 @@ def test_batch_counts_reasons_and_rejects_edges_to_rejected_nodes():
     result = validate_batch([good_paper, bad_node], [uses(), uses(type="LIKES")], get_schema())
     assert [n.id for n in result.nodes] == ["p1"] and result.edges == []
     assert result.counts == {"INVALID_VALUE": 1, "MISSING_ENDPOINT": 1, "NOT_IN_SCHEMA": 1}
+
+
+@pytest.mark.parametrize("embedding, valid", [
+    ([0.25, -1.0, 3], True),  # an integer is a float value here
+    ([0.25, True], False),  # a boolean is not, though Python's bool is an int
+    ([0.25, "0.5"], False),
+    ([0.25, None], False),
+])
+def test_every_value_of_a_vector_is_checked(embedding, valid):
+    chunk = next(n for n in sample_graph()[0] if n.label == "Chunk")
+    rejection = validate_node(stamped(replace(chunk, props={**chunk.props, "embedding": embedding})), get_schema())
+    assert (rejection is None) if valid else (rejection.reason, rejection.property) == (Reason.INVALID_VALUE, "embedding")
