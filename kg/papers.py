@@ -157,11 +157,12 @@ def lock_paper(tx: ManagedTransaction, sha: str) -> None:
 
 
 def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[NodeRecord],
-                       edges: list[EdgeRecord]) -> None:
+                       edges: list[EdgeRecord]) -> dict[tuple[str, str], str]:
     """Lock the shared nodes (no paper sha256) this write reads or links, then read their curation state afresh:
     those of the paper's graph, those it proposes, and the known entities its edges were resolved to. A shared
     node new to the paper is only recorded when curated (so reconcile keeps it and links nothing to it if
-    rejected)."""
+    rejected). Returns the element id of every node locked: the paper's edges to them match them by it (one
+    statement for edges to any label, not one per label)."""
     keys = {k for k, s in existing.nodes.items() if not s.paper_scoped}
     keys |= {(n.label, n.id) for n in nodes if "paper_sha256" not in n.props}
     proposed = {(n.label, n.id) for n in nodes}
@@ -170,11 +171,14 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
     by_label: dict[str, list[str]] = {}
     for label, node_id in sorted(keys):
         by_label.setdefault(label, []).append(node_id)
+    locked = {}
     for label, ids in by_label.items():
         for row in tx.run(_LOCK_SHARED.format(label=label), ids=ids):
             state = State(row["eid"], row["status"], row["extractor"], False)
             if (label, row["id"]) in existing.nodes or state.human:
                 existing.nodes[(label, row["id"])] = state
+            locked[(label, row["id"])] = row["eid"]
+    return locked
 
 
 def _citations(tx: ManagedTransaction, sha: str, nodes: list[NodeRecord]) -> list[EdgeRecord]:
@@ -333,7 +337,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
         nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
         if not overlap:
             existing = read_subgraph(tx, run.sha256, schema)
-        _lock_shared_nodes(tx, existing, nodes, edges)
+        ends.update(_lock_shared_nodes(tx, existing, nodes, edges))
         citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
         plan = reconcile(nodes, edges + citations.edges, existing)
         if on_batch and not overlap:

@@ -134,6 +134,27 @@ def test_the_next_paper_resolves_its_entities_against_the_one_before_it(empty_db
     assert value(empty_db, "MATCH (m:Method) RETURN count(m)") == 1
 
 
+def test_edges_to_an_entity_of_another_paper_find_it_by_its_element_id(empty_db, monkeypatch):
+    """The writer locks the shared nodes a paper links before it writes, and their element ids come back with the
+    lock: the paper's edges to them find them by it, in the statement of its other edges, not in one more statement
+    per label that seeks the id in its index. Only the run record's edge, written apart, finds its Paper by id."""
+    import neo4j._sync.work.transaction as transaction
+
+    init_schema(empty_db, get_schema(), 8)
+    papers.write_paper(empty_db, get_schema(), *_paper_using(0, "Sparse Routing Attention", ["SRA"]))
+    sent, run = [], transaction.TransactionBase.run
+    monkeypatch.setattr(transaction.TransactionBase, "run",
+                        lambda self, query, parameters=None, **kw: sent.append(str(query)) or run(self, query,
+                                                                                                 parameters, **kw))
+    papers.write_paper(empty_db, get_schema(), *_paper_using(1, "SRA", []))
+    uses = empty_db.execute_query("MATCH (p:Paper {sha256: $sha})-[:USES]->(m:Method) RETURN m.id AS method",
+                                  sha=synthetic_sha(1)).records
+    assert [r["method"] for r in uses] == ["method_0"]
+    edge_statements = [q for q in sent if "]->(t)" in q]
+    assert any("$(row.type)" in q for q in edge_statements)
+    assert [q for q in edge_statements if "{id: row." in q and "GENERATED_BY" not in q] == []
+
+
 def test_a_paper_that_fails_early_keeps_the_next_one_waiting_for_the_one_before_it(empty_db):
     """Paper 1 fails before it waits; paper 2 must still resolve against paper 0 (done only after paper 0 is)."""
     init_schema(empty_db, get_schema(), 8)
