@@ -6,6 +6,7 @@ hyphenated line breaks are joined. Sections and chunks point into this text by c
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from extractors.model import BBox, Line, PageLayout
@@ -26,18 +27,30 @@ class Placed:
     paragraph: int  # running paragraph number; a heading is a paragraph of its own
 
 
-def inside(line: Line, regions: list[Region], slack: float = 2.0) -> bool:
-    """True when the line's centre lies in one of the regions on its page."""
+def inside(line: Line, boxes: dict[int, list[BBox]], slack: float = 2.0) -> bool:
+    """True when the line's centre lies in one of the boxes of its page (`boxes`: _by_page of the regions; each line
+    looked through every region of the document, 1.7 million tests for the corpus)."""
+    return any(_centred_in(line, box, slack) for box in boxes.get(line.page, ()))
+
+
+def _centred_in(line: Line, box: BBox, slack: float = 2.0) -> bool:
     cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
-    return any(page == line.page and box[0] - slack <= cx <= box[2] + slack and box[1] - slack <= cy <= box[3] + slack
-               for page, box in regions)
+    return box[0] - slack <= cx <= box[2] + slack and box[1] - slack <= cy <= box[3] + slack
+
+
+def _by_page(regions: list[Region]) -> dict[int, list[BBox]]:
+    boxes: dict[int, list[BBox]] = defaultdict(list)
+    for page, box in regions:
+        boxes[page].append(box)
+    return boxes
 
 
 def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
     """Every line in reading order without rotated text and float captions; footnotes and page
     footers (small print below the last body line of the page) follow the sentence they interrupt
     instead of splitting it across the page break."""
-    lines = [line for page in pages for line in page.lines if not line.vertical and not inside(line, captions)]
+    boxes = _by_page(captions)
+    lines = [line for page in pages for line in page.lines if not line.vertical and not inside(line, boxes)]
     size = _body_size(lines)
     bottom: dict[int, float] = {}
     for line in lines:
@@ -65,7 +78,8 @@ def in_regions(lines: list[Line], regions: list[Region]) -> set[int]:
 
     prose = [line for line in lines
              if abs(line.size - size) < 0.6 and line.bbox[2] - line.bbox[0] >= prose_width and len(line.text) >= 40]
-    trusted = [r for r in regions if sum(1 for line in prose if inside(line, [r])) < 3]
+    trusted = _by_page([(page, box) for page, box in regions
+                       if sum(1 for line in prose if line.page == page and _centred_in(line, box)) < 3])
     return {i for i, line in enumerate(lines) if inside(line, trusted)}
 
 

@@ -78,7 +78,7 @@ def _uniform(line: Line) -> bool:
     text. Spans without letters (a plain section number, a footnote mark) and math variables
     (one or two italic or math-font letters) do not count."""
     for s in line.spans:
-        letters = sum(c.isalpha() for c in s.text)
+        letters = sum(map(str.isalpha, s.text))
         if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)):
             continue
         if s.bold != line.bold or s.italic != line.italic:
