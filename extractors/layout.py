@@ -116,7 +116,8 @@ def _join_spans(spans: list[Span]) -> str:
 
 
 def _union(boxes: list[BBox]) -> BBox:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    x0, y0, x1, y1 = zip(*boxes)
+    return min(x0), min(y0), max(x1), max(y1)
 
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:

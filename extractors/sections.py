@@ -62,7 +62,7 @@ def _caps(text: str) -> bool:
 
 def _size(line: Line) -> float:
     """The largest letter size on the line: small caps set most letters smaller."""
-    return max((s.size for s in line.spans if any(c.isalpha() for c in s.text)), default=line.size)
+    return max((s.size for s in line.spans if any(map(str.isalpha, s.text))), default=line.size)
 
 
 def _style(line: Line, title: str) -> tuple:
@@ -240,13 +240,15 @@ def _shares_row(lines: list[Line], i: int) -> bool:
     """Whether another line of the same page and column sits on this line's row nearby (table
     cells do; a margin note level with a heading does not count)."""
     line = lines[i]
+    x0, y0, x1, y1 = line.bbox
+    reach = 4 * line.size
     for j in range(max(0, i - 6), min(len(lines), i + 7)):
         other = lines[j]
-        near = max(other.bbox[0] - line.bbox[2], line.bbox[0] - other.bbox[2]) < 4 * line.size
-        if j != i and other.page == line.page and other.column == line.column and near:
-            overlap = min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1])
-            if overlap > 0.5 * min(line.bbox[3] - line.bbox[1], other.bbox[3] - other.bbox[1]):
-                return True
+        if j == i or other.page != line.page or other.column != line.column:
+            continue
+        ox0, oy0, ox1, oy1 = other.bbox
+        if max(ox0 - x1, x0 - ox1) < reach and min(y1, oy1) - max(y0, oy0) > 0.5 * min(y1 - y0, oy1 - oy0):
+            return True
     return False
 
 
