@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import traceback
 from pathlib import Path
 
+import neo4j._sync.work.transaction as transaction
 import pytest
 
 from kg.ingest import IngestReport, Ingestor
@@ -27,3 +30,17 @@ def run_ingest(settings, driver, paths, **options) -> IngestReport:
 
 def value(driver, cypher: str, **params):
     return driver.execute_query(cypher, **params).records[0][0]
+
+
+def record_statements(monkeypatch) -> list[str]:
+    """From now on, the text of every statement the paper writer (kg/papers.py) runs in a transaction: a paper's
+    write or delete, not the ingest run's own checks. The list fills as they are sent."""
+    sent, run = [], transaction.TransactionBase.run
+
+    def recording(self, query, parameters=None, **kwargs):
+        if any(frame.filename.endswith(f"kg{os.sep}papers.py") for frame in traceback.extract_stack()):
+            sent.append(str(query))
+        return run(self, query, parameters, **kwargs)
+
+    monkeypatch.setattr(transaction.TransactionBase, "run", recording)
+    return sent

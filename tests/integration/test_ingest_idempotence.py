@@ -3,16 +3,14 @@ and --force rewrites every element onto itself."""
 
 from __future__ import annotations
 
-import os
-import traceback
-
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
 from kg.mapping import paper_id
 from kg import papers
 from kg.papers import delete_subgraph
 from ontology.loader import get_schema
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import (SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, record_statements,  # noqa: F401
+                                  run_ingest, value)
 
 
 def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driver):
@@ -51,16 +49,7 @@ def test_every_statement_of_a_paper_write_keeps_a_cached_plan_that_seeks(ingest_
     first plan stays until a restart, perhaps one made on an empty graph: there, too, each must find its rows by a
     seek (the entity read excepted: label scans are its only plan), never by scanning a label or the graph. The one
     statement that would scan there is left to be replanned."""
-    import neo4j._sync.work.transaction as transaction
-
-    sent, run = [], transaction.TransactionBase.run
-
-    def recording(self, query, parameters=None, **kwargs):
-        if any(frame.filename.endswith(f"kg{os.sep}papers.py") for frame in traceback.extract_stack()):
-            sent.append(str(query))  # a statement of a paper's write or delete, not the run's checks
-        return run(self, query, parameters, **kwargs)
-
-    monkeypatch.setattr(transaction.TransactionBase, "run", recording)
+    sent = record_statements(monkeypatch)
     run_ingest(ingest_settings, driver, [SAMPLES])
     run_ingest(ingest_settings, driver, [SAMPLES], force=True)  # the re-ingestion reads
     assert delete_subgraph(driver, file_sha256(SAMPLE_A), get_schema())[0] > 0

@@ -20,7 +20,8 @@ from kg.runs import Run
 from kg.schema import init_schema
 from kg.validation import validate_batch
 from ontology.loader import get_schema
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import (SAMPLE_A, SAMPLE_B, ingest_settings, record_statements,  # noqa: F401
+                                  run_ingest, value)
 
 HOLD_SECONDS = 20  # how long the first paper waits, inside its transaction, for the second one to write
 LEDGER = ("IngestRun", "PaperKGSchema")
@@ -138,14 +139,9 @@ def test_edges_to_an_entity_of_another_paper_find_it_by_its_element_id(empty_db,
     """The writer locks the shared nodes a paper links before it writes, and their element ids come back with the
     lock: the paper's edges to them find them by it, in the statement of its other edges, not in one more statement
     per label that seeks the id in its index. Only the run record's edge, written apart, finds its Paper by id."""
-    import neo4j._sync.work.transaction as transaction
-
     init_schema(empty_db, get_schema(), 8)
     papers.write_paper(empty_db, get_schema(), *_paper_using(0, "Sparse Routing Attention", ["SRA"]))
-    sent, run = [], transaction.TransactionBase.run
-    monkeypatch.setattr(transaction.TransactionBase, "run",
-                        lambda self, query, parameters=None, **kw: sent.append(str(query)) or run(self, query,
-                                                                                                 parameters, **kw))
+    sent = record_statements(monkeypatch)
     papers.write_paper(empty_db, get_schema(), *_paper_using(1, "SRA", []))
     uses = empty_db.execute_query("MATCH (p:Paper {sha256: $sha})-[:USES]->(m:Method) RETURN m.id AS method",
                                   sha=synthetic_sha(1)).records
