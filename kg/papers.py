@@ -171,7 +171,7 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
     by_label: dict[str, list[str]] = {}
     for label, node_id in sorted(keys):
         by_label.setdefault(label, []).append(node_id)
-    locked = {}
+    locked: dict[tuple[str, str], str] = {}
     for label, ids in by_label.items():
         for row in tx.run(_LOCK_SHARED.format(label=label), ids=ids):
             state = State(row["eid"], row["status"], row["extractor"], False)
