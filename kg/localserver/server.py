@@ -43,8 +43,8 @@ _JVM_FLAGS = [
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     # The C2 compiler's inlining budgets below Java's defaults (325, 2500, 15). A server started for an ingest spent
-    # 40 % of its CPU in the JIT compilers, on the two cores the parsers need; with these it compiles a sixth less and
-    # the ingest ran 16-22 % faster right after a start and 30-40 % once warm (docs/benchmarks.md, 2026-12-02).
+    # 40 % of its CPU in the JIT compilers, on the two cores the parsers need; with these C2 works a quarter less and
+    # the ingest ran 16-22 % faster right after a start and a third faster in the run after (docs/benchmarks.md).
     "-XX:FreqInlineSize=100",
     "-XX:InlineSmallCode=1000",
     "-XX:MaxInlineLevel=9",
