@@ -64,11 +64,16 @@ class ServerRuntime:
     neo4j: str
     java: str | None  # None where the server does not let us read its JVM (JMX procedures refused)
     simd: bool | None  # a Java of LUCENE_SIMD_MAJORS that reads jdk.incubator.vector
+    # The JIT's inlining options on the server's command line: a server that compiles less is faster right after
+    # its start and as fast warm (docs/benchmarks.md, 2026-12-02 07:35).
+    inlining: tuple[str, ...] = ()
 
     def describe(self) -> str:
         if self.java is None:
             return f"Neo4j {self.neo4j}, Java not readable"
-        return f"Neo4j {self.neo4j} on Java {self.java}, Lucene SIMD vector scoring {'on' if self.simd else 'off'}"
+        jit = " ".join(self.inlining) or "Java's defaults"
+        return (f"Neo4j {self.neo4j} on Java {self.java}, JIT inlining {jit}, "
+                f"Lucene SIMD vector scoring {'on' if self.simd else 'off'}")
 
 
 def server_runtime(driver: Driver) -> ServerRuntime:
@@ -81,8 +86,10 @@ def server_runtime(driver: Driver) -> ServerRuntime:
     if not records:
         return ServerRuntime(neo4j, None, None)
     record = records[0]
-    module = any("jdk.incubator.vector" in argument for argument in record["arguments"])
-    return ServerRuntime(neo4j, record["version"], module and int(record["major"]) in LUCENE_SIMD_MAJORS)
+    arguments = record["arguments"]
+    module = any("jdk.incubator.vector" in argument for argument in arguments)
+    inlining = tuple(a for a in arguments if a.startswith("-XX:") and "Inline" in a)
+    return ServerRuntime(neo4j, record["version"], module and int(record["major"]) in LUCENE_SIMD_MAJORS, inlining)
 
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:

@@ -50,7 +50,8 @@ def test_writer_with_vectors_stores_them_on_every_chunk(empty_db, monkeypatch):
     assert seen["dims"] == [8] * 6
 
 
-def test_the_benchmark_names_the_server_s_java_and_whether_lucene_can_score_with_simd(driver, neo4j_settings):
+def test_the_benchmark_names_the_server_s_java_its_inlining_and_whether_lucene_can_score_with_simd(
+        driver, neo4j_settings):
     runtime = server_runtime(driver)
     assert runtime.neo4j.startswith("5.26.") and runtime.java
     if docker_engine_answers():
@@ -58,6 +59,9 @@ def test_the_benchmark_names_the_server_s_java_and_whether_lucene_can_score_with
     java = checked_java(neo4j_settings.java_home)
     assert runtime.java.split(".")[0].split("+")[0] == str(java.major)
     assert runtime.simd is (java.major == 21)  # the one supported Java on which Lucene 9.11 vectorises
+    # the inlining budgets `kg db start` passes reach the server's JVM, and the benchmark's title names them
+    assert runtime.inlining == ("-XX:FreqInlineSize=100", "-XX:InlineSmallCode=1000", "-XX:MaxInlineLevel=9")
+    assert "JIT inlining -XX:FreqInlineSize=100 -XX:InlineSmallCode=1000 -XX:MaxInlineLevel=9," in runtime.describe()
     assert runtime.describe().endswith("Lucene SIMD vector scoring " + ("on" if java.major == 21 else "off"))
 
 
