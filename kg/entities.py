@@ -5,6 +5,7 @@ spelling -> both nodes stay and a SAME_AS candidate edge goes to curators; anyth
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from neo4j import ManagedTransaction
@@ -12,6 +13,7 @@ from neo4j import ManagedTransaction
 from rapidfuzz import fuzz
 
 from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
+from kg.curation.cypher import EVENT_LABEL
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import validate_batch
@@ -21,12 +23,20 @@ from ontology.loader import Schema
 ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
 # The label disjunction is built from the constant above (never from input): it plans as a union of label
 # scans, where `any(l IN labels(n) ...)` scanned every node of the graph, chunks included, per paper.
-# One record holding every entity as a list: a record per entity cost the client more than the query (every
-# paper reads them all: 0.1 s a paper once the corpus was in the graph).
+# One record holding every entity as a list: a record per entity cost the client more than the query.
 _EXISTING = PLANNED_ONCE + f"""
 MATCH (n:{'|'.join(ENTITY_LABELS)})
-RETURN collect([[l IN labels(n) WHERE l IN $labels][0], n.id, n.name, coalesce(n.aliases, [])]) AS entities
+RETURN collect([[l IN labels(n) WHERE l IN $labels][0], n.id, n.name, coalesce(n.aliases, []),
+                n.verification_status = 'rejected']) AS entities
 """
+# What an EntityCatalog checks before it answers from memory: how many entity nodes there are, and how many
+# curation events (every edit, merge, flag or delete through the API or `kg curate` records one in the edit's own
+# transaction). Each count is read from Neo4j's count store (one label per count: NodeCountFromCountStore), so
+# the check costs the same on a graph of any size, and sees the transaction's own writes.
+_SIGNATURE = PLANNED_ONCE + "\n".join(
+    [f"CALL () {{ MATCH (n:`{label}`) RETURN count(n) AS c{i} }}" for i, label in enumerate(ENTITY_LABELS)]
+    + [f"CALL () {{ MATCH (e:`{EVENT_LABEL}`) RETURN count(e) AS events }}",
+       "RETURN " + " + ".join(f"c{i}" for i in range(len(ENTITY_LABELS))) + " AS entities, events"])
 
 
 @dataclass(frozen=True)
@@ -35,16 +45,23 @@ class KnownEntity:
     id: str
     name: str
     aliases: tuple[str, ...] = ()
+    rejected: bool = False  # a curator rejected it (a merge rejects the duplicate and gives its name to the survivor)
+
+    def preferred_to(self, other: KnownEntity) -> bool:
+        """Which of two entities a name both carry resolves to: not rejected first, then the smaller id, so the
+        answer does not depend on the order the graph (or a catalog) lists them in."""
+        return (self.rejected, self.id) < (other.rejected, other.id)
 
 
 def existing_entities(tx: ManagedTransaction) -> list[KnownEntity]:
     entities = tx.run(_EXISTING, labels=list(ENTITY_LABELS)).single()["entities"]
-    return [KnownEntity(label, node_id, name or "", tuple(aliases)) for label, node_id, name, aliases in entities]
+    return [KnownEntity(label, node_id, name or "", tuple(aliases), bool(rejected))
+            for label, node_id, name, aliases, rejected in entities]
 
 
 @dataclass
 class _LabelNames:
-    """A label's known entities and the match key of each of their names, in the order the graph gave them."""
+    """A label's known entities and the match key of each of their names, in the order they were added."""
     entities: list[KnownEntity] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
     owners: list[int] = field(default_factory=list)  # keys[i] is a name of entities[owners[i]]
@@ -54,21 +71,36 @@ class _LabelNames:
         return [self.entities[i] for i in sorted({self.owners[c] for c in close})]
 
 
-def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: list[KnownEntity]
+class EntityIndex:
+    """The known entities keyed for resolve(): by (label, match key) of each name and alias, and per label for
+    near spellings. Built once and extended, so that a catalog does not key every name of the graph per paper."""
+
+    def __init__(self, known: Iterable[KnownEntity] = ()) -> None:
+        self.by_key: dict[tuple[str, str], KnownEntity] = {}
+        self.by_label: dict[str, _LabelNames] = {}
+        for entity in known:
+            self.add(entity)
+
+    def add(self, entity: KnownEntity) -> None:
+        names = self.by_label.setdefault(entity.label, _LabelNames())
+        for name in (entity.name, *entity.aliases):
+            if name:
+                key = (entity.label, match_key(name))
+                current = self.by_key.get(key)
+                if current is None or entity.preferred_to(current):
+                    self.by_key[key] = entity
+                names.keys.append(key[1])
+                names.owners.append(len(names.entities))
+        names.entities.append(entity)
+
+
+def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: EntityIndex | Iterable[KnownEntity]
             ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The records with proposed entities that the graph knows by a name or alias left out (the graph's node
     stays as it is; edges are remapped to it), plus a SAME_AS candidate edge from each new entity to each known
     entity whose name is close but not sure."""
-    by_key: dict[tuple[str, str], KnownEntity] = {}
-    by_label: dict[str, _LabelNames] = {}
-    for entity in known:
-        names = by_label.setdefault(entity.label, _LabelNames())
-        for name in (entity.name, *entity.aliases):
-            if name:
-                by_key[(entity.label, key := match_key(name))] = entity
-                names.keys.append(key)
-                names.owners.append(len(names.entities))
-        names.entities.append(entity)
+    index = known if isinstance(known, EntityIndex) else EntityIndex(known)
+    by_key, by_label = index.by_key, index.by_label
     remap: dict[tuple[str, str], KnownEntity] = {}
     out_nodes, same_as = [], []
     for node in nodes:
@@ -108,14 +140,82 @@ def _candidates(node: NodeRecord, names: list[str], known: list[KnownEntity], ed
     return out
 
 
+@dataclass(frozen=True)
+class Signature:
+    entities: int
+    events: int
+
+
+def read_signature(tx: ManagedTransaction) -> Signature:
+    record = tx.run(_SIGNATURE).single()
+    return Signature(record["entities"], record["events"])
+
+
+@dataclass(frozen=True)
+class CatalogUpdate:
+    """What a paper's transaction left of the graph's entities, for its EntityCatalog once it has committed:
+    the entities it created and the signature with them, or None when the catalog cannot tell (it reads again)."""
+
+    created: tuple[KnownEntity, ...]
+    signature: Signature | None
+
+
+class EntityCatalog:
+    """The graph's entities kept between the papers of one writer (kg.papers.WritePipeline), so that resolving a
+    paper does not read and key every entity of the graph: with 20,000 of them (some 1,300 papers' worth) that
+    was 0.25 s a paper, growing with every paper ingested (docs/benchmarks.md). A paper's transaction reads the
+    signature instead (two counts) and reads the entities again only when it differs from what this catalog's
+    papers left: another writer's entities, a deletion, any curation. Papers use it one at a time: the pipeline
+    resolves a paper only once the one before it is done."""
+
+    def __init__(self) -> None:
+        self._index: EntityIndex | None = None
+        self._signature: Signature | None = None
+        self.full_reads = 0
+
+    def index(self, tx: ManagedTransaction) -> tuple[EntityIndex, Signature]:
+        signature = read_signature(tx)
+        if self._index is None or signature != self._signature:
+            self._index, self._signature = EntityIndex(existing_entities(tx)), signature
+            self.full_reads += 1
+        return self._index, signature
+
+    def committed(self, update: CatalogUpdate) -> None:
+        if self._index is None or update.signature is None:
+            self._index = None
+            return
+        for entity in update.created:
+            self._index.add(entity)
+        self._signature = update.signature
+
+
+def catalog_update(tx: ManagedTransaction, before: Signature, written: list[NodeRecord], removed: bool
+                   ) -> CatalogUpdate:
+    """The update for the entity nodes a paper's transaction wrote (`written`), after all its writes. They are
+    new to the graph unless the count says otherwise (a node a curator renamed, another writer's): then, or when
+    the paper `removed` entities (orphans), the catalog is told to read again."""
+    created = tuple(KnownEntity(n.label, n.id, n.props.get("name") or "", tuple(n.props.get("aliases") or ()),
+                                n.props.get("verification_status") == "rejected") for n in written)
+    if removed:
+        return CatalogUpdate((), None)
+    if not created:
+        return CatalogUpdate((), before)
+    after = read_signature(tx)
+    expected = Signature(before.entities + len(created), before.events)
+    return CatalogUpdate(created, after if after == expected else None)
+
+
 def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord],
-                           edges: list[EdgeRecord]) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """resolve() against the graph as this transaction sees it; the SAME_AS candidates it adds are stamped
-    and validated like every other edge of the paper (a refused one is dropped). A paper that proposes no entity
-    has nothing to resolve, and does not read the graph's entities."""
+                           edges: list[EdgeRecord], catalog: EntityCatalog | None = None
+                           ) -> tuple[list[NodeRecord], list[EdgeRecord], Signature | None]:
+    """resolve() against the graph as this transaction sees it (through `catalog` when given); the SAME_AS
+    candidates it adds are stamped and validated like every other edge of the paper (a refused one is dropped).
+    A paper that proposes no entity has nothing to resolve, and does not read the graph's entities. Also returns
+    the signature the catalog checked (None without a catalog or entities), for catalog_update."""
     if not any(n.label in ENTITY_LABELS for n in nodes):
-        return nodes, edges
-    nodes, edges = resolve(nodes, edges, existing_entities(tx))
+        return nodes, edges, None
+    index, signature = catalog.index(tx) if catalog is not None else (EntityIndex(existing_entities(tx)), None)
+    nodes, edges = resolve(nodes, edges, index)
     fresh = [e for e in edges if e.type == "SAME_AS" and "created_at" not in e.props]
     checked = validate_batch([], [run.stamped(e, schema) for e in fresh], schema).edges
-    return nodes, [e for e in edges if not (e.type == "SAME_AS" and "created_at" not in e.props)] + checked
+    return nodes, [e for e in edges if not (e.type == "SAME_AS" and "created_at" not in e.props)] + checked, signature

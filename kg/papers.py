@@ -20,7 +20,7 @@ from neo4j.exceptions import ConstraintError
 
 from extractors.model import Box
 from kg.bbox import parse_bbox
-from kg.entities import ENTITY_LABELS, resolve_in_transaction
+from kg.entities import ENTITY_LABELS, CatalogUpdate, EntityCatalog, catalog_update, resolve_in_transaction
 from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
@@ -93,6 +93,7 @@ class PaperWrite:
     # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), statements (the
     # pipelined node and edge writes, orphans, the ledger), wait (for the paper before it: WritePipeline), commit
     seconds: dict[str, float] = field(default_factory=dict)
+    entities: CatalogUpdate | None = None  # for the writer's EntityCatalog, once committed (None: nothing to tell)
 
 
 def _session(driver: Driver, database: str | None):
@@ -199,7 +200,7 @@ def _boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
 
 def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
                 rejected: int = 0, database: str | None = None, on_batch: Callable[[int], None] | None = None,
-                after: threading.Event | None = None) -> PaperWrite:
+                after: threading.Event | None = None, catalog: EntityCatalog | None = None) -> PaperWrite:
     """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
     by the rules of kg.reconcile, and record `run` as its generator. Transient failures are retried by the
     driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
@@ -208,20 +209,23 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     reads the graph only then, so it sees what a one-at-a-time write would see; a new paper writes its own
     nodes before that (see _write_paper). `on_batch(n)` is called after the n-th write statement (a test raises
     there to check atomicity), and with 0 before the first: once the paper is locked and its state read (a test
-    races a curator there), or, for a new paper writing ahead, before it writes its own nodes.
+    races a curator there), or, for a new paper writing ahead, before it writes its own nodes. `catalog` resolves
+    the paper's entities without reading all of the graph's (WritePipeline's), and learns those it created.
     """
     with _session(driver, database) as session:
         began = time.perf_counter()
         try:
             try:
                 result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
-                                               after, True)
+                                               after, True, catalog)
             except _WaitedTooLong:  # rolled back, its locks released: again, waiting before it writes anything
                 result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
-                                               after, False)
+                                               after, False, catalog)
         except ConstraintError:  # an id of the paper exists outside what its edges reach: MERGE everything
             result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False,
-                                           after, False)
+                                           after, False, catalog)
+    if catalog is not None and result.entities is not None:
+        catalog.committed(result.entities)
     # what the last attempt's function did not spend: the commit (and any attempt retried)
     result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
     return result
@@ -248,6 +252,7 @@ class WritePipeline:
     def __init__(self, driver: Driver, schema: Schema, database: str | None = None, depth: int = 2) -> None:
         self._driver, self._schema, self._database = driver, schema, database
         self._pool = ThreadPoolExecutor(depth, thread_name_prefix="paperkg-writer")
+        self.catalog = EntityCatalog()
         self._last: threading.Event | None = None  # set when the paper submitted last is done
 
     def submit(self, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], **options) -> Future[PaperWrite]:
@@ -258,7 +263,7 @@ class WritePipeline:
         def write() -> PaperWrite:
             try:
                 return write_paper(self._driver, self._schema, run, nodes, edges, database=self._database,
-                                   after=after, **options)
+                                   after=after, catalog=self.catalog, **options)
             finally:
                 if after is not None:  # a paper that failed early is done only once the one before it is
                     after.wait()
@@ -302,7 +307,7 @@ _COLLECTOR_PAUSE = _CollectorPause()
 
 def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
                  rejected: int, on_batch: Callable[[int], None] | None, create_new: bool,
-                 after: threading.Event | None, ahead: bool) -> PaperWrite:
+                 after: threading.Event | None, ahead: bool, catalog: EntityCatalog | None) -> PaperWrite:
     """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
     ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
     edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
@@ -334,7 +339,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     began = _timed(result, began, "wait")
     lock_paper(tx, run.sha256)
     with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
-        nodes, edges = resolve_in_transaction(tx, schema, run, nodes, edges)  # issue 6: one node per real entity
+        nodes, edges, signature = resolve_in_transaction(tx, schema, run, nodes, edges, catalog)  # one node per entity
         if not overlap:
             existing = read_subgraph(tx, run.sha256, schema)
         ends.update(_lock_shared_nodes(tx, existing, nodes, edges))
@@ -357,6 +362,9 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
                                           schema=schema, on_statement=step, element_ids=ends))
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
+        if signature is not None:
+            result.entities = catalog_update(tx, signature, [n for n in plan.nodes if n.label in ENTITY_LABELS],
+                                             bool(plan.orphan_candidates))
         ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
                                           edges_written=result.edges_written,
                                           rejected=rejected + len(result.rejections))],

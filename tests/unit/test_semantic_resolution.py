@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from extractors.semantic.canonical import entity_id, match_key
 
-from kg.entities import KnownEntity, _candidates, resolve
+from kg.entities import EntityIndex, KnownEntity, _candidates, resolve
 from kg.records import EdgeRecord, NodeRecord
 
 PROV = {"source_chunk_ids": ["c1"], "pages": [2], "bboxes": ["2:1,2,3,4"], "extractor": "paperkg-semantic@0.1.0",
@@ -29,6 +29,21 @@ def test_an_alias_in_the_graph_reuses_the_existing_node_and_moves_the_edges():
     nodes, edges = resolve([node], [edge], known)
     assert nodes == []  # the graph's node stays as it is
     assert [(e.type, e.target_id) for e in edges] == [("USES", "method_old")]
+
+
+def test_a_name_two_entities_carry_resolves_to_the_one_not_rejected_whatever_their_order():
+    # a curator's merge rejects the duplicate and gives its name to the survivor as an alias: both carry it
+    duplicate = KnownEntity("Method", "method_a", "SRA", rejected=True)
+    survivor = KnownEntity("Method", "method_b", "Sparse Routing Attention", ("SRA",))
+    node, edge = _paper("Method", "SRA")
+    for known in ([duplicate, survivor], [survivor, duplicate]):
+        assert [e.target_id for e in resolve([node], [edge], known)[1]] == ["method_b"]
+        index = EntityIndex()
+        for entity in known:  # as a catalog learns them, one by one
+            index.add(entity)
+        assert [e.target_id for e in resolve([node], [edge], index)[1]] == ["method_b"]
+    twins = [KnownEntity("Method", "method_z", "SRA"), KnownEntity("Method", "method_y", "S.R.A.", ("SRA",))]
+    assert {resolve([node], [edge], known)[1][0].target_id for known in (twins, twins[::-1])} == {"method_y"}
 
 
 def test_genuinely_different_names_stay_apart_without_candidates():
@@ -56,8 +71,11 @@ def test_labels_never_cross():
 
 
 def _every_pair(nodes, edges, known):
-    """The resolution as first written: each new entity's names against every known entity of its label."""
-    by_key = {(k.label, match_key(n)): k for k in known for n in (k.name, *k.aliases) if n}
+    """The resolution as first written: each new entity's names against every known entity of its label; a name
+    several entities carry goes to the one not rejected, then of the smallest id."""
+    by_key = {}
+    for k in sorted(known, key=lambda k: (k.rejected, k.id), reverse=True):
+        by_key.update({(k.label, match_key(n)): k for n in (k.name, *k.aliases) if n})
     out, remap, same_as = [], {}, []
     for node in nodes:
         names = [node.props.get("name", ""), *node.props.get("aliases", [])]

@@ -1,0 +1,85 @@
+"""The writer resolves a paper's entities through an EntityCatalog (kg.entities) instead of reading every entity of
+the graph per paper. The graph must be the one full reads make, and the catalog must see what others changed in
+between: a curator's edit, another writer's entity."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.curation.operations import Curation
+from kg.dump import canonical_dump
+from kg.papers import WritePipeline, write_paper
+from ontology.loader import get_schema
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+
+LEDGER = ("IngestRun", "PaperKGSchema")
+# Corpus papers that name some of the same methods, datasets and tasks (two are one paper in two files).
+CORPUS_PAPERS = ("latex_1911.02782.pdf", "pm_2020.acl-main.447.pdf", "s2orc_2020.acl-main.207.pdf", "sp_aimag10.pdf",
+                 "latex_2305.03393.pdf", "pm_papermage.pdf")
+
+
+def _prepared(settings, driver, paths):
+    """Each paper's records as an ingest prepares them; the graph is emptied again afterwards."""
+    written = []
+    report = run_ingest(settings, driver, paths, on_written=written.append)
+    assert report.ok and len(written) == len(paths)
+    _clear(driver)
+    return written
+
+
+def _clear(driver) -> None:
+    driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
+
+
+def _pipelined(driver, papers) -> WritePipeline:
+    pipeline = WritePipeline(driver, get_schema())
+    futures = [pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
+    pipeline.close()
+    for future in futures:
+        future.result()
+    return pipeline
+
+
+def test_papers_resolved_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver, corpus_dir):
+    papers = _prepared(ingest_settings, driver, [corpus_dir / name for name in CORPUS_PAPERS])
+    pipeline = _pipelined(driver, papers)
+    through_catalog = canonical_dump(driver, skip_labels=LEDGER)
+    shared = value(driver, "MATCH (p:Paper)-->(n:Method|Dataset|Metric|Task|Concept) "
+                           "WITH n, count(DISTINCT p) AS papers WHERE papers > 1 RETURN count(n)")
+    assert shared >= 3  # later papers resolve to earlier papers' entities: the catalog's answers matter
+    assert pipeline.catalog.full_reads == 1  # the first paper read the graph's entities, the others used memory
+    _clear(driver)
+
+    schema = get_schema()
+    for p in papers:  # no catalog: each paper reads every entity of the graph
+        write_paper(driver, schema, p.run, p.nodes, p.edges, rejected=len(p.rejections))
+    assert canonical_dump(driver, skip_labels=LEDGER) == through_catalog
+
+
+def _curator_gives_an_alias(driver) -> str:
+    cur = Curation(driver, get_schema(), "alice")
+    pg19 = value(driver, "MATCH (d:Dataset {name: 'PG-19'}) RETURN d.id")
+    cur.edit(cur.node_ref(pg19), {"aliases": ["LongBench"]})
+    return pg19
+
+
+def _another_writer_creates_it(driver) -> str:
+    driver.execute_query("CREATE (:Dataset {id: 'dataset_elsewhere', name: 'Long Bench Suite', aliases: ['LongBench']})")
+    return "dataset_elsewhere"
+
+
+@pytest.mark.parametrize("change", [_curator_gives_an_alias, _another_writer_creates_it])
+def test_the_catalog_sees_what_changed_between_two_papers(ingest_settings, driver, change):
+    """Sample B names the dataset LongBench, which the graph learns between the two papers (an alias a curator
+    adds, or an entity another writer creates); B must resolve to that node, not create its own."""
+    first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    pipeline = WritePipeline(driver, get_schema())
+    pipeline.submit(first.run, first.nodes, first.edges).result()
+    known_as_longbench = change(driver)
+    pipeline.submit(second.run, second.nodes, second.edges).result()
+    pipeline.close()
+
+    assert value(driver, "MATCH (d:Dataset {name: 'LongBench'}) RETURN count(d)") == 0
+    assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Dataset {id: $id}) RETURN count(r)",
+                 sha=second.run.sha256, id=known_as_longbench) >= 1
+    assert pipeline.catalog.full_reads == 2
