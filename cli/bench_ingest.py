@@ -34,6 +34,9 @@ def ingest_bench(
                                            "multiple of 100)"),
     writer_papers: int = typer.Option(5, "--writer-papers", min=1,
                                       help="synthetic papers the writer writes back to back (after one warm-up paper)"),
+    writer_entities: int = typer.Option(20_000, "--writer-entities", min=0,
+                                        help="the corpus's papers are written again with this many more entities in "
+                                             "the graph (as after a thousand papers or more; 0: not measured)"),
     json_out: Path | None = typer.Option(None, "--json", help="also write the figures to this JSON file"),
 ) -> None:
     """Benchmark ingestion on a corpus; the result says which targets it meets."""
@@ -48,6 +51,9 @@ def ingest_bench(
             first, again, written = corpus_ingest(settings, driver, corpus, workers)
         with console.status("writer on the corpus's papers..."):
             real = papers_writer_throughput(driver, settings.neo4j_database, written) if written else None
+        with console.status(f"writer on the corpus's papers, {writer_entities:,} more entities in the graph..."):
+            large = (papers_writer_throughput(driver, settings.neo4j_database, written, entities=writer_entities)
+                     if written and writer_entities else None)
         with console.status("writer on a batch of synthetic papers..."):
             writers = {dim: writer_throughput(driver, settings.neo4j_database, sections=100,
                                               chunks_per_section=writer_chunks // 100, embedding_dim=dim,
@@ -66,6 +72,7 @@ def ingest_bench(
         "bare_pymupdf_seconds": round(floor, 2), "bare_pymupdf_pages": floor_pages,
         "ratio_to_bare_pymupdf": round(first.wall_seconds / floor, 1),
         "writer_corpus_papers": _figures(real) if real else None,
+        "writer_corpus_papers_large_graph": {"more_entities": writer_entities, **_figures(large)} if large else None,
         "writer": {("with_embeddings" if dim else "without_embeddings"): _figures(w) for dim, w in writers.items()},
         "reingest_seconds": round(again.wall_seconds, 2), "reingest_unchanged": again.count("unchanged"),
         "reingest_share": round(again.wall_seconds / first.wall_seconds, 4),
@@ -81,6 +88,8 @@ def ingest_bench(
     table.add_row("total / bare PyMuPDF text", f"{result['ratio_to_bare_pymupdf']}x ({floor:.1f} s)", "")
     table.add_row("writer elements/s, the corpus's papers as ingested", _row(real) if real else "no paper written",
                   ">= 20000")
+    if large:
+        table.add_row(f"writer elements/s, the same, {writer_entities:,} more entities in the graph", _row(large), "")
     for dim, w in writers.items():
         table.add_row(f"writer elements/s, synthetic papers, {f'{dim}-d embeddings' if dim else 'no embeddings'}",
                       _row(w), ">= 20000")

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +17,7 @@ from neo4j import Driver
 from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
+from kg.entities import ENTITY_LABELS
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover
 from kg.localserver.java import LUCENE_SIMD_MAJORS
@@ -24,6 +27,7 @@ from kg.runs import Run
 from kg.settings import Settings
 from kg.store import server_info
 from kg.validation import validate_batch
+from kg.write import batches
 from ontology.loader import get_schema
 
 SYNTHETIC_SHA = "0" * 63 + "1"  # the first synthetic paper; the others of a batch count up from it
@@ -165,21 +169,47 @@ def _written(futures: list[Future[PaperWrite]], began: float) -> WriterResult:
     return total
 
 
-def papers_writer_throughput(driver: Driver, database: str | None, papers: list[Prepared]) -> WriterResult:
+def papers_writer_throughput(driver: Driver, database: str | None, papers: list[Prepared], entities: int = 0
+                             ) -> WriterResult:
     """Nodes + relationships per second that the ingest's writer commits for real papers (their records as an
     ingest prepared them), written back to back as `kg ingest` writes them into a graph that lacks them. A real
     paper has a few hundred elements, so the fixed cost of its transaction (some 30 statements, entity resolution,
     locks, the commit's index work) weighs far more than in writer_throughput's large synthetic papers. The papers
-    are deleted first and are in the graph again afterwards, as their ingest wrote them (their run records too)."""
+    are deleted first and are in the graph again afterwards, as their ingest wrote them (their run records too).
+    With `entities`, that many more entities are in the graph meanwhile (named apart from real ones: they resolve to
+    nothing), as after a thousand papers or more, which entity resolution must not make slower."""
     schema = get_schema()
     for paper in papers:
         delete_subgraph(driver, paper.run.sha256, schema, database)
-    pipeline = WritePipeline(driver, schema, database)
+    with _more_entities(driver, database, entities):
+        pipeline = WritePipeline(driver, schema, database)
+        try:
+            began = time.perf_counter()
+            return _written([pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers],
+                            began)
+        finally:
+            pipeline.close()
+
+
+BENCH_ENTITY_PREFIX = "bench_entity_"
+_ADD_ENTITIES = "UNWIND $rows AS row CREATE (n:`{label}` {{id: row.id, name: row.name}})"
+_REMOVE_ENTITIES = "MATCH (n:`{label}`) WHERE n.id STARTS WITH $prefix DETACH DELETE n"
+
+
+@contextmanager
+def _more_entities(driver: Driver, database: str | None, count: int) -> Iterator[None]:
+    """`count` entities spread over the entity labels (ENTITY_LABELS, constants), removed again afterwards."""
+    rows = [{"id": f"{BENCH_ENTITY_PREFIX}{i:07d}", "name": f"bench entity {i:07d}"} for i in range(count)]
     try:
-        began = time.perf_counter()
-        return _written([pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers], began)
+        for n, label in enumerate(ENTITY_LABELS):
+            for batch in batches(rows[n::len(ENTITY_LABELS)]):
+                driver.execute_query(_ADD_ENTITIES.format(label=label), rows=batch, database_=database)
+        yield
     finally:
-        pipeline.close()
+        if count:
+            for label in ENTITY_LABELS:
+                driver.execute_query(_REMOVE_ENTITIES.format(label=label), prefix=BENCH_ENTITY_PREFIX,
+                                     database_=database)
 
 
 def corpus_ingest(settings: Settings, driver: Driver, corpus: Path, workers: int

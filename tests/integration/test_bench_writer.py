@@ -95,3 +95,23 @@ def _generated_by(driver) -> dict[str, str]:
     """Each paper's sha256 and the id of the run that generated it."""
     return {r["p"]: r["run"] for r in driver.execute_query(
         "MATCH (p:Paper)-[:GENERATED_BY]->(r:IngestRun) RETURN p.sha256 AS p, r.id AS run").records}
+
+
+def test_writer_on_real_papers_in_a_larger_graph_has_the_extra_entities_only_meanwhile(ingest_settings, driver,
+                                                                                        monkeypatch):
+    written = []
+    first = run_ingest(ingest_settings, driver, [SAMPLES], on_written=written.append)
+    before = canonical_dump(driver, skip_labels=("PaperKGSchema", "IngestRun"))
+    extra = "MATCH (n:Method|Dataset|Metric|Task|Concept) WHERE n.id STARTS WITH 'bench_entity_' RETURN count(n)"
+    seen, timed = [], benchmark._written
+
+    def counted(futures, began):  # while the papers are written
+        seen.append(value(driver, extra))
+        return timed(futures, began)
+
+    monkeypatch.setattr(benchmark, "_written", counted)
+    result = papers_writer_throughput(driver, None, written, entities=503)
+    assert seen == [503]
+    assert value(driver, extra) == 0
+    assert (result.nodes, result.edges) == (first.totals()["nodes_written"], first.totals()["edges_written"])
+    assert canonical_dump(driver, skip_labels=("PaperKGSchema", "IngestRun")) == before
