@@ -165,8 +165,9 @@ class EntityCatalog:
     paper does not read and key every entity of the graph: with 20,000 of them (some 1,300 papers' worth) that
     was 0.25 s a paper, growing with every paper ingested (docs/benchmarks.md). A paper's transaction reads the
     signature instead (two counts) and reads the entities again only when it differs from what this catalog's
-    papers left: another writer's entities, a deletion, any curation. Papers use it one at a time: the pipeline
-    resolves a paper only once the one before it is done."""
+    papers left: another writer's entities, a deletion, any curation; or when an entity it remembers is gone
+    (kg.papers checks the ends of the paper's edges). Papers use it one at a time: the pipeline resolves a paper
+    only once the one before it is done."""
 
     def __init__(self) -> None:
         self._index: EntityIndex | None = None
@@ -182,11 +183,15 @@ class EntityCatalog:
 
     def committed(self, update: CatalogUpdate) -> None:
         if self._index is None or update.signature is None:
-            self._index = None
+            self.forget()
             return
         for entity in update.created:
             self._index.add(entity)
         self._signature = update.signature
+
+    def forget(self) -> None:
+        """Read the graph's entities again at the next paper."""
+        self._index = None
 
 
 def catalog_update(tx: ManagedTransaction, before: Signature, written: list[NodeRecord], removed: bool

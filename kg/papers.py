@@ -20,7 +20,8 @@ from neo4j.exceptions import ConstraintError
 
 from extractors.model import Box
 from kg.bbox import parse_bbox
-from kg.entities import ENTITY_LABELS, CatalogUpdate, EntityCatalog, catalog_update, resolve_in_transaction
+from kg.entities import (ENTITY_LABELS, CatalogUpdate, EntityCatalog, Signature, catalog_update,
+                         resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
 from kg.records import EdgeRecord, NodeRecord
@@ -182,6 +183,26 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
     return locked
 
 
+def _resolve_and_lock(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord],
+                      edges: list[EdgeRecord], existing: Existing, catalog: EntityCatalog | None,
+                      ends: dict[tuple[str, str], str]) -> tuple[list[NodeRecord], list[EdgeRecord], Signature | None]:
+    """The paper's entities resolved (one node per real entity: kg.entities), then its shared nodes locked (their
+    element ids added to `ends`). An entity the catalog remembers may be gone: another writer that deleted one
+    and created another left its counts as they were. Its edges would have no end, so the catalog forgets all
+    and the paper is resolved again from the graph itself."""
+    for attempt in range(2):
+        resolved_nodes, resolved_edges, signature = resolve_in_transaction(tx, schema, run, nodes, edges, catalog)
+        locked = _lock_shared_nodes(tx, existing, resolved_nodes, resolved_edges)
+        proposed = {(n.label, n.id) for n in resolved_nodes}
+        gone = [end for e in resolved_edges for end in ((e.source_label, e.source_id), (e.target_label, e.target_id))
+                if end[0] in ENTITY_LABELS and end not in proposed and end not in locked]
+        if not gone or signature is None or attempt:
+            break
+        catalog.forget()
+    ends.update(locked)
+    return resolved_nodes, resolved_edges, signature
+
+
 def _citations(tx: ManagedTransaction, sha: str, nodes: list[NodeRecord]) -> list[EdgeRecord]:
     """CITES/REFERS_TO between this paper and papers in the graph, both ways, matched by DOI."""
     refs = [{"id": n.id, "doi": n.props["doi"], "bboxes": n.props.get("bboxes", [])}
@@ -339,10 +360,9 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     began = _timed(result, began, "wait")
     lock_paper(tx, run.sha256)
     with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
-        nodes, edges, signature = resolve_in_transaction(tx, schema, run, nodes, edges, catalog)  # one node per entity
         if not overlap:
             existing = read_subgraph(tx, run.sha256, schema)
-        ends.update(_lock_shared_nodes(tx, existing, nodes, edges))
+        nodes, edges, signature = _resolve_and_lock(tx, schema, run, nodes, edges, existing, catalog, ends)
         citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
         plan = reconcile(nodes, edges + citations.edges, existing)
         if on_batch and not overlap:

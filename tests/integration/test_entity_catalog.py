@@ -83,3 +83,21 @@ def test_the_catalog_sees_what_changed_between_two_papers(ingest_settings, drive
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Dataset {id: $id}) RETURN count(r)",
                  sha=second.run.sha256, id=known_as_longbench) >= 1
     assert pipeline.catalog.full_reads == 2
+
+
+def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linked_to(ingest_settings, driver):
+    """Between two papers another writer deletes the method both samples name and creates an entity of its own:
+    the counts the catalog checks are as they were, but the second paper must not be resolved to the node that is
+    gone (its edges would lose their end): it is resolved again from the graph, and writes the method anew."""
+    first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    pipeline = WritePipeline(driver, get_schema())
+    pipeline.submit(first.run, first.nodes, first.edges).result()
+    driver.execute_query("MATCH (m:Method {name: 'Sparse Routing Attention'}) DETACH DELETE m")
+    driver.execute_query("CREATE (:Concept {id: 'concept_elsewhere', name: 'Elsewhere'})")
+    written = pipeline.submit(second.run, second.nodes, second.edges).result()
+    pipeline.close()
+
+    assert written.rejections == []
+    assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Method {name: 'Sparse Routing Attention'}) "
+                         "RETURN count(r)", sha=second.run.sha256) >= 1
+    assert pipeline.catalog.full_reads == 2
