@@ -30,9 +30,10 @@ RETURN collect([[l IN labels(n) WHERE l IN $labels][0], n.id, n.name, coalesce(n
                 n.verification_status = 'rejected']) AS entities
 """
 # What an EntityCatalog checks before it answers from memory: how many entity nodes there are, and how many
-# curation events (every edit, merge, flag or delete through the API or `kg curate` records one in the edit's own
-# transaction). Each count is read from Neo4j's count store (one label per count: NodeCountFromCountStore), so
-# the check costs the same on a graph of any size, and sees the transaction's own writes.
+# curation events (every verify, reject, flag, edit, merge, edge added or removed and undo, through the API or
+# `kg curate`, records one in its own transaction; deleting a paper removes its orphan entities, which the first
+# count sees). Each label's count is read from Neo4j's count store (NodeCountFromCountStore), so the check costs
+# the same on a graph of any size, and sees the transaction's own writes.
 _SIGNATURE = PLANNED_ONCE + "\n".join(
     [f"CALL () {{ MATCH (n:`{label}`) RETURN count(n) AS c{i} }}" for i, label in enumerate(ENTITY_LABELS)]
     + [f"CALL () {{ MATCH (e:`{EVENT_LABEL}`) RETURN count(e) AS events }}",
@@ -164,19 +165,21 @@ class EntityCatalog:
     """The graph's entities kept between the papers of one writer (kg.papers.WritePipeline), so that resolving a
     paper does not read and key every entity of the graph: with 20,000 of them (some 1,300 papers' worth) that
     was 0.25 s a paper, growing with every paper ingested (docs/benchmarks.md). A paper's transaction reads the
-    signature instead (two counts) and reads the entities again only when it differs from what this catalog's
-    papers left: another writer's entities, a deletion, any curation; or when an entity it remembers is gone
-    (kg.papers checks the ends of the paper's edges). Papers use it one at a time: the pipeline resolves a paper
-    only once the one before it is done."""
+    signature instead (entity nodes and curation events, from the count store) and reads the entities again
+    only when it differs from what this catalog's papers left: another writer's entities, a deletion, any
+    curation; or when an entity it remembers is gone (kg.papers checks the ends of the paper's edges). Papers use
+    it one at a time: the pipeline resolves a paper only once the one before it is done."""
 
     def __init__(self) -> None:
         self._index: EntityIndex | None = None
         self._signature: Signature | None = None
-        self.full_reads = 0
+        self.full_reads = 0  # by every attempt of a transaction, retried ones too
+        self.from_memory = False  # whether the last index() answered without reading the graph's entities
 
     def index(self, tx: ManagedTransaction) -> tuple[EntityIndex, Signature]:
         signature = read_signature(tx)
-        if self._index is None or signature != self._signature:
+        self.from_memory = self._index is not None and signature == self._signature
+        if not self.from_memory:
             self._index, self._signature = EntityIndex(existing_entities(tx)), signature
             self.full_reads += 1
         return self._index, signature
@@ -194,16 +197,15 @@ class EntityCatalog:
         self._index = None
 
 
-def catalog_update(tx: ManagedTransaction, before: Signature, written: list[NodeRecord], removed: bool
+def catalog_update(tx: ManagedTransaction, before: Signature, written: list[NodeRecord], orphans: bool
                    ) -> CatalogUpdate:
-    """The update for the entity nodes a paper's transaction wrote (`written`), after all its writes. They are
-    new to the graph unless the count says otherwise (a node a curator renamed, another writer's): then, or when
-    the paper `removed` entities (orphans), the catalog is told to read again."""
+    """The update for the entity nodes a paper's transaction wrote (`written`), once all its writes are done
+    (`orphans`: it removed shared nodes nothing links any more, maybe entities). They were new to the graph if the
+    count grew by exactly as many; otherwise (a MERGE found the node, an orphan entity went, another writer
+    committed meanwhile) the catalog is told to read again."""
     created = tuple(KnownEntity(n.label, n.id, n.props.get("name") or "", tuple(n.props.get("aliases") or ()),
                                 n.props.get("verification_status") == "rejected") for n in written)
-    if removed:
-        return CatalogUpdate((), None)
-    if not created:
+    if not created and not orphans:
         return CatalogUpdate((), before)
     after = read_signature(tx)
     expected = Signature(before.entities + len(created), before.events)

@@ -187,16 +187,17 @@ def _resolve_and_lock(tx: ManagedTransaction, schema: Schema, run: Run, nodes: l
                       edges: list[EdgeRecord], existing: Existing, catalog: EntityCatalog | None,
                       ends: dict[tuple[str, str], str]) -> tuple[list[NodeRecord], list[EdgeRecord], Signature | None]:
     """The paper's entities resolved (one node per real entity: kg.entities), then its shared nodes locked (their
-    element ids added to `ends`). An entity the catalog remembers may be gone: another writer that deleted one
+    element ids added to `ends`). An entity the catalog remembered may be gone: another writer that deleted one
     and created another left its counts as they were. Its edges would have no end, so the catalog forgets all
-    and the paper is resolved again from the graph itself."""
+    and the paper is resolved again from the graph itself (once: an end missing after a read of the graph is
+    another writer's deletion since, reported as a missing endpoint as before)."""
     for attempt in range(2):
         resolved_nodes, resolved_edges, signature = resolve_in_transaction(tx, schema, run, nodes, edges, catalog)
         locked = _lock_shared_nodes(tx, existing, resolved_nodes, resolved_edges)
         proposed = {(n.label, n.id) for n in resolved_nodes}
         gone = [end for e in resolved_edges for end in ((e.source_label, e.source_id), (e.target_label, e.target_id))
                 if end[0] in ENTITY_LABELS and end not in proposed and end not in locked]
-        if not gone or signature is None or attempt:
+        if not gone or signature is None or attempt or not catalog.from_memory:
             break
         catalog.forget()
     ends.update(locked)

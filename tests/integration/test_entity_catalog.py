@@ -4,6 +4,8 @@ between: a curator's edit, another writer's entity."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kg.curation.operations import Curation
@@ -64,7 +66,8 @@ def _curator_gives_an_alias(driver) -> str:
 
 
 def _another_writer_creates_it(driver) -> str:
-    driver.execute_query("CREATE (:Dataset {id: 'dataset_elsewhere', name: 'Long Bench Suite', aliases: ['LongBench']})")
+    driver.execute_query("CREATE (:Dataset {id: 'dataset_elsewhere', name: 'Long Bench Suite', "
+                         "aliases: ['LongBench']})")
     return "dataset_elsewhere"
 
 
@@ -92,8 +95,12 @@ def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linke
     first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
     pipeline = WritePipeline(driver, get_schema())
     pipeline.submit(first.run, first.nodes, first.edges).result()
-    driver.execute_query("MATCH (m:Method {name: 'Sparse Routing Attention'}) DETACH DELETE m")
+    entities = "MATCH (n:Method|Dataset|Metric|Task|Concept) RETURN count(n)"
+    before = value(driver, entities)
+    deleted = driver.execute_query("MATCH (m:Method {name: 'Sparse Routing Attention'}) DETACH DELETE m")
+    assert deleted.summary.counters.nodes_deleted == 1
     driver.execute_query("CREATE (:Concept {id: 'concept_elsewhere', name: 'Elsewhere'})")
+    assert value(driver, entities) == before  # what the catalog checks has not changed
     written = pipeline.submit(second.run, second.nodes, second.edges).result()
     pipeline.close()
 
@@ -101,3 +108,33 @@ def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linke
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Method {name: 'Sparse Routing Attention'}) "
                          "RETURN count(r)", sha=second.run.sha256) >= 1
     assert pipeline.catalog.full_reads == 2
+
+
+def _without(paper, label):
+    """The paper's records without its nodes of `label` and their edges: a new version of it that names none."""
+    gone = {(n.label, n.id) for n in paper.nodes if n.label == label}
+    edges = [e for e in paper.edges
+             if (e.source_label, e.source_id) not in gone and (e.target_label, e.target_id) not in gone]
+    return replace(paper, nodes=[n for n in paper.nodes if (n.label, n.id) not in gone], edges=edges)
+
+
+def test_re_ingests_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver):
+    """A, B, then A again without its metric (perplexity, named by A alone: an orphan the re-ingest removes), A
+    as it was (perplexity created again), B again unchanged: the graph of full reads, and the catalog read the
+    graph's entities only twice, at the first paper and after the orphan went."""
+    a, b = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    versions = [a, b, _without(a, "Metric"), a, b]
+    pipeline = WritePipeline(driver, get_schema())
+    for paper in versions:
+        pipeline.submit(paper.run, paper.nodes, paper.edges).result()
+        if paper is versions[2]:
+            assert value(driver, "MATCH (m:Metric {name: 'perplexity'}) RETURN count(m)") == 0
+    pipeline.close()
+    through_catalog = canonical_dump(driver, skip_labels=LEDGER)
+    assert pipeline.catalog.full_reads == 2
+    _clear(driver)
+
+    schema = get_schema()
+    for paper in versions:
+        write_paper(driver, schema, paper.run, paper.nodes, paper.edges)
+    assert canonical_dump(driver, skip_labels=LEDGER) == through_catalog
