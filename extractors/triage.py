@@ -13,15 +13,17 @@ from pathlib import Path
 
 import pymupdf
 
+from extractors.limits import ParseLimits, check_document, check_size
 from extractors.model import PageLayout, Profile
 from kg.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 
 _MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
 
 
-def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
+def open_pdf(path: Path, limits: ParseLimits = ParseLimits()) -> tuple[pymupdf.Document, str]:
     """The opened document and the SHA-256 of its bytes."""
     try:
+        check_size(path, limits)
         data = path.read_bytes()
     except OSError as exc:
         raise NotAPDFError(f"cannot read {path}: {exc.strerror}", hint="check the path and its permissions") from None
@@ -39,6 +41,7 @@ def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
                                 hint="decrypt it first, e.g. `qpdf --decrypt --password=... in.pdf out.pdf`")
     if doc.page_count == 0:
         raise EmptyPDFError(f"{path.name} has no pages", hint="the file is empty or truncated; get a complete copy")
+    check_document(doc, path.name, limits)
     return doc, sha256
 
 

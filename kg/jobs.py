@@ -87,12 +87,13 @@ def _now() -> str:
 
 
 def ingest_with(settings: Settings, driver) -> IngestFn:
-    """The IngestFn of the API: kg.ingest in this process (no worker pool), into the configured database."""
+    """The IngestFn of the API: kg.ingest with one parser process, so that no upload can take the API down (its
+    time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database."""
     from kg.ingest import Ingestor
     from kg.mapping import paper_id
 
     def run(path: Path) -> tuple[str | None, str, str | None]:
-        report = Ingestor(settings, driver, workers=0).run([path])
+        report = Ingestor(settings, driver, workers=1).run([path])
         if report.stopped:
             raise PaperKGError(report.stopped)
         outcome = report.papers[0]
