@@ -7,6 +7,7 @@ with a message that names the cap, what a process limit would only stop late and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +15,9 @@ import pymupdf
 
 from extractors.model import PageLayout
 from kg.errors import ActiveContentError, ParseLimitError
+
+
+_JAVASCRIPT = re.compile(r"/(?:JS|JavaScript)\b")  # an action's script, or the document's named scripts
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ def check_document(doc: pymupdf.Document, name: str, limits: ParseLimits) -> Non
     if limits.max_pages is not None and doc.page_count > limits.max_pages:
         raise _refuse(f"{name} has {doc.page_count:,} pages, more than the {limits.max_pages:,} the parser accepts",
                       "PAPERKG_PARSE_MAX_PAGES")
-    if any(doc.xref_get_key(xref, "JS")[0] != "null" for xref in range(1, doc.xref_length())):
+    if any(_JAVASCRIPT.search(doc.xref_object(xref, compressed=True)) for xref in range(1, doc.xref_length())):
         raise ActiveContentError(f"{name} carries JavaScript, which paperkg does not accept",
                                  hint="print the paper to a new PDF without scripts and ingest that")
 

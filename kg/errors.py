@@ -74,6 +74,12 @@ class ActiveContentError(ExtractionError):
     code = "PDF_JAVASCRIPT"
 
 
+class InvalidFileNameError(ExtractionError):
+    """An upload whose file name is no plain file name (empty, '..', a path, control characters)."""
+
+    code = "INVALID_FILE_NAME"
+
+
 class ParserCrashError(ExtractionError):
     """The parser's worker process died on this PDF (a crash inside a native library, or killed)."""
 

@@ -1,5 +1,5 @@
 """Worker processes for work on untrusted PDFs, each task with a wall-clock timeout and each process with an
-address-space limit (RLIMIT_AS).
+address-space limit (RLIMIT_AS) on what it may add to the size it was forked with.
 
 MuPDF is C: a crafted file can make it loop, allocate without end or crash, and no Python code can stop it from
 inside the same process. In a worker the kernel enforces the memory limit and the pool (pebble) kills a worker
@@ -39,8 +39,16 @@ class _OutOfMemory:
     """A MemoryError in a worker, returned rather than raised: it then crosses the process boundary as it is."""
 
 
+def _address_space() -> int:
+    """This process's virtual size in bytes (Linux)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * resource.getpagesize()
+
+
 def _start_worker(memory_mb: int, initializer: Callable | None, initargs: tuple) -> None:
-    limit = memory_mb * 1024 * 1024
+    """The limit is what the worker may add to the address space it was forked with: a fixed total would be
+    wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child shares."""
+    limit = _address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     if initializer:
         initializer(*initargs)
