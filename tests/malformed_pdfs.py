@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pymupdf
 
-from tests.pdf_factory import one_column_paper
+from tests.pdf_factory import one_column_paper, prose
 
 # the file names an upload may carry that are no file name (API only: no file system has them)
 BAD_UPLOAD_NAMES = ["..", ".", "a\x00b.pdf", "../../etc/passwd.pdf"]
@@ -59,7 +59,7 @@ def _text_pages(count: int, width: float = 612, height: float = 792) -> bytes:
     doc = pymupdf.open()
     for n in range(count):
         page = doc.new_page(width=width, height=height)
-        page.insert_text((72, 72), f"Page {n + 1} of a document far longer than any paper.", fontsize=11)
+        page.insert_text((72, height / 2), prose(2, n), fontsize=11)
     return _save(doc)
 
 
