@@ -22,8 +22,8 @@ from ontology.loader import get_schema
 
 def ingest(
     paths: list[Path] = typer.Argument(..., exists=True, help="PDF files or folders (searched recursively)"),
-    workers: int = typer.Option(max(1, (os.cpu_count() or 2)), "--workers", "-w", min=0,
-                                help="parser processes (0: parse in this process)"),
+    workers: int = typer.Option(max(1, (os.cpu_count() or 2)), "--workers", "-w", min=1,
+                                help="parser processes (each with the PAPERKG_PARSE_* limits)"),
     force: bool = typer.Option(False, "--force", help="re-ingest files already in the graph with the same versions"),
     embed: bool = typer.Option(True, "--embed/--no-embed", help="compute chunk embeddings (needs the `embed` extra)"),
     as_json: bool = typer.Option(False, "--json", help="print a machine-readable report on stdout"),

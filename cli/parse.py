@@ -10,6 +10,8 @@ import typer
 
 from extractors.model import Document, Section
 from extractors.pipeline import parse_pdf
+from kg.sandbox import SandboxLimits, run_alone
+from kg.settings import get_settings
 
 
 class Format(str, Enum):
@@ -61,8 +63,9 @@ def parse(
     fmt: Format = typer.Option(Format.json, "--format", help="json: the Document; markdown: outline and "
                                "text; eval: one JSON line in the gold prediction format"),
 ) -> None:
-    """Extract the structure of one PDF and print it."""
-    doc = parse_pdf(pdf)
+    """Extract the structure of one PDF and print it (parsed in a process with the PAPERKG_PARSE_* limits)."""
+    settings = get_settings()
+    doc = run_alone(SandboxLimits.of(settings), pdf.name, parse_pdf, pdf, settings.parse_limits)
     if fmt is Format.json:
         typer.echo(doc.model_dump_json(indent=2))
     elif fmt is Format.markdown:

@@ -13,6 +13,7 @@ from extractors.body import Placed, assemble, body_lines, in_regions
 from extractors.chunking import chunk_document
 from extractors.floats import find_floats
 from extractors.layout import read_layout
+from extractors.limits import ParseLimits, check_layout
 from extractors.metadata import extract_metadata
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
@@ -77,13 +78,16 @@ def _table_text(table: Float) -> str:
     return "\n\n".join([f"Table {table.label}: {table.caption}", *row_texts(f"Table {table.label}", table.rows)])
 
 
-def parse_pdf(path: str | Path) -> Document:
+def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document:
+    """The Document of one PDF; `limits` refuses files over the caps before their cost is paid (see
+    extractors/limits.py)."""
     path = Path(path)
     timer = _Timer()
     with timer("open"):
-        doc, sha256 = open_pdf(path)
+        doc, sha256 = open_pdf(path, limits)
     with timer("layout"), reading(path.name):
         pages = read_layout(doc)
+    check_layout(pages, path.name, limits)
     with timer("triage"):
         prof = profile(pages, path.name)
     with timer("floats"):

@@ -13,25 +13,30 @@ from pathlib import Path
 
 import pymupdf
 
+from extractors.limits import ParseLimits, check_document, check_size
 from extractors.model import PageLayout, Profile
 from kg.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 
 _MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
 
 
-def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
+def open_pdf(path: Path, limits: ParseLimits = ParseLimits()) -> tuple[pymupdf.Document, str]:
     """The opened document and the SHA-256 of its bytes."""
     try:
+        check_size(path, limits)
         data = path.read_bytes()
     except OSError as exc:
         raise NotAPDFError(f"cannot read {path}: {exc.strerror}", hint="check the path and its permissions") from None
     if b"%PDF-" not in data[:1024]:
         raise NotAPDFError(f"{path.name} is not a PDF (no %PDF header)",
                            hint="pass a PDF file; convert other formats to PDF first")
+    if b"%%EOF" not in data[-1024:]:  # where readers look for it; MuPDF would parse what is left without a word
+        raise CorruptPDFError(f"{path.name} is truncated (it does not end with %%EOF)",
+                              hint="download the PDF again; the copy is incomplete")
     sha256 = hashlib.sha256(data).hexdigest()
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+    except (pymupdf.FileDataError, pymupdf.mupdf.FzErrorBase, RuntimeError, ValueError) as exc:
         raise CorruptPDFError(f"{path.name} is damaged and cannot be opened", details=str(exc),
                               hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
     if doc.needs_pass and not doc.authenticate(""):
@@ -39,16 +44,17 @@ def open_pdf(path: Path) -> tuple[pymupdf.Document, str]:
                                 hint="decrypt it first, e.g. `qpdf --decrypt --password=... in.pdf out.pdf`")
     if doc.page_count == 0:
         raise EmptyPDFError(f"{path.name} has no pages", hint="the file is empty or truncated; get a complete copy")
+    check_document(doc, path.name, limits)
     return doc, sha256
 
 
 @contextmanager
 def reading(name: str):
-    """Turn MuPDF's errors while reading pages (a truncated or damaged file often opens fine and
-    fails on its pages) into a CorruptPDFError."""
+    """Turn MuPDF's errors while reading pages (a damaged file often opens fine and fails on its pages, e.g. on
+    a cycle in its page tree) into a CorruptPDFError."""
     try:
         yield
-    except (RuntimeError, pymupdf.FileDataError) as exc:
+    except (RuntimeError, pymupdf.FileDataError, pymupdf.mupdf.FzErrorBase) as exc:
         raise CorruptPDFError(f"{name} is damaged: a page cannot be read", details=str(exc),
                               hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
 

@@ -61,6 +61,31 @@ class NoTextLayerError(ExtractionError):
     code = "NO_TEXT_LAYER"
 
 
+class ParseLimitError(ExtractionError):
+    """A PDF over one of the parser's caps (bytes, pages, page size, characters per line, time, memory): the
+    message names the cap and the hint the setting that raises it."""
+
+    code = "PARSE_LIMIT"
+
+
+class ActiveContentError(ExtractionError):
+    """A PDF that carries JavaScript: paperkg never runs it, and refuses such files from untrusted hands."""
+
+    code = "PDF_JAVASCRIPT"
+
+
+class InvalidFileNameError(ExtractionError):
+    """An upload whose file name is no plain file name (empty, '..', a path, control characters)."""
+
+    code = "INVALID_FILE_NAME"
+
+
+class ParserCrashError(ExtractionError):
+    """The parser's worker process died on this PDF (a crash inside a native library, or killed)."""
+
+    code = "PARSER_CRASHED"
+
+
 class OntologyError(PaperKGError):
     """ontology/paperkg.ttl or shapes.ttl is malformed or contradicts itself."""
 

@@ -12,7 +12,6 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from itertools import islice
@@ -21,6 +20,7 @@ from pathlib import Path
 from neo4j import Driver
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
+from extractors.limits import ParseLimits
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from kg import embeddings, store
 from kg.errors import DatabaseUnavailable, PaperKGError
@@ -29,6 +29,7 @@ from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
 from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run, invocation_id
+from kg.sandbox import Sandbox, SandboxLimits
 from kg.schema import init_schema
 from kg.settings import Settings
 from kg.validation import Rejection, validate_batch
@@ -115,7 +116,11 @@ def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path) -> None:
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir) if embed else None
 
 
-def prepare(path: str, sha: str, run: Run) -> Prepared | str:
+def _reason(exc: PaperKGError) -> str:
+    return f"{exc.message}" + (f" ({exc.hint})" if exc.hint else "")
+
+
+def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | str:
     """Parse, chunk, embed, map and validate one PDF; a bad PDF gives the reason as a string, not an exception,
     so that nothing of it has to cross the process boundary but text."""
     from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
@@ -125,7 +130,7 @@ def prepare(path: str, sha: str, run: Run) -> Prepared | str:
     seconds: dict[str, float] = {}
     try:
         began = time.perf_counter()
-        doc = parse_pdf(path)
+        doc = parse_pdf(path, limits)
         chunking = doc.audit.seconds_per_stage.get("chunking", 0.0)
         seconds["parse"], seconds["chunk"] = time.perf_counter() - began - chunking, chunking
         if doc.sha256 != sha:
@@ -144,18 +149,18 @@ def prepare(path: str, sha: str, run: Run) -> Prepared | str:
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
         seconds["validate"] = time.perf_counter() - began
     except PaperKGError as exc:
-        return f"{exc.message}" + (f" ({exc.hint})" if exc.hint else "")
+        return _reason(exc)
+    except MemoryError:  # the sandbox's address-space limit: kg.sandbox reports it
+        raise
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
         return f"{type(exc).__name__}: {exc}"
     return Prepared(run=run, pages=doc.page_count, nodes=batch.nodes, edges=batch.edges,
                     rejections=batch.rejections, seconds=seconds)
 
 
-WORKER_DIED = "its parser process died (killed, or a crash inside a native library) when it parsed this PDF alone"
-
-
 class _Inline:
-    """Runs each paper on submit, in this process (workers=0: tests, debugging)."""
+    """Runs each paper on submit, in this process and without the sandbox's time and memory limits (workers=0:
+    tests and debugging only; neither `kg ingest` nor the API parses this way)."""
 
     def __init__(self, initargs: tuple):
         _init_worker(*initargs)
@@ -173,45 +178,23 @@ class _Inline:
 
 
 class _Workers:
-    """The parser processes. One that dies (killed, segfault) breaks the whole ProcessPoolExecutor and every
-    paper in flight with it; so the pool is started afresh and each of those papers is parsed again alone in a
-    process of its own: only a paper whose process dies then fails, and the run goes on."""
+    """The parser processes (kg.sandbox): a paper over the time or memory limit, or whose process dies, fails
+    alone with the reason, and the run goes on."""
 
-    def __init__(self, count: int, initargs: tuple):
-        self.count, self.initargs = count, initargs
-        self.generation = 0
-        self.pool = self._start(count)
+    def __init__(self, count: int, initargs: tuple, limits: SandboxLimits):
+        self.sandbox = Sandbox(count, limits, _init_worker, initargs)
 
-    def _start(self, count: int) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(count, initializer=_init_worker, initargs=self.initargs)
+    def submit(self, *args) -> Future:
+        return self.sandbox.submit(prepare, *args)
 
-    def _restart(self, generation: int) -> None:
-        """A new pool, unless the one that broke was already replaced."""
-        if generation == self.generation:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool, self.generation = self._start(self.count), generation + 1
-
-    def submit(self, *args) -> tuple[Future, int]:
+    def result(self, future: Future, args: tuple) -> Prepared | str:
         try:
-            return self.pool.submit(prepare, *args), self.generation
-        except BrokenProcessPool:  # a worker died while none of its papers was pending
-            self._restart(self.generation)
-            return self.pool.submit(prepare, *args), self.generation
-
-    def result(self, handle: tuple[Future, int], args: tuple) -> Prepared | str:
-        future, generation = handle
-        try:
-            return future.result()
-        except BrokenProcessPool:
-            self._restart(generation)
-        with self._start(1) as alone:
-            try:
-                return alone.submit(prepare, *args).result()
-            except BrokenProcessPool:
-                return WORKER_DIED
+            return self.sandbox.result(future, prepare, args, Path(args[0]).name)
+        except PaperKGError as exc:
+            return _reason(exc)
 
     def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
+        self.sandbox.stop()
 
 
 # ------------------------------------------------------------------ writer side
@@ -256,7 +239,8 @@ class Ingestor:
             initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir)
             if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir)
-            executor = _Inline(initargs) if self.workers == 0 else _Workers(self.workers, initargs)
+            executor = (_Inline(initargs) if self.workers == 0
+                        else _Workers(self.workers, initargs, SandboxLimits.of(self.settings)))
             writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)
             in_flight: deque = deque()
             try:
@@ -311,7 +295,7 @@ class Ingestor:
         for path, sha, hash_seconds in todo:
             run = Run(sha256=sha, invocation=self.report.invocation, started_at=datetime.now(timezone.utc),
                       extractors=self.versions)
-            args = (str(path), sha, run)
+            args = (str(path), sha, run, self.settings.parse_limits)
             pending.append((path, sha, run, hash_seconds, args, executor.submit(*args)))
             while len(pending) >= limit:
                 yield self._result(executor, pending.popleft())

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from kg.errors import NotFoundError, PaperKGError
+from kg.errors import InvalidFileNameError, NotFoundError, PaperKGError
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, status, reason): how a job ingests; injected so tests can use it too.
@@ -41,8 +41,9 @@ class JobRegistry:
 
     def submit(self, file_name: str, data) -> Job:
         """Queue an upload (a binary file object) for ingestion; the PDF is spooled to disk first."""
+        _check_name(file_name)
         job = Job(id=uuid.uuid4().hex, file_name=file_name, status="queued", created_at=_now())
-        path = self._dir / job.id / (Path(file_name).name or "upload.pdf")  # the name the paper keeps
+        path = self._dir / job.id / file_name  # the name the paper keeps
         path.parent.mkdir()
         with open(path, "wb") as out:
             shutil.copyfileobj(data, out)
@@ -82,17 +83,27 @@ class JobRegistry:
                 setattr(job, key, value)
 
 
+def _check_name(file_name: str) -> None:
+    """The upload's name becomes a file in the spool folder and the paper's file_name: it must be one plain name
+    ('..' would be the folder above, a NUL byte no name at all)."""
+    if (file_name in ("", ".", "..") or any(c in file_name for c in "/\\") or len(file_name) > 255
+            or any(ord(c) < 32 or ord(c) == 127 for c in file_name)):
+        raise InvalidFileNameError(f"{file_name!r} is not a plain file name",
+                                   hint="upload the PDF under a name without path separators or control characters")
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def ingest_with(settings: Settings, driver) -> IngestFn:
-    """The IngestFn of the API: kg.ingest in this process (no worker pool), into the configured database."""
+    """The IngestFn of the API: kg.ingest with one parser process, so that no upload can take the API down (its
+    time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database."""
     from kg.ingest import Ingestor
     from kg.mapping import paper_id
 
     def run(path: Path) -> tuple[str | None, str, str | None]:
-        report = Ingestor(settings, driver, workers=0).run([path])
+        report = Ingestor(settings, driver, workers=1).run([path])
         if report.stopped:
             raise PaperKGError(report.stopped)
         outcome = report.papers[0]

@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from extractors.limits import ParseLimits
+
 
 def _xdg(var: str, fallback: str) -> Path:
     return Path(os.environ.get(var) or Path.home() / fallback)
@@ -41,6 +43,16 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = 8000
 
+    # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
+    # caps, so that one file can cost only its own paper, never the API or the run
+    parse_timeout_s: float = Field(300.0, gt=0)  # wall clock per PDF, parse to validated records
+    # address space (RLIMIT_AS) a worker process may add to what it was forked with (kg/sandbox.py says why)
+    parse_memory_mb: int = Field(2048, ge=256)
+    parse_max_bytes: int = Field(200 * 1024 * 1024, ge=1)
+    parse_max_pages: int = Field(1000, ge=1)
+    parse_max_page_points: float = Field(5000.0, gt=0)  # a page's longer side (an A0 poster is 3,370 pt)
+    parse_max_line_chars: int = Field(10_000, ge=100)  # one printed line; a paper's longest are a few hundred
+
     embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
 
     # REST API and QA (issue 7)
@@ -70,6 +82,11 @@ class Settings(BaseSettings):
         if len(value.get_secret_value()) < 8:
             raise ValueError("PAPERKG_NEO4J_PASSWORD must be at least 8 characters (Neo4j's minimum)")
         return value
+
+    @property
+    def parse_limits(self) -> ParseLimits:
+        return ParseLimits(max_bytes=self.parse_max_bytes, max_pages=self.parse_max_pages,
+                           max_page_points=self.parse_max_page_points, max_line_chars=self.parse_max_line_chars)
 
     @property
     def uri(self) -> str:

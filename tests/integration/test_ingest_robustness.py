@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 import extractors.pipeline
 from cli.main import app
 from kg import store
-from kg.ingest import WORKER_DIED, Ingestor, discover
+from kg.ingest import Ingestor, discover
 from kg.localserver import LocalNeo4j
+from kg.sandbox import WORKER_DIED
 from kg.settings import get_settings
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 from tests.neo4j_harness import free_port, local_settings

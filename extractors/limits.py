@@ -1,0 +1,65 @@
+"""Caps on what one untrusted PDF may make the parser do, checked as early as each can be: the file's size before
+it is read, the page count and JavaScript once it is open, page sizes and line lengths once the layout is read.
+
+Time and memory are bounded by the worker process the parse runs in (kg/sandbox.py); these caps refuse early,
+with a message that names the cap, what a process limit would only stop late and bluntly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from extractors.model import PageLayout
+from kg.errors import ActiveContentError, ParseLimitError
+
+
+_JAVASCRIPT = re.compile(r"/(?:JS|JavaScript)\b")  # an action's script, or the document's named scripts
+
+
+@dataclass(frozen=True)
+class ParseLimits:
+    """None: no cap (the corpus benchmarks parse trusted files); kg.settings gives the caps of every other parse."""
+
+    max_bytes: int | None = None
+    max_pages: int | None = None
+    max_page_points: float | None = None
+    max_line_chars: int | None = None
+
+
+def _refuse(message: str, setting: str) -> ParseLimitError:
+    return ParseLimitError(message, hint=f"raise {setting} if this file is trusted and the machine can take it")
+
+
+def check_size(path: Path, limits: ParseLimits) -> None:
+    if limits.max_bytes is not None and (size := path.stat().st_size) > limits.max_bytes:
+        raise _refuse(f"{path.name} has {size:,} bytes, more than the {limits.max_bytes:,} the parser accepts",
+                      "PAPERKG_PARSE_MAX_BYTES")
+
+
+def check_document(doc: pymupdf.Document, name: str, limits: ParseLimits) -> None:
+    """Page count, then JavaScript: no viewer of ours runs it, but a paper has no use for it either, and a file
+    that carries it is more likely built to attack a reader than to be read."""
+    if limits.max_pages is not None and doc.page_count > limits.max_pages:
+        raise _refuse(f"{name} has {doc.page_count:,} pages, more than the {limits.max_pages:,} the parser accepts",
+                      "PAPERKG_PARSE_MAX_PAGES")
+    if any(_JAVASCRIPT.search(doc.xref_object(xref, compressed=True)) for xref in range(1, doc.xref_length())):
+        raise ActiveContentError(f"{name} carries JavaScript, which paperkg does not accept",
+                                 hint="print the paper to a new PDF without scripts and ingest that")
+
+
+def check_layout(pages: list[PageLayout], name: str, limits: ParseLimits) -> None:
+    """Page sizes and line lengths: past these the layout rules (columns, captions, headings) mean nothing, and
+    the text rules' cost grows with the line."""
+    for page in pages:
+        side = max(page.width, page.height)
+        if limits.max_page_points is not None and side > limits.max_page_points:
+            raise _refuse(f"{name}: page {page.page} is {side:,.0f} pt on its longer side, more than the "
+                          f"{limits.max_page_points:,.0f} pt the parser accepts", "PAPERKG_PARSE_MAX_PAGE_POINTS")
+        longest = max((len(line.text) for line in page.lines), default=0)
+        if limits.max_line_chars is not None and longest > limits.max_line_chars:
+            raise _refuse(f"{name}: page {page.page} has a line of {longest:,} characters, more than the "
+                          f"{limits.max_line_chars:,} the parser accepts", "PAPERKG_PARSE_MAX_LINE_CHARS")

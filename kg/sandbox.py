@@ -1,0 +1,112 @@
+"""Worker processes for work on untrusted PDFs, each task with a wall-clock timeout and each process with an
+address-space limit (RLIMIT_AS) on what it may add to the size it was forked with.
+
+MuPDF is C: a crafted file can make it loop, allocate without end or crash, and no Python code can stop it from
+inside the same process. In a worker the kernel enforces the memory limit and the pool (pebble) kills a worker
+whose task overruns and starts a new one, so such a file costs its own paper, never the API or the ingest run.
+A worker that dies while its task runs is retried once (it may have been killed for another reason, e.g. by
+the OOM killer); dying twice, the file is taken as the cause.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from pebble import ProcessExpired, ProcessPool
+
+from kg.errors import ParseLimitError, ParserCrashError
+from kg.settings import Settings
+
+WORKER_DIED = "its parser process died twice on it (a crash inside a native library, or killed)"
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    timeout_s: float
+    memory_mb: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> SandboxLimits:
+        return cls(timeout_s=settings.parse_timeout_s, memory_mb=settings.parse_memory_mb)
+
+
+@dataclass(frozen=True)
+class _OutOfMemory:
+    """A MemoryError in a worker, returned rather than raised: it then crosses the process boundary as it is."""
+
+
+def _address_space() -> int:
+    """This process's virtual size in bytes (Linux)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[0]) * resource.getpagesize()
+
+
+def _start_worker(memory_mb: int, initializer: Callable | None, initargs: tuple) -> None:
+    """The limit is what the worker may add to the address space it was forked with: a fixed total would be
+    wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child shares."""
+    limit = _address_space() + memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    if initializer:
+        initializer(*initargs)
+
+
+def _guarded(fn: Callable, *args) -> Any:
+    try:
+        return fn(*args)
+    except MemoryError:
+        return _OutOfMemory()
+
+
+class Sandbox:
+    """A pool of `workers` limited processes; `initializer(*initargs)` runs in each, after its limit is set."""
+
+    def __init__(self, workers: int, limits: SandboxLimits, initializer: Callable | None = None,
+                 initargs: tuple = ()):
+        self.limits = limits
+        self.pool = ProcessPool(max_workers=workers, initializer=_start_worker,
+                                initargs=(limits.memory_mb, initializer, initargs))
+
+    def submit(self, fn: Callable, *args) -> Future:
+        return self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
+
+    def result(self, future: Future, fn: Callable, args: tuple, name: str) -> Any:
+        """What fn(*args) returned; a ParseLimitError naming `name` when its process ran over a limit, a
+        ParserCrashError when it died twice."""
+        retried = False
+        while True:
+            try:
+                value = future.result()
+            except TimeoutError:
+                raise ParseLimitError(f"{name} took longer than the {self.limits.timeout_s:g} s the parser is given",
+                                      hint="raise PAPERKG_PARSE_TIMEOUT_S if this file is trusted") from None
+            except ProcessExpired as exc:
+                if retried:
+                    raise ParserCrashError(WORKER_DIED, details=f"exit code {exc.exitcode}") from None
+                retried, future = True, self.submit(fn, *args)
+                continue
+            if isinstance(value, _OutOfMemory):
+                raise ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the "
+                                      "parser is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is trusted")
+            return value
+
+    def close(self) -> None:
+        self.pool.close()
+        self.pool.join()
+
+    def stop(self) -> None:
+        """End now: workers still running are killed (a run that stopped has nothing more to wait for)."""
+        self.pool.stop()
+        self.pool.join()
+
+
+def run_alone(limits: SandboxLimits, name: str, fn: Callable, *args) -> Any:
+    """fn(*args) in a limited process of its own (one file: `kg parse`)."""
+    sandbox = Sandbox(1, limits)
+    try:
+        return sandbox.result(sandbox.submit(fn, *args), fn, args, name)
+    finally:
+        sandbox.stop()

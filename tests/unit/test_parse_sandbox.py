@@ -1,0 +1,84 @@
+"""The parser's caps and sandbox: every malformed PDF gets its own clear error, and a parse over its time or
+memory, or whose process dies, is an error of that file, not of the process that asked for it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from extractors.pipeline import parse_pdf
+from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
+from kg.sandbox import WORKER_DIED, SandboxLimits, run_alone
+from kg.settings import Settings
+from tests.malformed_pdfs import MALFORMED, write_corpus
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return write_corpus(tmp_path_factory.mktemp("malformed"))
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_each_malformed_pdf_gets_its_own_error(corpus, name):
+    path = next(p for p in corpus if p.name == name)
+    with pytest.raises(ExtractionError) as raised:
+        parse_pdf(path, Settings().parse_limits)
+    assert raised.value.code == MALFORMED[name][1], raised.value.message
+    assert raised.value.message.startswith(name) and raised.value.hint
+
+
+def test_caps_name_their_setting_and_refuse_only_above_it(corpus):
+    path = next(p for p in corpus if p.name == "two-thousand-pages.pdf")
+    with pytest.raises(ParseLimitError) as raised:
+        parse_pdf(path, Settings(parse_max_pages=1999).parse_limits)
+    assert "2,000 pages" in raised.value.message and "PAPERKG_PARSE_MAX_PAGES" in raised.value.hint
+    assert parse_pdf(path, Settings(parse_max_pages=2000).parse_limits).page_count == 2000
+
+
+def _allocate(megabytes: int) -> int:
+    return len(bytearray(megabytes * 1024 * 1024))
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_parse_over_its_memory_is_refused_and_under_it_runs():
+    limits = SandboxLimits(timeout_s=60, memory_mb=300)
+    assert run_alone(limits, "small.pdf", _allocate, 100) == 100 * 1024 * 1024
+    with pytest.raises(ParseLimitError) as raised:
+        run_alone(limits, "big.pdf", _allocate, 2000)
+    assert "300 MB" in raised.value.message and "PAPERKG_PARSE_MEMORY_MB" in raised.value.hint
+
+
+def test_a_parse_over_its_time_is_stopped():
+    began = time.monotonic()
+    with pytest.raises(ParseLimitError) as raised:
+        run_alone(SandboxLimits(timeout_s=1, memory_mb=300), "slow.pdf", _sleep, 600)
+    assert time.monotonic() - began < 60  # generous: the worker was killed, not waited for
+    assert "slow.pdf took longer than the 1 s" in raised.value.message
+
+
+def test_a_parser_process_that_dies_is_an_error_of_its_file():
+    with pytest.raises(ParserCrashError) as raised:
+        run_alone(SandboxLimits(timeout_s=60, memory_mb=300), "crash.pdf", _die)
+    assert raised.value.message == WORKER_DIED
+
+
+def test_kg_parse_reports_a_malformed_pdf_as_an_error_of_its_own(corpus):
+    """(cli.main.main prints a PaperKGError as a message and a hint; CliRunner hands it over as raised.)"""
+    path = next(p for p in corpus if p.name == "long-line.pdf")
+    result = CliRunner().invoke(app, ["parse", str(path)])
+    assert isinstance(result.exception, ParseLimitError) and "a line of 199,999 characters" in str(result.exception)
