@@ -12,9 +12,10 @@ app = typer.Typer(help="Inspect configuration (PAPERKG_* environment variables a
 
 
 @app.command()
-def show() -> None:
-    """Print every setting with its current value (the password is masked)."""
+def show(reveal: bool = typer.Option(False, "--reveal", help="Print secrets too (the Neo4j password for Browser's "
+                                                              "login).")) -> None:
+    """Print every setting with its current value (secrets masked unless --reveal)."""
     table = Table("variable", "value")
-    for name, value in sorted(get_settings().masked().items()):
+    for name, value in sorted(get_settings().masked(reveal).items()):
         table.add_row(name, value)
     console.print(table)

@@ -55,10 +55,10 @@ def start() -> None:
     else:
         console.print("Neo4j is already running; nothing to do.")
     _print_status(status)
-    if status.running and not status.problem:
-        _print_schema_report(init_configured(get_settings(), only_if_empty=True))
-    console.print(f"Open Neo4j Browser at {status.browser_url} (user {get_settings().neo4j_user}, "
-                  "password from PAPERKG_NEO4J_PASSWORD)")
+    if status.running and not status.problem:  # server.settings: with the password generated on a first start
+        _print_schema_report(init_configured(server.settings, only_if_empty=True))
+    console.print(f"Open Neo4j Browser at {status.browser_url} (user {server.settings.neo4j_user}, "
+                  "password: `kg config show --reveal`)")
 
 
 @app.command()

@@ -6,7 +6,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from extractors.limits import ParseLimits
@@ -21,7 +21,9 @@ class Settings(BaseSettings):
 
     neo4j_uri: str | None = None  # default: the local server, bolt://127.0.0.1:<bolt_port>
     neo4j_user: str = "neo4j"
-    neo4j_password: SecretStr = SecretStr("paperkg-local")
+    # Unset: the random password `kg db start` generated on first start and stored in neo4j_password_file (0600),
+    # so no two installs share a published password that any local process or web page could log in with.
+    neo4j_password: SecretStr | None = None
     neo4j_database: str = "neo4j"
 
     data_dir: Path = Field(default_factory=lambda: _xdg("XDG_DATA_HOME", ".local/share") / "paperkg")
@@ -39,6 +41,9 @@ class Settings(BaseSettings):
     java_home: Path | None = None
     maven_settings: Path | None = None  # a Maven settings.xml (mirrors, proxies) for `kg db install`
     start_timeout_s: float = 120.0
+    # The most memory one transaction may use on the local server (Neo4j's db.memory.transaction.max; 0: no limit), so
+    # one huge query is stopped with an error instead of starving every other transaction of heap.
+    neo4j_tx_memory_max: str = "1g"
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
@@ -77,11 +82,22 @@ class Settings(BaseSettings):
 
     @field_validator("neo4j_password")
     @classmethod
-    def _password_long_enough(cls, value: SecretStr) -> SecretStr:
+    def _password_long_enough(cls, value: SecretStr | None) -> SecretStr | None:
         # Neo4j refuses passwords shorter than 8 characters; say so before the server does.
-        if len(value.get_secret_value()) < 8:
+        if value is not None and len(value.get_secret_value()) < 8:
             raise ValueError("PAPERKG_NEO4J_PASSWORD must be at least 8 characters (Neo4j's minimum)")
         return value
+
+    @model_validator(mode="after")
+    def _stored_password(self) -> Settings:
+        """A password set in the environment wins; otherwise the one `kg db start` stored, if any."""
+        if self.neo4j_password is None and self.neo4j_password_file.is_file():
+            self.neo4j_password = SecretStr(self.neo4j_password_file.read_text().strip())
+        return self
+
+    @property
+    def neo4j_password_file(self) -> Path:
+        return self.data_dir / "neo4j-password"
 
     @property
     def parse_limits(self) -> ParseLimits:
@@ -100,12 +116,12 @@ class Settings(BaseSettings):
     def browser_url(self) -> str:
         return f"http://localhost:{self.http_port}/browser/"
 
-    def masked(self) -> dict[str, str]:
-        """Every setting as text, password masked, for `kg config show`."""
+    def masked(self, reveal: bool = False) -> dict[str, str]:
+        """Every setting as text, secrets masked unless `reveal` (`kg config show [--reveal]`)."""
         out = {}
         for name, value in self.model_dump().items():
             if isinstance(value, SecretStr):
-                value = "********"
+                value = value.get_secret_value() if reveal else "********"
             out[f"PAPERKG_{name.upper()}"] = "" if value is None else str(value)
         out["PAPERKG_NEO4J_URI"] = self.uri
         return out

@@ -21,6 +21,12 @@ class ServerInfo:
 
 def connect(settings: Settings, *, verify: bool = True, **options) -> Driver:
     """`options` are extra driver settings (the API shortens max_transaction_retry_time to answer 503 quickly)."""
+    if settings.neo4j_password is None:
+        raise ConfigurationError(
+            f"no Neo4j password is configured, and none is stored in {settings.neo4j_password_file}",
+            hint="`kg db start` generates and stores one for the local server; for another server set "
+            "PAPERKG_NEO4J_PASSWORD",
+        )
     driver = GraphDatabase.driver(
         settings.uri,
         auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),

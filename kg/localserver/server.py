@@ -8,6 +8,7 @@ somebody else runs, and `start` is a no-op when ours is already up.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from neo4j.exceptions import AuthError
+from pydantic import SecretStr
 
 from kg import store
 from kg.errors import ConfigurationError, ServerError
@@ -29,6 +31,11 @@ _MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 # a crash needs only those since the last checkpoint. The writer benchmark writes about 270 MB of them in 30 s, and
 # one day of benchmarks had left 28 GB on disk.
 _TX_LOG_RETENTION = "1G size"
+# Outbound connections Cypher may open (LOAD CSV FROM 'http://...', procedures that fetch URLs): none. The graph never
+# loads from the network, and a query must not reach the machine's other services or the cloud's metadata address.
+IP_BLOCKLIST = "0.0.0.0/0,::/0"
+# The password every install had before passwords were generated; a database that still has it gets the generated one.
+_LEGACY_PASSWORD = "paperkg-local"
 _ADMIN_CLASS = "org.neo4j.server.startup.Neo4jAdminBoot"
 _DATA_DIR = "SHOW SETTINGS YIELD name, value WHERE name = 'server.directories.data' RETURN value"
 _JVM_FLAGS = [
@@ -55,6 +62,12 @@ _SIMD_FLAGS = ["--add-modules=jdk.incubator.vector"]
 
 def jvm_flags(java_major: int) -> list[str]:
     return [*_JVM_FLAGS, *(_SIMD_FLAGS if java_major in LUCENE_SIMD_MAJORS else [])]
+
+
+def api_origin(settings: Settings) -> str:
+    """The origin a browser sees for the API (`kg serve`): the one web origin Neo4j's HTTP server answers CORS for."""
+    host = "localhost" if settings.api_host in ("0.0.0.0", "::") else settings.api_host
+    return f"http://{host}:{settings.api_port}"
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,7 @@ class LocalNeo4j:
         java = runtime.executable
         lib = self.install()
         self._check_ports_free()
+        self._ensure_password()
         self._write_config()
         if not (self.data_dir / "databases" / "system").exists():
             self._set_initial_password(java, lib)
@@ -183,10 +197,27 @@ class LocalNeo4j:
                         hint=f"stop that process, or choose another port with PAPERKG_{name.upper()}_PORT",
                     ) from None
 
+    def _ensure_password(self) -> None:
+        """Generate and store a random password on first start unless one is configured. The file is created 0600
+        in one step, so no other user can read it even for a moment."""
+        if self.settings.neo4j_password is not None:
+            return
+        password = secrets.token_urlsafe(24)
+        path = self.settings.neo4j_password_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(password + "\n")
+        self.settings = self.settings.model_copy(update={"neo4j_password": SecretStr(password)})
+
     def _write_config(self) -> None:
         s = self.settings
+        # Only the server's own user may read the database files, logs (they quote queries) and the admin tool's
+        # argument file; folders left more open by an earlier version are closed too.
         for sub in ("conf", "data", "logs", "plugins", "import", "run"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+            (self.home / sub).chmod(0o700)
+        self.home.chmod(0o700)
         lines = {
             "server.default_listen_address": "127.0.0.1",
             "server.bolt.listen_address": f"127.0.0.1:{s.bolt_port}",
@@ -204,6 +235,9 @@ class LocalNeo4j:
             "server.memory.pagecache.size": s.neo4j_pagecache,
             "db.tx_log.rotation.retention_policy": _TX_LOG_RETENTION,
             "dbms.security.auth_enabled": "true",
+            "dbms.security.http_access_control_allow_origin": api_origin(s),
+            "internal.dbms.cypher_ip_blocklist": IP_BLOCKLIST,
+            "db.memory.transaction.max": s.neo4j_tx_memory_max,
             "dbms.usage_report.enabled": "false",
         }
         text = "# Written by `kg db start` from the PAPERKG_* settings; edits are overwritten.\n"
@@ -217,12 +251,36 @@ class LocalNeo4j:
         return env
 
     def _set_initial_password(self, java: Path, lib: Path) -> None:
-        cmd = [str(java), "-cp", f"{lib}/*", _ADMIN_CLASS, "dbms", "set-initial-password",
-               self.settings.neo4j_password.get_secret_value()]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=self._java_env(java), timeout=120)
+        """The admin tool reads its arguments from a 0600 file (picocli's @file), so the password never appears on
+        a command line, where every local user can read it in the process list."""
+        args = self.home / "run" / "set-initial-password.args"
+        fd = os.open(args, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(f"dbms\nset-initial-password\n{self.settings.neo4j_password.get_secret_value()}\n")
+        try:
+            proc = subprocess.run([str(java), "-cp", f"{lib}/*", _ADMIN_CLASS, f"@{args}"], capture_output=True,
+                                  text=True, env=self._java_env(java), timeout=120)
+        finally:
+            args.unlink(missing_ok=True)
         if proc.returncode != 0:
             raise ServerError("neo4j-admin could not set the initial password",
                               details=(proc.stdout + proc.stderr)[-2000:])
+
+    def _replace_legacy_password(self) -> bool:
+        """A database created before passwords were generated still has the published one: when the password in
+        effect is the stored (generated) one, change the database's to it. False when that is not the case."""
+        s = self.settings
+        stored = s.neo4j_password_file.read_text().strip() if s.neo4j_password_file.is_file() else None
+        if stored != s.neo4j_password.get_secret_value():
+            return False
+        try:
+            driver = store.connect(s.model_copy(update={"neo4j_password": SecretStr(_LEGACY_PASSWORD)}))
+        except ConfigurationError:
+            return False
+        with driver:
+            driver.execute_query("ALTER CURRENT USER SET PASSWORD FROM $old TO $new", old=_LEGACY_PASSWORD,
+                                 new=stored, database_="system")
+        return True
 
     def _wait_until_ready(self, proc: subprocess.Popen) -> None:
         deadline = time.monotonic() + self.settings.start_timeout_s
@@ -237,6 +295,8 @@ class LocalNeo4j:
             try:
                 driver = store.connect(self.settings)
             except ConfigurationError as exc:
+                if isinstance(exc.__cause__, AuthError) and self._replace_legacy_password():
+                    continue
                 if isinstance(exc.__cause__, AuthError):
                     self.stop()
                     raise ConfigurationError(

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 
 import pytest
 import yaml
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
+from typer.testing import CliRunner
 
-from kg.settings import Settings
+from cli.main import app
+from kg.localserver import LocalNeo4j
+from kg.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,6 +42,50 @@ def test_password_is_masked_in_config_show():
     assert "visible-secret" not in " ".join(shown.values())
 
 
+def test_no_password_is_built_in_the_environment_wins_over_the_stored_one(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PAPERKG_NEO4J_PASSWORD", raising=False)
+    assert Settings(data_dir=tmp_path).neo4j_password is None, "no published default password"
+    (tmp_path / "neo4j-password").write_text("stored-by-kg-db-start\n")
+    assert Settings(data_dir=tmp_path).neo4j_password.get_secret_value() == "stored-by-kg-db-start"
+    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", "from-the-environment")
+    assert Settings(data_dir=tmp_path).neo4j_password.get_secret_value() == "from-the-environment"
+
+
+def test_first_start_stores_a_random_password_readable_by_its_owner_only(tmp_path):
+    servers = [LocalNeo4j(Settings(data_dir=tmp_path / name)) for name in ("one", "two")]
+    for server in servers:
+        server._ensure_password()
+    stored = [server.settings.neo4j_password_file for server in servers]
+    assert [stat.S_IMODE(path.stat().st_mode) for path in stored] == [0o600, 0o600]
+    passwords = [path.read_text().strip() for path in stored]
+    assert passwords[0] != passwords[1] and min(map(len, passwords)) >= 24
+    assert [server.settings.neo4j_password.get_secret_value() for server in servers] == passwords
+    assert Settings(data_dir=tmp_path / "one").neo4j_password.get_secret_value() == passwords[0]
+
+
+def test_a_configured_password_is_not_replaced_or_written_down(tmp_path):
+    server = LocalNeo4j(Settings(data_dir=tmp_path, neo4j_password=SecretStr("configured-pw")))
+    server._ensure_password()
+    assert server.settings.neo4j_password.get_secret_value() == "configured-pw"
+    assert not server.settings.neo4j_password_file.exists()
+
+
+def test_config_show_reveals_the_password_only_when_asked(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", "shown-on-request")
+    monkeypatch.setenv("COLUMNS", "200")
+    get_settings.cache_clear()
+    try:
+        masked = CliRunner().invoke(app, ["config", "show"])
+        revealed = CliRunner().invoke(app, ["config", "show", "--reveal"])
+    finally:
+        get_settings.cache_clear()
+    assert masked.exit_code == revealed.exit_code == 0
+    assert "shown-on-request" not in masked.output and "********" in masked.output
+    assert "shown-on-request" in revealed.output
+
+
 def test_short_password_is_refused_with_reason():
     with pytest.raises(ValidationError, match="at least 8 characters"):
         Settings(neo4j_password="short")
@@ -60,9 +108,37 @@ def test_compose_neo4j_matches_local_server_settings(monkeypatch, tmp_path):
     assert defaults.neo4j_version.startswith("5.26.")
     published = {int(p.split(":")[-1]): int(_default(p).split(":")[-2]) for p in neo4j["ports"]}
     assert published == {7474: defaults.http_port, 7687: defaults.bolt_port}
-    user, password = _default(neo4j["environment"]["NEO4J_AUTH"]).split("/", 1)
-    assert (user, password) == (defaults.neo4j_user, defaults.neo4j_password.get_secret_value())
+    assert neo4j["environment"]["NEO4J_AUTH"].startswith(f"{defaults.neo4j_user}/")
     assert "healthcheck" in neo4j and {"neo4j-data:/data", "neo4j-logs:/logs"} <= set(neo4j["volumes"])
+
+
+def test_compose_has_no_default_password():
+    """`${VAR:?message}` makes Compose refuse to start without it: no install runs on a published password."""
+    services = _compose()["services"]
+    for value in (services["neo4j"]["environment"]["NEO4J_AUTH"],
+                  services["api"]["environment"]["PAPERKG_NEO4J_PASSWORD"]):
+        assert re.search(r"\$\{PAPERKG_NEO4J_PASSWORD:\?[^}]+\}", value), value
+        assert ":-" not in value
+
+
+def _as_conf_name(env_name: str) -> str:
+    """NEO4J_db_tx__log -> db.tx_log, as the Neo4j image turns environment variables into settings."""
+    return env_name.removeprefix("NEO4J_").replace("__", "\0").replace("_", ".").replace("\0", "_")
+
+
+@pytest.mark.parametrize("setting", ["dbms.security.http_access_control_allow_origin",
+                                     "internal.dbms.cypher_ip_blocklist", "db.memory.transaction.max",
+                                     "db.tx_log.rotation.retention_policy", "dbms.usage_report.enabled"])
+def test_compose_neo4j_is_hardened_as_the_local_server(monkeypatch, tmp_path, setting):
+    monkeypatch.chdir(tmp_path)
+    compose = _compose()["services"]
+    api_host = compose["api"]["environment"]["PAPERKG_API_HOST"]
+    server = LocalNeo4j(Settings(data_dir=tmp_path, api_host=api_host, neo4j_password=SecretStr("unused-pw")))
+    server._write_config()
+    written = dict(line.split("=", 1) for line in (server.conf_dir / "neo4j.conf").read_text().splitlines()
+                   if not line.startswith("#"))
+    in_compose = {_as_conf_name(name): _default(value) for name, value in compose["neo4j"]["environment"].items()}
+    assert in_compose.get(setting) == written[setting]
 
 
 def test_compose_api_env_names_are_real_settings(monkeypatch, tmp_path):
@@ -71,7 +147,6 @@ def test_compose_api_env_names_are_real_settings(monkeypatch, tmp_path):
     fields = {f"PAPERKG_{name.upper()}" for name in Settings.model_fields}
     assert set(api["environment"]) <= fields
     assert api["environment"]["PAPERKG_NEO4J_URI"] == "bolt://neo4j:7687"
-    assert _default(api["environment"]["PAPERKG_NEO4J_PASSWORD"]) == Settings().neo4j_password.get_secret_value()
     assert api["depends_on"]["neo4j"]["condition"] == "service_healthy"
     assert api["ports"] == [f"127.0.0.1:${{PAPERKG_API_PORT:-{Settings().api_port}}}:8000"]
     assert 'CMD ["kg", "serve"]' in (ROOT / "Dockerfile").read_text()
