@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 import kg.curation.operations
 from api.app import create_app
+from bench.neo4j import kill_neo4j, own_neo4j
 from cli.main import app
 from kg import store
 from kg.filestore import file_sha256
@@ -20,8 +21,8 @@ from kg.settings import get_settings
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
-from tests.fault_support import kill_neo4j, own_neo4j
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, value
+from tests.neo4j_harness import local_settings
 from tests.pdf_factory import one_column_paper, write
 from tests.sample_graph import sample_graph
 
@@ -31,7 +32,7 @@ CURATOR = as_role("curator")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One server for the module, of its own: the tests kill it."""
-    with own_neo4j(tmp_path_factory.mktemp("killed-neo4j")) as own:
+    with own_neo4j(local_settings(tmp_path_factory.mktemp("killed-neo4j"))) as own:
         yield own
 
 

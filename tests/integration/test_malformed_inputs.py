@@ -14,7 +14,7 @@ from api.app import create_app
 from cli.main import app
 from kg.settings import Settings, get_settings
 from tests.ingest_support import SAMPLE_A, ingest_settings, value  # noqa: F401
-from tests.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
+from bench.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
 
 pytestmark = pytest.mark.integration
 
