@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.app import create_app
+from bench.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
 from cli.main import app
 from kg.settings import Settings, get_settings
 from tests.ingest_support import SAMPLE_A, ingest_settings, value  # noqa: F401
-from bench.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
 
 pytestmark = pytest.mark.integration
 
