@@ -55,7 +55,9 @@ def neo4j_killed_mid_ingest(server: LocalNeo4j, settings: Settings, files: list[
     with store.connect(settings) as driver:
         after = {r["sha"] for r in driver.execute_query(_PAPERS, database_=settings.neo4j_database).records}
         partial_after = _partial(driver, settings, shas, after)
-    return {"papers": sorted(shas), "killed": bool(killed), "stopped": run.stopped,
+    # papers are written one after the other, in input order: the first not in the graph is the one cut off
+    cut = next((name for name, sha in shas.items() if sha not in in_graph), None) if killed else None
+    return {"papers": list(shas), "killed": bool(killed), "stopped": run.stopped, "cut_mid_write": cut,
             "reported": reported,
             "reported_committed": sorted(name for name, status in reported.items() if status == "ingested"),
             "in_graph_after_restart": sorted(name for name, sha in shas.items() if sha in in_graph),

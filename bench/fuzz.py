@@ -52,7 +52,8 @@ def fuzz(api: LiveAPI, examples: int) -> dict:
                         case.validate_response(response, checks=checks)
                     except (AssertionError, FailureGroup) as exc:  # one failed check, or several
                         violations += 1
-                        problem = str(exc).strip().splitlines()[0][:200]
+                        found = exc.exceptions if isinstance(exc, FailureGroup) else [exc]
+                        problem = "; ".join(getattr(f, "title", None) or str(f)[:200] for f in found)
                 if problem and len(failures) < _MAX_FAILURES_LISTED:
                     failures.append({"operation": label, "key": role or "none", "status": response.status_code,
                                      "problem": problem})

@@ -46,7 +46,7 @@ def malformed_inputs(api: LiveAPI, settings: Settings, kinds: list[str] | None =
                               "error_code": _code(response), "health": api.health()})
     papers_left = sorted(set(_papers(api)) - set(papers_before))
     files_left = sorted(str(p) for p in _files(settings) - files_before)
-    spool_left = sorted(str(p) for p in api.spool.rglob("*") if p.is_file())
+    spool_left = sorted(str(p) for p in api.spool.glob("paperkg-uploads-*/**/*") if p.is_file())
     return {"files": files, "bad_names": bad_names, "papers_left": papers_left, "stored_pdfs_left": files_left,
             "spool_files_left": spool_left,
             "server_errors": sum(1 for r in files + bad_names if r["http_status"] >= 500),
