@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 $(BIN)/kg: pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,embed]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,embed,bench]"
 	@touch $@
 
 install: system-deps $(BIN)/kg

@@ -1,5 +1,5 @@
 """Fault injection: Neo4j killed (SIGKILL) in the middle of a paper's write transaction, once an earlier paper of the
-same run committed; then started again. What the run reported committed is compared with what the graph holds
+run committed; then started again. What the run reported committed is compared with what the graph holds
 after recovery, every other paper is checked for leftovers, and a plain `kg ingest` of the same files must finish
 the rest."""
 
@@ -14,37 +14,35 @@ from bench.api_server import settings_env
 from bench.neo4j import kill_neo4j
 from kg import store
 from kg.filestore import file_sha256
-from kg.ingest import Ingestor, PaperOutcome
+from kg.ingest import Ingestor
 from kg.localserver import LocalNeo4j
 from kg.settings import Settings
 
 _PAPERS = "MATCH (p:Paper) RETURN p.sha256 AS sha"
+_ANY_IN_GRAPH = "MATCH (p:Paper) WHERE p.sha256 IN $shas RETURN count(p) > 0 AS any"
 # what a paper that did not commit may have left: anything of its own but the failed-run record of the ledger
 _LEFT_OF = "MATCH (n) WHERE n.paper_sha256 = $sha AND NOT n:IngestRun RETURN count(n) AS n"
 
 
 def neo4j_killed_mid_ingest(server: LocalNeo4j, settings: Settings, files: list[Path],
                             timeout_s: float = 1800) -> dict:
-    """The report of the phase. `settings` reach `server`; at least two files are needed (the kill waits for a
-    first commit)."""
-    committed: list[str] = []
+    """The report of the phase. `settings` reach `server`, whose graph holds none of `files` yet; at least two files
+    are needed."""
+    shas = {path.name: file_sha256(path) for path in files}
     killed: list[int] = []
 
-    def kill_in_a_later_write(statement: int) -> None:
-        # in a later paper's transaction, once its first statement was sent: the commit cannot have happened
-        if committed and not killed and statement == 1:
-            killed.append(kill_neo4j(server))
+    with store.connect(settings, max_transaction_retry_time=2.0) as driver, store.connect(settings) as watcher:
+        def kill_once_a_paper_committed(statement: int) -> None:
+            # Papers are written two at a time (kg.papers.WritePipeline), and the second one writes all but its own
+            # new nodes only once the first committed. So the first write statement seen after a paper of the run
+            # is in the graph belongs to a transaction still open: killed there, it cannot have committed.
+            if not killed and statement >= 1 and watcher.execute_query(
+                    _ANY_IN_GRAPH, shas=list(shas.values()), database_=settings.neo4j_database).records[0]["any"]:
+                killed.append(kill_neo4j(server))
 
-    def note(outcome: PaperOutcome) -> None:
-        if outcome.status == "ingested":
-            committed.append(outcome.path)
-
-    with store.connect(settings, max_transaction_retry_time=2.0) as driver:
-        run = Ingestor(settings, driver, workers=1, embed=False, on_paper=note,
-                       on_batch=kill_in_a_later_write).run(files)
+        run = Ingestor(settings, driver, workers=1, embed=False, on_batch=kill_once_a_paper_committed).run(files)
     reported = {Path(p.path).name: p.status for p in run.papers}
     server.start()  # recovery from the transaction log
-    shas = {path.name: file_sha256(path) for path in files}
     with store.connect(settings) as driver:
         in_graph = {r["sha"] for r in driver.execute_query(_PAPERS, database_=settings.neo4j_database).records}
         partial = _partial(driver, settings, shas, in_graph)
