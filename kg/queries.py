@@ -15,6 +15,7 @@ from neo4j.graph import Node, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from kg.errors import InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from kg.fulltext import lucene_query
 from ontology.loader import Schema
 
 HIDDEN_PROPERTIES = frozenset({"embedding"})  # large vectors: never returned to a client
@@ -64,12 +65,6 @@ def entity_labels(schema: Schema) -> list[str]:
     """Labels of salient entities: those the schema's name fulltext index covers, authors aside."""
     index = next((i for i in schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
     return [label for label in (index.labels if index else ()) if label != "Author"]
-
-
-def lucene_query(text: str) -> str:
-    """Free text as a Lucene OR-query of its words: special characters escaped, so user text never parses as syntax."""
-    words = [w for w in "".join(c if c.isalnum() or c in "-_'" else " " for c in text).split() if len(w) > 1]
-    return " OR ".join(w.replace("-", "\\-").replace("'", "\\'") for w in words)
 
 
 # ------------------------------------------------------------------ papers
