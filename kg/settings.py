@@ -40,12 +40,14 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    api_max_url_bytes: int = Field(8192, ge=256)  # path and query string of a request at most, else 414
 
     embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
 
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
+    cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
     qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
     # /ask runs in this many worker processes per API process (0: in the API process itself); `kg serve` uses one
     # per core unless this is set
