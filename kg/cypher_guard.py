@@ -72,8 +72,9 @@ def check_text(cypher: str) -> None:
     previous = None
     for i, (kind, text) in enumerate(tokens):
         word = text.upper() if kind == "word" else None
-        after = tokens[i + 1][1] if i + 1 < len(tokens) else None
-        if word == "USE" and (i == start or previous in _CLAUSE_START) and after != ":":
+        after = tokens[i + 1] if i + 1 < len(tokens) else ("", "")
+        names_a_graph = after[0] == "word" or after[1].startswith("`")  # not a map key `{use: 1}` nor `{use}`
+        if word == "USE" and (i == start or previous in _CLAUSE_START) and names_a_graph:
             raise QueryRefusedError("refused: USE chooses another database; /cypher reads the API's own graph",
                                     hint="leave out the USE clause")
         previous = word if word else text
