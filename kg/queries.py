@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import READ_ACCESS, Driver, Query, unit_of_work
+from neo4j import READ_ACCESS, Driver, Query
 from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
 from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from kg import cypher_guard
-from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError,
-                       QueryTimeoutError, ResultTooLargeError)
+from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, PaperKGError, QueryRefusedError,
+                       QueryTimeoutError)
 from kg.fulltext import lucene_query
 from ontology.loader import Schema
 
@@ -312,7 +312,7 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
             plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
         except CypherSyntaxError as exc:
             raise InvalidQueryError("the Cypher does not parse", details=exc.message) from exc
-        except Neo4jError as exc:
+        except (ClientError, DatabaseError) as exc:
             raise InvalidQueryError("the Cypher cannot be planned", details=exc.message) from exc
         except (TypeError, ValueError, OverflowError) as exc:  # a parameter the driver cannot send
             raise InvalidQueryError("a parameter cannot be sent to Neo4j", details=str(exc)) from exc
@@ -335,20 +335,22 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
                         break
                     rows.append({k: plain(v) for k, v in record.items()})
                 columns = result.keys()
-        except (ClientError, DatabaseError) as exc:
-            if "Timeout" in (exc.code or "") or "terminated" in (exc.message or "").lower():
-                raise QueryTimeoutError(f"the query ran longer than {timeout_s:g} s",
-                                        hint="add LIMIT or a more selective MATCH") from exc
-            if "AccessMode" in (exc.code or ""):
-                raise QueryRefusedError("the query tried to write in a read-only transaction") from exc
-            if "Memory" in (exc.code or ""):
-                raise ResultTooLargeError("the query needs more memory than a transaction may use",
-                                          hint="add LIMIT or a more selective MATCH", details=exc.message) from exc
-            raise InvalidQueryError("the query failed", details=exc.message) from exc
-        except TransientError as exc:
-            if "Memory" in (exc.code or ""):
-                raise ResultTooLargeError("the query needs more memory than a transaction may use",
-                                          hint="add LIMIT or a more selective MATCH", details=exc.message) from exc
-            raise DatabaseUnavailable("Neo4j could not run the query just now", hint="try again",
-                                      details=exc.message) from exc
+        except Neo4jError as exc:
+            raise _failure(exc, timeout_s) from exc
     return {"columns": list(columns), "rows": rows, "truncated": truncated, "row_limit": row_limit}
+
+
+def _failure(exc: Neo4jError, timeout_s: float) -> PaperKGError:
+    """What a user's query that Neo4j stopped is to the caller: its own fault (4xx) unless Neo4j was at fault."""
+    code, message = exc.code or "", exc.message or ""
+    if "Timeout" in code or "terminated" in message.lower():
+        return QueryTimeoutError(f"the query ran longer than {timeout_s:g} s",
+                                 hint="add LIMIT or a more selective MATCH")
+    if "AccessMode" in code:
+        return QueryRefusedError("the query tried to write in a read-only transaction")
+    if "Memory" in code:
+        return InvalidQueryError("the query needs more memory than a transaction may use",
+                                 hint="add LIMIT or a more selective MATCH", details=message)
+    if isinstance(exc, TransientError):
+        return DatabaseUnavailable("Neo4j could not run the query just now", hint="try again", details=message)
+    return InvalidQueryError("the query failed", details=message)
