@@ -8,7 +8,7 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
-from api import auth, errors, logs
+from api import auth, errors, logs, params
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
@@ -40,7 +40,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
-    app.add_middleware(logs.RequestIdMiddleware)
+    app.add_middleware(params.UrlLengthLimit, max_bytes=settings.api_max_url_bytes)
+    app.add_middleware(logs.RequestIdMiddleware)  # added last, so outermost: refusals get a request id too
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],

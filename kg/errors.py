@@ -122,6 +122,12 @@ class InvalidQueryError(PaperKGError):
     code = "INVALID_QUERY"
 
 
+class ResultTooLargeError(InvalidQueryError):
+    """A read whose result cannot be sent within the response's bounds (bytes, nesting), however truncated."""
+
+    code = "RESULT_TOO_LARGE"
+
+
 class QueryTimeoutError(PaperKGError):
     """A read query that did not finish within its time budget."""
 

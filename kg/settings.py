@@ -47,6 +47,7 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    api_max_url_bytes: int = Field(8192, ge=256)  # path and query string of a request at most, else 414
 
     # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
     # caps, so that one file can cost only its own paper, never the API or the run
@@ -63,6 +64,7 @@ class Settings(BaseSettings):
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
+    cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
     qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
     # /ask runs in this many worker processes per API process (0: in the API process itself); `kg serve` uses one
     # per core unless this is set

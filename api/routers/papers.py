@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, File, Query, UploadFile
 from neo4j import Driver
 
-from api import deps
+from api import deps, params
 from api.auth import require
 from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
 from kg import queries
@@ -20,8 +20,9 @@ router = APIRouter(tags=["papers"], responses={404: {"model": ErrorBody}, 503: {
 
 
 @router.get("/papers", response_model=Page[PaperSummary])
-def list_papers(q: str | None = Query(None, description="part of the title or file name, or an id/DOI/arXiv id"),
-                offset: int = Query(0, ge=0), limit: int = Query(20, ge=1, le=200),
+def list_papers(q: str | None = Query(None, max_length=params.MAX_TEXT,
+                                     description="part of the title or file name, or an id/DOI/arXiv id"),
+                offset: params.Offset = 0, limit: int = Query(20, ge=1, le=200),
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
     page = queries.list_papers(driver, q, offset, limit, settings.neo4j_database)
     return {"items": page.items, "total": page.total, "offset": offset, "limit": limit}

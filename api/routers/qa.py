@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query, Request
 from neo4j import Driver
 
-from api import deps
+from api import deps, params
 from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
                         LocateResponse)
 from kg import queries
@@ -25,7 +25,8 @@ async def ask_question(body: AskRequest, request: Request):
 
 
 @router.get("/locate", response_model=LocateResponse)
-def locate_text(q: str = Query(..., min_length=1, description="Figure 3, a method name, a phrase..."),
+def locate_text(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
+                              description="Figure 3, a method name, a phrase..."),
                 paper_id: str | None = None, limit: int = Query(10, ge=1, le=100),
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                 schema: Schema = Depends(deps.schema)):
@@ -42,7 +43,10 @@ def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), setting
                                                                    403: {"model": ErrorBody},
                                                                    504: {"model": ErrorBody}})
 def run_cypher(body: CypherRequest, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
-    """Read-only Cypher: refused unless the planner says it only reads; READ transaction, timeout, row limit."""
+    """Read-only Cypher: refused unless the planner says it reads the graph and nothing else (no LOAD CSV, USE,
+    SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout, and a
+    limit of rows and of bytes (truncated: true when either cut the result)."""
     return queries.run_read_only(driver, body.query, body.parameters, timeout_s=settings.cypher_timeout_s,
-                                 row_limit=settings.cypher_row_limit, database=settings.neo4j_database)
+                                 row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
+                                 database=settings.neo4j_database)
 
