@@ -9,11 +9,13 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
 from api import auth, errors, logs
+from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
+from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
 
@@ -25,8 +27,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.driver = store.connect_api(settings)
-        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
+        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver), settings.jobs_max_queued,
+                                     settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)
+        app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
         try:
             if isinstance(app.state.qa, ProcessQA):
                 await app.state.qa.start()
@@ -40,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
+    app.add_middleware(BodyLimitMiddleware, settings=settings)  # inside the request id, so a 413 carries one
     app.add_middleware(logs.RequestIdMiddleware)
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
