@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from neo4j.exceptions import DriverError, Neo4jError
 
 from api import auth, errors, logs
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
+from kg.delete import collect_orphan_pdfs
 from kg.errors import PaperKGError
+from kg.filestore import PDFStore
 from kg.jobs import JobRegistry, ingest_with
 from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
@@ -27,6 +31,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.driver = store.connect_api(settings)
+        try:  # files a crash left without their paper; the API starts without Neo4j too (GET /health says 503)
+            collect_orphan_pdfs(app.state.driver, PDFStore(settings.data_dir), settings.neo4j_database)
+        except (DriverError, Neo4jError, OSError) as exc:
+            logging.getLogger("paperkg.api").warning("stored PDFs not checked against the graph: %s", exc)
         app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver), settings.jobs_max_queued,
                                      settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)

@@ -1,5 +1,5 @@
 """The server's bounds that need no database: the ingestion job queue and its history, the admission of
-questions, the evidence picture's pixels."""
+questions, the evidence picture's pixels, and the PDF store's consistency rules."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 
 from kg.errors import BusyError, NotFoundError
 from kg.evidence import render
+from kg.filestore import PDFStore
 from kg.jobs import JobRegistry
 from kg.qa.admission import Admission
 
@@ -144,3 +145,38 @@ def test_evidence_picture_of_a_page_the_pdf_does_not_have_is_not_found(tmp_path)
     pdf.save(tmp_path / "one.pdf")
     with pytest.raises(NotFoundError):
         render(tmp_path / "one.pdf", ["7:0,0,100,100"], max_pixels=1_000_000)
+
+
+# ------------------------------------------------------------------ the PDF store
+
+def _stored(store: PDFStore, tmp_path: Path, sha: str) -> Path:
+    source = tmp_path / f"{sha}.src"
+    source.write_bytes(b"%PDF-" + sha.encode())
+    return store.put(source, sha)
+
+
+def test_orphan_collection_keeps_exactly_the_files_papers_refer_to(tmp_path):
+    store = PDFStore(tmp_path / "data")
+    shas = [c * 64 for c in "abcdef"]
+    for sha in shas:
+        _stored(store, tmp_path, sha)
+    stale = store.path(shas[0]).parent / "x.part"
+    stale.write_bytes(b"half a copy")  # from a copy whose process died
+    asked: list[list[str]] = []
+
+    def referenced(batch: list[str]) -> set[str]:
+        asked.append(batch)
+        return set(batch) & {shas[1], shas[4]}
+
+    assert store.collect_orphans(referenced) == 4
+    assert sorted(p.stem for p in store.root.glob("*/*.pdf")) == [shas[1], shas[4]]
+    assert not stale.exists() and sorted(s for batch in asked for s in batch) == shas
+
+
+def test_a_file_is_removed_only_when_no_paper_refers_to_it(tmp_path):
+    store = PDFStore(tmp_path / "data")
+    kept, gone = _stored(store, tmp_path, "a" * 64), _stored(store, tmp_path, "b" * 64)
+    assert not store.remove_unreferenced("a" * 64, lambda shas: set(shas))
+    assert store.remove_unreferenced("b" * 64, lambda shas: set())
+    assert kept.exists() and not gone.exists()
+    assert not store.remove_unreferenced("c" * 64, lambda shas: set())  # nothing there
