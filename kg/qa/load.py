@@ -65,7 +65,8 @@ class Connection:
 
     async def send_bytes(self, method: str, path: str, data: bytes, content_type: str | None,
                          timeout: float = 30) -> tuple[int, bytes]:
-        if self.writer is None:
+        if self.writer is None or self.reader.at_eof():  # the server closes connections idle for a few seconds
+            self.close()
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
                 + (f"Content-Type: {content_type}\r\n" if content_type else "") + "\r\n")
@@ -167,7 +168,7 @@ async def upload_and_wait(connection: Connection, file_name: str, data: bytes, m
     deadline = time.perf_counter() + max_seconds
     while job["status"] in ("queued", "running") and time.perf_counter() < deadline:
         await asyncio.sleep(0.5)
-        job = json.loads((await connection.send("GET", f"/jobs/{job['id']}"))[1])
+        job = json.loads((await connection.send("GET", f"/jobs/{job['id']}", timeout=max_seconds))[1])
     return job
 
 
