@@ -71,7 +71,9 @@ class Settings(BaseSettings):
     ask_concurrency: int = Field(4, ge=1)  # questions /ask answers at once
     ask_queue: int = Field(32, ge=0)  # questions waiting for one of those; one more gets 429
     ask_timeout_s: float = Field(60.0, gt=0)  # a question not answered within this, waiting included, gets 429
-    export_max_elements: int = Field(200_000, ge=1)  # GET /export: nodes plus edges it reads at most
+    # GET /export: nodes plus edges it reads at most; rendering is not timed, and the paper-shaped formats scan every
+    # node once per paper, so this also bounds the time after the read
+    export_max_elements: int = Field(50_000, ge=1)
     export_timeout_s: float = Field(60.0, gt=0)  # GET /export: a read of the graph running longer is stopped
     evidence_max_pixels: int = Field(4_000_000, ge=1)  # an evidence PNG that would be larger is rendered smaller
 
