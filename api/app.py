@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from neo4j.exceptions import DriverError, Neo4jError
 
 from api import auth, errors, logs, params
+from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, store
+from kg.delete import collect_orphan_pdfs
 from kg.errors import PaperKGError
+from kg.filestore import PDFStore
 from kg.jobs import JobRegistry, ingest_with
+from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
 
@@ -25,8 +31,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.driver = store.connect_api(settings)
-        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
+        try:  # files a crash left without their paper; the API starts without Neo4j too (GET /health says 503)
+            collect_orphan_pdfs(app.state.driver, PDFStore(settings.data_dir), settings.neo4j_database)
+        except (DriverError, Neo4jError, OSError) as exc:
+            logging.getLogger("paperkg.api").warning("stored PDFs not checked against the graph: %s", exc)
+        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver), settings.jobs_max_queued,
+                                     settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)
+        app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
         try:
             if isinstance(app.state.qa, ProcessQA):
                 await app.state.qa.start()
@@ -40,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
+    app.add_middleware(BodyLimitMiddleware, settings=settings)  # inside the request id, so a 413 carries one
     app.add_middleware(params.UrlLengthLimit, max_bytes=settings.api_max_url_bytes)
     app.add_middleware(logs.RequestIdMiddleware)  # added last, so outermost: refusals get a request id too
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)

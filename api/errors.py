@@ -14,12 +14,15 @@ from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
                        InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError, PermissionDeniedError,
                        QueryRefusedError, QueryTimeoutError)
+from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
 
 log = logging.getLogger("paperkg.api")
 
 STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
           (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422)]
+# the server's bounds (issue 23): every refusal a 4xx
+STATUS += [(PayloadTooLargeError, 413), (LimitExceededError, 422), (BusyError, 429)]
 
 
 def body(code: str, message: str, details=None, hint: str | None = None) -> dict:
@@ -30,7 +33,9 @@ def body(code: str, message: str, details=None, hint: str | None = None) -> dict
 
 def _paperkg(request: Request, exc: PaperKGError) -> JSONResponse:
     status = next((s for cls, s in STATUS if isinstance(exc, cls)), 500)
-    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status)
+    # a client told it is busy also learns when to come back
+    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, BusyError) else None
+    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status, headers=headers)
 
 
 def _database(request: Request, exc: Exception) -> JSONResponse:

@@ -164,3 +164,24 @@ class GraphImportError(PaperKGError):
     """A graph file that `kg import` refuses: not a paperkg-graph file, or content the ontology forbids."""
 
     code = "IMPORT"
+
+
+class LimitExceededError(PaperKGError):
+    """A request beyond one of the server's bounds (an export too large or too slow, an oversized picture); the
+    hint names the setting and the smaller request that works."""
+
+    code = "LIMIT_EXCEEDED"
+
+
+class PayloadTooLargeError(LimitExceededError):
+    """A request body larger than the server accepts (an upload, a JSON body)."""
+
+    code = "PAYLOAD_TOO_LARGE"
+
+
+class BusyError(PaperKGError):
+    """Work the server has no room for now (the ingestion queue or the question queue is full, or a question
+    waited past its time); the client may retry later."""
+
+    code = "BUSY"
+    retry_after_s = 5

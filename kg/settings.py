@@ -82,6 +82,20 @@ class Settings(BaseSettings):
     cors_origins: list[str] = []  # browser origins allowed to call the API (JSON list); none by default
     curation_low_confidence: float = 0.6  # the review queue lists automatic elements less sure than this
 
+    # Bounds on what one API request may cost the server (issue 23); each refusal is a 4xx with the error body.
+    upload_max_bytes: int = Field(100 * 2**20, ge=1)  # POST /papers body; larger gets 413 before it is read
+    request_max_bytes: int = Field(2**20, ge=1)  # every other request body (JSON)
+    jobs_max_queued: int = Field(16, ge=1)  # uploads waiting for ingestion; one more gets 429
+    jobs_history: int = Field(1000, ge=1)  # finished jobs GET /jobs/{id} remembers; the oldest are forgotten
+    ask_concurrency: int = Field(4, ge=1)  # questions /ask answers at once
+    ask_queue: int = Field(32, ge=0)  # questions waiting for one of those; one more gets 429
+    ask_timeout_s: float = Field(60.0, gt=0)  # a question not answered within this, waiting included, gets 429
+    # GET /export: nodes plus edges it reads at most; rendering is not timed, and the paper-shaped formats scan every
+    # node once per paper, so this also bounds the time after the read
+    export_max_elements: int = Field(50_000, ge=1)
+    export_timeout_s: float = Field(60.0, gt=0)  # GET /export: a read of the graph running longer is stopped
+    evidence_max_pixels: int = Field(4_000_000, ge=1)  # an evidence PNG that would be larger is rendered smaller
+
     @field_validator("neo4j_password")
     @classmethod
     def _password_long_enough(cls, value: SecretStr | None) -> SecretStr | None:

@@ -9,10 +9,12 @@ from neo4j import Driver
 from api import deps
 from api.models import ErrorBody
 from kg.export.formats import ExportFormat, export
+from kg.export.graph_read import ReadBound
 from kg.settings import Settings
 from ontology.loader import Schema
 
-router = APIRouter(tags=["export"], responses={404: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+router = APIRouter(tags=["export"], responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody},
+                                               503: {"model": ErrorBody}})
 
 
 @router.get("/export/{format}", response_class=Response,
@@ -23,8 +25,11 @@ def export_graph(format: ExportFormat,
                                                 "with their verification_status (JSON always has them)"),
                  driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                  schema: Schema = Depends(deps.schema)) -> Response:
-    """Same output as `kg export ...`; see docs/export-format.md for the JSON layout."""
-    result = export(driver, schema, format, paper_id, settings.neo4j_database, include_rejected)
+    """Same output as `kg export ...`; see docs/export-format.md for the JSON layout. Bounded: an export of more
+    elements than the server's PAPERKG_EXPORT_MAX_ELEMENTS, or slower to read than PAPERKG_EXPORT_TIMEOUT_S,
+    gets 422 (`kg export` on the server has no bound)."""
+    result = export(driver, schema, format, paper_id, settings.neo4j_database, include_rejected,
+                    ReadBound(settings.export_max_elements, settings.export_timeout_s))
     name = f"paperkg-{'-'.join(paper_id) if paper_id and len(paper_id) == 1 else 'graph'}.{result.spec.extension}"
     return Response(result.text, media_type=result.spec.media_type,
                     headers={"Content-Disposition": f'inline; filename="{_safe(name)}"'})

@@ -53,7 +53,8 @@ def get_edge(edge_id: str, driver: Driver = Depends(deps.driver), settings: Sett
             responses={200: {"content": {"image/png": {}}, "description": "the PDF region, highlighted"}})
 def evidence_image(element_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                    schema: Schema = Depends(deps.schema)):
-    png = evidence_png(driver, schema, PDFStore(settings.data_dir), element_id, settings.neo4j_database)
+    png = evidence_png(driver, schema, PDFStore(settings.data_dir), element_id, settings.evidence_max_pixels,
+                       settings.neo4j_database)
     return Response(png, media_type="image/png")
 
 

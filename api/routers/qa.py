@@ -18,10 +18,12 @@ router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"mod
                                            503: {"model": ErrorBody}})
 
 
-@router.post("/ask", response_model=AskResponse)
+@router.post("/ask", response_model=AskResponse, responses={429: {"model": ErrorBody}})
 async def ask_question(body: AskRequest, request: Request):
-    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence."""
-    return await request.app.state.qa.ask(body.question, body.paper_id, body.top_k)
+    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence. A bounded
+    number are answered at once and a bounded number wait; beyond that, or past the time limit, 429."""
+    state = request.app.state
+    return await state.ask_admission.run(lambda: state.qa.ask(body.question, body.paper_id, body.top_k))
 
 
 @router.get("/locate", response_model=LocateResponse)
