@@ -8,10 +8,10 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 
-from api import auth, errors, logs
+from api import auth, errors, hardening, logs
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
-from kg import __version__, store
+from kg import __version__, access, store
 from kg.errors import PaperKGError
 from kg.jobs import JobRegistry, ingest_with
 from kg.qa.workers import ProcessQA, question_answerer
@@ -20,6 +20,7 @@ from kg.settings import Settings, get_settings
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    access.check_can_listen(settings)
     logs.configure()
 
     @asynccontextmanager
@@ -45,9 +46,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
                            expose_headers=["ETag", "X-Request-ID"])
+    app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
     for router in (papers.router, graph.router, qa.router, export.router):
-        app.include_router(router, dependencies=[Depends(auth.read_access)])
+        app.include_router(router, dependencies=[Depends(auth.read_access)],
+                           responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}})
     app.include_router(curation.router)
     app.include_router(ui.router)
 

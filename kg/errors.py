@@ -133,3 +133,10 @@ class GraphImportError(PaperKGError):
     """A graph file that `kg import` refuses: not a paperkg-graph file, or content the ontology forbids."""
 
     code = "IMPORT"
+
+
+class PreconditionRequiredError(PaperKGError):
+    """A curation change sent without If-Match: without the version the curator saw, a change made meanwhile by
+    someone else would be overwritten unseen."""
+
+    code = "PRECONDITION_REQUIRED"
