@@ -18,6 +18,12 @@ from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
 
 
+# What any operation may answer before its handler runs, so the OpenAPI documents it everywhere: 400 for a body
+# that is not what its Content-Type says or a Host name a loopback API does not answer, 401/403 from the key check
+REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Host name this API does not answer"},
+            401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     access.check_can_listen(settings)
@@ -49,12 +55,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
     for router in (papers.router, graph.router, qa.router, export.router):
-        app.include_router(router, dependencies=[Depends(auth.read_access)],
-                           responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}})
-    app.include_router(curation.router)
+        app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
+    app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
 
-    @app.get("/health", tags=["meta"], response_model=Health, responses={503: {"model": ErrorBody}})
+    @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], 503: {"model": ErrorBody}})
     def health() -> JSONResponse:
         """Liveness plus a real round trip to Neo4j; 503 when the database does not answer."""
         try:

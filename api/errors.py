@@ -45,7 +45,7 @@ def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
 
 
 def _http(request: Request, exc: HTTPException) -> JSONResponse:
-    code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+    code = {400: "INVALID_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
     return JSONResponse(body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
 
