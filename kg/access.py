@@ -42,7 +42,9 @@ def host_allowed(host_header: str, extra_hosts: frozenset[str]) -> bool:
     (and `extra_hosts`, lower case, e.g. the name a local reverse proxy forwards) pass."""
     host = host_header.strip().lower()
     if host.startswith("["):
-        host = host[1:host.find("]")] if "]" in host else host
+        if "]" not in host:
+            return False
+        host = host[1:host.find("]")]
     elif host.count(":") == 1:
         host = host.partition(":")[0]
     return is_loopback(host) or host in extra_hosts
