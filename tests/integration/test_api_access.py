@@ -217,3 +217,10 @@ def test_configured_host_names_are_answered(sample_db, neo4j_settings, tmp_path)
 
 def test_an_exposed_api_answers_any_host_name(exposed):
     assert exposed.get("/papers", headers={"host": "203.0.113.7:8000"}).json()["total"] == 2
+
+
+def test_a_body_that_is_not_its_content_type_is_a_documented_400(local):
+    error = error_of(local.post("/ask", content=b"\xff\xfe{", headers={"content-type": "application/json"}), 400,
+                     "INVALID_REQUEST")
+    assert error["message"]
+    assert "400" in local.get("/openapi.json").json()["paths"]["/ask"]["post"]["responses"]
