@@ -185,3 +185,10 @@ class BusyError(PaperKGError):
 
     code = "BUSY"
     retry_after_s = 5
+
+
+class PreconditionRequiredError(PaperKGError):
+    """A curation change sent without If-Match: without the version the curator saw, a change made meanwhile by
+    someone else would be overwritten unseen."""
+
+    code = "PRECONDITION_REQUIRED"

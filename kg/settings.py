@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     api_keys_file: Path | None = None
     api_read_key_required: bool = False
     cors_origins: list[str] = []  # browser origins allowed to call the API (JSON list); none by default
+    # Host names a loopback API answers besides localhost and loopback addresses (JSON list), e.g. the name a local
+    # reverse proxy forwards; any other Host header is refused, against DNS rebinding
+    api_allowed_hosts: list[str] = []
     curation_low_confidence: float = 0.6  # the review queue lists automatic elements less sure than this
 
     # Bounds on what one API request may cost the server (issue 23); each refusal is a 4xx with the error body.

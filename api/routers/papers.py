@@ -34,12 +34,12 @@ def get_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Se
     return queries.get_paper(driver, schema, paper_id, settings.neo4j_database)
 
 
-@router.post("/papers", response_model=Job, status_code=202, responses={413: {"model": ErrorBody},
-                                                                     422: {"model": ErrorBody},
-                                                                     429: {"model": ErrorBody}})
+@router.post("/papers", response_model=Job, status_code=202, dependencies=[Depends(require("curator"))],
+             responses={413: {"model": ErrorBody}, 422: {"model": ErrorBody}, 429: {"model": ErrorBody}})
 def upload_paper(file: UploadFile = File(..., description="a PDF"), jobs: JobRegistry = Depends(deps.jobs)):
-    """Queue the PDF for ingestion; poll GET /jobs/{id} for the paper id. A body over the server's upload
-    bound gets 413, an upload finding the ingestion queue full 429."""
+    """Queue the PDF for ingestion (or its re-ingestion, when the paper is in the graph); poll GET /jobs/{id} for
+    the paper id. Needs a curator key: what an upload writes merges into the entities other papers share. A body
+    over the server's upload bound gets 413, an upload finding the ingestion queue full 429."""
     if file.file.read(5) != b"%PDF-":
         raise NotAPDFError(f"{file.filename or 'the upload'} is not a PDF (it does not start with %PDF-)",
                            hint="upload the PDF file itself")

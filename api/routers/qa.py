@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query, Request
 from neo4j import Driver
 
-from api import deps, params
+from api import auth, deps, params
 from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
                         LocateResponse)
 from kg import queries
@@ -41,13 +41,13 @@ def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), setting
     return coverage(driver, paper_id, queries.entity_labels(schema), settings.neo4j_database)
 
 
-@router.post("/cypher", response_model=CypherResponse, responses={400: {"model": ErrorBody},
-                                                                   403: {"model": ErrorBody},
-                                                                   504: {"model": ErrorBody}})
+@router.post("/cypher", response_model=CypherResponse, dependencies=[Depends(auth.raw_read_access)],
+             responses={400: {"model": ErrorBody}, 403: {"model": ErrorBody}, 504: {"model": ErrorBody}})
 def run_cypher(body: CypherRequest, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
     """Read-only Cypher: refused unless the planner says it reads the graph and nothing else (no LOAD CSV, USE,
     SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout, and a
-    limit of rows and of bytes (truncated: true when either cut the result)."""
+    limit of rows and of bytes (truncated: true when either cut the result). Needs a reader key when the API
+    listens beyond loopback."""
     return queries.run_read_only(driver, body.query, body.parameters, timeout_s=settings.cypher_timeout_s,
                                  row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
                                  database=settings.neo4j_database)
