@@ -2,31 +2,50 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from neo4j.exceptions import DriverError, Neo4jError
 
-from api import auth, errors, logs
+from api import auth, errors, hardening, logs, params
+from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
-from kg import __version__, store
+from kg import __version__, access, store
+from kg.delete import collect_orphan_pdfs
 from kg.errors import PaperKGError
+from kg.filestore import PDFStore
 from kg.jobs import JobRegistry, ingest_with
+from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
 
 
+# What any operation may answer before its handler runs, so the OpenAPI documents it everywhere: 400 for a body
+# that is not what its Content-Type says or a Host name a loopback API does not answer, 401/403 from the key check
+REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Host name this API does not answer"},
+            401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    access.check_can_listen(settings)
     logs.configure()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.driver = store.connect_api(settings)
-        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver))
+        try:  # files a crash left without their paper; the API starts without Neo4j too (GET /health says 503)
+            collect_orphan_pdfs(app.state.driver, PDFStore(settings.data_dir), settings.neo4j_database)
+        except (DriverError, Neo4jError, OSError) as exc:
+            logging.getLogger("paperkg.api").warning("stored PDFs not checked against the graph: %s", exc)
+        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver), settings.jobs_max_queued,
+                                     settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)
+        app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
         try:
             if isinstance(app.state.qa, ProcessQA):
                 await app.state.qa.start()
@@ -40,18 +59,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
-    app.add_middleware(logs.RequestIdMiddleware)
+    app.add_middleware(BodyLimitMiddleware, settings=settings)  # inside the request id, so a 413 carries one
+    app.add_middleware(params.UrlLengthLimit, max_bytes=settings.api_max_url_bytes)
+    app.add_middleware(logs.RequestIdMiddleware)  # outside the limits, so their refusals get a request id too
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
                            expose_headers=["ETag", "X-Request-ID"])
+    app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
     for router in (papers.router, graph.router, qa.router, export.router):
-        app.include_router(router, dependencies=[Depends(auth.read_access)])
-    app.include_router(curation.router)
+        app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
+    app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
 
-    @app.get("/health", tags=["meta"], response_model=Health, responses={503: {"model": ErrorBody}})
+    @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], 503: {"model": ErrorBody}})
     def health() -> JSONResponse:
         """Liveness plus a real round trip to Neo4j; 503 when the database does not answer."""
         try:

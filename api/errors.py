@@ -13,13 +13,17 @@ from starlette.exceptions import HTTPException
 from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
                        InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError, PermissionDeniedError,
-                       QueryRefusedError, QueryTimeoutError)
+                       PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
+from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
 
 log = logging.getLogger("paperkg.api")
 
 STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
-          (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422)]
+          (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422),
+          (PreconditionRequiredError, 428)]
+# the server's bounds (issue 23): every refusal a 4xx
+STATUS += [(PayloadTooLargeError, 413), (LimitExceededError, 422), (BusyError, 429)]
 
 
 def body(code: str, message: str, details=None, hint: str | None = None) -> dict:
@@ -30,7 +34,9 @@ def body(code: str, message: str, details=None, hint: str | None = None) -> dict
 
 def _paperkg(request: Request, exc: PaperKGError) -> JSONResponse:
     status = next((s for cls, s in STATUS if isinstance(exc, cls)), 500)
-    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status)
+    # a client told it is busy also learns when to come back
+    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, BusyError) else None
+    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status, headers=headers)
 
 
 def _database(request: Request, exc: Exception) -> JSONResponse:
@@ -44,7 +50,7 @@ def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
 
 
 def _http(request: Request, exc: HTTPException) -> JSONResponse:
-    code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+    code = {400: "INVALID_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
     return JSONResponse(body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
 
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from cli.output import console, err_console
 from kg import store
-from kg.delete import delete_paper
+from kg.delete import collect_orphan_pdfs, delete_paper
 from kg.filestore import PDFStore
 from kg.ingest import STAGES, IngestReport, Ingestor, PaperOutcome, discover
 from kg.settings import get_settings
@@ -37,6 +37,7 @@ def ingest(
     files = list(discover(paths))
     shown = err_console if as_json else console
     with store.connect(settings) as driver, _progress(shown) as progress:
+        collect_orphan_pdfs(driver, PDFStore(settings.data_dir), settings.neo4j_database)
         task = progress.add_task("ingesting", total=len(files), pages=0)
         pages = 0
 

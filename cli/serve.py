@@ -7,6 +7,7 @@ import os
 import typer
 import uvicorn
 
+from kg.access import check_can_listen
 from kg.settings import get_settings
 
 # uvicorn kills a worker that does not answer its supervisor's ping within this time (default 5 s). A worker
@@ -26,13 +27,17 @@ def serve(
                                                  "as node lookups; 0 answers in the API process itself (default: "
                                                  "PAPERKG_QA_PROCESSES if set, else one per core)."),
 ) -> None:
-    """Serve the REST API (OpenAPI docs at /docs)."""
+    """Serve the REST API (OpenAPI docs at /docs). Beyond loopback (--host other than 127.0.0.1, ::1 or localhost)
+    it refuses to start without API keys configured."""
     settings = get_settings()
     if qa_processes is None:
         qa_processes = settings.qa_processes if "qa_processes" in settings.model_fields_set else os.cpu_count() or 1
     os.environ["PAPERKG_QA_PROCESSES"] = str(qa_processes)  # read by every API process's create_app()
+    if host:  # where it listens decides what needs a key (kg.access): every API process must know
+        os.environ["PAPERKG_API_HOST"] = host
     get_settings.cache_clear()
     settings = get_settings()
-    uvicorn.run("api.app:create_app", factory=True, host=host or settings.api_host, port=port or settings.api_port,
+    check_can_listen(settings)
+    uvicorn.run("api.app:create_app", factory=True, host=settings.api_host, port=port or settings.api_port,
                 workers=workers, timeout_worker_healthcheck=HEALTHCHECK_S,
                 access_log=False)  # the API logs each request itself, as one JSON line with its request id

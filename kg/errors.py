@@ -122,6 +122,12 @@ class InvalidQueryError(PaperKGError):
     code = "INVALID_QUERY"
 
 
+class ResultTooLargeError(InvalidQueryError):
+    """A read whose result cannot be sent within the response's bounds (bytes, nesting), however truncated."""
+
+    code = "RESULT_TOO_LARGE"
+
+
 class QueryTimeoutError(PaperKGError):
     """A read query that did not finish within its time budget."""
 
@@ -158,3 +164,31 @@ class GraphImportError(PaperKGError):
     """A graph file that `kg import` refuses: not a paperkg-graph file, or content the ontology forbids."""
 
     code = "IMPORT"
+
+
+class LimitExceededError(PaperKGError):
+    """A request beyond one of the server's bounds (an export too large or too slow, an oversized picture); the
+    hint names the setting and the smaller request that works."""
+
+    code = "LIMIT_EXCEEDED"
+
+
+class PayloadTooLargeError(LimitExceededError):
+    """A request body larger than the server accepts (an upload, a JSON body)."""
+
+    code = "PAYLOAD_TOO_LARGE"
+
+
+class BusyError(PaperKGError):
+    """Work the server has no room for now (the ingestion queue or the question queue is full, or a question
+    waited past its time); the client may retry later."""
+
+    code = "BUSY"
+    retry_after_s = 5
+
+
+class PreconditionRequiredError(PaperKGError):
+    """A curation change sent without If-Match: without the version the curator saw, a change made meanwhile by
+    someone else would be overwritten unseen."""
+
+    code = "PRECONDITION_REQUIRED"

@@ -1,5 +1,6 @@
 """`kg ingest`: PDFs → graph. Worker processes parse, chunk, embed, map and validate; this process hashes,
-skips unchanged files, stores the PDF and writes each paper in one transaction (kg.papers).
+skips unchanged files, writes each paper in one transaction (kg.papers) and, once it committed, stores the
+PDF (a failed write leaves no file behind; a file missing after a crash in between is stored by the next run).
 
 Memory stays bounded: files are discovered lazily, hashed in blocks, and at most a few papers are in
 flight between the workers and the writer at any time.
@@ -280,6 +281,8 @@ class Ingestor:
             done = set() if self.force else unchanged(self.driver, [sha for _, sha, _ in hashed], self.versions,
                                                       self.settings.neo4j_database)
             for path, sha, seconds in hashed:
+                if sha in done:
+                    self.store.put(path, sha)  # a no-op, unless a crash came between its commit and its file
                 if sha in seen or sha in done:
                     reason = f"same file as {seen[sha]}" if sha in seen else None
                     self._outcome(PaperOutcome(str(path), "unchanged", sha256=sha, reason=reason,
@@ -316,7 +319,6 @@ class Ingestor:
         self._examples(prepared.rejections)
         outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
                                rejections=dict(Counter(r.reason.value for r in prepared.rejections)))
-        self.store.put(path, sha)
         future = writer.submit(prepared.run, prepared.nodes, prepared.edges, rejected=len(prepared.rejections),
                                on_batch=self.on_batch)
         return path, sha, run, prepared, outcome, future
@@ -332,6 +334,7 @@ class Ingestor:
             self._fail(path, sha, run, f"not written: {getattr(exc, 'message', None) or exc}", prepared.seconds,
                        prepared.pages)
             return
+        self.store.put(path, sha)  # after the commit: the store holds the files of papers in the graph
         # its own time: not the wait for the paper written before it
         outcome.seconds["write"] = sum(seconds for part, seconds in written.seconds.items() if part != "wait")
         self._examples(written.rejections)

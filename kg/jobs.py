@@ -1,5 +1,8 @@
 """Background ingestion jobs for PDF uploads: one worker thread, so uploads queue instead of competing
-with queries for the cores. Jobs live in memory (a restart forgets them; the graph keeps what was written)."""
+with queries for the cores. Jobs live in memory (a restart forgets them; the graph keeps what was written).
+
+Both the queue and the memory are bounded: an upload finding `max_queued` jobs already waiting is refused
+(BusyError, before its file is spooled to disk), and only the last `history` finished jobs are remembered."""
 
 from __future__ import annotations
 
@@ -7,13 +10,14 @@ import shutil
 import tempfile
 import threading
 import uuid
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from kg.errors import InvalidFileNameError, NotFoundError, PaperKGError
+from kg.errors import BusyError, InvalidFileNameError, NotFoundError, PaperKGError
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, status, reason): how a job ingests; injected so tests can use it too.
@@ -32,9 +36,10 @@ class Job:
 
 
 class JobRegistry:
-    def __init__(self, ingest: IngestFn):
-        self._ingest = ingest
+    def __init__(self, ingest: IngestFn, max_queued: int = 16, history: int = 1000):
+        self._ingest, self._max_queued, self._history = ingest, max_queued, history
         self._jobs: dict[str, Job] = {}
+        self._finished: deque[str] = deque()  # ids of finished jobs, oldest first
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-ingest")
         self._dir = Path(tempfile.mkdtemp(prefix="paperkg-uploads-"))
@@ -43,12 +48,22 @@ class JobRegistry:
         """Queue an upload (a binary file object) for ingestion; the PDF is spooled to disk first."""
         _check_name(file_name)
         job = Job(id=uuid.uuid4().hex, file_name=file_name, status="queued", created_at=_now())
-        path = self._dir / job.id / file_name  # the name the paper keeps
-        path.parent.mkdir()
-        with open(path, "wb") as out:
-            shutil.copyfileobj(data, out)
         with self._lock:
-            self._jobs[job.id] = job
+            if sum(j.status == "queued" for j in self._jobs.values()) >= self._max_queued:
+                raise BusyError(f"{self._max_queued} uploads are already waiting for ingestion",
+                                hint="retry when GET /jobs/{id} shows earlier uploads done; PAPERKG_JOBS_MAX_QUEUED "
+                                     "sets the bound")
+            self._jobs[job.id] = job  # counted from here, so that concurrent uploads cannot all pass the check
+        path = self._dir / job.id / file_name  # the name the paper keeps (_check_name made it a plain name)
+        try:
+            path.parent.mkdir()
+            with open(path, "wb") as out:
+                shutil.copyfileobj(data, out)
+        except BaseException:
+            shutil.rmtree(path.parent, ignore_errors=True)
+            with self._lock:
+                del self._jobs[job.id]
+            raise
         self._pool.submit(self._run, job, path)
         return job
 
@@ -76,6 +91,13 @@ class JobRegistry:
         finally:
             shutil.rmtree(path.parent, ignore_errors=True)
             self._set(job, finished_at=_now())
+            self._forget_old(job)
+
+    def _forget_old(self, finished: Job) -> None:
+        with self._lock:
+            self._finished.append(finished.id)
+            while len(self._finished) > self._history:
+                del self._jobs[self._finished.popleft()]
 
     def _set(self, job: Job, **changes) -> None:
         with self._lock:

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from neo4j import Driver
 
 from kg.errors import InvalidQueryError
+from kg.fulltext import lucene_phrase
 from kg.qa import graph as q
 from kg.qa.answer import locate_in_chunk
 from kg.qa.graph import GraphReader
@@ -113,7 +114,8 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
     if not query:
         return []
     phrase = normalize(squash(text))
-    lucene = f'"{_escape(phrase)}"^3 OR {query}' if " " in phrase else query
+    quoted = lucene_phrase(phrase) if " " in phrase else ""
+    lucene = f"{quoted}^3 OR {query}" if quoted else query
     rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
                          text=lucene, sha=sha, k=20)
     top = max((c["score"] for c in rows), default=1.0) or 1.0
@@ -125,10 +127,6 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
         out.append(Location(chunk.get("paper_sha256"), None, page, box, chunk.get("section"), snippet,
                             (1.0 if exact else 0.0) + chunk["score"] / top * 0.9, "text", chunk["id"]))
     return out
-
-
-def _escape(text: str) -> str:
-    return re.sub(r'([+\-!(){}\[\]^"~*?:\\/&|])', r"\\\1", text)
 
 
 def _best_span(text: str, query: str) -> tuple[int, str]:

@@ -32,6 +32,7 @@ from ontology.loader import Schema
 
 
 _FIND_PAPER = "MATCH (p:Paper) WHERE p.sha256 = $key OR p.id = $key RETURN p.sha256 AS sha LIMIT 1"
+_PRESENT = "UNWIND $shas AS sha MATCH (p:Paper {sha256: sha}) RETURN DISTINCT sha"
 _UNCHANGED = """
 UNWIND $shas AS sha
 MATCH (:Paper {sha256: sha})-[:GENERATED_BY]->(run:IngestRun {status: 'succeeded'})
@@ -114,6 +115,12 @@ def find_paper(driver: Driver, key: str, database: str | None = None) -> str | N
     with _session(driver, database) as session:
         record = session.run(_FIND_PAPER, key=key).single()
     return record["sha"] if record else None
+
+
+def papers_present(driver: Driver, shas: list[str], database: str | None = None) -> set[str]:
+    """The files among `shas` that a paper in the graph refers to (kg.filestore keeps exactly those)."""
+    with _session(driver, database) as session:
+        return {r["sha"] for r in session.run(_PRESENT, shas=shas)}
 
 
 def read_subgraph(tx: ManagedTransaction, sha: str, schema: Schema) -> Existing:

@@ -9,12 +9,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import READ_ACCESS, Driver, Query, unit_of_work
-from neo4j.exceptions import ClientError, CypherSyntaxError
-from neo4j.graph import Node, Relationship
+from neo4j import READ_ACCESS, Driver, Query
+from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
+from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
-from kg.errors import InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from kg import cypher_guard
+from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, PaperKGError, QueryRefusedError,
+                       QueryTimeoutError)
+from kg.fulltext import lucene_query
 from ontology.loader import Schema
 
 HIDDEN_PROPERTIES = frozenset({"embedding"})  # large vectors: never returned to a client
@@ -32,6 +35,8 @@ def plain(value: Any) -> Any:
         return node_dict(value)
     if isinstance(value, Relationship):
         return edge_dict(value)
+    if isinstance(value, Path):
+        return {"nodes": [node_dict(n) for n in value.nodes], "edges": [edge_dict(r) for r in value.relationships]}
     if isinstance(value, list):
         return [plain(v) for v in value]
     if isinstance(value, dict):
@@ -64,12 +69,6 @@ def entity_labels(schema: Schema) -> list[str]:
     """Labels of salient entities: those the schema's name fulltext index covers, authors aside."""
     index = next((i for i in schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
     return [label for label in (index.labels if index else ()) if label != "Author"]
-
-
-def lucene_query(text: str) -> str:
-    """Free text as a Lucene OR-query of its words: special characters escaped, so user text never parses as syntax."""
-    words = [w for w in "".join(c if c.isalnum() or c in "-_'" else " " for c in text).split() if len(w) > 1]
-    return " OR ".join(w.replace("-", "\\-").replace("'", "\\'") for w in words)
 
 
 # ------------------------------------------------------------------ papers
@@ -302,39 +301,56 @@ def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: s
 # ------------------------------------------------------------------ read-only Cypher
 
 def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
-                  row_limit: int, database: str | None = None) -> dict[str, Any]:
-    """Run a user's Cypher only if the planner says it reads: EXPLAIN first (query type 'r'), then in a READ
-    transaction with a timeout, keeping at most `row_limit` rows."""
+                  row_limit: int, max_bytes: int, database: str | None = None) -> dict[str, Any]:
+    """Run a user's Cypher only if the planner says it reads the graph and nothing else: EXPLAIN first (query
+    type 'r', then kg.cypher_guard's checks of the plan and of USE), then in a READ transaction with a timeout,
+    keeping at most `row_limit` rows and `max_bytes` of them. The transaction is an explicit one, never
+    retried: a user's query that failed once (or broke the connection) is not run again."""
     parameters = parameters or {}
     with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
         try:
             plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
         except CypherSyntaxError as exc:
             raise InvalidQueryError("the Cypher does not parse", details=exc.message) from exc
-        except ClientError as exc:
+        except (ClientError, DatabaseError) as exc:
             raise InvalidQueryError("the Cypher cannot be planned", details=exc.message) from exc
+        except (TypeError, ValueError, OverflowError) as exc:  # a parameter the driver cannot send
+            raise InvalidQueryError("a parameter cannot be sent to Neo4j", details=str(exc)) from exc
         if plan.query_type != "r":
             raise QueryRefusedError(
-                f"only read queries run here; this one is of type {plan.query_type!r} (writes or schema changes)",
+                f"only read queries run here; this one is of type {plan.query_type!r} "
+                "(writes, schema or administration)",
                 hint="use MATCH ... RETURN; writes go through ingestion and curation")
-
-        @unit_of_work(timeout=timeout_s)
-        def work(tx):
-            result = tx.run(cypher, parameters)
-            rows = []
-            for record in result:
-                if len(rows) == row_limit:
-                    return result.keys(), rows, True
-                rows.append({k: plain(v) for k, v in record.items()})
-            return result.keys(), rows, False
-
+        cypher_guard.check_plan(plan.plan or {}, plan.database or database or "")
+        cypher_guard.check_text(cypher)
+        budget = cypher_guard.ResultBudget(max_bytes, HIDDEN_PROPERTIES)
+        rows: list[dict[str, Any]] = []
+        truncated = False
         try:
-            columns, rows, truncated = session.execute_read(work)
-        except ClientError as exc:
-            if "Timeout" in (exc.code or "") or "terminated" in (exc.message or "").lower():
-                raise QueryTimeoutError(f"the query ran longer than {timeout_s:g} s",
-                                        hint="add LIMIT or a more selective MATCH") from exc
-            if "AccessMode" in (exc.code or ""):
-                raise QueryRefusedError("the query tried to write in a read-only transaction") from exc
-            raise InvalidQueryError("the query failed", details=exc.message) from exc
+            with session.begin_transaction(timeout=timeout_s) as tx:
+                result = tx.run(cypher, parameters)
+                for record in result:
+                    if len(rows) == row_limit or not budget.fits(dict(record.items())):
+                        truncated = True
+                        break
+                    rows.append({k: plain(v) for k, v in record.items()})
+                columns = result.keys()
+        except Neo4jError as exc:
+            raise _failure(exc, timeout_s) from exc
     return {"columns": list(columns), "rows": rows, "truncated": truncated, "row_limit": row_limit}
+
+
+def _failure(exc: Neo4jError, timeout_s: float) -> PaperKGError:
+    """What a user's query that Neo4j stopped is to the caller: its own fault (4xx) unless Neo4j was at fault."""
+    code, message = exc.code or "", exc.message or ""
+    if "Timeout" in code or "terminated" in message.lower():
+        return QueryTimeoutError(f"the query ran longer than {timeout_s:g} s",
+                                 hint="add LIMIT or a more selective MATCH")
+    if "AccessMode" in code:
+        return QueryRefusedError("the query tried to write in a read-only transaction")
+    if "Memory" in code:
+        return InvalidQueryError("the query needs more memory than a transaction may use",
+                                 hint="add LIMIT or a more selective MATCH", details=message)
+    if isinstance(exc, TransientError):
+        return DatabaseUnavailable("Neo4j could not run the query just now", hint="try again", details=message)
+    return InvalidQueryError("the query failed", details=message)

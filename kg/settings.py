@@ -47,6 +47,7 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    api_max_url_bytes: int = Field(8192, ge=256)  # path and query string of a request at most, else 414
 
     # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
     # caps, so that one file can cost only its own paper, never the API or the run
@@ -63,6 +64,7 @@ class Settings(BaseSettings):
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
+    cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
     qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
     # /ask runs in this many worker processes per API process (0: in the API process itself); `kg serve` uses one
     # per core unless this is set
@@ -78,7 +80,24 @@ class Settings(BaseSettings):
     api_keys_file: Path | None = None
     api_read_key_required: bool = False
     cors_origins: list[str] = []  # browser origins allowed to call the API (JSON list); none by default
+    # Host names a loopback API answers besides localhost and loopback addresses (JSON list), e.g. the name a local
+    # reverse proxy forwards; any other Host header is refused, against DNS rebinding
+    api_allowed_hosts: list[str] = []
     curation_low_confidence: float = 0.6  # the review queue lists automatic elements less sure than this
+
+    # Bounds on what one API request may cost the server (issue 23); each refusal is a 4xx with the error body.
+    upload_max_bytes: int = Field(100 * 2**20, ge=1)  # POST /papers body; larger gets 413 before it is read
+    request_max_bytes: int = Field(2**20, ge=1)  # every other request body (JSON)
+    jobs_max_queued: int = Field(16, ge=1)  # uploads waiting for ingestion; one more gets 429
+    jobs_history: int = Field(1000, ge=1)  # finished jobs GET /jobs/{id} remembers; the oldest are forgotten
+    ask_concurrency: int = Field(4, ge=1)  # questions /ask answers at once
+    ask_queue: int = Field(32, ge=0)  # questions waiting for one of those; one more gets 429
+    ask_timeout_s: float = Field(60.0, gt=0)  # a question not answered within this, waiting included, gets 429
+    # GET /export: nodes plus edges it reads at most; rendering is not timed, and the paper-shaped formats scan every
+    # node once per paper, so this also bounds the time after the read
+    export_max_elements: int = Field(50_000, ge=1)
+    export_timeout_s: float = Field(60.0, gt=0)  # GET /export: a read of the graph running longer is stopped
+    evidence_max_pixels: int = Field(4_000_000, ge=1)  # an evidence PNG that would be larger is rendered smaller
 
     @field_validator("neo4j_password")
     @classmethod

@@ -11,6 +11,10 @@ NAMES = {"reader": "rita", "curator": "alice", "admin": "ada"}
 API_KEYS = ",".join(entry(NAMES[role], role, key) for role, key in KEYS.items())
 
 
+# A change to an existing element needs If-Match (428 without); `*` is for tests that are not about versions
+ANY_VERSION = {"If-Match": "*"}
+
+
 def as_role(role: str) -> dict[str, str]:
     return {"X-API-Key": KEYS[role]}
 

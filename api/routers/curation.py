@@ -1,6 +1,7 @@
 """Curation over REST: every call needs a curator key (removing an edge an admin key); the key's name is the
-actor in the history. Changes answer with the element's new version in `ETag`; send it back in `If-Match` and a
-change made meanwhile by someone else (or a re-ingest) gives 409 with the current state instead of being lost."""
+actor in the history. Changes answer with the element's new version in `ETag`; a change to an existing element
+must send it back in `If-Match` (428 without), and a change made meanwhile by someone else (or a re-ingest) gives
+409 with the current state instead of being lost."""
 
 from __future__ import annotations
 
@@ -19,15 +20,25 @@ from kg.curation import history
 from kg.curation.merge import merge, split
 from kg.curation.operations import Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
-from kg.errors import InvalidEditError
+from kg.errors import InvalidEditError, PreconditionRequiredError
 from kg.settings import Settings
 from ontology.loader import Schema
 
 router = APIRouter(prefix="/curation", tags=["curation"],
                    responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}, 404: {"model": ErrorBody},
-                              409: {"model": ErrorBody}, 422: {"model": ErrorBody}, 503: {"model": ErrorBody}})
+                              409: {"model": ErrorBody}, 422: {"model": ErrorBody}, 428: {"model": ErrorBody},
+                              503: {"model": ErrorBody}})
 
-IF_MATCH = Header(None, alias="If-Match", description="the ETag (version) the change was made against")
+
+async def required_if_match(value: str | None = Header(None, alias="If-Match",
+                                                       description="the ETag (version) the change was made "
+                                                                   "against; required (428 without)")) -> str:
+    """A change to an existing element must name the version the curator saw: without it a change made meanwhile
+    by someone else (or a re-ingest) would be overwritten unseen. `*` is an explicit "whatever it is now"."""
+    if not (value or "").strip():
+        raise PreconditionRequiredError("this change needs an If-Match header with the element's version",
+                                        hint="GET the element and send its ETag back as If-Match")
+    return value
 
 
 class Status(StrEnum):
@@ -140,7 +151,7 @@ def _element(response: Response, element: dict[str, Any]) -> dict[str, Any]:
     return element
 
 
-def _status(cur: Curation, ref, action: Status, body: Reason, if_match: str | None) -> Outcome:
+def _status(cur: Curation, ref, action: Status, body: Reason, if_match: str) -> Outcome:
     if action is Status.flag and not (body.reason or "").strip():
         raise InvalidEditError("a flag needs a reason", details={"reason": "MISSING_REASON", "property": "reason"})
     return getattr(cur, action.value)(ref, reason=body.reason, if_match=if_match)
@@ -191,27 +202,27 @@ def edge_history(edge_id: str, limit: int = Query(50, ge=1, le=500), cur: Curati
 
 @router.post("/nodes/{node_id}/{action}", response_model=ChangeOut)
 def node_status(node_id: str, action: Status, response: Response, body: Reason = Body(default_factory=Reason),
-                if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+                cur: Curation = Depends(curator), if_match: str = Depends(required_if_match)):
     """verify, flag (with a reason), unflag (back to the status before the flag) or reject (soft delete)."""
     return _answer(response, _status(cur, cur.node_ref(node_id), action, body, if_match))
 
 
 @router.post("/edges/{edge_id}/{action}", response_model=ChangeOut)
 def edge_status(edge_id: str, action: Status, response: Response, body: Reason = Body(default_factory=Reason),
-                if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+                cur: Curation = Depends(curator), if_match: str = Depends(required_if_match)):
     return _answer(response, _status(cur, cur.edge_ref(edge_id), action, body, if_match))
 
 
 @router.patch("/nodes/{node_id}", response_model=ChangeOut)
-def edit_node(node_id: str, body: Edit, response: Response, if_match: str | None = IF_MATCH,
-              cur: Curation = Depends(curator)):
+def edit_node(node_id: str, body: Edit, response: Response, cur: Curation = Depends(curator),
+              if_match: str = Depends(required_if_match)):
     """New property values, validated by the ontology; identity and provenance fields are refused (422)."""
     return _answer(response, cur.edit(cur.node_ref(node_id), body.properties, reason=body.reason, if_match=if_match))
 
 
 @router.patch("/edges/{edge_id}", response_model=ChangeOut)
-def edit_edge(edge_id: str, body: Edit, response: Response, if_match: str | None = IF_MATCH,
-              cur: Curation = Depends(curator)):
+def edit_edge(edge_id: str, body: Edit, response: Response, cur: Curation = Depends(curator),
+              if_match: str = Depends(required_if_match)):
     return _answer(response, cur.edit(cur.edge_ref(edge_id), body.properties, reason=body.reason, if_match=if_match))
 
 
@@ -223,7 +234,7 @@ def add_edge(body: NewEdge, response: Response, cur: Curation = Depends(curator)
 
 @router.delete("/edges/{edge_id}", response_model=ChangeOut)
 def remove_edge(edge_id: str, response: Response, reason: str | None = Query(None, max_length=2000),
-                if_match: str | None = IF_MATCH, cur: Curation = Depends(admin)):
+                cur: Curation = Depends(admin), if_match: str = Depends(required_if_match)):
     """Delete an edge (admin). To hide an extracted edge for good, reject it: a re-ingest may re-create a
     deleted automatic edge, never a rejected one."""
     ref: EdgeRef = cur.edge_ref(edge_id)
@@ -231,7 +242,8 @@ def remove_edge(edge_id: str, response: Response, reason: str | None = Query(Non
 
 
 @router.post("/merge", response_model=ChangeOut)
-def merge_nodes(body: Merge, response: Response, if_match: str | None = IF_MATCH, cur: Curation = Depends(curator)):
+def merge_nodes(body: Merge, response: Response, cur: Curation = Depends(curator),
+                if_match: str = Depends(required_if_match)):
     """Merge `duplicate` into `survivor` (If-Match: the survivor's version)."""
     return _answer(response, merge(cur, body.survivor, body.duplicate, reason=body.reason, if_match=if_match))
 

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from neo4j import Driver
 
-from api import deps
+from api import deps, params
 from api.models import EdgeDetail, ErrorBody, EvidenceText, NodeOut, Page, Subgraph
 from kg import queries
 from kg.evidence import evidence_png
@@ -19,9 +19,9 @@ router = APIRouter(tags=["graph"], responses={404: {"model": ErrorBody}, 503: {"
 
 
 @router.get("/nodes", response_model=Page[NodeOut])
-def search_nodes(q: str = Query(..., min_length=1, description="name or alias (fulltext)"),
+def search_nodes(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT, description="name or alias (fulltext)"),
                  label: list[str] | None = Query(None, description="only these labels, e.g. Method"),
-                 offset: int = Query(0, ge=0), limit: int = Query(20, ge=1, le=200),
+                 offset: params.Offset = 0, limit: int = Query(20, ge=1, le=200),
                  driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                  schema: Schema = Depends(deps.schema)):
     page = queries.search_nodes(driver, schema, q, label, offset, limit, settings.neo4j_database)
@@ -53,7 +53,8 @@ def get_edge(edge_id: str, driver: Driver = Depends(deps.driver), settings: Sett
             responses={200: {"content": {"image/png": {}}, "description": "the PDF region, highlighted"}})
 def evidence_image(element_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                    schema: Schema = Depends(deps.schema)):
-    png = evidence_png(driver, schema, PDFStore(settings.data_dir), element_id, settings.neo4j_database)
+    png = evidence_png(driver, schema, PDFStore(settings.data_dir), element_id, settings.evidence_max_pixels,
+                       settings.neo4j_database)
     return Response(png, media_type="image/png")
 
 

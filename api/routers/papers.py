@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, File, Query, UploadFile
 from neo4j import Driver
 
-from api import deps
+from api import deps, params
 from api.auth import require
 from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
 from kg import queries
@@ -20,8 +20,9 @@ router = APIRouter(tags=["papers"], responses={404: {"model": ErrorBody}, 503: {
 
 
 @router.get("/papers", response_model=Page[PaperSummary])
-def list_papers(q: str | None = Query(None, description="part of the title or file name, or an id/DOI/arXiv id"),
-                offset: int = Query(0, ge=0), limit: int = Query(20, ge=1, le=200),
+def list_papers(q: str | None = Query(None, max_length=params.MAX_TEXT,
+                                     description="part of the title or file name, or an id/DOI/arXiv id"),
+                offset: params.Offset = 0, limit: int = Query(20, ge=1, le=200),
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
     page = queries.list_papers(driver, q, offset, limit, settings.neo4j_database)
     return {"items": page.items, "total": page.total, "offset": offset, "limit": limit}
@@ -33,9 +34,12 @@ def get_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Se
     return queries.get_paper(driver, schema, paper_id, settings.neo4j_database)
 
 
-@router.post("/papers", response_model=Job, status_code=202, responses={422: {"model": ErrorBody}})
+@router.post("/papers", response_model=Job, status_code=202, dependencies=[Depends(require("curator"))],
+             responses={413: {"model": ErrorBody}, 422: {"model": ErrorBody}, 429: {"model": ErrorBody}})
 def upload_paper(file: UploadFile = File(..., description="a PDF"), jobs: JobRegistry = Depends(deps.jobs)):
-    """Queue the PDF for ingestion; poll GET /jobs/{id} for the paper id."""
+    """Queue the PDF for ingestion (or its re-ingestion, when the paper is in the graph); poll GET /jobs/{id} for
+    the paper id. Needs a curator key: what an upload writes merges into the entities other papers share. A body
+    over the server's upload bound gets 413, an upload finding the ingestion queue full 429."""
     if file.file.read(5) != b"%PDF-":
         raise NotAPDFError(f"{file.filename or 'the upload'} is not a PDF (it does not start with %PDF-)",
                            hint="upload the PDF file itself")

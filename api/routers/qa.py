@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query, Request
 from neo4j import Driver
 
-from api import deps
+from api import auth, deps, params
 from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
                         LocateResponse)
 from kg import queries
@@ -18,14 +18,17 @@ router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"mod
                                            503: {"model": ErrorBody}})
 
 
-@router.post("/ask", response_model=AskResponse)
+@router.post("/ask", response_model=AskResponse, responses={429: {"model": ErrorBody}})
 async def ask_question(body: AskRequest, request: Request):
-    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence."""
-    return await request.app.state.qa.ask(body.question, body.paper_id, body.top_k)
+    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence. A bounded
+    number are answered at once and a bounded number wait; beyond that, or past the time limit, 429."""
+    state = request.app.state
+    return await state.ask_admission.run(lambda: state.qa.ask(body.question, body.paper_id, body.top_k))
 
 
 @router.get("/locate", response_model=LocateResponse)
-def locate_text(q: str = Query(..., min_length=1, description="Figure 3, a method name, a phrase..."),
+def locate_text(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
+                              description="Figure 3, a method name, a phrase..."),
                 paper_id: str | None = None, limit: int = Query(10, ge=1, le=100),
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                 schema: Schema = Depends(deps.schema)):
@@ -38,11 +41,14 @@ def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), setting
     return coverage(driver, paper_id, queries.entity_labels(schema), settings.neo4j_database)
 
 
-@router.post("/cypher", response_model=CypherResponse, responses={400: {"model": ErrorBody},
-                                                                   403: {"model": ErrorBody},
-                                                                   504: {"model": ErrorBody}})
+@router.post("/cypher", response_model=CypherResponse, dependencies=[Depends(auth.raw_read_access)],
+             responses={400: {"model": ErrorBody}, 403: {"model": ErrorBody}, 504: {"model": ErrorBody}})
 def run_cypher(body: CypherRequest, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
-    """Read-only Cypher: refused unless the planner says it only reads; READ transaction, timeout, row limit."""
+    """Read-only Cypher: refused unless the planner says it reads the graph and nothing else (no LOAD CSV, USE,
+    SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout, and a
+    limit of rows and of bytes (truncated: true when either cut the result). Needs a reader key when the API
+    listens beyond loopback."""
     return queries.run_read_only(driver, body.query, body.parameters, timeout_s=settings.cypher_timeout_s,
-                                 row_limit=settings.cypher_row_limit, database=settings.neo4j_database)
+                                 row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
+                                 database=settings.neo4j_database)
 

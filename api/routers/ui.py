@@ -21,9 +21,13 @@ def ui_root() -> RedirectResponse:
     return RedirectResponse("/ui/")
 
 
+# The page's own policy as a header too: a <meta> policy cannot forbid framing (frame-ancestors)
+CSP = "default-src 'self'; img-src 'self' blob:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
+
+
 @router.get("/ui/")
 def ui_page() -> FileResponse:
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP})
 
 
 @router.get("/ui/static/{name}")

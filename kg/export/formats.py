@@ -10,7 +10,7 @@ from typing import Callable
 from neo4j import Driver
 
 from kg.export import graphml, html, json_graph, markdown, mermaid, rdf, tabular
-from kg.export.graph_read import read_papers
+from kg.export.graph_read import ReadBound, read_papers
 from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
 
@@ -75,10 +75,11 @@ class Export:
 
 
 def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
-           database: str | None = None, include_rejected: bool = False) -> Export:
+           database: str | None = None, include_rejected: bool = False, bound: ReadBound | None = None) -> Export:
     """The graph of these papers (all of it for none) in `fmt`; NotFoundError names an unknown paper.
-    `include_rejected`: also what curators rejected (every format shows an element's verification status)."""
+    `include_rejected`: also what curators rejected (every format shows an element's verification status).
+    `bound`: LimitExceededError for a graph larger or slower to read (rendering time grows with its size)."""
     spec = FORMATS[ExportFormat(fmt)]
     nodes, edges = read_papers(driver, schema, paper_ids, database,
-                               include_rejected=include_rejected or spec.with_rejected)
+                               include_rejected=include_rejected or spec.with_rejected, bound=bound)
     return Export(spec.render(nodes, edges, schema, paper_ids), spec, len(nodes), len(edges))

@@ -2,14 +2,21 @@
 
 Only labels and relationship types the schema declares are read, so metadata nodes such as the
 schema-version node never leak into an export.
+
+A read may be bounded (ReadBound: the API's exports, which anyone who can read the API may ask for): at most so
+many elements, each query stopped by the server after so many seconds. Records are counted as they stream in,
+so a graph over the bound is refused after reading one element more than the bound, not all of it.
 """
 
 from __future__ import annotations
 
-from neo4j import Driver
+from dataclasses import dataclass
+
+from neo4j import READ_ACCESS, Driver, Query
+from neo4j.exceptions import ClientError
 
 from kg.curation.hidden import visible_records
-from kg.errors import NotFoundError
+from kg.errors import LimitExceededError, NotFoundError
 from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
 
@@ -39,39 +46,82 @@ RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n {.*} AS props
 """
 
 
-def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None,
-               database: str | None = None, include_rejected: bool = False) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """The elements, without those curators rejected unless `include_rejected`."""
+@dataclass(frozen=True)
+class ReadBound:
+    max_elements: int  # nodes plus edges over the whole read
+    timeout_s: float  # per query, enforced by the server
+
+
+class _Budget:
+    """What is left of a ReadBound across the queries of one read (no bound: None)."""
+
+    def __init__(self, bound: ReadBound | None):
+        self.bound, self.left = bound, bound.max_elements if bound else 0
+
+    def read(self, driver: Driver, cypher: str, database: str | None, **params) -> list:
+        if self.bound is None:
+            return driver.execute_query(cypher, **params, database_=database).records
+        records = []
+        try:
+            with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+                for record in session.run(Query(cypher, timeout=self.bound.timeout_s), params):
+                    self.left -= 1
+                    if self.left < 0:
+                        raise LimitExceededError(
+                            f"the export has more than {self.bound.max_elements:,} elements (nodes plus edges)",
+                            hint="export fewer papers (paper_id), or the whole graph with `kg export` on the server; "
+                                 "PAPERKG_EXPORT_MAX_ELEMENTS sets the bound")
+                    records.append(record)
+        except ClientError as exc:
+            if "TransactionTimedOut" not in (exc.code or ""):
+                raise
+            raise LimitExceededError(f"reading the export took longer than {self.bound.timeout_s:g} s",
+                                     hint="export fewer papers (paper_id), or use `kg export` on the server; "
+                                          "PAPERKG_EXPORT_TIMEOUT_S sets the time") from None
+        return records
+
+
+def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None, database: str | None = None,
+               include_rejected: bool = False, bound: ReadBound | None = None,
+               ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The elements, without those curators rejected unless `include_rejected`; LimitExceededError beyond
+    `bound`."""
+    return _read_graph(driver, schema, paper_id, database, include_rejected, _Budget(bound))
+
+
+def _read_graph(driver: Driver, schema: Schema, paper_id: str | None, database: str | None, include_rejected: bool,
+                budget: _Budget) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     names = {"labels": list(schema.labels), "types": list(schema.relationship_types)}
     if paper_id is None:
-        nodes = driver.execute_query(_ALL_NODES, **names, database_=database).records
-        edges = driver.execute_query(_ALL_EDGES, **names, database_=database).records
+        nodes = budget.read(driver, _ALL_NODES, database, **names)
+        edges = budget.read(driver, _ALL_EDGES, database, **names)
     else:
         found = driver.execute_query(_PAPER_SHA, paper_id=paper_id, database_=database).records
         if not found:
             raise NotFoundError(f"no paper with id {paper_id!r} in the graph",
                                 hint="list papers with: MATCH (p:Paper) RETURN p.id, p.title")
         scope = {"sha": found[0]["sha"], "paper_id": paper_id}
-        edges = driver.execute_query(_PAPER_EDGES, **names, **scope, database_=database).records
+        edges = budget.read(driver, _PAPER_EDGES, database, **names, **scope)
         element_ids = list({r[f"{end}_element"] for r in edges for end in ("source", "target")})
-        nodes = driver.execute_query(_PAPER_NODES, **names, **scope, element_ids=element_ids,
-                                     database_=database).records
+        nodes = budget.read(driver, _PAPER_NODES, database, **names, **scope, element_ids=element_ids)
     records = ([NodeRecord(r["label"], r["props"].pop("id"), r["props"]) for r in nodes],
                [EdgeRecord(r["type"], r["source_label"], r["source_id"], r["target_label"], r["target_id"], r["props"])
                 for r in edges])
     return records if include_rejected else visible_records(*records)
 
 
-def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None,
-                database: str | None = None, include_rejected: bool = False) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """The union of several papers' parts (shared authors, cited papers once), or the whole graph for None/[]."""
+def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None, database: str | None = None,
+                include_rejected: bool = False, bound: ReadBound | None = None,
+                ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """The union of several papers' parts (shared authors, cited papers once), or the whole graph for None/[];
+    `bound` applies to the read as a whole."""
+    budget = _Budget(bound)
     if not paper_ids:
-        return read_graph(driver, schema, database=database, include_rejected=include_rejected)
+        return _read_graph(driver, schema, None, database, include_rejected, budget)
     nodes: dict[tuple[str, str], NodeRecord] = {}
     edges: dict[tuple[str, str, str, str, str], EdgeRecord] = {}
     for paper_id in dict.fromkeys(paper_ids):
-        part_nodes, part_edges = read_graph(driver, schema, paper_id=paper_id, database=database,
-                                            include_rejected=include_rejected)
+        part_nodes, part_edges = _read_graph(driver, schema, paper_id, database, include_rejected, budget)
         nodes.update(((n.label, n.id), n) for n in part_nodes)
         edges.update(((e.source_label, e.source_id, e.type, e.target_label, e.target_id), e) for e in part_edges)
     return list(nodes.values()), list(edges.values())

@@ -27,8 +27,10 @@ RESULT_COLUMNS = ("paper_id", "result_id", "method", "dataset", "metric", "value
 _LATEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
           "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}"}
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_:.-]")
-# A spreadsheet runs a cell that starts like a formula; negative numbers ("-0.5") are left alone.
-_FORMULA = re.compile(r"^([=+@\t\r]|-(?![0-9.]))")
+# A spreadsheet runs a cell that starts like a formula ("=", "+", "-", "@", or a tab or line break before one).
+# Only a plain number is left as it is: "-0.5" stays a number, but "-1+A1" is a formula, so it is guarded too.
+_FORMULA = re.compile(r"[=+\-@\t\r\n]")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def latex(text: object) -> str:
@@ -42,8 +44,9 @@ def verbatim(text: object) -> str:
 
 
 def cell(value: object) -> str:
+    """A CSV cell a spreadsheet shows as text: one that would start a formula gets a leading apostrophe."""
     text = "" if value is None else str(value)
-    return "'" + text if _FORMULA.match(text) else text
+    return "'" + text if _FORMULA.match(text) and not _PLAIN_NUMBER.fullmatch(text) else text
 
 
 def paper_rows(view: GraphView) -> list[dict[str, str]]:

@@ -15,7 +15,8 @@ from rapidfuzz import fuzz
 from kg.curation.hidden import without_rejected
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
-from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, lucene_query, node_dict
+from kg.fulltext import lucene_query
+from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, node_dict
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"

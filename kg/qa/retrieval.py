@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kg import embeddings
+from kg.fulltext import lucene_query
 from kg.qa import graph as q
 from kg.qa.graph import GraphReader
 from kg.qa.text import QUESTION_WORDS, STOPWORDS, normalize, tokens
-from kg.queries import lucene_query
 from kg.settings import Settings
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion

@@ -58,7 +58,7 @@ def admin(neo4j_settings, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(sample_db, admin):
-    with TestClient(create_app(admin[0])) as test_client:
+    with TestClient(create_app(admin[0]), base_url="http://localhost") as test_client:
         yield test_client
 
 
@@ -106,14 +106,15 @@ def test_unknown_paper_is_404(client, admin):
     assert searched["message"] == "no paper with id 'nope'"
 
 
-def test_upload_that_is_not_a_pdf_is_refused(client):
-    error_of(client.post("/papers", files={"file": ("notes.pdf", b"hello", "application/pdf")}), 422, "NOT_A_PDF")
-    error_of(client.post("/papers"), 422, "INVALID_REQUEST")
+def test_upload_that_is_not_a_pdf_is_refused(client, admin):
+    error_of(client.post("/papers", files={"file": ("notes.pdf", b"hello", "application/pdf")}, headers=admin[1]),
+             422, "NOT_A_PDF")
+    error_of(client.post("/papers", headers=admin[1]), 422, "INVALID_REQUEST")
 
 
 def test_upload_ingests_as_a_job_then_delete(client, admin):
     data, _ = one_column_paper()
-    job = client.post("/papers", files={"file": ("synthetic.pdf", data, "application/pdf")})
+    job = client.post("/papers", files={"file": ("synthetic.pdf", data, "application/pdf")}, headers=admin[1])
     assert job.status_code == 202 and job.json()["status"] in ("queued", "running")
     deadline = time.time() + 240
     while (state := client.get(f"/jobs/{job.json()['id']}").json())["status"] in ("queued", "running"):
@@ -269,7 +270,7 @@ def test_cypher_syntax_error_and_timeout(client, neo4j_settings, sample_db):
     error_of(client.post("/cypher", json={"query": "MATCH (p:Paper RETURN p"}), 400, "INVALID_QUERY")
     error_of(client.post("/cypher", json={"query": ""}), 422, "INVALID_REQUEST")
     slow = neo4j_settings.model_copy(update={"cypher_timeout_s": 0.5, "qa_vectors": False})
-    with TestClient(create_app(slow)) as quick:
+    with TestClient(create_app(slow), base_url="http://localhost") as quick:
         error_of(quick.post("/cypher", json={"query": "UNWIND range(1, 100000000) AS x WITH x WHERE x < 0 "
                                                       "RETURN count(x) AS n"}), 504, "QUERY_TIMEOUT")
 
@@ -284,7 +285,8 @@ QUESTIONS = [{"question": "Which datasets does the paper use?", "paper_id": "pap
 @pytest.fixture(scope="module")
 def pooled(sample_db, admin):
     """The same app answering /ask in a worker process of its own, as `kg serve` runs it."""
-    with TestClient(create_app(admin[0].model_copy(update={"qa_processes": 1}))) as test_client:
+    app = create_app(admin[0].model_copy(update={"qa_processes": 1}))
+    with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
 
 
@@ -311,7 +313,7 @@ def test_a_dead_worker_process_is_replaced(pooled):
 def test_neo4j_down_is_503_from_a_worker_process(neo4j_settings):
     down = neo4j_settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{free_port()}", "qa_vectors": False,
                                              "qa_processes": 1})
-    with TestClient(create_app(down)) as client:
+    with TestClient(create_app(down), base_url="http://localhost") as client:
         error = error_of(client.post("/ask", json={"question": "What is SRT?"}), 503, "DATABASE_UNAVAILABLE")
         assert error["message"].startswith("cannot reach Neo4j at bolt://127.0.0.1:")
 
@@ -334,7 +336,7 @@ def test_openapi_documents_the_endpoints(client):
 
 def test_neo4j_down_is_503_with_a_clear_message(neo4j_settings):
     down = neo4j_settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{free_port()}", "qa_vectors": False})
-    with TestClient(create_app(down)) as client:
+    with TestClient(create_app(down), base_url="http://localhost") as client:
         for response in (client.get("/papers"), client.get("/nodes/x"),
                          client.post("/ask", json={"question": "What is SRT?"}),
                          client.post("/cypher", json={"query": "RETURN 1"})):

@@ -11,10 +11,11 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from tests.curation_support import as_role, curated_settings
+from tests.curation_support import ANY_VERSION, as_role, curated_settings
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routing.pdf"
 CURATOR = as_role("curator")
+CURATOR_ANY = {**CURATOR, **ANY_VERSION}
 
 
 def ingest(settings, driver, force: bool = False):
@@ -38,15 +39,16 @@ def test_curation_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path)
                          "LIMIT 1", sha=sha)[0][0]
     assert len(sections) >= 4
 
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
         def ok(response):
             assert response.status_code in (200, 201), response.text
             return response.json()
-        ok(client.post(f"/curation/nodes/{sections[0]}/verify", headers=CURATOR))
+        ok(client.post(f"/curation/nodes/{sections[0]}/verify", headers=CURATOR_ANY))
         ok(client.patch(f"/curation/nodes/{sections[1]}", json={"properties": {"title": "Curated title"}},
-                        headers=CURATOR))
-        ok(client.post(f"/curation/nodes/{sections[2]}/flag", json={"reason": "heading split"}, headers=CURATOR))
-        ok(client.post(f"/curation/nodes/{figure}/reject", json={"reason": "a logo"}, headers=CURATOR))
+                        headers=CURATOR_ANY))
+        ok(client.post(f"/curation/nodes/{sections[2]}/flag", json={"reason": "heading split"},
+                       headers=CURATOR_ANY))
+        ok(client.post(f"/curation/nodes/{figure}/reject", json={"reason": "a logo"}, headers=CURATOR_ANY))
         added = ok(client.post("/curation/edges", json={"source": chunk, "type": "MENTIONS", "target": sections[3]},
                                headers=CURATOR))
     curated = [sections[0], sections[1], sections[2], figure]

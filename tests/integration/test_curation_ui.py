@@ -4,25 +4,21 @@ another and flags a third; the graph and the history then show exactly those cha
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Iterator
 
 import pytest
-import uvicorn
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from api.app import create_app
 from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from tests.browser_support import headless_chromium
 from tests.curation_support import KEYS, curated_settings
-from tests.neo4j_harness import free_port
+from tests.live_api import served
 
 pytestmark = pytest.mark.browser
 
@@ -35,17 +31,8 @@ def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
     above 1) so the queue has sections to review."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data", curation_low_confidence=1.01)
     assert Ingestor(settings, empty_db, workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the API did not start"
-        time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with served(settings) as url:
+        yield url
 
 
 def wait(browser, what: str, condition, timeout_s: float = 60.0):

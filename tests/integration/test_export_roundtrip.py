@@ -154,7 +154,7 @@ def test_cli_export_and_import(ingested, empty_db, cli_env, tmp_path):
 
 
 def test_api_export(ingested, empty_db, neo4j_settings):
-    with TestClient(create_app(neo4j_settings)) as client:
+    with TestClient(create_app(neo4j_settings), base_url="http://localhost") as client:
         notes = client.get("/export/markdown", params={"paper_id": ingested[0]})
         assert notes.status_code == 200 and notes.headers["content-type"] == "text/markdown; charset=utf-8"
         assert notes.headers["content-disposition"] == f'inline; filename="paperkg-{ingested[0]}.md"'

@@ -38,14 +38,14 @@ def test_unreachable_server_is_reported(neo4j_settings):
 
 
 def test_health_reports_neo4j_version(neo4j_settings):
-    with TestClient(create_app(neo4j_settings)) as client:
+    with TestClient(create_app(neo4j_settings), base_url="http://localhost") as client:
         body = client.get("/health").json()
     assert body["status"] == "ok" and body["neo4j"]["version"].startswith("5.26.")
 
 
 def test_health_is_503_when_neo4j_is_down(neo4j_settings):
     nowhere = neo4j_settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{free_port()}"})
-    with TestClient(create_app(nowhere)) as client:
+    with TestClient(create_app(nowhere), base_url="http://localhost") as client:
         response = client.get("/health")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "DATABASE_UNAVAILABLE"

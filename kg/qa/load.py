@@ -1,0 +1,213 @@
+"""Concurrent clients against a running API (`kg serve`): /ask and node lookups, p50/p95/p99 and errors per
+endpoint; alone ("idle") and while uploads and a re-ingest write to the graph ("writes"). Used by
+scripts/qa_load.py and the load test, and importable by a benchmark.
+
+The clients speak plain HTTP/1.1 over keep-alive connections (asyncio streams), not through an HTTP library:
+the load runs on the cores it measures, and httpx took about six times this client's CPU per request.
+
+Bounded and local by construction: each client sends a fixed number of requests, every phase stops after
+`max_seconds`, and only a loopback address is accepted, so this cannot be pointed at someone else's server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import os
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+Request = tuple[str, str, dict | None]  # (endpoint kind, path, JSON body for a POST)
+KINDS = ("ask", "node")
+
+
+def loopback_address(url: str) -> tuple[str, int]:
+    """(host, port) of `url`; ValueError unless its host is a loopback address."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(f"{url}: load is only sent to this machine (127.0.0.1, ::1, localhost)")
+    return host, parts.port or 80
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def summary(ms: list[float], errors: list[str]) -> dict:
+    if not ms:
+        return {"n": 0, "errors": len(errors)}
+    return {"n": len(ms), "errors": len(errors),
+            **{f"p{q}_ms": round(percentile(ms, q / 100), 1) for q in (50, 95, 99)}, "max_ms": round(max(ms), 1)}
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection; responses are read by their Content-Length (the API always sends it)."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def send(self, method: str, path: str, body: dict | None = None, timeout: float = 30) -> tuple[int, bytes]:
+        data = json.dumps(body).encode() if body is not None else b""
+        return await self.send_bytes(method, path, data, "application/json" if body is not None else None, timeout)
+
+    async def send_bytes(self, method: str, path: str, data: bytes, content_type: str | None,
+                         timeout: float = 30) -> tuple[int, bytes]:
+        if self.writer is None or self.reader.at_eof():  # the server closes connections idle for a few seconds
+            self.close()
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+                + (f"Content-Type: {content_type}\r\n" if content_type else "") + "\r\n")
+        self.writer.write(head.encode() + data)
+        return await asyncio.wait_for(self._response(), timeout)
+
+    async def _response(self) -> tuple[int, bytes]:
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+async def _send(connection: Connection, request: Request) -> str | None:
+    """The request sent; an error text when it failed (status other than 200, or no response at all)."""
+    _, path, body = request
+    try:
+        status, _ = await connection.send("POST" if body else "GET", path, body)
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+        connection.close()  # a broken connection is opened again by the next request
+        return f"{path} {type(exc).__name__}"
+    return None if status == 200 else f"{path} {status}"
+
+
+def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: int, kinds: str = "mixed"
+          ) -> list[list[Request]]:
+    """Each client sends /ask (a question body) and GET /nodes/{id}: alternately (`kinds` "mixed"), or only one
+    of them ("ask", "node")."""
+    out = []
+    for c in range(clients):
+        plan = []
+        for i in range(per_client):
+            n = c * per_client + i
+            ask = kinds == "ask" or (kinds == "mixed" and i % 2 == 0)
+            plan.append(("ask", "/ask", questions[n % len(questions)]) if ask
+                        else ("node", f"/nodes/{node_ids[n % len(node_ids)]}", None))
+        out.append(plan)
+    return out
+
+
+async def warm_up(connections: list[Connection], questions: list[dict], node_ids: list[str]) -> None:
+    """One /ask and one lookup per client, untimed: connections open, question processes ready, queries planned."""
+    await asyncio.gather(*(c.send("POST", "/ask", questions[i % len(questions)], timeout=300)
+                           for i, c in enumerate(connections)))
+    await asyncio.gather(*(c.send("GET", f"/nodes/{node_ids[i % len(node_ids)]}") for i, c in enumerate(connections)))
+
+
+async def measure(connections: list[Connection], work: list[list[Request]], max_seconds: float,
+                  until: asyncio.Future | None = None) -> dict:
+    """Every client's plan at once (again and again until `until` is done, if given); a summary per endpoint
+    kind, with a few error texts."""
+    times: dict[str, list[float]] = {k: [] for k in KINDS}
+    errors: dict[str, list[str]] = {k: [] for k in KINDS}
+    deadline = time.perf_counter() + max_seconds
+
+    async def client(connection: Connection, plan: list[Request]) -> None:
+        sent = 0
+        while time.perf_counter() < deadline and (sent < len(plan) or (until is not None and not until.done())):
+            request = plan[sent % len(plan)]
+            start = time.perf_counter()
+            error = await _send(connection, request)
+            times[request[0]].append((time.perf_counter() - start) * 1000)
+            if error:
+                errors[request[0]].append(error)
+            sent += 1
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client(c, plan) for c, plan in zip(connections, work)))
+    report = {k: summary(times[k], errors[k]) for k in KINDS if times[k] or errors[k]}
+    report.update(wall_s=round(time.perf_counter() - began, 1),
+                  error_samples=sorted({e for k in KINDS for e in errors[k]})[:5],
+                  load_average=[round(x, 2) for x in os.getloadavg()])
+    return report
+
+
+def multipart(file_name: str, data: bytes) -> tuple[bytes, str]:
+    """A multipart/form-data body with one `file` field, and its content type."""
+    boundary = uuid.uuid4().hex
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{file_name}"\r\n'
+            f"Content-Type: application/pdf\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+async def upload_and_wait(connection: Connection, file_name: str, data: bytes, max_seconds: float) -> dict:
+    """POST /papers, then GET /jobs/{id} until the job ended; the job's last state (or the refusal)."""
+    body, content_type = multipart(file_name, data)
+    status, answer = await connection.send_bytes("POST", "/papers", body, content_type, timeout=max_seconds)
+    if status != 202:
+        return {"file_name": file_name, "status": "refused", "error": f"{status} {answer[:200]!r}"}
+    job = json.loads(answer)
+    deadline = time.perf_counter() + max_seconds
+    while job["status"] in ("queued", "running") and time.perf_counter() < deadline:
+        await asyncio.sleep(0.5)
+        job = json.loads((await connection.send("GET", f"/jobs/{job['id']}", timeout=max_seconds))[1])
+    return job
+
+
+@dataclass
+class Writes:
+    """What runs beside the clients in the "writes" phase: PDFs uploaded one after the other through the API,
+    and a command (e.g. `kg ingest --force FILE`) re-ingesting papers in a process of its own."""
+
+    uploads: Sequence[tuple[str, bytes]]
+    reingest: Sequence[str]
+    env: dict[str, str] | None = None  # the re-ingest's environment (default: this process's)
+
+
+async def under_writes(host: str, port: int, questions: list[dict], node_ids: list[str], writes: Writes,
+                       clients: int = 8, per_client: int = 40, max_seconds: float = 300) -> dict:
+    """The same load measured idle, then while `writes` run; each phase's summary, the uploads' jobs and the
+    re-ingest's exit status. In the write phase the clients go on until the writes are done."""
+    connections = [Connection(host, port) for _ in range(clients)]
+    try:
+        await warm_up(connections, questions, node_ids)
+        work = plans(questions, node_ids, clients, per_client)
+        idle = await measure(connections, work, max_seconds)
+        reingest = await asyncio.create_subprocess_exec(*writes.reingest, stdout=asyncio.subprocess.DEVNULL,
+                                                        stderr=asyncio.subprocess.PIPE, env=writes.env)
+        uploader = Connection(host, port)
+
+        async def uploads() -> list[dict]:
+            try:
+                return [await upload_and_wait(uploader, name, data, max_seconds) for name, data in writes.uploads]
+            finally:
+                uploader.close()
+
+        uploading = asyncio.ensure_future(uploads())
+        reingesting = asyncio.ensure_future(reingest.communicate())
+        busy = await measure(connections, work, max_seconds, until=asyncio.gather(uploading, reingesting))
+        jobs = await uploading
+        _, stderr = await asyncio.wait_for(reingesting, max_seconds)
+    finally:
+        for c in connections:
+            c.close()
+    return {"idle": idle, "writes": busy, "jobs": jobs, "reingest_exit": reingest.returncode,
+            "reingest_stderr": stderr.decode(errors="replace")[-2000:]}

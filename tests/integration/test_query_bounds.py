@@ -1,0 +1,192 @@
+"""What /cypher refuses beyond writes (LOAD CSV, USE, SHOW, TERMINATE, administration, procedures that are not
+graph reads), its bound in bytes and nesting, and the bounds of every URL parameter: each refusal a 4xx with
+the error body, against the real app and a real Neo4j holding the sample graph."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api.app import create_app
+from api.params import MAX_OFFSET
+from kg.schema import init_schema
+from kg.write import write_graph
+from ontology.loader import get_schema
+from tests.sample_graph import sample_graph
+
+
+@pytest.fixture(scope="module")
+def sample_db(driver, neo4j_settings):
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    schema = get_schema()
+    init_schema(driver, schema, neo4j_settings.embedding_dim)
+    nodes, edges = sample_graph()
+    assert write_graph(driver, nodes, edges, schema).ok
+    driver.execute_query("CALL db.awaitIndexes(60)")
+    return driver
+
+
+@pytest.fixture(scope="module")
+def client(sample_db, neo4j_settings):
+    with TestClient(create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))) as test_client:
+        yield test_client
+
+
+def error_of(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
+    assert body["error"]["code"] == code, body
+    return body["error"]
+
+
+def cypher(client, query: str, **parameters):
+    return client.post("/cypher", json={"query": query, "parameters": parameters})
+
+
+# ------------------------------------------------------------------ /cypher: what reaches beyond the graph
+
+@pytest.fixture
+def web_server():
+    """A local HTTP server that counts the requests it gets: LOAD CSV must never reach it."""
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"a,b\n1,2\n")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/data.csv", hits
+    server.shutdown()
+
+
+def test_load_csv_is_refused_and_fetches_nothing(client, web_server):
+    url, hits = web_server
+    for query in (f"LOAD CSV FROM '{url}' AS row RETURN row",
+                  f"MATCH (p:Paper) CALL (p) {{ LOAD CSV FROM '{url}' AS row RETURN row }} RETURN p.id, row",
+                  "LOAD CSV FROM 'file:///etc/passwd' AS row RETURN row"):
+        assert "LOAD CSV" in error_of(cypher(client, query), 403, "QUERY_REFUSED")["message"]
+    assert hits == []
+
+
+@pytest.mark.parametrize("query", [
+    "SHOW TRANSACTIONS",
+    "SHOW TRANSACTIONS YIELD currentQuery, parameters RETURN currentQuery, parameters",
+    "TERMINATE TRANSACTIONS 'neo4j-transaction-1'",
+    "SHOW SETTINGS",
+    "SHOW PROCEDURES",
+    "SHOW INDEXES",
+    "SHOW USERS",
+    "CREATE USER mallory SET PASSWORD 'secret-secret'",
+    "CALL dbms.components()",
+    "CALL dbms.listConfig()",
+    "MATCH (p:Paper) WITH p CALL dbms.components() YIELD name RETURN p.id, name",
+    "CALL db.resampleOutdatedIndexes()",
+    "CALL db.clearQueryCaches()",
+    "CALL tx.setMetaData({who: 'me'})",
+    "USE neo4j MATCH (p:Paper) RETURN p.id",
+    "CYPHER runtime=slotted USE neo4j MATCH (p:Paper) RETURN p.id",
+    "CALL () { USE neo4j MATCH (p:Paper) RETURN p } RETURN p.id",
+    "MATCH (p:Paper) RETURN p.id AS x UNION ALL USE neo4j MATCH (p:Paper) RETURN p.title AS x",
+])
+def test_reads_beyond_the_graph_are_refused(client, query):
+    error_of(cypher(client, query), 403, "QUERY_REFUSED")
+
+
+def test_graph_reads_still_run(client):
+    """What the checks must not catch: graph procedures, and USE or SHOW as names or text."""
+    labels = cypher(client, "CALL db.labels() YIELD label RETURN label ORDER BY label").json()["rows"]
+    assert {"label": "Paper"} in labels
+    found = cypher(client, "CALL db.index.fulltext.queryNodes('entity_names', 'PG19') YIELD node "
+                           "RETURN node.id AS id").json()
+    assert found["rows"] == [{"id": "dataset_pg19"}]
+    named = cypher(client, "MATCH (use:Paper) // USE system\nRETURN use.id AS show, {use: 1} AS m, 'USE x' AS s "
+                           "ORDER BY show").json()
+    assert named["rows"][0] == {"show": "paper_a", "m": {"use": 1}, "s": "USE x"}
+
+
+def test_paths_are_returned_as_nodes_and_edges(client):
+    body = cypher(client, "MATCH path = (:Paper {id: 'paper_a'})-[:HAS_AUTHOR]->(a:Author {id: 'author_lee'}) "
+                          "RETURN path").json()
+    path = body["rows"][0]["path"]
+    assert [n["id"] for n in path["nodes"]] == ["paper_a", "author_lee"]
+    assert [e["type"] for e in path["edges"]] == ["HAS_AUTHOR"]
+
+
+# ------------------------------------------------------------------ /cypher: bounds of the result
+
+def test_one_huge_value_is_refused_in_bytes(client):
+    error = error_of(cypher(client, "RETURN range(1, 3000000) AS numbers"), 400, "RESULT_TOO_LARGE")
+    assert "10,000,000 bytes" in error["message"]
+
+
+def test_many_rows_are_cut_at_the_byte_limit(neo4j_settings, sample_db):
+    small = neo4j_settings.model_copy(update={"cypher_max_bytes": 5000, "qa_vectors": False})
+    with TestClient(create_app(small)) as quick:
+        body = cypher(quick, "UNWIND range(1, 900) AS x RETURN x, 'some text of forty characters, or so.' AS t")
+        assert body.status_code == 200, body.text
+        rows = body.json()["rows"]
+        assert body.json()["truncated"] and 40 < len(rows) < 900
+        assert rows == [{"x": i + 1, "t": "some text of forty characters, or so."} for i in range(len(rows))]
+        assert len(body.content) <= 5000 + 200  # the rows within the limit, plus columns and flags
+
+
+def test_deeply_nested_value_is_refused(client):
+    error_of(cypher(client, "RETURN reduce(l = [], x IN range(1, 600) | [l]) AS deep"), 400, "RESULT_TOO_LARGE")
+    shallow = cypher(client, "RETURN reduce(l = [], x IN range(1, 20) | [l]) AS ok")
+    assert shallow.status_code == 200, shallow.text
+
+
+@pytest.mark.parametrize("query, parameters", [
+    ("RETURN [1, 2][176086315491..176086315492] AS x", {}),  # Cypher slices take 32-bit integers
+    ("RETURN $x AS x", {"x": 10 ** 30}),  # more than Bolt's 64-bit integers
+])
+def test_values_neo4j_cannot_take_are_400(client, query, parameters):
+    error_of(cypher(client, query, **parameters), 400, "INVALID_QUERY")
+
+
+# ------------------------------------------------------------------ URL parameters
+
+@pytest.mark.parametrize("path", ["/papers", "/nodes?q=PG19"])
+def test_offsets_beyond_the_bound_are_422_not_500(client, path):
+    join = "&" if "?" in path else "?"
+    for offset in (176086315491, MAX_OFFSET + 1, -1):
+        error_of(client.get(f"{path}{join}offset={offset}"), 422, "INVALID_REQUEST")
+    last = client.get(f"{path}{join}offset={MAX_OFFSET}")
+    assert last.status_code == 200 and last.json()["items"] == [] and last.json()["total"] >= 1
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(path=st.sampled_from(["/papers", "/nodes?q=PG19", "/locate?q=Figure 1", "/nodes/method_srt/neighbours"]),
+       offset=st.one_of(st.integers(), st.integers(min_value=2 ** 31 - 300, max_value=2 ** 64)),
+       limit=st.one_of(st.integers(), st.integers(min_value=1, max_value=200)))
+def test_any_paging_numbers_are_answered_or_refused_never_a_500(client, path, offset, limit):
+    response = client.get(path, params={"offset": offset, "limit": limit})
+    assert response.status_code in (200, 422), response.text
+    if response.status_code == 200:
+        body = response.json()
+        assert len(body["items"] if "items" in body else body["edges"]) <= limit  # one hop: an edge per path
+
+
+@pytest.mark.parametrize("path", ["/papers?q=", "/nodes?q=", "/locate?q="])
+def test_search_text_is_bounded(client, path):
+    error_of(client.get(path + "x" * 501), 422, "INVALID_REQUEST")
+    assert client.get(path + "graph " * 83).status_code == 200  # 498 characters
+
+
+def test_overlong_url_is_414_with_the_error_body(client):
+    error_of(client.get("/nodes/neighbours", params={"label": ["Method"] * 2000}), 414, "URI_TOO_LONG")
+    error_of(client.get("/papers/" + "p" * 9000), 414, "URI_TOO_LONG")
+    assert client.get("/papers", params={"q": "sparse"}).status_code == 200
