@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +43,9 @@ class Settings(BaseSettings):
     api_port: int = 8000
 
     embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
+    # static: token vectors distilled from all-MiniLM-L6-v2 without torch (the default install); contextual: the
+    # full transformer through sentence-transformers (the `contextual` extra: torch)
+    embedder: Literal["static", "contextual"] = "static"
 
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped

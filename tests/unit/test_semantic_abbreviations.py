@@ -35,9 +35,10 @@ def test_the_pipelines_load_without_importing_torch_and_torch_still_imports_afte
     import subprocess
     import sys
 
-    pytest.importorskip("torch", reason="torch comes with the `embed` extra; without it there is nothing to hide")
+    pytest.importorskip("torch", reason="torch comes with the `contextual` extra; without it there is nothing to hide")
     probe = ("import sys\nfrom extractors.semantic import nlp\nnlp.load()\nprint('torch' in sys.modules)\n"
              "import torch\nprint(torch.tensor([1.0]).tolist())\n"
-             "print([a.text for a in nlp.sentences()('A neural network (NN) is used.')._.abbreviations])\n")
+             "from extractors.semantic.schwartz_hearst import definitions\n"
+             "print([s.text for s, _ in definitions(nlp.sentences()('A neural network (NN) is used.'))])\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:3] == ["False", "[1.0]", "['NN']"]
