@@ -82,7 +82,7 @@ class ContextualEmbedder:
 
     @property
     def dim(self) -> int:
-        return int(self.model.get_sentence_embedding_dimension())
+        return int(self.model.get_embedding_dimension())
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True).tolist() if texts else []
@@ -132,9 +132,13 @@ def distil(model_path: Path) -> np.ndarray:
     return (np.concatenate(rows) * token_weights(vocab)[:, None]).astype(np.float16)
 
 
+def table_path(version: str, cache_dir: Path) -> Path:
+    return cache_dir / "embeddings" / f"{version}.npy"
+
+
 def cached_table(model_path: Path, version: str, cache_dir: Path) -> np.ndarray:
     """The distilled table from the cache, distilling and storing it (atomically) on first use."""
-    path = cache_dir / "embeddings" / f"{version}.npy"
+    path = table_path(version, cache_dir)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
