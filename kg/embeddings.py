@@ -183,3 +183,11 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
         raise ConfigurationError(f"{MODEL_NAME} gives {embedder.dim}-dimensional vectors but PAPERKG_EMBEDDING_DIM "
                                  f"is {expected_dim}", hint=f"set PAPERKG_EMBEDDING_DIM={embedder.dim}")
     return embedder
+
+
+if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)
+    from kg.settings import get_settings
+
+    settings = get_settings()
+    embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
+    print(embedder.version if embedder else off_reason(settings.embedder))
