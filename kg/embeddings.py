@@ -88,7 +88,9 @@ class ContextualEmbedder:
         return int(self.model.get_embedding_dimension())
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        return self.model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True).tolist() if texts else []
+        if not texts:
+            return []
+        return self.model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True).tolist()
 
 
 def installed_version(kind: str | None = None) -> str | None:

@@ -66,7 +66,8 @@ class BertEncoder:
         """x @ W.T + b over the last axis; as one 2-D product, since numpy runs a 3-D @ 2-D product as a loop of
         small ones that is many times slower."""
         weight = self.weights[f"{name}.weight"]
-        return (x.reshape(-1, x.shape[-1]) @ weight.T).reshape(*x.shape[:-1], weight.shape[0]) + self.weights[f"{name}.bias"]
+        product = x.reshape(-1, x.shape[-1]) @ weight.T
+        return product.reshape(*x.shape[:-1], weight.shape[0]) + self.weights[f"{name}.bias"]
 
     def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
         return layer_norm(x, self.weights[f"{name}.weight"], self.weights[f"{name}.bias"], self.eps)

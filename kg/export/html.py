@@ -2,8 +2,8 @@
 colors), and a click on a node or edge shows its provenance and the text of its evidence chunks.
 
 Drawing is vis-network's standalone build (vendored in kg/export/vendor/ with its licence notice; it injects
-its own CSS), inlined with the data, so the page needs no network at view time. Chunks and ingest runs are not drawn: chunks are the evidence
-shown in the panel. All data goes in as JSON with <, > and & escaped; the page's script writes it with
+its own CSS), inlined with the data, so the page needs no network at view time. Chunks and ingest runs are not
+drawn: chunks are the evidence shown in the panel. All data goes in as JSON with <, > and & escaped; the page's script writes it with
 textContent only, so no text from a paper can become markup.
 """
 
@@ -33,7 +33,8 @@ def _assets() -> tuple[Template, str]:
     here = importlib.resources.files("kg.export")
     vis = here / "vendor" / "vis-network.min.js"
     if not vis.is_file():
-        raise ExportError("the vis-network build is missing from kg/export/vendor", hint="reinstall paperkg (pip install -e .)")
+        raise ExportError("the vis-network build is missing from kg/export/vendor",
+                          hint="reinstall paperkg (pip install -e .)")
     return Template((here / "graph_page.html").read_text()), vis.read_text()
 
 

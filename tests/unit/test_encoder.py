@@ -29,7 +29,8 @@ def tiny_model(tmp_path_factory):
     def rand(*shape):
         return rng.normal(0, 0.5, shape).astype(np.float32)
 
-    w = {"embeddings.word_embeddings.weight": rand(len(VOCAB), HIDDEN), "embeddings.position_embeddings.weight": rand(8, HIDDEN),
+    w = {"embeddings.word_embeddings.weight": rand(len(VOCAB), HIDDEN),
+         "embeddings.position_embeddings.weight": rand(8, HIDDEN),
          "embeddings.token_type_embeddings.weight": rand(2, HIDDEN),
          "embeddings.LayerNorm.weight": 1 + rand(HIDDEN), "embeddings.LayerNorm.bias": rand(HIDDEN)}
     for i in range(LAYERS):
