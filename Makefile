@@ -30,7 +30,7 @@ system-deps:
 system-deps-browser:
 	@bash scripts/system-deps.sh --browser
 
-## run: install, start the local Neo4j, ingest PAPERS (default: the generated samples), then serve the API
+## run: install, start the local Neo4j, ingest PAPERS (default: samples/, two generated papers and a real one), then serve the API
 ## in the foreground (Ctrl-C stops the API; Neo4j keeps running until `kg db stop`)
 PAPERS ?= samples
 # The embeddings' token table is distilled (once; CPU) while `kg db start` fetches and starts Neo4j (network, then

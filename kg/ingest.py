@@ -244,8 +244,8 @@ class Ingestor:
         self.embed = model is not None
         self.versions = [EXTRACTOR, SEMANTIC_EXTRACTOR, model or EMBEDDINGS_OFF]
         now = datetime.now(timezone.utc)
-        self.report = IngestReport(invocation=invocation_id(now),
-                                   embeddings=model or (embeddings.off_reason(settings.embedder) if embed else "embeddings off (--no-embed)"))
+        off = embeddings.off_reason(settings.embedder) if embed else "embeddings off (--no-embed)"
+        self.report = IngestReport(invocation=invocation_id(now), embeddings=model or off)
 
     def run(self, paths: Iterable[Path]) -> IngestReport:
         began = time.perf_counter()
