@@ -47,6 +47,9 @@ def test_chunk_embeddings_are_stored_for_the_vector_index(ingest_settings, drive
     report = run_ingest(ingest_settings, driver, [SAMPLE_A], embed=True)
     assert report.embeddings.startswith("all-MiniLM-L6-v2-static")
     assert value(driver, "MATCH (c:Chunk) WHERE c.embedding IS NULL RETURN count(c)") == 0
+    embedders = driver.execute_query("MATCH (c:Chunk) MATCH (r:IngestRun {id: c.run_id}) "
+                                     "RETURN collect(DISTINCT r.extractors[-1]) AS e").records[0]["e"]
+    assert embedders == [report.embeddings]  # which embedder wrote each chunk
     table = driver.execute_query("MATCH (c:Chunk {kind: 'table'}) RETURN c.id AS id, c.embedding AS v").records[0]
     assert len(table["v"]) == 384 and abs(sum(v * v for v in table["v"]) - 1.0) < 1e-3
     driver.execute_query("CALL db.awaitIndexes(60)")
