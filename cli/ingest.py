@@ -25,7 +25,7 @@ def ingest(
     workers: int = typer.Option(max(1, (os.cpu_count() or 2)), "--workers", "-w", min=1,
                                 help="parser processes (each with the PAPERKG_PARSE_* limits)"),
     force: bool = typer.Option(False, "--force", help="re-ingest files already in the graph with the same versions"),
-    embed: bool = typer.Option(True, "--embed/--no-embed", help="compute chunk embeddings (needs the `embed` extra)"),
+    embed: bool = typer.Option(True, "--embed/--no-embed", help="compute chunk embeddings (PAPERKG_EMBEDDER)"),
     as_json: bool = typer.Option(False, "--json", help="print a machine-readable report on stdout"),
 ) -> None:
     """Parse, chunk, embed, validate and write PDFs into Neo4j, one transaction per paper.

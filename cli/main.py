@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import platform
 import sys
 
 import typer
 from pydantic import ValidationError
 
 from cli import bench, bench_entities, bench_ingest, bench_qa, bench_robustness, config, curate, db, export, graph_import, ingest, ontology, parse, qa
+from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
 from kg.errors import PaperKGError
@@ -17,6 +20,23 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from ontology.loader import get_schema
+
+        typer.echo(f"paperkg {importlib.metadata.version('paperkg')} (ontology {get_schema().version}, "
+                   f"Python {platform.python_version()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                          help="print the version and exit")) -> None:
+    """paperkg: turn scientific PDFs into a provenance-bearing knowledge graph in Neo4j."""
+
+
 app.add_typer(db.app, name="db")
 app.add_typer(config.app, name="config")
 app.add_typer(bench.app, name="bench")
@@ -31,6 +51,7 @@ app.command()(serve)
 app.command("ask")(qa.ask)
 app.command("locate")(qa.locate)
 app.command("coverage")(qa.coverage)
+app.command()(doctor)
 bench.app.command("qa")(bench_qa.qa)
 bench.app.command("ingest")(bench_ingest.ingest_bench)
 bench.app.command("robustness")(bench_robustness.robustness_bench)

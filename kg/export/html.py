@@ -1,9 +1,9 @@
 """One self-contained HTML page of the knowledge graph: nodes colored by type (the ontology's Browser
 colors), and a click on a node or edge shows its provenance and the text of its evidence chunks.
 
-Drawing is vis-network's (its standalone build, as shipped in the pyvis package), inlined with the data,
-so the page needs no network at view time. Chunks and ingest runs are not drawn: chunks are the evidence
-shown in the panel. All data goes in as JSON with <, > and & escaped; the page's script writes it with
+Drawing is vis-network's standalone build (vendored in kg/export/vendor/ with its licence notice; it injects
+its own CSS), inlined with the data, so the page needs no network at view time. Chunks and ingest runs are not
+drawn: chunks are the evidence shown in the panel. All data goes in as JSON with <, > and & escaped; the page's script writes it with
 textContent only, so no text from a paper can become markup.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import importlib.resources
 import json
-import re
 from functools import lru_cache
 from string import Template
 from typing import Iterable
@@ -29,15 +28,14 @@ _JSON_IN_HTML = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 
 
 
 @lru_cache(maxsize=1)
-def _assets() -> tuple[Template, str, str]:
-    """The page template and the newest vis-network build that pyvis ships (lib/vis-<version>/)."""
-    builds = [d for d in (importlib.resources.files("pyvis") / "templates" / "lib").iterdir()
-              if d.name.startswith("vis-") and (d / "vis-network.min.js").is_file()]
-    if not builds:
-        raise ExportError("the pyvis package has no vis-network build", hint="reinstall paperkg (pip install -e .)")
-    vis = max(builds, key=lambda d: tuple(int(p) for p in re.findall(r"\d+", d.name)))
-    page = importlib.resources.files("kg.export") / "graph_page.html"
-    return Template(page.read_text()), (vis / "vis-network.min.js").read_text(), (vis / "vis-network.css").read_text()
+def _assets() -> tuple[Template, str]:
+    """The page template and the vendored vis-network build."""
+    here = importlib.resources.files("kg.export")
+    vis = here / "vendor" / "vis-network.min.js"
+    if not vis.is_file():
+        raise ExportError("the vis-network build is missing from kg/export/vendor",
+                          hint="reinstall paperkg (pip install -e .)")
+    return Template((here / "graph_page.html").read_text()), vis.read_text()
 
 
 def to_html(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema,
@@ -59,8 +57,8 @@ def to_html(nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Sc
     }
     papers = view.papers()
     title = view.caption(papers[0]) if len(papers) == 1 else f"{len(papers)} papers"
-    template, vis_js, vis_css = _assets()
-    return template.substitute(title=html.escape(f"{title} · paperkg knowledge graph"), vis_js=vis_js, vis_css=vis_css,
+    template, vis_js = _assets()
+    return template.substitute(title=html.escape(f"{title} · paperkg knowledge graph"), vis_js=vis_js,
                                data=json.dumps(data, ensure_ascii=False).translate(_JSON_IN_HTML))
 
 

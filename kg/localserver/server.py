@@ -107,7 +107,7 @@ class LocalNeo4j:
         runtime = checked_java(self.settings.java_home)
         java = runtime.executable
         lib = self.install()
-        self._check_ports_free()
+        self.check_ports_free()
         self._ensure_password()
         self._write_config()
         if not (self.data_dir / "databases" / "system").exists():
@@ -185,7 +185,7 @@ class LocalNeo4j:
                 return None  # the pid was reused by another process
         return pid
 
-    def _check_ports_free(self) -> None:
+    def check_ports_free(self) -> None:
         for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import pymupdf
-from rank_bm25 import BM25Okapi
 
+from kg.errors import ConfigurationError
 from kg.qa.answer import ANSWER_CHARS
 from kg.qa.text import sentences, squash, tokens
 
@@ -92,11 +92,17 @@ class Baseline:
     """BM25 over ~1000-character chunks of one PDF's page text (chunks never cross a page)."""
 
     def __init__(self, pdf: Path):
+        try:  # the baseline's library is in the `bench` extra, not the default install
+            from rank_bm25 import BM25Okapi
+        except ImportError as exc:
+            raise ConfigurationError("the BM25 baseline needs rank-bm25",
+                                     hint="pip install -e '.[bench]' (make test does)") from exc
+        self.okapi = BM25Okapi
         self.chunks: list[tuple[int, str]] = []
         with pymupdf.open(pdf) as doc:
             for number, page in enumerate(doc, start=1):
                 self.chunks += [(number, text) for text in _pieces(squash(page.get_text()))]
-        self.bm25 = BM25Okapi([tokens(text) or [""] for _, text in self.chunks])
+        self.bm25 = self.okapi([tokens(text) or [""] for _, text in self.chunks])
 
     def answer(self, question: str) -> tuple[str, list[int]]:
         query = tokens(question)
@@ -105,7 +111,7 @@ class Baseline:
         candidates = [self.chunks[i][1][a:b] for i in top for a, b in sentences(self.chunks[i][1])]
         if not candidates:
             return "", [self.chunks[i][0] for i in top]
-        sentence_scores = BM25Okapi([tokens(s) or [""] for s in candidates]).get_scores(query)
+        sentence_scores = self.okapi([tokens(s) or [""] for s in candidates]).get_scores(query)
         best = max(range(len(candidates)), key=lambda i: sentence_scores[i])
         return candidates[best], [self.chunks[i][0] for i in top]
 

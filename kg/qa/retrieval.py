@@ -27,9 +27,10 @@ class Retrieval:
 
 
 def query_embedder(settings: Settings) -> Embedder | None:
-    """Question -> vector with the chunk embedding model; None when the `embed` extra is not installed or
+    """Question -> vector with the chunk embedding model; None when the embedder is not installed or
     PAPERKG_QA_VECTORS is off (then retrieval is fulltext and graph only)."""
-    model = embeddings.load_embedder(settings.embedding_dim) if settings.qa_vectors else None
+    model = (embeddings.load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
+             if settings.qa_vectors else None)
     return (lambda text: model.embed([text])[0]) if model else None
 
 

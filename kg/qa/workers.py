@@ -33,7 +33,7 @@ _worker: dict[str, Any] = {}
 
 
 class _LazyEmbedder:
-    """The query embedder, loaded on the first question (torch takes seconds); None without the `embed` extra."""
+    """The query embedder, loaded on the first question (a table or a model to load); None without the embedder."""
 
     def __init__(self, settings: Settings):
         self.settings, self._lock, self._loaded, self._fn = settings, threading.Lock(), False, None

@@ -13,7 +13,7 @@ from kg.filestore import file_sha256
 from kg.localserver.java import checked_java
 from kg.schema import init_schema
 from ontology.loader import get_schema
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import GENERATED, SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 from tests.neo4j_harness import docker_engine_answers
 
 
@@ -67,7 +67,7 @@ def test_the_benchmark_names_the_server_s_java_its_inlining_and_whether_lucene_c
 
 def test_writer_on_real_papers_writes_again_what_their_ingest_wrote(ingest_settings, driver, monkeypatch):
     written = []
-    first = run_ingest(ingest_settings, driver, [SAMPLES], on_written=written.append)
+    first = run_ingest(ingest_settings, driver, GENERATED, on_written=written.append)
     assert sorted(p.run.sha256 for p in written) == sorted(file_sha256(path) for path in (SAMPLE_A, SAMPLE_B))
     ledger = ("PaperKGSchema", "IngestRun")
     before = canonical_dump(driver, skip_labels=ledger)
@@ -100,7 +100,7 @@ def _generated_by(driver) -> dict[str, str]:
 def test_writer_on_real_papers_in_a_larger_graph_has_the_extra_entities_only_meanwhile(ingest_settings, driver,
                                                                                         monkeypatch):
     written = []
-    first = run_ingest(ingest_settings, driver, [SAMPLES], on_written=written.append)
+    first = run_ingest(ingest_settings, driver, GENERATED, on_written=written.append)
     before = canonical_dump(driver, skip_labels=("PaperKGSchema", "IngestRun"))
     extra = "MATCH (n:Method|Dataset|Metric|Task|Concept) WHERE n.id STARTS WITH 'bench_entity_' RETURN count(n)"
     seen, timed = [], benchmark._written

@@ -165,7 +165,7 @@ def test_a_server_that_took_the_port_after_the_check_is_not_adopted(tmp_path, ne
     ours = neo4j_settings.model_copy(update={"data_dir": tmp_path, "http_port": free_port(),
                                              "neo4j_heap": "512m", "neo4j_pagecache": "64m"})
     server = LocalNeo4j(ours)
-    monkeypatch.setattr(server, "_check_ports_free", lambda: None)  # the race: the port was free when checked
+    monkeypatch.setattr(server, "check_ports_free", lambda: None)  # the race: the port was free when checked
     with pytest.raises(ServerError, match="another Neo4j") as info:
         server.start()
     assert f"port {neo4j_settings.bolt_port}" in info.value.message

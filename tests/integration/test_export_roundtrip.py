@@ -40,7 +40,7 @@ def _wipe(driver) -> None:
 def ingested(neo4j_settings, empty_db, tmp_path):
     """The two sample papers ingested in-process without embeddings; their Paper ids."""
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path / "data"})
-    report = Ingestor(settings, empty_db, workers=0, embed=False).run(sorted(SAMPLES.glob("*.pdf")))
+    report = Ingestor(settings, empty_db, workers=0, embed=False).run(sorted(SAMPLES.glob("sample-*.pdf")))
     assert [p.status for p in report.papers] == ["ingested", "ingested"]
     return sorted(paper_id(p.sha256) for p in report.papers)
 

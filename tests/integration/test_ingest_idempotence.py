@@ -9,12 +9,12 @@ from kg.mapping import paper_id
 from kg import papers
 from kg.papers import delete_subgraph
 from ontology.loader import get_schema
-from tests.ingest_support import (SAMPLE_A, SAMPLE_B, SAMPLES, ingest_settings, record_statements,  # noqa: F401
+from tests.ingest_support import (GENERATED, SAMPLE_A, SAMPLE_B, ingest_settings, record_statements,  # noqa: F401
                                   run_ingest, value)
 
 
 def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driver):
-    first = run_ingest(ingest_settings, driver, [SAMPLES])
+    first = run_ingest(ingest_settings, driver, GENERATED)
     assert (first.count("ingested"), first.count("unchanged"), first.count("failed")) == (2, 0, 0)
     before = canonical_dump(driver)
     papers = {r["t"] for r in driver.execute_query("MATCH (p:Paper) RETURN p.title AS t").records}
@@ -22,13 +22,13 @@ def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driv
     assert value(driver, "MATCH (c:Chunk) RETURN count(c)") > 10 and first.totals()["nodes_written"] == \
         value(driver, "MATCH (n) WHERE NOT n:IngestRun AND NOT n:PaperKGSchema RETURN count(n)") + 1  # Bo Kim twice
 
-    again = run_ingest(ingest_settings, driver, [SAMPLES])
+    again = run_ingest(ingest_settings, driver, GENERATED)
     assert [p.status for p in again.papers] == ["unchanged", "unchanged"]
     assert canonical_dump(driver) == before
 
     ledger = ("IngestRun", "PaperKGSchema")
     graph = canonical_dump(driver, skip_labels=ledger)
-    forced = run_ingest(ingest_settings, driver, [SAMPLES], force=True)
+    forced = run_ingest(ingest_settings, driver, GENERATED, force=True)
     assert forced.count("ingested") == 2 and sum(p.nodes_deleted + p.edges_deleted for p in forced.papers) == 0
     assert canonical_dump(driver, skip_labels=ledger) == graph
     assert value(driver, "MATCH (:Paper {id: $id})-[:GENERATED_BY]->(r:IngestRun) RETURN count(r)",
@@ -50,8 +50,8 @@ def test_every_statement_of_a_paper_write_keeps_a_cached_plan_that_seeks(ingest_
     seek (the entity read excepted: label scans are its only plan), never by scanning a label or the graph. The one
     statement that would scan there is left to be replanned."""
     sent = record_statements(monkeypatch)
-    run_ingest(ingest_settings, driver, [SAMPLES])
-    run_ingest(ingest_settings, driver, [SAMPLES], force=True)  # the re-ingestion reads
+    run_ingest(ingest_settings, driver, GENERATED)
+    run_ingest(ingest_settings, driver, GENERATED, force=True)  # the re-ingestion reads
     assert delete_subgraph(driver, file_sha256(SAMPLE_A), get_schema())[0] > 0
     monkeypatch.undo()
     texts = set(sent)

