@@ -66,7 +66,7 @@ def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edi
         init_schema(driver, schema, server.settings.embedding_dim)
         assert write_graph(driver, *sample_graph(), schema).ok
     settings = curated_settings(server.settings, data_dir=tmp_path / "data")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:  # the Host a loopback API answers
         version = client.get("/curation/nodes/task_lm", headers=CURATOR).headers["ETag"]
         done = client.patch("/curation/nodes/task_lm", json={"properties": {"name": "language modelling"}},
                             headers={**CURATOR, "If-Match": version})

@@ -68,7 +68,7 @@ def _job_end(client: TestClient, job_id: str) -> dict:
 def test_uploads_of_malformed_pdfs_fail_alone_and_the_api_keeps_answering(ingest_settings, driver, tmp_path):
     settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False}))
     corpus = write_corpus(tmp_path / "malformed")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:  # the Host a loopback API answers
         spool = client.app.state.jobs._dir
         for path, code in corpus.items():
             response = client.post("/papers", files={"file": (path.name, path.read_bytes(), "application/pdf")},
