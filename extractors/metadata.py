@@ -22,10 +22,15 @@ _AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab
                           r"research|corporation|\binc\b|ltd|gmbh|academy|hospital|faculty|foundation|"
                           r"\b(google|microsoft|ibm|allen|facebook|meta ai|street|road|avenue|city|usa|china|germany|"
                           r"france|italy|japan|uk|canada|india|spain|poland|ireland)\b", re.I)
-_MEMBERSHIP = re.compile(r",?\s*\b(?:(?:student|senior|life)\s+)?(?:member|fellow),?\s*ieee\b", re.I)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[^}]+\}@[\w.-]+|\([^)]+\)@[\w.-]+")
+# "Member, IEEE": a run of spaces is tried from its comma or its first space only (a start inside the run
+# matches only where the run's start does), so a line of spaces costs one pass
+_MEMBERSHIP = re.compile(r"(?!(?<=[\s,])\s),?\s*\b(?:(?:student|senior|life)\s+)?(?:member|fellow),?\s*ieee\b", re.I)
+# An address starts where its run of address characters starts, and a grouped one ("{a,b}@x.org") lists at
+# most 200 characters: a long line with no "@", or of unclosed braces, costs one pass
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++|\{[^}]{1,200}+\}@[\w.-]++|\([^)]{1,200}+\)@[\w.-]++")
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
-_MARKS = re.compile(r"[\d*†‡§¶⋆♠♣♢♦♥∗,]+$|^[\d*†‡§¶⋆♠♣♢♦♥∗]+")
+# trailing marks match from the first of a run only, so a long run that does not end the line costs one pass
+_MARKS = re.compile(r"(?<![\d*†‡§¶⋆♠♣♢♦♥∗,])[\d*†‡§¶⋆♠♣♢♦♥∗,]++$|^[\d*†‡§¶⋆♠♣♢♦♥∗]++")
 _ABSTRACT_RUNIN = re.compile(r"^\s*(abstract|summary)\s*[—–:.\-]\s*", re.I)
 _KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")

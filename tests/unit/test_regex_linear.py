@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats
+from extractors import floats, metadata
 
 LONG = 200_000
 BOUND = 5.0  # seconds: a linear pattern needs milliseconds here, a quadratic one minutes
@@ -40,6 +40,11 @@ ADVERSARIAL = {
     "leader: dots": (floats.LEADER_RE.search, repeat(".")),
     "leader: spaced dots": (floats.LEADER_RE.search, repeat(". ")),
     "leader: dots then spaces": (floats.LEADER_RE.search, "...." + repeat(" ", "x")),
+    "email: a long word": (metadata._EMAIL.findall, repeat("_", "\0")),
+    "email: unclosed braces": (metadata._EMAIL.findall, repeat("{a")),
+    "email: unclosed parentheses": (metadata._EMAIL.findall, repeat("(a")),
+    "membership: spaces": (metadata._MEMBERSHIP.findall, repeat(" ", "x")),
+    "marks: digits and commas": (metadata._MARKS.findall, repeat("1,")),
 }
 
 
@@ -57,3 +62,32 @@ def test_pattern_is_linear_on_adversarial_input(case):
 ])
 def test_leader_pattern_keeps_its_matches(text, leader):
     assert bool(floats.LEADER_RE.search(text)) is leader
+
+
+@pytest.mark.parametrize("line, emails", [
+    ("alice@example.org", ["alice@example.org"]),
+    ("A. Smith (a.smith+kg@cs.uni-x.de), B. Jones", ["a.smith+kg@cs.uni-x.de"]),
+    ("{alice, bob}@example.org and (carol)@lab.net", ["{alice, bob}@example.org", "(carol)@lab.net"]),
+    ("first.last@sub.domain.co.uk; x@y.z", ["first.last@sub.domain.co.uk", "x@y.z"]),
+    ("no address @ here", []), ("user@localhost", []),
+])
+def test_email_pattern_keeps_its_matches(line, emails):
+    assert metadata._EMAIL.findall(line) == emails
+
+
+@pytest.mark.parametrize("line, cleaned", [
+    ("John Smith, Member, IEEE", "John Smith,"),
+    ("Jane Doe, Senior Member, IEEE, and Joe Bloggs, Fellow, IEEE", "Jane Doe,, and Joe Bloggs,"),
+    ("Ann Lee ,Life Fellow IEEE", "Ann Lee ,"),
+    ("Members of the IEEE board", "Members of the IEEE board"),
+])
+def test_membership_pattern_keeps_its_matches(line, cleaned):
+    assert metadata._MEMBERSHIP.sub(",", line) == cleaned
+
+
+@pytest.mark.parametrize("part, cleaned", [
+    ("Smith1,2", "Smith"), ("*Jones", "Jones"), ("Lee†‡", "Lee"), ("Kim 3, 4", "Kim 3, "), ("Park", "Park"),
+    ("12 Smith", " Smith"),
+])
+def test_marks_pattern_keeps_its_matches(part, cleaned):
+    assert metadata._MARKS.sub("", part) == cleaned
