@@ -10,6 +10,7 @@ import multiprocessing
 import pytest
 
 from extractors import floats, metadata
+from extractors.semantic import results
 
 LONG = 200_000
 BOUND = 5.0  # seconds: a linear pattern needs milliseconds here, a quadratic one minutes
@@ -45,6 +46,8 @@ ADVERSARIAL = {
     "email: unclosed parentheses": (metadata._EMAIL.findall, repeat("(a")),
     "membership: spaces": (metadata._MEMBERSHIP.findall, repeat(" ", "x")),
     "marks: digits and commas": (metadata._MARKS.findall, repeat("1,")),
+    "row label: one long word": (results._LABEL.match, repeat("a", "\0")),
+    "row label: words, no number": (results._LABEL.match, repeat("a ", "x")),
 }
 
 
@@ -91,3 +94,13 @@ def test_membership_pattern_keeps_its_matches(line, cleaned):
 ])
 def test_marks_pattern_keeps_its_matches(part, cleaned):
     assert metadata._MARKS.sub("", part) == cleaned
+
+
+@pytest.mark.parametrize("row, label", [
+    ("BERT 91.2 88.0", "BERT"), ("Our model (large) 93.1 -0.4", "Our model (large)"),
+    ("2-layer LSTM  +1.5", "2-layer LSTM"), ("GPT 2 85.0", "GPT"), ("ResNet-50\t76.1", "ResNet-50"),
+    ("91.2 88.0", None), ("BERT base", None), ("Model\nname 91.2", None),
+])
+def test_row_label_pattern_keeps_its_matches(row, label):
+    found = results._LABEL.match(row)
+    assert (found and found.group("label")) == label
