@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, metadata
+from extractors import floats, layout, metadata
 from extractors.semantic import results
 
 LONG = 200_000
@@ -48,6 +48,7 @@ ADVERSARIAL = {
     "marks: digits and commas": (metadata._MARKS.findall, repeat("1,")),
     "row label: one long word": (results._LABEL.match, repeat("a", "\0")),
     "row label: words, no number": (results._LABEL.match, repeat("a ", "x")),
+    "word before a footnote mark: letters": (layout._AFTER_WORD.search, repeat("e", "\0")),
 }
 
 
@@ -104,3 +105,11 @@ def test_marks_pattern_keeps_its_matches(part, cleaned):
 def test_row_label_pattern_keeps_its_matches(row, label):
     found = results._LABEL.match(row)
     assert (found and found.group("label")) == label
+
+
+@pytest.mark.parametrize("text, after_word", [
+    ("the model", True), ("Straße", True), ("results.", True), ("(see [3])", True), ("of a", False),
+    ("x2", False), ("snake_", False), ("ab\n", True), ("", False),
+])
+def test_after_word_pattern_keeps_its_matches(text, after_word):
+    assert bool(layout._AFTER_WORD.search(text)) is after_word
