@@ -10,7 +10,7 @@ import multiprocessing
 import pytest
 
 from extractors import floats, layout, metadata
-from extractors.semantic import results
+from extractors.semantic import patterns, results
 
 LONG = 200_000
 BOUND = 5.0  # seconds: a linear pattern needs milliseconds here, a quadratic one minutes
@@ -49,7 +49,21 @@ ADVERSARIAL = {
     "row label: one long word": (results._LABEL.match, repeat("a", "\0")),
     "row label: words, no number": (results._LABEL.match, repeat("a ", "x")),
     "word before a footnote mark: letters": (layout._AFTER_WORD.search, repeat("e", "\0")),
+    "coordinated list: commas, no 'and'": (patterns._LIST.findall, repeat("Ab, ")[:LONG // 2]),
+    "author after a name: spaces": (patterns._AUTHOR_AFTER.match, repeat(" ", "x")),
+    "a dataset after a proposal: spaces": (lambda text: patterns._dataset_after().match(text), repeat(" ", "x")),
+    "proposed (our): spaces": (lambda text: family("proposed_our")(text), "our model" + repeat(" ", "x")),
+    "task phrase: a hyphenated run": (lambda text: family("task_phrase")(text), repeat("A-", "x")),
+    **{f"{name}: capitals": (lambda text, name=name: family(name)(text), repeat("A"))
+       for name in ("cited", "method_head", "dataset_head", "proposed_appositive", "dataset_appositive")},
+    **{f"{name}: mixed case": (lambda text, name=name: family(name)(text), repeat("aA"))
+       for name in ("cited", "method_head", "dataset_head")},
 }
+
+
+def family(name: str):
+    """All matches of one of the semantic pattern families."""
+    return lambda text: list(patterns._compiled()[name][0].finditer(text))
 
 
 @pytest.mark.parametrize("case", ADVERSARIAL, ids=str)
@@ -113,3 +127,32 @@ def test_row_label_pattern_keeps_its_matches(row, label):
 ])
 def test_after_word_pattern_keeps_its_matches(text, after_word):
     assert bool(layout._AFTER_WORD.search(text)) is after_word
+
+
+@pytest.mark.parametrize("name, text, found", [
+    ("method_head", "we train a 3DConv network", "DConv"),  # a name may start after digits
+    ("method_head", "the aFoo/Bar network", "Foo/Bar"),  # or after a lower-case letter, if the word needs it
+    ("cited", "unlike non-BERT (Devlin et al., 2019) models", "BERT"),
+    ("cited", "word2vec [12] and GloVe", "word2vec"),
+    ("dataset_head", "experiments on the WikiSQL dataset", "WikiSQL"),
+    ("dataset_appositive", "We use WikiText-103 (Merity et al., 2017), a large corpus of articles", "WikiText-103"),
+    ("proposed_appositive", "SciBERT, a new pretrained language model for science", "SciBERT"),
+    ("proposed_our", "our model, called FooNet, wins", "FooNet"),
+    ("task_phrase", "progress in named entity recognition", "in named entity recognition"),
+])
+def test_semantic_families_keep_their_matches(name, text, found):
+    assert [m.group("n") for m in family(name)(text)][:1] == [found]
+
+
+@pytest.mark.parametrize("text, after", [
+    (" et al. (2019)", True), (" and Lee, 2018", True), (" and Leeet al", True), (" and Lee2018", True),
+    (" (2019a)", True), (" is a model", False),
+])
+def test_author_after_pattern_keeps_its_matches(text, after):
+    assert bool(patterns._AUTHOR_AFTER.match(text)) is after
+
+
+def test_coordinated_list_pattern_keeps_its_matches():
+    assert patterns._LIST.search("corpora: ukWaC, Wikipedia and BNC.").group(0) == "ukWaC, Wikipedia and BNC"
+    assert patterns._LIST.search("PubTabNet [22], FinTabNet (113k samples) or PubTables-1M").group(0) == \
+        "PubTabNet [22], FinTabNet (113k samples) or PubTables-1M"
