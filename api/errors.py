@@ -12,14 +12,15 @@ from starlette.exceptions import HTTPException
 
 from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
-                       InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError, PermissionDeniedError,
-                       QueryRefusedError, QueryTimeoutError)
+                       InvalidBBoxError, InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError,
+                       PermissionDeniedError, QueryRefusedError, QueryTimeoutError)
 
 log = logging.getLogger("paperkg.api")
 
 STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
-          (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422)]
+          (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422),
+          (InvalidBBoxError, 422)]
 
 
 def body(code: str, message: str, details=None, hint: str | None = None) -> dict:

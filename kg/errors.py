@@ -158,3 +158,9 @@ class GraphImportError(PaperKGError):
     """A graph file that `kg import` refuses: not a paperkg-graph file, or content the ontology forbids."""
 
     code = "IMPORT"
+
+
+class InvalidBBoxError(PaperKGError):
+    """A stored box that is not "page:x0,y0,x1,y1" (a graph imported or edited by hand can hold any text)."""
+
+    code = "INVALID_BBOX"
