@@ -20,7 +20,8 @@ ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
                       r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
 AUTHOR_START_RE = re.compile(r"^(?:[A-Z][\w'’\-]+,?\s+(?:[A-Z]\.\s*)+|(?:[A-Z]\.\s*)+[A-Z][\w'’\-]+|"
                              r"[A-Z][\w'’\-]+\s+[A-Z][\w'’\-]+,)")
-INVERTED_RE = re.compile(r"(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"
+# (a run of spaces is tried from its first space only: a later start matches only where the first does)
+INVERTED_RE = re.compile(r"(?!(?<=\s)\s)(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"
                          r"(?P<given>(?:[A-Z][a-z]?\.\s*-?)*[A-Z][a-z]?\.?)(?=,|$|\s+and\s|\s*&)")
 QUOTED_RE = re.compile(r"[“\"](?P<title>[^”\"]{8,}?)[,.]?[”\"]")
 AUTHORS_YEAR_RE = re.compile(r"^(?P<a>.{3,400}?)[.,]?\s+\(?(?:19|20)\d{2}[a-z]?\)?[.,:]\s+(?P<rest>.+)$")

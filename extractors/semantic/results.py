@@ -44,7 +44,8 @@ def header_metrics(cells: list[str]) -> list[str]:
     return out
 
 
-_MARKERS = re.compile(r"\s*\((?:ours|proposed|this\s+work)\)|[*†‡§]+", re.I)
+# (a run of spaces is tried from its first space only)
+_MARKERS = re.compile(r"(?!(?<=\s)\s)\s*+\((?:ours|proposed|this\s+work)\)|[*†‡§]+", re.I)
 
 
 def row_label(cell: str) -> str:

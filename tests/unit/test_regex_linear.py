@@ -9,8 +9,8 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, layout, metadata
-from extractors.semantic import patterns, results
+from extractors import floats, layout, metadata, references
+from extractors.semantic import concepts, patterns, results
 
 LONG = 200_000
 BOUND = 5.0  # seconds: a linear pattern needs milliseconds here, a quadratic one minutes
@@ -49,6 +49,9 @@ ADVERSARIAL = {
     "row label: one long word": (results._LABEL.match, repeat("a", "\0")),
     "row label: words, no number": (results._LABEL.match, repeat("a ", "x")),
     "word before a footnote mark: letters": (layout._AFTER_WORD.search, repeat("e", "\0")),
+    "result-cell markers: spaces": (results._MARKERS.findall, repeat(" ", "x")),
+    "inverted author names: spaces": (references.INVERTED_RE.findall, repeat(" ")),
+    "definition 'X, i.e.': a hyphenated run": (concepts._DEFINITIONS[5][0].search, repeat("a-", "\0")),
     "coordinated list: commas, no 'and'": (patterns._LIST.findall, repeat("Ab, ")[:LONG // 2]),
     "author after a name: spaces": (patterns._AUTHOR_AFTER.match, repeat(" ", "x")),
     "a dataset after a proposal: spaces": (lambda text: patterns._dataset_after().match(text), repeat(" ", "x")),
@@ -156,3 +159,20 @@ def test_coordinated_list_pattern_keeps_its_matches():
     assert patterns._LIST.search("corpora: ukWaC, Wikipedia and BNC.").group(0) == "ukWaC, Wikipedia and BNC"
     assert patterns._LIST.search("PubTabNet [22], FinTabNet (113k samples) or PubTables-1M").group(0) == \
         "PubTabNet [22], FinTabNet (113k samples) or PubTables-1M"
+
+
+def test_result_cell_markers_and_inverted_names_keep_their_matches():
+    assert results._MARKERS.sub("", "BERT (ours)*") == "BERT"
+    assert results._MARKERS.sub("", "GPT  (this work)†") == "GPT"
+    assert [m["surname"] for m in references.INVERTED_RE.finditer("Smith, J., Jones, A. B. and van der Berg, C.")] \
+        == ["Smith", "Jones"]
+    assert [m["surname"] for m in references.INVERTED_RE.finditer("Smith, J. & Lee, K.-H.")] == ["Smith", "Lee"]
+
+
+@pytest.mark.parametrize("text, term", [
+    ("The F1 score, i.e., the harmonic mean", "The F1 score"), ("We define the gap score as the", "gap score"),
+    ("Perplexity is defined as the", "Perplexity"), ("a hyper-parameter, i. e. a value", "a hyper-parameter"),
+])
+def test_definition_patterns_keep_their_matches(text, term):
+    found = next(m for pattern, _ in concepts._DEFINITIONS if (m := pattern.search(text)))
+    assert found.group("t") == term
