@@ -37,6 +37,9 @@ XREF_RE = re.compile(
     rf"(?<!\w)(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
     rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
 KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
+# a separator with spaces around it is tried from the first space of a run only (a later space matches only
+# where the first does), so a long run of spaces costs one pass
+_RUN_START = r"(?!(?<=\s)\s)"
 INITIAL = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
 
 
@@ -71,8 +74,8 @@ def resolve_author_year(name: str, year: str, refs: list[Reference]) -> Referenc
 def expand(numbers: str) -> list[int]:
     """'3, 5-7' -> [3, 5, 6, 7]."""
     out: list[int] = []
-    for part in re.split(r"\s*[,;]\s*", numbers):
-        bounds = [int(x) for x in re.split(r"\s*[-–]\s*", part) if x]
+    for part in re.split(_RUN_START + r"\s*[,;]\s*", numbers):
+        bounds = [int(x) for x in re.split(_RUN_START + r"\s*[-–]\s*", part) if x]
         if len(bounds) == 2 and 0 < bounds[1] - bounds[0] < 50:
             out += range(bounds[0], bounds[1] + 1)
         else:
@@ -82,10 +85,10 @@ def expand(numbers: str) -> list[int]:
 
 def expand_labels(labels: str) -> list[str]:
     """'3 and 4' -> ['3', '4']; '2-4' -> ['2', '3', '4'] for plain numbers."""
-    parts = re.split(r"\s*(?:,|and|&)\s*", labels)
+    parts = re.split(_RUN_START + r"\s*(?:,|and|&)\s*", labels)
     out: list[str] = []
     for part in parts:
-        bounds = re.split(r"\s*(?:-|–|to)\s*", part)
+        bounds = re.split(_RUN_START + r"\s*(?:-|–|to)\s*", part)
         if len(bounds) == 2 and all(b.isdigit() for b in bounds) and 0 < int(bounds[1]) - int(bounds[0]) < 20:
             out += [str(n) for n in range(int(bounds[0]), int(bounds[1]) + 1)]
         else:

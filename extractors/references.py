@@ -111,12 +111,13 @@ def sentences(text: str) -> list[str]:
 
 def split_authors(text: str) -> list[str]:
     """'A. Smith, B. Jones, and C. Lee' / 'Smith, A., Jones, B.' / 'Smith A, Jones B' -> names."""
-    text = re.sub(r"\s+(?:et al\.?|and others)\s*$", "", text.strip().rstrip(",:;"))
+    text = re.sub(r"(?!(?<=\s)\s)\s+(?:et al\.?|and others)\s*+$", "",  # tried from a run's first space only
+                  text.strip().rstrip(",:;"))
     inverted = list(INVERTED_RE.finditer(text))
     if inverted and sum(m.end() - m.start() for m in inverted) > 0.8 * len(text):
         return [f"{m['given'].strip()} {m['surname'].strip()}" for m in inverted]
     text = text.rstrip(".")
-    names = re.split(r",\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+", text)
+    names = re.split(r",\s*(?:and\s+|&\s*)?|(?!(?<=\s)\s)(?:\s+and\s+|\s+&\s+)", text)
     return [n.strip() for n in names if len(n.strip()) > 1 and not n.strip().isdigit()]
 
 

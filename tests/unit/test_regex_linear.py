@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, layout, metadata, references
+from extractors import floats, layout, mentions, metadata, references
 from extractors.semantic import concepts, patterns, results
 
 LONG = 200_000
@@ -52,6 +52,10 @@ ADVERSARIAL = {
     "result-cell markers: spaces": (results._MARKERS.findall, repeat(" ", "x")),
     "inverted author names: spaces": (references.INVERTED_RE.findall, repeat(" ")),
     "definition 'X, i.e.': a hyphenated run": (concepts._DEFINITIONS[5][0].search, repeat("a-", "\0")),
+    "citation numbers: spaces": (mentions.expand, "1" + repeat(" ", "-2")),
+    "cross-reference labels: spaces": (mentions.expand_labels, "1" + repeat(" ", "x")),
+    "reference authors: spaces": (references.split_authors, "A" + repeat(" ", "x")),
+    "author line: a run of marks": (metadata._names, "A" + repeat("1", "\0")),
     "coordinated list: commas, no 'and'": (patterns._LIST.findall, repeat("Ab, ")[:LONG // 2]),
     "author after a name: spaces": (patterns._AUTHOR_AFTER.match, repeat(" ", "x")),
     "a dataset after a proposal: spaces": (lambda text: patterns._dataset_after().match(text), repeat(" ", "x")),
@@ -176,3 +180,11 @@ def test_result_cell_markers_and_inverted_names_keep_their_matches():
 def test_definition_patterns_keep_their_matches(text, term):
     found = next(m for pattern, _ in concepts._DEFINITIONS if (m := pattern.search(text)))
     assert found.group("t") == term
+
+
+def test_citation_numbers_labels_and_authors_keep_their_splits():
+    assert mentions.expand("3, 5-7 ;9") == [3, 5, 6, 7, 9]
+    assert mentions.expand_labels("2 to 4 and 6") == ["2", "3", "4", "6"]
+    assert references.split_authors("A. Smith, B. Jones, and C. Lee") == ["A. Smith", "B. Jones", "C. Lee"]
+    assert references.split_authors("A. Smith & B. Jones et al.") == ["A. Smith", "B. Jones"]
+    assert references.split_authors("Smith, A., Jones, B.") == ["A. Smith", "B. Jones"]
