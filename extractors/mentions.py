@@ -25,12 +25,15 @@ NUM = r"\d{1,3}"
 NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
 KEYED_RE = re.compile(r"\[([^\[\]]{3,120})\]")
 PAREN_RE = re.compile(r"\(([^()]{0,300}?(?:19|20)\d{2}[a-z]?)\)")
-NAME = r"[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?"
+# A surname's characters give nothing back (a space, a comma or the end follows them, never one of them).
+NAME = r"[A-Z][\w'’\-]++(?:\s+[A-Z][\w'’\-]++)?"
 YEAR_PAREN_RE = re.compile(r"\((?P<year>(?:19|20)\d{2}[a-z]?)\)")
-NARRATIVE_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
-                          rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*$")
-ITEM_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
-                     rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
+# An author's name starts neither just after a capital (that capital starts the same name with more of the word)
+# nor deeper than 64 characters into a word, and has at most 8 particles ("van der"): otherwise every capital
+# of a long word, or every particle of a long run of them, read the rest of it again.
+AUTHOR = rf"(?![A-Z](?<=[A-Z]{{2}}))(?<![\w'’\-]{{64}})(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s++){{0,8}}+{NAME})"
+NARRATIVE_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*$")
+ITEM_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
 LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
 XREF_RE = re.compile(
@@ -130,10 +133,11 @@ def citations(doc: Document) -> list[tuple[int, int, str, str, Reference | None]
                 out.append((m.start(), m.end(), m[0], f"{hit['name']} {hit['year']}", ref))
     for y in YEAR_PAREN_RE.finditer(doc.text):  # "Smith et al. (2020)": the name just before a (year)
         window = max(0, y.start() - 80)
-        m = NARRATIVE_RE.search(doc.text, window, y.start())
+        m = NARRATIVE_RE.search(doc.text[window:y.start()])  # a slice: the pattern's look-behinds stop at its start
         ref = resolve_author_year(m["name"], y["year"], refs) if m else None
         if ref is not None:
-            out.append((m.start(), y.end(), doc.text[m.start():y.end()], f"{m['name']} {y['year']}", ref))
+            start = window + m.start()
+            out.append((start, y.end(), doc.text[start:y.end()], f"{m['name']} {y['year']}", ref))
     return out
 
 

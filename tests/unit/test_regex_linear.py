@@ -56,6 +56,9 @@ ADVERSARIAL = {
     "cross-reference labels: spaces": (mentions.expand_labels, "1" + repeat(" ", "x")),
     "reference authors: spaces": (references.split_authors, "A" + repeat(" ", "x")),
     "author line: a run of marks": (metadata._names, "A" + repeat("1", "\0")),
+    "author-year item: capitals": (mentions.ITEM_RE.search, repeat("A")),
+    "author-year item: particles": (mentions.ITEM_RE.search, repeat("van ", "x")),
+    "narrative citation: mixed case": (mentions.NARRATIVE_RE.search, repeat("aA")),
     "coordinated list: commas, no 'and'": (patterns._LIST.findall, repeat("Ab, ")[:LONG // 2]),
     "author after a name: spaces": (patterns._AUTHOR_AFTER.match, repeat(" ", "x")),
     "a dataset after a proposal: spaces": (lambda text: patterns._dataset_after().match(text), repeat(" ", "x")),
@@ -188,3 +191,22 @@ def test_citation_numbers_labels_and_authors_keep_their_splits():
     assert references.split_authors("A. Smith, B. Jones, and C. Lee") == ["A. Smith", "B. Jones", "C. Lee"]
     assert references.split_authors("A. Smith & B. Jones et al.") == ["A. Smith", "B. Jones"]
     assert references.split_authors("Smith, A., Jones, B.") == ["A. Smith", "B. Jones"]
+
+
+@pytest.mark.parametrize("item, name, year", [
+    ("Smith et al., 2019", "Smith", "2019"), ("see van der Berg and Lee 2020a", "van der Berg", "2020a"),
+    ("O'Neil & Jean-Luc Picard, 1999", "O'Neil", "1999"), ("e.g.McDonald 2001", "McDonald", "2001"),
+    ("1999a", None, None),
+])
+def test_author_year_item_pattern_keeps_its_matches(item, name, year):
+    found = mentions.ITEM_RE.search(item)
+    assert (found and (found["name"], found["year"])) == (name and (name, year))
+
+
+@pytest.mark.parametrize("before, name", [
+    ("as shown by Smith et al. ", "Smith"), ("following de la Cruz and Brown ", "de la Cruz"),
+    ("in Vaswani ", "Vaswani"), ("in the work of ", None),
+])
+def test_narrative_citation_pattern_keeps_its_matches(before, name):
+    found = mentions.NARRATIVE_RE.search(before)
+    assert (found and found["name"]) == name
