@@ -12,8 +12,8 @@ from starlette.exceptions import HTTPException
 
 from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
-                       InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError, PermissionDeniedError,
-                       PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
+                       InvalidBBoxError, InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError,
+                       PermissionDeniedError, PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
 from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
 
 log = logging.getLogger("paperkg.api")
@@ -21,7 +21,7 @@ log = logging.getLogger("paperkg.api")
 STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
           (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422),
-          (PreconditionRequiredError, 428)]
+          (PreconditionRequiredError, 428), (InvalidBBoxError, 422)]
 # the server's bounds (issue 23): every refusal a 4xx
 STATUS += [(PayloadTooLargeError, 413), (LimitExceededError, 422), (BusyError, 429)]
 

@@ -30,7 +30,9 @@ BODY_FOLLOWER = re.compile(
     r"displays?|demonstrates?|plots?|provides?|describes?|is|are|was|were|has|have|and|or|in|of|on|to|for|"
     r"from|with|we|also|further|then|the|a|an|as|at|by|which|that|where|here|below|above)\b"
 )
-LEADER_RE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
+# Dot leaders at the end of a line ("Architecture ....... 45"). A run of leaders is tried only from its first dot
+# (the lookbehinds) and nothing gives back (possessive), so a long line of dots costs one pass, not one per dot.
+LEADER_RE = re.compile(r"(?<!\.)(?<!\.\s)(?:\.\s?){4,}+\s*+\d*+\s*+$")
 MIN_SCORE = 3
 MAX_CAPTION_LINES = 20
 

@@ -89,7 +89,8 @@ def _named_style(font: str) -> tuple[bool, bool]:
 
 
 _MARK = re.compile(r"^[\d,*∗†‡§¶⋆]+$")
-_AFTER_WORD = re.compile(r"(?:[^\W\d_]{2,}|[.,;:)\]])$")
+# a word (tried from its first letter only: a later start ends where it does) or punctuation ending the text
+_AFTER_WORD = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{2,}+|[.,;:)\]])$")
 
 
 def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:

@@ -25,18 +25,24 @@ NUM = r"\d{1,3}"
 NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
 KEYED_RE = re.compile(r"\[([^\[\]]{3,120})\]")
 PAREN_RE = re.compile(r"\(([^()]{0,300}?(?:19|20)\d{2}[a-z]?)\)")
-NAME = r"[A-Z][\w'’\-]+(?:\s+[A-Z][\w'’\-]+)?"
+# A surname's characters give nothing back (a space, a comma or the end follows them, never one of them).
+NAME = r"[A-Z][\w'’\-]++(?:\s+[A-Z][\w'’\-]++)?"
 YEAR_PAREN_RE = re.compile(r"\((?P<year>(?:19|20)\d{2}[a-z]?)\)")
-NARRATIVE_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
-                          rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*$")
-ITEM_RE = re.compile(rf"(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s+)*{NAME})"
-                     rf"(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
+# An author's name starts neither just after a capital (that capital starts the same name with more of the word)
+# nor deeper than 64 characters into a word, and has at most 8 particles ("van der"): otherwise every capital
+# of a long word, or every particle of a long run of them, read the rest of it again.
+AUTHOR = rf"(?![A-Z](?<=[A-Z]{{2}}))(?<![\w'’\-]{{64}})(?P<name>(?:(?:van|von|de|der|den|da|di|du|le|la)\s++){{0,8}}+{NAME})"
+NARRATIVE_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?\s*$")
+ITEM_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P<year>(?:19|20)\d{{2}}[a-z]?)")
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
 LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
 XREF_RE = re.compile(
     rf"(?<!\w)(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
     rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
 KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
+# a separator with spaces around it is tried from the first space of a run only (a later space matches only
+# where the first does), so a long run of spaces costs one pass
+_RUN_START = r"(?!(?<=\s)\s)"
 INITIAL = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
 
 
@@ -71,8 +77,8 @@ def resolve_author_year(name: str, year: str, refs: list[Reference]) -> Referenc
 def expand(numbers: str) -> list[int]:
     """'3, 5-7' -> [3, 5, 6, 7]."""
     out: list[int] = []
-    for part in re.split(r"\s*[,;]\s*", numbers):
-        bounds = [int(x) for x in re.split(r"\s*[-–]\s*", part) if x]
+    for part in re.split(_RUN_START + r"\s*[,;]\s*", numbers):
+        bounds = [int(x) for x in re.split(_RUN_START + r"\s*[-–]\s*", part) if x]
         if len(bounds) == 2 and 0 < bounds[1] - bounds[0] < 50:
             out += range(bounds[0], bounds[1] + 1)
         else:
@@ -82,10 +88,10 @@ def expand(numbers: str) -> list[int]:
 
 def expand_labels(labels: str) -> list[str]:
     """'3 and 4' -> ['3', '4']; '2-4' -> ['2', '3', '4'] for plain numbers."""
-    parts = re.split(r"\s*(?:,|and|&)\s*", labels)
+    parts = re.split(_RUN_START + r"\s*(?:,|and|&)\s*", labels)
     out: list[str] = []
     for part in parts:
-        bounds = re.split(r"\s*(?:-|–|to)\s*", part)
+        bounds = re.split(_RUN_START + r"\s*(?:-|–|to)\s*", part)
         if len(bounds) == 2 and all(b.isdigit() for b in bounds) and 0 < int(bounds[1]) - int(bounds[0]) < 20:
             out += [str(n) for n in range(int(bounds[0]), int(bounds[1]) + 1)]
         else:
@@ -127,10 +133,11 @@ def citations(doc: Document) -> list[tuple[int, int, str, str, Reference | None]
                 out.append((m.start(), m.end(), m[0], f"{hit['name']} {hit['year']}", ref))
     for y in YEAR_PAREN_RE.finditer(doc.text):  # "Smith et al. (2020)": the name just before a (year)
         window = max(0, y.start() - 80)
-        m = NARRATIVE_RE.search(doc.text, window, y.start())
+        m = NARRATIVE_RE.search(doc.text[window:y.start()])  # a slice: the pattern's look-behinds stop at its start
         ref = resolve_author_year(m["name"], y["year"], refs) if m else None
         if ref is not None:
-            out.append((m.start(), y.end(), doc.text[m.start():y.end()], f"{m['name']} {y['year']}", ref))
+            start = window + m.start()
+            out.append((start, y.end(), doc.text[start:y.end()], f"{m['name']} {y['year']}", ref))
     return out
 
 

@@ -22,10 +22,15 @@ _AFFILIATION = re.compile(r"universit|institut|department|dept\.|laborator|\blab
                           r"research|corporation|\binc\b|ltd|gmbh|academy|hospital|faculty|foundation|"
                           r"\b(google|microsoft|ibm|allen|facebook|meta ai|street|road|avenue|city|usa|china|germany|"
                           r"france|italy|japan|uk|canada|india|spain|poland|ireland)\b", re.I)
-_MEMBERSHIP = re.compile(r",?\s*\b(?:(?:student|senior|life)\s+)?(?:member|fellow),?\s*ieee\b", re.I)
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{[^}]+\}@[\w.-]+|\([^)]+\)@[\w.-]+")
+# "Member, IEEE": a run of spaces is tried from its comma or its first space only (a start inside the run
+# matches only where the run's start does), so a line of spaces costs one pass
+_MEMBERSHIP = re.compile(r"(?!(?<=[\s,])\s),?\s*\b(?:(?:student|senior|life)\s+)?(?:member|fellow),?\s*ieee\b", re.I)
+# An address starts where its run of address characters starts, and a grouped one ("{a,b}@x.org") lists at
+# most 200 characters: a long line with no "@", or of unclosed braces, costs one pass
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++|\{[^}]{1,200}+\}@[\w.-]++|\([^)]{1,200}+\)@[\w.-]++")
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
-_MARKS = re.compile(r"[\d*†‡§¶⋆♠♣♢♦♥∗,]+$|^[\d*†‡§¶⋆♠♣♢♦♥∗]+")
+# trailing marks match from the first of a run only, so a long run that does not end the line costs one pass
+_MARKS = re.compile(r"(?<![\d*†‡§¶⋆♠♣♢♦♥∗,])[\d*†‡§¶⋆♠♣♢♦♥∗,]++$|^[\d*†‡§¶⋆♠♣♢♦♥∗]++")
 _ABSTRACT_RUNIN = re.compile(r"^\s*(abstract|summary)\s*[—–:.\-]\s*", re.I)
 _KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")
@@ -153,7 +158,10 @@ def _author_text(line: Line) -> str:
 
 def _names(text: str) -> list[str]:
     """Person names from an author line ("A. Smith, B. Jones and C. Lee"), or [] if it is not one."""
-    text = re.sub(r"\s*[\d*†‡§¶⋆♠♣♢♦♥∗]+(?:,[\d*†‡§¶⋆♠♣♢♦♥∗]+)*(?=\s|,|$)", "", text)
+    # marks after a name; a run of spaces or of marks is tried from its start only (a later start matches only
+    # where the run's start does), so a long run costs one pass
+    text = re.sub(r"(?!(?<=\s)\s)(?![\d*†‡§¶⋆♠♣♢♦♥∗](?<=[\d*†‡§¶⋆♠♣♢♦♥∗]{2}))"
+                  r"\s*+[\d*†‡§¶⋆♠♣♢♦♥∗]++(?:,[\d*†‡§¶⋆♠♣♢♦♥∗]++)*(?=\s|,|$)", "", text)
     parts = [p.strip() for p in re.split(r",|;|\band\b|&|\s{3,}|·", text) if p.strip(" .")]
     names = []
     for part in parts:

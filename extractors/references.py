@@ -20,7 +20,8 @@ ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
                       r"(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?", re.I)
 AUTHOR_START_RE = re.compile(r"^(?:[A-Z][\w'’\-]+,?\s+(?:[A-Z]\.\s*)+|(?:[A-Z]\.\s*)+[A-Z][\w'’\-]+|"
                              r"[A-Z][\w'’\-]+\s+[A-Z][\w'’\-]+,)")
-INVERTED_RE = re.compile(r"(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"
+# (a run of spaces is tried from its first space only: a later start matches only where the first does)
+INVERTED_RE = re.compile(r"(?!(?<=\s)\s)(?:^|,\s*|\s+and\s+|\s*&\s*)(?P<surname>[A-Z][\w'’\- ]*?),\s+"
                          r"(?P<given>(?:[A-Z][a-z]?\.\s*-?)*[A-Z][a-z]?\.?)(?=,|$|\s+and\s|\s*&)")
 QUOTED_RE = re.compile(r"[“\"](?P<title>[^”\"]{8,}?)[,.]?[”\"]")
 AUTHORS_YEAR_RE = re.compile(r"^(?P<a>.{3,400}?)[.,]?\s+\(?(?:19|20)\d{2}[a-z]?\)?[.,:]\s+(?P<rest>.+)$")
@@ -110,12 +111,13 @@ def sentences(text: str) -> list[str]:
 
 def split_authors(text: str) -> list[str]:
     """'A. Smith, B. Jones, and C. Lee' / 'Smith, A., Jones, B.' / 'Smith A, Jones B' -> names."""
-    text = re.sub(r"\s+(?:et al\.?|and others)\s*$", "", text.strip().rstrip(",:;"))
+    text = re.sub(r"(?!(?<=\s)\s)\s+(?:et al\.?|and others)\s*+$", "",  # tried from a run's first space only
+                  text.strip().rstrip(",:;"))
     inverted = list(INVERTED_RE.finditer(text))
     if inverted and sum(m.end() - m.start() for m in inverted) > 0.8 * len(text):
         return [f"{m['given'].strip()} {m['surname'].strip()}" for m in inverted]
     text = text.rstrip(".")
-    names = re.split(r",\s*(?:and\s+|&\s*)?|\s+and\s+|\s+&\s+", text)
+    names = re.split(r",\s*(?:and\s+|&\s*)?|(?!(?<=\s)\s)(?:\s+and\s+|\s+&\s+)", text)
     return [n.strip() for n in names if len(n.strip()) > 1 and not n.strip().isdigit()]
 
 

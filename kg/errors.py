@@ -192,3 +192,9 @@ class PreconditionRequiredError(PaperKGError):
     someone else would be overwritten unseen."""
 
     code = "PRECONDITION_REQUIRED"
+
+
+class InvalidBBoxError(PaperKGError):
+    """A stored box that is not "page:x0,y0,x1,y1" (a graph imported or edited by hand can hold any text)."""
+
+    code = "INVALID_BBOX"

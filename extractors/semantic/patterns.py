@@ -20,10 +20,19 @@ from extractors.semantic import lexicons
 DATASET, METHOD, METRIC, TASK = "Dataset", "Method", "Metric", "Task"
 
 # A name token: capitalised, CamelCase, acronym or letters with digits ("word2vec"), hyphen/slash parts allowed.
-_TOK = r"(?:[A-Z][A-Za-z0-9]*(?:[-/.][A-Za-z0-9]+)*\+*|[a-z]+[A-Z0-9][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+# Its runs are possessive: what may follow a token (a space, a comma, a bracket, a colon) is never one of its own
+# characters, so giving one back never lets a pattern match, and a long word is read once.
+_TOK = r"(?:[A-Z][A-Za-z0-9]*+(?:[-/.][A-Za-z0-9]++)*+\+*+|[a-z]++[A-Z0-9][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)*+)"
 _NAME = rf"{_TOK}(?:[ \t]+{_TOK}){{0,4}}"
+# Where a pattern that opens with a name may start: not just after a capital (the capital starts the same name
+# with more of the word), not a lower-case token just after a lower-case letter (likewise), and not deeper than
+# 64 characters into a run of name characters (a start inside a long run is found from the run's first 64
+# characters; deeper starts made a long run cost its length squared).
+_NAME_START = r"(?<![A-Z])(?<![A-Za-z0-9\-/.+]{64})(?![a-z](?<=[a-z][a-z]))"
+_OPENING_NAME = _NAME_START + _NAME
 # "(Author et al., 2019)" or "[12]"; a parenthesis with only a year follows an author's name, not a thing's
-_CITE = r"(?:\s*\((?=[^()]*[A-Za-z])(?=[^()]*\d{4})[^()]{2,80}\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\])"
+# (the look-aheads stay inside the 80 characters the parenthesis may hold)
+_CITE = r"(?:\s*\((?=[^()]{0,79}[A-Za-z])(?=[^()]{0,76}\d{4})[^()]{2,80}\)|\s*\[\d+(?:\s*[,–-]\s*\d+)*\])"
 _STRONG = re.compile(r"[A-Z].*[A-Z]|[A-Za-z]\d|\d[A-Za-z]|^[a-z]+[A-Z]")
 
 
@@ -56,22 +65,22 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"contribute|coin)(?:s|d)?\s+(?:(?:a|an|the|our|it|this|them|here)\s+)?(?:[\w-]+\s+){{0,5}}?"
             rf"(?:called|named|dubbed|coined|termed|,|:|\()?\s*(?P<n>{_NAME})"), METHOD, 0.9),
         "proposed_our": (re.compile(
-            rf"\b(?:[Oo]ur|[Tt]he\s+proposed|[Tt]his)\s+(?:[\w-]+\s+){{0,2}}?(?:{mh})\s*(?:,|\(|:)?\s*"
+            rf"\b(?:[Oo]ur|[Tt]he\s+proposed|[Tt]his)\s+(?:[\w-]+\s+){{0,2}}?(?:{mh})\s*+(?:,|\(|:)?\s*+"
             rf"(?:called\s+|named\s+|dubbed\s+)?(?P<n>{_NAME})"), METHOD, 0.8),
         "proposed_appositive": (re.compile(
-            rf"(?P<n>{_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\s+"
+            rf"(?P<n>{_OPENING_NAME})\s*,\s*(?:a|an)\s+(?:novel|new|simple|general|unified|scalable|open-source)\s+"
             rf"(?:[\w-]+\s+){{0,3}}?(?:{mh})\b"), METHOD, 0.6),
         "dataset_appositive": (re.compile(
-            rf"(?P<n>{_NAME}){_CITE}?\s*(?:,|\()\s*(?:a|an|the)\s+(?:[\w,.-]+\s+){{0,4}}?(?:{ds})\b"), DATASET, 0.85),
-        "cited": (re.compile(rf"(?P<n>{_NAME}){_CITE}"), METHOD, 0.55),
+            rf"(?P<n>{_OPENING_NAME}){_CITE}?\s*(?:,|\()\s*(?:a|an|the)\s+(?:[\w,.-]+\s+){{0,4}}?(?:{ds})\b"), DATASET, 0.85),
+        "cited": (re.compile(rf"(?P<n>{_OPENING_NAME}){_CITE}"), METHOD, 0.55),
         "used": (re.compile(
             rf"\b(?:using|uses|use|used|adopt(?:s|ed)?|employ(?:s|ed)?|appl(?:y|ies|ied)|via|run(?:s)?|ran|"
             rf"compared?\s+(?:with|to|against)|comparisons?\s+(?:with|to|against)|outperforms?|baselines?"
             rf"(?:\s+(?:such\s+as|including|are|is))?|based\s+on|built\s+(?:on|upon)|implemented\s+(?:in|with)|"
             rf"trained\s+with|extends?|relies\s+on|rely\s+on)\s*:?\s+(?:the\s+|a\s+|an\s+)?(?P<n>{_NAME})"),
             METHOD, 0.5),
-        "method_head": (re.compile(rf"(?P<n>{_NAME})\s+(?:{mh})\b"), METHOD, 0.6),
-        "dataset_head": (re.compile(rf"(?P<n>{_NAME}){_CITE}?\s+(?:{ds})\b"), DATASET, 0.85),
+        "method_head": (re.compile(rf"(?P<n>{_OPENING_NAME})\s+(?:{mh})\b"), METHOD, 0.6),
+        "dataset_head": (re.compile(rf"(?P<n>{_OPENING_NAME}){_CITE}?\s+(?:{ds})\b"), DATASET, 0.85),
         "dataset_context": (re.compile(
             rf"\b(?:train(?:ed|ing)?|evaluat(?:e|es|ed|ing)|test(?:ed|ing)?|experiments?|results?|performance|"
             rf"fine-tun(?:e|ed|ing)|pre-?train(?:ed|ing)?|benchmark(?:ed|s)?|scores?|accuracy|F1)\s+"
@@ -95,7 +104,8 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
             rf"\b(?:{mh}|approach(?:es)?|techniques?|solutions?|tools?|resources?|benchmarks?|datasets?|corpus)\s+"
             rf"(?:for|to)\s+(?:the\s+)?(?:(?:problem|task)s?\s+of\s+)?(?P<n>(?:[\w-]+\s+){{0,3}}?(?:{th}))\b"),
             TASK, 0.55),
-        "task_phrase": (re.compile(rf"\b(?P<n>(?:[A-Za-z][\w-]*\s+){{1,3}}(?:{th}))\b"), TASK, 0.35),
+        # (a phrase starts no deeper than 64 characters into a hyphenated run: deeper starts each read the run again)
+        "task_phrase": (re.compile(rf"\b(?<![\w-]{{64}})(?P<n>(?:[A-Za-z][\w-]*+\s+){{1,3}}(?:{th}))\b"), TASK, 0.35),
     }
 
 
@@ -129,7 +139,7 @@ def _introduces_dataset(after: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _dataset_after() -> re.Pattern:
-    return re.compile(rf"\s*(?:,|\(|:)?\s*(?:a|an|the)?\s*(?:[\w-]+\s+){{0,4}}?(?:{_heads(lexicons.terms().dataset_heads)})\b")
+    return re.compile(rf"\s*+(?:,|\(|:)?\s*+(?:a|an|the)?\s*+(?:[\w-]+\s+){{0,4}}?(?:{_heads(lexicons.terms().dataset_heads)})\b")
 
 
 def _plausible(name: str, family: str) -> bool:
@@ -178,11 +188,13 @@ def _strength(family: str, strength: float, title: bool, whole_heading: bool) ->
 
 # a list member may carry a citation or a short note: "PubTabNet [22]", "FinTabNet (113k samples)"
 _MEMBER = rf"{_NAME}(?:\s*(?:\([^()]{{1,60}}\)|\[[^\[\]]{{1,30}}\]))?"
-_LIST = re.compile(rf"{_MEMBER}(?:\s*,\s*{_MEMBER})*,?\s+(?:and|or)\s+{_MEMBER}")
+# at most 40 members before the 'and': from every member of a longer comma list the search read the rest of it
+_LIST = re.compile(rf"{_NAME_START}{_MEMBER}(?:\s*,\s*{_MEMBER}){{0,40}},?\s+(?:and|or)\s+{_MEMBER}")
 _NOTES = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 # what follows an author's name in a citation: 'Huang et al.', 'Lee, 2018', 'Chen and Lee, 2018',
 # 'Saier and Färber (2019)'
-_AUTHOR_AFTER = re.compile(r"(?:\s+(?:and|&)\s+[^\s,;()]+)?\s*(?:et\s+al\b|,?\s*\(?(?:19|20)\d\d[a-z]?\b)")
+# (its runs of spaces are possessive: each is followed by a word, a comma or a bracket, never by another space)
+_AUTHOR_AFTER = re.compile(r"(?:\s++(?:and|&)\s++[^\s,;()]+)?\s*+(?:et\s++al\b|,?\s*+\(?(?:19|20)\d\d[a-z]?\b)")
 _TYPED_BY_LIST = (DATASET, METHOD)
 
 
@@ -191,7 +203,7 @@ def _members(sentence: str, start: int, end: int) -> list[tuple[int, int]]:
     a citation the list is ('(Huang et al., 2019; Lee, 2018)')."""
     text = sentence[start:end]
     notes = [(n.start(), n.end()) for n in _NOTES.finditer(text)]
-    return [(start + x.start(), start + x.end()) for x in re.finditer(_TOK + r"(?:[ \t]+" + _TOK + r")*", text)
+    return [(start + x.start(), start + x.end()) for x in re.finditer(_NAME_START + _TOK + r"(?:[ \t]+" + _TOK + r")*", text)
             if not any(a <= x.start() < b for a, b in notes) and x.group(0) not in lexicons.terms().stop_names
             and not _AUTHOR_AFTER.match(sentence, start + x.end())]
 

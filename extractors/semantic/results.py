@@ -12,7 +12,9 @@ from extractors.semantic.passages import TableGrid
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?(?:\s*±\s*\d+(?:\.\d+)?)?\*?$")
 _NUMBERS = re.compile(r"[-+]?\d+(?:\.\d+)?%?(?:\s*±\s*\d+(?:\.\d+)?)?")
-_LABEL = re.compile(r"^(?P<label>.*?[A-Za-z].*?)\s+(?=[-+]?\d)")
+# A row's label: up to the first space run (after a letter) that a number follows. Written as runs that each
+# decide once, so a long row with no number is read once rather than once per letter.
+_LABEL = re.compile(r"^(?P<label>[^A-Za-z\n]*+[A-Za-z](?:\S++|[^\S\n]++(?!\s*[-+]?\d))*+)\s+(?=[-+]?\d)")
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ def header_metrics(cells: list[str]) -> list[str]:
     return out
 
 
-_MARKERS = re.compile(r"\s*\((?:ours|proposed|this\s+work)\)|[*†‡§]+", re.I)
+# (a run of spaces is tried from its first space only)
+_MARKERS = re.compile(r"(?!(?<=\s)\s)\s*+\((?:ours|proposed|this\s+work)\)|[*†‡§]+", re.I)
 
 
 def row_label(cell: str) -> str:
