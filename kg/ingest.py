@@ -249,9 +249,9 @@ class Ingestor:
                 for path, sha, run, prepared in self._prepared(executor, self._todo(discover(paths))):
                     in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
                     if len(in_flight) >= _WRITE_DEPTH:
-                        self._finish(*in_flight.popleft())
+                        self._finish_first(in_flight)
                 while in_flight:
-                    self._finish(*in_flight.popleft())
+                    self._finish_first(in_flight)
             finally:
                 writer.close()
                 executor.close()
@@ -345,6 +345,12 @@ class Ingestor:
         if self.on_written:
             self.on_written(prepared)
         self._outcome(outcome)
+
+    def _finish_first(self, in_flight: deque) -> None:
+        """The oldest paper in flight finished; it leaves the queue only then, so that a paper whose write the
+        database cut off is still there for _written_anyway to report."""
+        self._finish(*in_flight[0])
+        in_flight.popleft()
 
     def _written_anyway(self, in_flight: deque) -> None:
         """After a run stopped: the papers still in flight that committed are reported as ingested, the others as

@@ -1,6 +1,6 @@
 """Latency of the running API (`kg serve`) under concurrent clients (8 by default): /ask and node lookups,
 p50/p95/p99 and error counts per endpoint, with the machine's load average (a busy machine makes the figures say
-little about the code). The clients are kg/qa/load.py's: plain HTTP/1.1, and their CPU time is in the report.
+little about the code). The clients are bench/load.py's: plain HTTP/1.1, and their CPU time is in the report.
 
 Bounded: each client sends a fixed number of requests, the whole run stops after --max-seconds, and only a
 loopback URL is accepted. Questions come from the gold files' qa items (scoped to their paper when it is in the
@@ -8,8 +8,8 @@ graph) and node ids from GET /papers, so the load looks like real use. Usage (do
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
 With `--upload PDF` (repeatable) and `--reingest PDF`, the load is measured idle and then again while those PDFs
-are uploaded through the API and `kg ingest --force` re-ingests the other one (same PAPERKG_* settings as the
-server), and the report has both.
+are uploaded through the API (with the curator key in PAPERKG_API_KEY) and `kg ingest --force` re-ingests the
+other one (same PAPERKG_* settings as the server), and the report has both.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from kg.filestore import file_sha256
 from kg.mapping import paper_id
 from kg.qa.bench import gold_items
-from kg.qa.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
+from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
 
 
 async def main() -> None:
@@ -65,8 +65,10 @@ async def main() -> None:
     if args.upload or args.reingest:
         if not args.reingest:
             raise SystemExit("--upload needs --reingest too: the write phase runs both")
+        key = os.environ.get("PAPERKG_API_KEY")  # uploads need a curator key (an environment variable: not in ps)
         writes = Writes([(p.name, p.read_bytes()) for p in args.upload],
-                        [sys.executable, "-m", "cli", "ingest", "--force", "--workers", "1", str(args.reingest)])
+                        [sys.executable, "-m", "cli", "ingest", "--force", "--workers", "1", str(args.reingest)],
+                        headers={"X-API-Key": key} if key else None)
         report = await under_writes(host, port, questions, node_ids, writes, args.clients, args.per_client,
                                     args.max_seconds)
     else:

@@ -7,7 +7,6 @@ directory, so tests never touch a user's own database.
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,16 +14,11 @@ from typing import Iterator
 
 from pydantic import SecretStr
 
+from bench.neo4j import free_port, throwaway_settings
 from kg.localserver import LocalNeo4j
 from kg.settings import Settings
 
 TEST_PASSWORD = "paperkg-test-pw"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def docker_engine_answers() -> bool:
@@ -37,10 +31,7 @@ def docker_engine_answers() -> bool:
 
 
 def local_settings(data_dir: Path, **overrides) -> Settings:
-    values = dict(data_dir=data_dir, bolt_port=free_port(), http_port=free_port(),
-                  neo4j_password=SecretStr(TEST_PASSWORD), neo4j_heap="512m", neo4j_pagecache="128m")
-    values.update(overrides)
-    return Settings(**values)
+    return throwaway_settings(data_dir, **{"neo4j_password": SecretStr(TEST_PASSWORD), **overrides})
 
 
 @contextmanager

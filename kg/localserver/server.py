@@ -256,7 +256,8 @@ class LocalNeo4j:
         args = self.home / "run" / "set-initial-password.args"
         fd = os.open(args, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as out:
-            out.write(f"dbms\nset-initial-password\n{self.settings.neo4j_password.get_secret_value()}\n")
+            # "--" ends the options: a password may start with "-" (a generated one does, one time in 64)
+            out.write(f"dbms\nset-initial-password\n--\n{self.settings.neo4j_password.get_secret_value()}\n")
         try:
             proc = subprocess.run([str(java), "-cp", f"{lib}/*", _ADMIN_CLASS, f"@{args}"], capture_output=True,
                                   text=True, env=self._java_env(java), timeout=120)

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from schemathesis import GenerationMode
 
 from api.app import create_app
+from bench.fuzz import fuzz_operation
 from kg.schema import init_schema
 from kg.settings import Settings
 from kg.write import write_graph
@@ -22,8 +20,6 @@ from tests.live_api import served
 from tests.sample_graph import sample_graph
 
 EXAMPLES = 25  # per operation and generation mode; each example is sent twice (without and with a key)
-CHECKS = [schemathesis.checks.not_a_server_error, schemathesis.checks.status_code_conformance,
-          schemathesis.checks.content_type_conformance, schemathesis.checks.response_schema_conformance]
 # The operations, from the app's schema at collection time (no server is needed to list them; the test itself
 # reads the live server's). Schemathesis's own pytest loader needs a fixture API that this pytest lacks.
 OPERATIONS = [(path, method.upper()) for path, methods in create_app(Settings()).openapi()["paths"].items()
@@ -45,23 +41,8 @@ def live_schema(live_api):
     return schemathesis.openapi.from_url(f"{live_api}/openapi.json")
 
 
-def cases(operation) -> st.SearchStrategy:
-    """Valid requests and, where the schema leaves room for them, invalid ones."""
-    strategies = [operation.as_strategy(GenerationMode.POSITIVE)]
-    if any(True for _ in operation.iter_parameters()) or operation.body:
-        strategies.append(operation.as_strategy(GenerationMode.NEGATIVE))
-    return st.one_of(strategies)
-
-
 @pytest.mark.parametrize("path, method", OPERATIONS, ids=[f"{m} {p}" for p, m in OPERATIONS])
 def test_no_operation_answers_5xx_or_off_its_schema(live_api, live_schema, path, method):
-    operation = live_schema[path][method]
-
-    @given(case=cases(operation))
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-    def fuzz(case):
-        for headers in ({}, as_role("admin")):
-            case.call_and_validate(base_url=live_api, headers=headers, checks=CHECKS)
-
-    fuzz()
+    found = fuzz_operation(live_schema[path][method], live_api, as_role("admin"), EXAMPLES)
+    assert found["cases"] >= 2
+    assert found["server_errors"] == 0 and found["schema_violations"] == 0, found["failures"]

@@ -3,25 +3,20 @@ left, no acknowledged edit is lost, the run says which papers committed, and the
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 import kg.curation.operations
 from api.app import create_app
-from cli.main import app
+from bench.faults import neo4j_killed_mid_ingest
+from bench.neo4j import kill_neo4j, own_neo4j
 from kg import store
-from kg.filestore import file_sha256
-from kg.ingest import Ingestor
 from kg.schema import init_schema
-from kg.settings import get_settings
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
-from tests.fault_support import kill_neo4j, own_neo4j
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, value
+from tests.ingest_support import SAMPLE_A, SAMPLE_B
+from tests.neo4j_harness import local_settings
 from tests.pdf_factory import one_column_paper, write
 from tests.sample_graph import sample_graph
 
@@ -31,7 +26,7 @@ CURATOR = as_role("curator")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One server for the module, of its own: the tests kill it."""
-    with own_neo4j(tmp_path_factory.mktemp("killed-neo4j")) as own:
+    with own_neo4j(local_settings(tmp_path_factory.mktemp("killed-neo4j"))) as own:
         yield own
 
 
@@ -43,56 +38,25 @@ def emptied(server):
     return server
 
 
-def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_finishes(emptied, tmp_path,
-                                                                                     monkeypatch):
+def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_finishes(emptied, tmp_path):
     server = emptied
     settings = server.settings.model_copy(update={"data_dir": tmp_path / "data"})
     files = [SAMPLE_A, SAMPLE_B, write(tmp_path, "third.pdf", one_column_paper()[0])]
-    committed: list[str] = []
-    killed: list[int] = []
-
-    def kill_in_a_later_write(statement: int) -> None:
-        # After the first paper committed, in the next paper's transaction once its nodes were sent.
-        if committed and not killed and statement == 1:
-            killed.append(kill_neo4j(server))
-
-    def note(outcome) -> None:
-        if outcome.status == "ingested":
-            committed.append(outcome.path)
-
-    with store.connect(settings, max_transaction_retry_time=2.0) as driver:
-        report = Ingestor(settings, driver, workers=0, embed=False, on_paper=note,
-                          on_batch=kill_in_a_later_write).run(files)
-    assert killed, "Neo4j was never killed mid-write"
-    assert not report.ok and "cannot reach Neo4j" in report.stopped and "again" in report.stopped
-    statuses = {p.path: p.status for p in report.papers}
-    ingested = {path for path, status in statuses.items() if status == "ingested"}
-    assert str(SAMPLE_A) in ingested and "failed" in statuses.values(), "the paper cut off mid-write is reported"
-    assert set(statuses) | {str(f) for f in files} == {str(f) for f in files}
-
-    server.start()  # recovery from the transaction log
-    with store.connect(settings) as driver:
-        in_graph = {r["sha"] for r in driver.execute_query("MATCH (p:Paper) RETURN p.sha256 AS sha").records}
-        assert in_graph == {file_sha256(path) for path in ingested}, "the report names exactly what committed"
-        for path in files:
-            if str(path) not in ingested:
-                assert value(driver, "MATCH (n) WHERE n.paper_sha256 = $sha AND NOT n:IngestRun RETURN count(n)",
-                             sha=file_sha256(path)) == 0, f"part of {path.name} was left in the graph"
-
-    monkeypatch.setenv("PAPERKG_NEO4J_URI", settings.uri)
-    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
-    monkeypatch.setenv("PAPERKG_DATA_DIR", str(settings.data_dir))
-    get_settings.cache_clear()
-    try:
-        rerun = CliRunner().invoke(app, ["ingest", "--workers", "0", "--no-embed", "--json",
-                                                         *map(str, files)])
-    finally:
-        get_settings.cache_clear()
-    assert rerun.exit_code == 0, rerun.output
-    second = {p["path"]: p["status"] for p in json.loads(rerun.stdout)["papers"]}
-    assert second == {str(f): "unchanged" if str(f) in ingested else "ingested" for f in files}
-    with store.connect(settings) as driver:
-        assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 3
+    report = neo4j_killed_mid_ingest(server, settings, files)
+    assert report["killed"], "Neo4j was never killed mid-write"
+    assert "cannot reach Neo4j" in report["stopped"] and "again" in report["stopped"]
+    committed = set(report["reported_committed"])
+    assert SAMPLE_A.name in committed
+    assert set(report["reported"]) <= {f.name for f in files}
+    assert report["cut_mid_write"] and report["reported"][report["cut_mid_write"]] == "failed", \
+        "the paper cut off mid-write is reported"
+    assert set(report["in_graph_after_restart"]) == committed, "the report names exactly what committed"
+    assert report["partial_papers_after_restart"] == [], "part of a paper that did not commit is in the graph"
+    assert report["next_ingest"]["exit_status"] == 0, report["next_ingest"]["stderr"]
+    assert report["next_ingest"]["papers"] == {f.name: "unchanged" if f.name in committed else "ingested"
+                                               for f in files}
+    assert sorted(report["in_graph_after_next_ingest"]) == sorted(f.name for f in files)
+    assert report["partial_papers_after_next_ingest"] == []
 
 
 def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edit(emptied, tmp_path, monkeypatch):
@@ -102,7 +66,7 @@ def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edi
         init_schema(driver, schema, server.settings.embedding_dim)
         assert write_graph(driver, *sample_graph(), schema).ok
     settings = curated_settings(server.settings, data_dir=tmp_path / "data")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:  # the Host a loopback API answers
         version = client.get("/curation/nodes/task_lm", headers=CURATOR).headers["ETag"]
         done = client.patch("/curation/nodes/task_lm", json={"properties": {"name": "language modelling"}},
                             headers={**CURATOR, "If-Match": version})

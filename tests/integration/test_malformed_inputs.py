@@ -11,10 +11,10 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from api.app import create_app
+from bench.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
 from cli.main import app
 from kg.settings import Settings, get_settings
 from tests.ingest_support import SAMPLE_A, ingest_settings, value  # noqa: F401
-from tests.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
 
 pytestmark = pytest.mark.integration
 
@@ -68,7 +68,7 @@ def _job_end(client: TestClient, job_id: str) -> dict:
 def test_uploads_of_malformed_pdfs_fail_alone_and_the_api_keeps_answering(ingest_settings, driver, tmp_path):
     settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False}))
     corpus = write_corpus(tmp_path / "malformed")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:  # the Host a loopback API answers
         spool = client.app.state.jobs._dir
         for path, code in corpus.items():
             response = client.post("/papers", files={"file": (path.name, path.read_bytes(), "application/pdf")},

@@ -10,12 +10,12 @@ import time
 import pytest
 from typer.testing import CliRunner
 
+from bench.malformed_pdfs import MALFORMED, write_corpus
 from cli.main import app
 from extractors.pipeline import parse_pdf
 from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
 from kg.sandbox import WORKER_DIED, SandboxLimits, run_alone
 from kg.settings import Settings
-from tests.malformed_pdfs import MALFORMED, write_corpus
 
 pytestmark = pytest.mark.unit
 

@@ -1,6 +1,6 @@
 """Concurrent clients against a running API (`kg serve`): /ask and node lookups, p50/p95/p99 and errors per
 endpoint; alone ("idle") and while uploads and a re-ingest write to the graph ("writes"). Used by
-scripts/qa_load.py and the load test, and importable by a benchmark.
+scripts/qa_load.py, the load test and `kg bench robustness` (`load_phase`).
 
 The clients speak plain HTTP/1.1 over keep-alive connections (asyncio streams), not through an HTTP library:
 the load runs on the cores it measures, and httpx took about six times this client's CPU per request.
@@ -15,11 +15,18 @@ import asyncio
 import ipaddress
 import json
 import os
+import sys
 import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
+
+import httpx
+
+from bench.api_server import LiveAPI, settings_env
+from kg.settings import Settings
 
 Request = tuple[str, str, dict | None]  # (endpoint kind, path, JSON body for a POST)
 KINDS = ("ask", "node")
@@ -54,8 +61,9 @@ def summary(ms: list[float], errors: list[str]) -> dict:
 class Connection:
     """One keep-alive HTTP/1.1 connection; responses are read by their Content-Length (the API always sends it)."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, headers: dict[str, str] | None = None):
         self.host, self.port = host, port
+        self.headers = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -65,11 +73,10 @@ class Connection:
 
     async def send_bytes(self, method: str, path: str, data: bytes, content_type: str | None,
                          timeout: float = 30) -> tuple[int, bytes]:
-        if self.writer is None or self.reader.at_eof():  # the server closes connections idle for a few seconds
-            self.close()
+        if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
-                + (f"Content-Type: {content_type}\r\n" if content_type else "") + "\r\n")
+                + (f"Content-Type: {content_type}\r\n" if content_type else "") + self.headers + "\r\n")
         self.writer.write(head.encode() + data)
         return await asyncio.wait_for(self._response(), timeout)
 
@@ -180,6 +187,7 @@ class Writes:
     uploads: Sequence[tuple[str, bytes]]
     reingest: Sequence[str]
     env: dict[str, str] | None = None  # the re-ingest's environment (default: this process's)
+    headers: dict[str, str] | None = None  # the uploads' (a key that may upload)
 
 
 async def under_writes(host: str, port: int, questions: list[dict], node_ids: list[str], writes: Writes,
@@ -193,7 +201,7 @@ async def under_writes(host: str, port: int, questions: list[dict], node_ids: li
         idle = await measure(connections, work, max_seconds)
         reingest = await asyncio.create_subprocess_exec(*writes.reingest, stdout=asyncio.subprocess.DEVNULL,
                                                         stderr=asyncio.subprocess.PIPE, env=writes.env)
-        uploader = Connection(host, port)
+        uploader = Connection(host, port, writes.headers)
 
         async def uploads() -> list[dict]:
             try:
@@ -211,3 +219,33 @@ async def under_writes(host: str, port: int, questions: list[dict], node_ids: li
             c.close()
     return {"idle": idle, "writes": busy, "jobs": jobs, "reingest_exit": reingest.returncode,
             "reingest_stderr": stderr.decode(errors="replace")[-2000:]}
+
+
+QUESTIONS = ("Which datasets does the paper use?", "Which methods does the paper propose?",
+             "What are the main results?")
+
+
+def load_phase(api: LiveAPI, settings: Settings, uploads: Sequence[Path], reingest: Path, clients: int,
+               per_client: int, max_seconds: float) -> dict:
+    """`kg bench robustness`'s load: questions about each paper in the graph and lookups of the papers' nodes, idle
+    and while `uploads` go through the API (curator key) and `kg ingest --force` re-ingests `reingest`; the p95
+    under writes over the idle p95 of each endpoint, and every error (failed requests, failed writes)."""
+    host, port = loopback_address(api.url)
+    papers = httpx.get(f"{api.url}/papers", params={"limit": 200}, timeout=60).json()["items"]
+    if not papers:
+        raise ValueError("the load needs papers in the graph")
+    node_ids = [p["id"] for p in papers]
+    questions = [{"question": q, "paper_id": pid} for pid in node_ids for q in QUESTIONS]
+    writes = Writes([(p.name, p.read_bytes()) for p in uploads],
+                    [sys.executable, "-m", "cli", "ingest", "--force", "--workers", "1", "--no-embed", str(reingest)],
+                    env=settings_env(settings), headers=api.headers("curator"))
+    report = asyncio.run(under_writes(host, port, questions, node_ids, writes, clients, per_client, max_seconds))
+    idle, busy = report["idle"], report["writes"]
+    failed_writes = [job for job in report["jobs"] if job.get("status") != "succeeded"]
+    report["p95_ratio"] = {kind: round(busy[kind]["p95_ms"] / idle[kind]["p95_ms"], 2)
+                           if idle.get(kind, {}).get("p95_ms") and busy.get(kind, {}).get("p95_ms") else None
+                           for kind in KINDS}
+    report["errors"] = (sum(phase.get(kind, {}).get("errors", 0) for phase in (idle, busy) for kind in KINDS)
+                        + len(failed_writes) + (report["reingest_exit"] != 0))
+    report.update(clients=clients, per_client=per_client, papers_in_graph=len(papers))
+    return report

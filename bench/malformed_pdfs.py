@@ -1,18 +1,31 @@
 """A corpus of hostile and broken PDFs, generated (nothing is checked in), each with the error code the parser
-must give it. Reusable: the malformed-input tests and `kg bench robustness` take it from here."""
+must give it. The malformed-input tests and `kg bench robustness` take it from here."""
 
 from __future__ import annotations
 
 import pymupdf
 
-from tests.pdf_factory import one_column_paper, prose
-
 # the file names an upload may carry that are no file name (API only: no file system has them)
 BAD_UPLOAD_NAMES = ["..", ".", "a\x00b.pdf", "bell\x07.pdf"]
 
 
+_SENTENCES = ["We propose a method for recovering the structure of scientific papers.",
+              "It is evaluated on a corpus of articles with known structure.",
+              "Results show that careful rules recover headings, paragraphs and captions."]
+
+
+def _prose(page: int) -> str:
+    return " ".join(_SENTENCES[(page + i) % len(_SENTENCES)] for i in range(2))
+
+
 def _paper() -> bytes:
-    return one_column_paper()[0]
+    """A small valid paper, the base of the files broken after the fact (truncated, encrypted, scripted)."""
+    doc = pymupdf.open()
+    for n in range(3):
+        page = doc.new_page()
+        page.insert_text((72, 72), "Rules Recover the Structure of Papers" if n == 0 else f"{n} Section", fontsize=14)
+        page.insert_textbox(pymupdf.Rect(72, 100, 540, 720), " ".join(_prose(n + k) for k in range(12)), fontsize=10)
+    return _save(doc)
 
 
 def _save(doc: pymupdf.Document, **options) -> bytes:
@@ -59,7 +72,7 @@ def _text_pages(count: int, width: float = 612, height: float = 792) -> bytes:
     doc = pymupdf.open()
     for n in range(count):
         page = doc.new_page(width=width, height=height)
-        page.insert_text((72, height / 2), prose(2, n), fontsize=11)
+        page.insert_text((72, height / 2), _prose(n), fontsize=11)
     return _save(doc)
 
 
