@@ -64,12 +64,13 @@ class Connection:
         return await self.send_bytes(method, path, data, "application/json" if body is not None else None, timeout)
 
     async def send_bytes(self, method: str, path: str, data: bytes, content_type: str | None,
-                         timeout: float = 30) -> tuple[int, bytes]:
+                         timeout: float = 30, api_key: str | None = None) -> tuple[int, bytes]:
         if self.writer is None or self.reader.at_eof():  # the server closes connections idle for a few seconds
             self.close()
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
-                + (f"Content-Type: {content_type}\r\n" if content_type else "") + "\r\n")
+                + (f"Content-Type: {content_type}\r\n" if content_type else "")
+                + (f"X-API-Key: {api_key}\r\n" if api_key else "") + "\r\n")
         self.writer.write(head.encode() + data)
         return await asyncio.wait_for(self._response(), timeout)
 
@@ -158,10 +159,13 @@ def multipart(file_name: str, data: bytes) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-async def upload_and_wait(connection: Connection, file_name: str, data: bytes, max_seconds: float) -> dict:
-    """POST /papers, then GET /jobs/{id} until the job ended; the job's last state (or the refusal)."""
+async def upload_and_wait(connection: Connection, file_name: str, data: bytes, max_seconds: float,
+                          api_key: str | None) -> dict:
+    """POST /papers with a curator's `api_key`, then GET /jobs/{id} until the job ended; the job's last state (or
+    the refusal)."""
     body, content_type = multipart(file_name, data)
-    status, answer = await connection.send_bytes("POST", "/papers", body, content_type, timeout=max_seconds)
+    status, answer = await connection.send_bytes("POST", "/papers", body, content_type, timeout=max_seconds,
+                                                 api_key=api_key)
     if status != 202:
         return {"file_name": file_name, "status": "refused", "error": f"{status} {answer[:200]!r}"}
     job = json.loads(answer)
@@ -174,11 +178,13 @@ async def upload_and_wait(connection: Connection, file_name: str, data: bytes, m
 
 @dataclass
 class Writes:
-    """What runs beside the clients in the "writes" phase: PDFs uploaded one after the other through the API,
-    and a command (e.g. `kg ingest --force FILE`) re-ingesting papers in a process of its own."""
+    """What runs beside the clients in the "writes" phase: PDFs uploaded one after the other through the API
+    (with `api_key`, a curator's: every upload needs one), and a command (e.g. `kg ingest --force FILE`)
+    re-ingesting papers in a process of its own."""
 
     uploads: Sequence[tuple[str, bytes]]
     reingest: Sequence[str]
+    api_key: str | None = None
     env: dict[str, str] | None = None  # the re-ingest's environment (default: this process's)
 
 
@@ -197,7 +203,8 @@ async def under_writes(host: str, port: int, questions: list[dict], node_ids: li
 
         async def uploads() -> list[dict]:
             try:
-                return [await upload_and_wait(uploader, name, data, max_seconds) for name, data in writes.uploads]
+                return [await upload_and_wait(uploader, name, data, max_seconds, writes.api_key)
+                        for name, data in writes.uploads]
             finally:
                 uploader.close()
 
