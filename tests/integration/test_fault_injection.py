@@ -84,8 +84,7 @@ def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_fin
     monkeypatch.setenv("PAPERKG_DATA_DIR", str(settings.data_dir))
     get_settings.cache_clear()
     try:
-        rerun = CliRunner().invoke(app, ["ingest", "--workers", "0", "--no-embed", "--json",
-                                                         *map(str, files)])
+        rerun = CliRunner().invoke(app, ["ingest", "--workers", "1", "--no-embed", "--json", *map(str, files)])
     finally:
         get_settings.cache_clear()
     assert rerun.exit_code == 0, rerun.output
@@ -102,7 +101,7 @@ def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edi
         init_schema(driver, schema, server.settings.embedding_dim)
         assert write_graph(driver, *sample_graph(), schema).ok
     settings = curated_settings(server.settings, data_dir=tmp_path / "data")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
         version = client.get("/curation/nodes/task_lm", headers=CURATOR).headers["ETag"]
         done = client.patch("/curation/nodes/task_lm", json={"properties": {"name": "language modelling"}},
                             headers={**CURATOR, "If-Match": version})

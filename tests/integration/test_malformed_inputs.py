@@ -20,7 +20,9 @@ pytestmark = pytest.mark.integration
 
 
 def _stored_pdfs(settings: Settings) -> list:
-    return sorted((settings.data_dir / "pdfs").rglob("*")) if (settings.data_dir / "pdfs").exists() else []
+    """Every file in the PDF store but its lock (kg/filestore.py), unfinished copies included."""
+    root = settings.data_dir / "pdfs"
+    return sorted(p for p in root.rglob("*") if p != root / ".lock") if root.exists() else []
 
 
 def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_settings, driver, tmp_path,
@@ -68,7 +70,7 @@ def _job_end(client: TestClient, job_id: str) -> dict:
 def test_uploads_of_malformed_pdfs_fail_alone_and_the_api_keeps_answering(ingest_settings, driver, tmp_path):
     settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False}))
     corpus = write_corpus(tmp_path / "malformed")
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
         spool = client.app.state.jobs._dir
         for path, code in corpus.items():
             response = client.post("/papers", files={"file": (path.name, path.read_bytes(), "application/pdf")},
