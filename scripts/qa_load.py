@@ -8,9 +8,8 @@ graph) and node ids from GET /papers, so the load looks like real use. Usage (do
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
 With `--upload PDF` (repeatable) and `--reingest PDF`, the load is measured idle and then again while those PDFs
-are uploaded through the API and `kg ingest --force` re-ingests the other one (same PAPERKG_* settings as the
-server), and the report has both. Uploads need a curator key: `--api-key`, or PAPERKG_LOAD_API_KEY to keep it out of
-the shell's history.
+are uploaded through the API (with the curator key in PAPERKG_API_KEY) and `kg ingest --force` re-ingests the
+other one (same PAPERKG_* settings as the server), and the report has both.
 """
 
 from __future__ import annotations
@@ -42,8 +41,6 @@ async def main() -> None:
                              "lookups wait behind /ask work); ask or node: that endpoint alone")
     parser.add_argument("--upload", type=Path, action="append", default=[], help="a PDF uploaded during the load")
     parser.add_argument("--reingest", type=Path, help="a PDF `kg ingest --force` re-ingests during the load")
-    parser.add_argument("--api-key", default=os.environ.get("PAPERKG_LOAD_API_KEY"),
-                        help="a curator key for the uploads (default: $PAPERKG_LOAD_API_KEY)")
     args = parser.parse_args()
 
     try:
@@ -68,11 +65,10 @@ async def main() -> None:
     if args.upload or args.reingest:
         if not args.reingest:
             raise SystemExit("--upload needs --reingest too: the write phase runs both")
-        if args.upload and not args.api_key:
-            raise SystemExit("--upload needs a curator key (--api-key or PAPERKG_LOAD_API_KEY): uploads need one")
+        key = os.environ.get("PAPERKG_API_KEY")  # uploads need a curator key (an environment variable: not in ps)
         writes = Writes([(p.name, p.read_bytes()) for p in args.upload],
                         [sys.executable, "-m", "cli", "ingest", "--force", "--workers", "1", str(args.reingest)],
-                        api_key=args.api_key)
+                        headers={"X-API-Key": key} if key else None)
         report = await under_writes(host, port, questions, node_ids, writes, args.clients, args.per_client,
                                     args.max_seconds)
     else:

@@ -54,8 +54,9 @@ def summary(ms: list[float], errors: list[str]) -> dict:
 class Connection:
     """One keep-alive HTTP/1.1 connection; responses are read by their Content-Length (the API always sends it)."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, headers: dict[str, str] | None = None):
         self.host, self.port = host, port
+        self.headers = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -64,13 +65,12 @@ class Connection:
         return await self.send_bytes(method, path, data, "application/json" if body is not None else None, timeout)
 
     async def send_bytes(self, method: str, path: str, data: bytes, content_type: str | None,
-                         timeout: float = 30, api_key: str | None = None) -> tuple[int, bytes]:
+                         timeout: float = 30) -> tuple[int, bytes]:
         if self.writer is None or self.reader.at_eof():  # the server closes connections idle for a few seconds
             self.close()
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
-                + (f"Content-Type: {content_type}\r\n" if content_type else "")
-                + (f"X-API-Key: {api_key}\r\n" if api_key else "") + "\r\n")
+                + (f"Content-Type: {content_type}\r\n" if content_type else "") + self.headers + "\r\n")
         self.writer.write(head.encode() + data)
         return await asyncio.wait_for(self._response(), timeout)
 
@@ -159,13 +159,10 @@ def multipart(file_name: str, data: bytes) -> tuple[bytes, str]:
     return body, f"multipart/form-data; boundary={boundary}"
 
 
-async def upload_and_wait(connection: Connection, file_name: str, data: bytes, max_seconds: float,
-                          api_key: str | None) -> dict:
-    """POST /papers with a curator's `api_key`, then GET /jobs/{id} until the job ended; the job's last state (or
-    the refusal)."""
+async def upload_and_wait(connection: Connection, file_name: str, data: bytes, max_seconds: float) -> dict:
+    """POST /papers, then GET /jobs/{id} until the job ended; the job's last state (or the refusal)."""
     body, content_type = multipart(file_name, data)
-    status, answer = await connection.send_bytes("POST", "/papers", body, content_type, timeout=max_seconds,
-                                                 api_key=api_key)
+    status, answer = await connection.send_bytes("POST", "/papers", body, content_type, timeout=max_seconds)
     if status != 202:
         return {"file_name": file_name, "status": "refused", "error": f"{status} {answer[:200]!r}"}
     job = json.loads(answer)
@@ -178,14 +175,13 @@ async def upload_and_wait(connection: Connection, file_name: str, data: bytes, m
 
 @dataclass
 class Writes:
-    """What runs beside the clients in the "writes" phase: PDFs uploaded one after the other through the API
-    (with `api_key`, a curator's: every upload needs one), and a command (e.g. `kg ingest --force FILE`)
-    re-ingesting papers in a process of its own."""
+    """What runs beside the clients in the "writes" phase: PDFs uploaded one after the other through the API,
+    and a command (e.g. `kg ingest --force FILE`) re-ingesting papers in a process of its own."""
 
     uploads: Sequence[tuple[str, bytes]]
     reingest: Sequence[str]
-    api_key: str | None = None
     env: dict[str, str] | None = None  # the re-ingest's environment (default: this process's)
+    headers: dict[str, str] | None = None  # the uploads' (a key that may upload)
 
 
 async def under_writes(host: str, port: int, questions: list[dict], node_ids: list[str], writes: Writes,
@@ -199,12 +195,11 @@ async def under_writes(host: str, port: int, questions: list[dict], node_ids: li
         idle = await measure(connections, work, max_seconds)
         reingest = await asyncio.create_subprocess_exec(*writes.reingest, stdout=asyncio.subprocess.DEVNULL,
                                                         stderr=asyncio.subprocess.PIPE, env=writes.env)
-        uploader = Connection(host, port)
+        uploader = Connection(host, port, writes.headers)
 
         async def uploads() -> list[dict]:
             try:
-                return [await upload_and_wait(uploader, name, data, max_seconds, writes.api_key)
-                        for name, data in writes.uploads]
+                return [await upload_and_wait(uploader, name, data, max_seconds) for name, data in writes.uploads]
             finally:
                 uploader.close()
 

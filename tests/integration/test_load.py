@@ -77,7 +77,7 @@ def test_lookups_and_questions_are_all_answered_while_papers_are_written(served,
     questions = [{"question": q, "paper_id": p} for q in QUESTIONS for p in papers]
     uploads = [("one-column.pdf", one_column_paper()[0]), ("two-column.pdf", two_column_paper()[0])]
     reingest = [sys.executable, "-m", "cli", "ingest", "--force", "--no-embed", "--workers", "1", str(SAMPLE_A)]
-    writes = Writes(uploads, reingest, KEYS["curator"], server_env)
+    writes = Writes(uploads, reingest, server_env, headers={"X-API-Key": KEYS["curator"]})
     report = asyncio.run(under_writes("127.0.0.1", served, questions, papers, writes, CLIENTS, PER_CLIENT, MAX_SECONDS))
     idle, busy = report["idle"], report["writes"]
     assert report["reingest_exit"] == 0, report["reingest_stderr"]
