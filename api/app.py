@@ -25,10 +25,12 @@ from kg.settings import Settings, get_settings
 
 
 # What any operation may answer before its handler runs, so the OpenAPI documents it everywhere: 400 for a body
-# that is not what its Content-Type says or a Host name a loopback API does not answer, 401/403 from the key check
+# that is not what its Content-Type says or a Host name a loopback API does not answer, 401/403 from the key check,
+# 413/414 from the bounds on bodies and URLs (api/limits.py, api/params.py), which refuse before routing
+BOUNDS = {413: {"model": ErrorBody, "description": "the request body is larger than the server allows"},
+          414: {"model": ErrorBody, "description": "the URL (path and query string) is longer than the server allows"}}
 REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Host name this API does not answer"},
-            401: {"model": ErrorBody}, 403: {"model": ErrorBody},
-            414: {"model": ErrorBody, "description": "a URL longer than PAPERKG_API_MAX_URL_BYTES"}}
+            401: {"model": ErrorBody}, 403: {"model": ErrorBody}, **BOUNDS}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -74,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
 
-    @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], 414: REFUSALS[414], 503: {"model": ErrorBody}})
+    @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], **BOUNDS, 503: {"model": ErrorBody}})
     def health() -> JSONResponse:
         """Liveness plus a real round trip to Neo4j; 503 when the database does not answer."""
         try:

@@ -6,10 +6,14 @@ inside the same process. In a worker the kernel enforces the memory limit and th
 whose task overruns and starts a new one, so such a file costs its own paper, never the API or the ingest run.
 A worker that dies while its task runs is retried once (it may have been killed for another reason, e.g. by
 the OOM killer); dying twice, the file is taken as the cause.
+
+Workers also run at a lower CPU priority (a higher niceness) than the process that starts them: parsing is
+background work, and an upload or a re-ingest should take the cores only when questions and lookups leave them.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -28,10 +32,11 @@ WORKER_DIED = "its parser process died twice on it (a crash inside a native libr
 class SandboxLimits:
     timeout_s: float
     memory_mb: int
+    nice: int = 0  # added to the niceness of the process that starts the workers
 
     @classmethod
     def of(cls, settings: Settings) -> SandboxLimits:
-        return cls(timeout_s=settings.parse_timeout_s, memory_mb=settings.parse_memory_mb)
+        return cls(timeout_s=settings.parse_timeout_s, memory_mb=settings.parse_memory_mb, nice=settings.parse_nice)
 
 
 @dataclass(frozen=True)
@@ -45,11 +50,12 @@ def _address_space() -> int:
         return int(statm.read().split()[0]) * resource.getpagesize()
 
 
-def _start_worker(memory_mb: int, initializer: Callable | None, initargs: tuple) -> None:
+def _start_worker(memory_mb: int, nice: int, initializer: Callable | None, initargs: tuple) -> None:
     """The limit is what the worker may add to the address space it was forked with: a fixed total would be
     wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child shares."""
     limit = _address_space() + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.nice(nice)
     if initializer:
         initializer(*initargs)
 
@@ -68,7 +74,7 @@ class Sandbox:
                  initargs: tuple = ()):
         self.limits = limits
         self.pool = ProcessPool(max_workers=workers, initializer=_start_worker,
-                                initargs=(limits.memory_mb, initializer, initargs))
+                                initargs=(limits.memory_mb, limits.nice, initializer, initargs))
 
     def submit(self, fn: Callable, *args) -> Future:
         return self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)

@@ -24,6 +24,7 @@ from kg.schema import init_schema
 from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema
+from tests.curation_support import API_KEYS, as_role
 from tests.neo4j_harness import free_port
 from tests.pdf_factory import one_column_paper
 from tests.sample_graph import SHA_A, sample_graph
@@ -47,7 +48,7 @@ def bounded(empty_db, neo4j_settings, tmp_path) -> Settings:
     pdf.new_page(width=BIG_PAGE, height=BIG_PAGE).insert_text((72, 120), "a very large page")
     pdf.save(tmp_path / "a.pdf")
     PDFStore(tmp_path / "data").put(tmp_path / "a.pdf", SHA_A)
-    return neo4j_settings.model_copy(update={"data_dir": tmp_path / "data", **BOUNDS})
+    return neo4j_settings.model_copy(update={"data_dir": tmp_path / "data", "api_keys": API_KEYS, **BOUNDS})
 
 
 @contextmanager
@@ -119,7 +120,7 @@ def test_a_chunked_upload_is_cut_off_at_the_bound(bounded):
 
 
 def test_a_json_body_over_its_bound_gets_413(bounded):
-    with TestClient(create_app(bounded)) as client:
+    with TestClient(create_app(bounded), base_url="http://localhost") as client:
         response = client.post("/cypher", json={"query": "RETURN $x", "parameters": {"x": "y" * 10_000}})
         error_of(response.status_code, response.json(), 413, "PAYLOAD_TOO_LARGE")
         assert client.post("/cypher", json={"query": "RETURN 1 AS one"}).json()["rows"] == [{"one": 1}]
@@ -129,8 +130,9 @@ def test_a_json_body_over_its_bound_gets_413(bounded):
 
 def test_uploads_beyond_the_queue_get_429_and_the_accepted_ones_finish(bounded):
     data, _ = one_column_paper()
-    with TestClient(create_app(bounded)) as client:
-        answers = [client.post("/papers", files={"file": (f"p{n}.pdf", data, "application/pdf")}) for n in range(4)]
+    with TestClient(create_app(bounded), base_url="http://localhost") as client:
+        answers = [client.post("/papers", files={"file": (f"p{n}.pdf", data, "application/pdf")},
+                               headers=as_role("curator")) for n in range(4)]
         refused = [a for a in answers if a.status_code == 429]
         accepted = [a.json()["id"] for a in answers if a.status_code == 202]
         assert refused and len(accepted) <= 2 and len(accepted) + len(refused) == 4  # one running, one waiting
@@ -165,7 +167,7 @@ class HeldFirst:
 
 def test_a_question_beyond_concurrency_and_queue_gets_429(bounded):
     question = {"question": "Which datasets does paper_a use?"}
-    with TestClient(create_app(bounded)) as client:
+    with TestClient(create_app(bounded), base_url="http://localhost") as client:
         held = client.app.state.qa = HeldFirst(client.app.state.qa)
         first: dict = {}
         thread = threading.Thread(target=lambda: first.update(response=client.post("/ask", json=question)))
@@ -185,7 +187,7 @@ def test_a_question_beyond_concurrency_and_queue_gets_429(bounded):
 # ------------------------------------------------------------------ exports and evidence
 
 def test_an_export_over_its_bound_gets_422_and_a_smaller_one_works(bounded):
-    with TestClient(create_app(bounded)) as client:
+    with TestClient(create_app(bounded), base_url="http://localhost") as client:
         for fmt in ("json", "csv-papers", "html"):
             response = client.get(f"/export/{fmt}")
             error_of(response.status_code, response.json(), 422, "LIMIT_EXCEEDED")
@@ -195,7 +197,7 @@ def test_an_export_over_its_bound_gets_422_and_a_smaller_one_works(bounded):
 
 
 def test_evidence_picture_of_a_huge_page_stays_within_its_pixels(bounded):
-    with TestClient(create_app(bounded)) as client:
+    with TestClient(create_app(bounded), base_url="http://localhost") as client:
         response = client.get("/evidence/chunk_a1.png")
     assert response.status_code == 200 and response.headers["content-type"] == "image/png"
     image = pymupdf.Pixmap(response.content)

@@ -40,7 +40,8 @@ def sample_db(driver, neo4j_settings):
 
 @pytest.fixture(scope="module")
 def client(sample_db, neo4j_settings):
-    with TestClient(create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))) as test_client:
+    app = create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))
+    with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
 
 

@@ -12,8 +12,8 @@ from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest
 def test_ontology_rejections_are_counted_and_explained(ingest_settings, driver, monkeypatch):
     parse = extractors.pipeline.parse_pdf
 
-    def with_bad_section(path):
-        doc = parse(path)
+    def with_bad_section(path, limits):
+        doc = parse(path, limits)
         bad = doc.sections[0].model_copy(update={"kind": "Gossip"})
         return doc.model_copy(update={"sections": [bad, *doc.sections[1:]]})
 

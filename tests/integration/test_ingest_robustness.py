@@ -26,6 +26,8 @@ SMALL_CORPUS_PAPERS = ("sp_mooney05.pdf", "sp_mono04.pdf", "sp_bunescu-acl07.pdf
 
 def test_unreachable_neo4j_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERKG_NEO4J_URI", f"bolt://127.0.0.1:{free_port()}")
+    # a password, so that the missing one (no server was ever started here) is not the error instead
+    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", "any-password")
     get_settings.cache_clear()
     try:
         result = CliRunner().invoke(app, ["ingest", str(SAMPLE_A)])

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.integration
 
 
 def _stored_pdfs(settings: Settings) -> list:
-    return sorted((settings.data_dir / "pdfs").rglob("*")) if (settings.data_dir / "pdfs").exists() else []
+    """Every file in the PDF store but its lock (kg/filestore.py), unfinished copies included."""
+    root = settings.data_dir / "pdfs"
+    return sorted(p for p in root.rglob("*") if p != root / ".lock") if root.exists() else []
 
 
 def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_settings, driver, tmp_path,

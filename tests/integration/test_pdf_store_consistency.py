@@ -56,7 +56,8 @@ def test_the_api_collects_orphan_files_when_it_starts(ingest_settings, driver, t
     orphan = store.put(SAMPLE_B, orphan_sha)  # stored, but no paper refers to it (what older versions left)
     half = store.path(orphan_sha).with_name("tmp123.part")
     shutil.copy(SAMPLE_B, half)  # a copy that a killed process never finished
-    with TestClient(create_app(ingest_settings.model_copy(update={"qa_vectors": False}))) as client:
+    app = create_app(ingest_settings.model_copy(update={"qa_vectors": False}))
+    with TestClient(app, base_url="http://localhost") as client:
         assert client.get("/health").status_code == 200
     assert not orphan.exists() and not half.exists()
     assert store.path(file_sha256(SAMPLE_A)).exists()

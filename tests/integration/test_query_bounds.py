@@ -33,7 +33,8 @@ def sample_db(driver, neo4j_settings):
 
 @pytest.fixture(scope="module")
 def client(sample_db, neo4j_settings):
-    with TestClient(create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))) as test_client:
+    app = create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))
+    with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
 
 
@@ -134,7 +135,7 @@ def test_one_huge_value_is_refused_in_bytes(client):
 
 def test_many_rows_are_cut_at_the_byte_limit(neo4j_settings, sample_db):
     small = neo4j_settings.model_copy(update={"cypher_max_bytes": 5000, "qa_vectors": False})
-    with TestClient(create_app(small)) as quick:
+    with TestClient(create_app(small), base_url="http://localhost") as quick:
         body = cypher(quick, "UNWIND range(1, 900) AS x RETURN x, 'some text of forty characters, or so.' AS t")
         assert body.status_code == 200, body.text
         rows = body.json()["rows"]

@@ -77,6 +77,20 @@ def test_a_parser_process_that_dies_is_an_error_of_its_file():
     assert raised.value.message == WORKER_DIED
 
 
+def _niceness() -> int:
+    return os.nice(0)
+
+
+def test_a_parser_process_yields_the_cpu_to_its_parent():
+    """Uploads and re-ingests are background work: by default their parser runs at a lower priority than the
+    API or `kg ingest` that started it, by the niceness PAPERKG_PARSE_NICE adds."""
+    parent = os.nice(0)
+    assert parent < 19, "the test process already runs at the lowest priority"
+    assert run_alone(SandboxLimits.of(Settings()), "any.pdf", _niceness) > parent
+    assert run_alone(SandboxLimits.of(Settings(parse_nice=3)), "any.pdf", _niceness) == min(19, parent + 3)
+    assert run_alone(SandboxLimits.of(Settings(parse_nice=0)), "any.pdf", _niceness) == parent
+
+
 def test_kg_parse_reports_a_malformed_pdf_as_an_error_of_its_own(corpus):
     """(cli.main.main prints a PaperKGError as a message and a hint; CliRunner hands it over as raised.)"""
     path = next(p for p in corpus if p.name == "long-line.pdf")
