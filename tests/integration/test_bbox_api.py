@@ -28,7 +28,7 @@ def client(driver, neo4j_settings, tmp_path_factory):
     pdf.save(tmp / "a.pdf")
     PDFStore(tmp / "data").put(tmp / "a.pdf", SHA_A)
     settings, headers = with_admin(neo4j_settings.model_copy(update={"data_dir": tmp / "data", "qa_vectors": False}))
-    with TestClient(create_app(settings), headers=headers) as test_client:
+    with TestClient(create_app(settings), base_url="http://localhost", headers=headers) as test_client:
         yield test_client
 
 
