@@ -9,13 +9,11 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 import pymupdf
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -25,7 +23,7 @@ from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, as_role
-from tests.neo4j_harness import free_port
+from tests.live_api import served
 from tests.pdf_factory import one_column_paper
 from tests.sample_graph import SHA_A, sample_graph
 
@@ -49,24 +47,6 @@ def bounded(empty_db, neo4j_settings, tmp_path) -> Settings:
     pdf.save(tmp_path / "a.pdf")
     PDFStore(tmp_path / "data").put(tmp_path / "a.pdf", SHA_A)
     return neo4j_settings.model_copy(update={"data_dir": tmp_path / "data", "api_keys": API_KEYS, **BOUNDS})
-
-
-@contextmanager
-def serving(settings: Settings) -> Iterator[int]:
-    """The app served by uvicorn on a free loopback port (a TestClient hands the app whole bodies)."""
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the API did not start"
-        time.sleep(0.1)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 def response_of(sock: socket.socket) -> tuple[int, dict, dict]:
@@ -93,7 +73,7 @@ def error_of(status: int, body: dict, expected_status: int, code: str) -> None:
 # ------------------------------------------------------------------ request bodies
 
 def test_an_upload_declared_too_large_is_refused_before_its_body_is_sent(bounded):
-    with serving(bounded) as port, socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+    with served(bounded) as url, socket.create_connection(("127.0.0.1", urlsplit(url).port), timeout=20) as sock:
         sock.sendall(b"POST /papers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                      b"Content-Length: 10000000000\r\n\r\n")  # 10 GB announced, not one byte of it sent
         status, headers, body = response_of(sock)
@@ -103,7 +83,7 @@ def test_an_upload_declared_too_large_is_refused_before_its_body_is_sent(bounded
 
 def test_a_chunked_upload_is_cut_off_at_the_bound(bounded):
     chunk = b"x" * 65536
-    with serving(bounded) as port, socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+    with served(bounded) as url, socket.create_connection(("127.0.0.1", urlsplit(url).port), timeout=20) as sock:
         sock.sendall(b"POST /papers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=b\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\n")
         part = (b'--b\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n'

@@ -5,44 +5,21 @@ through the kg functions (property-tested) and through the API."""
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 
-from api.app import create_app
 from kg import queries
 from kg.fulltext import lucene_phrase, lucene_query
 from kg.locate import locate
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import retrieve
-from kg.schema import init_schema
-from kg.write import write_graph
 from ontology.loader import get_schema
-from tests.sample_graph import sample_graph
+from tests.integration.test_query_bounds import client, sample_db  # noqa: F401  (fixtures)
 from tests.unit.test_fulltext_query import user_text
 
 # Each example is a few round trips to Neo4j; enough examples to meet every syntax character many times.
 ROUND_TRIPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 HOSTILE = ["AND", "OR", "NOT", "a AND b", "OR OR", "NOT NOT NOT", '"unclosed', "(x", "x)", "[a TO b}", "a:b",
            "\\", "*", "?", "~2", "^3", "-".join(["w"] * 3000), " ".join(f"w{i}" for i in range(3000))]
-
-
-@pytest.fixture(scope="module")
-def sample_db(driver, neo4j_settings):
-    driver.execute_query("MATCH (n) DETACH DELETE n")
-    schema = get_schema()
-    init_schema(driver, schema, neo4j_settings.embedding_dim)
-    nodes, edges = sample_graph()
-    assert write_graph(driver, nodes, edges, schema).ok
-    driver.execute_query("CALL db.awaitIndexes(60)")
-    return driver
-
-
-@pytest.fixture(scope="module")
-def client(sample_db, neo4j_settings):
-    app = create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))
-    with TestClient(app, base_url="http://localhost") as test_client:
-        yield test_client
 
 
 def chunk_index(schema) -> str:
