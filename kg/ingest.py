@@ -112,7 +112,11 @@ _worker: dict = {}
 
 
 def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str) -> None:
-    """Load the schema and the embeddings once per process."""
+    """Load the schema, the spaCy pipelines and the embeddings once per process, before the sandbox's memory limit
+    applies (kg/sandbox.py)."""
+    from extractors.semantic import nlp
+
+    nlp.load()
     _worker["schema"] = get_schema()
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
 

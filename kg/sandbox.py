@@ -1,5 +1,5 @@
 """Worker processes for work on untrusted PDFs, each task with a wall-clock timeout and each process with an
-address-space limit (RLIMIT_AS) on what it may add to the size it was forked with.
+address-space limit (RLIMIT_AS) on what it may add to its size once its libraries are loaded.
 
 MuPDF is C: a crafted file can make it loop, allocate without end or crash, and no Python code can stop it from
 inside the same process. In a worker the kernel enforces the memory limit and the pool (pebble) kills a worker
@@ -51,13 +51,15 @@ def _address_space() -> int:
 
 
 def _start_worker(memory_mb: int, nice: int, initializer: Callable | None, initargs: tuple) -> None:
-    """The limit is what the worker may add to the address space it was forked with: a fixed total would be
-    wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child shares."""
-    limit = _address_space() + memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    """The limit is what the worker may add to its address space once its libraries are loaded: a fixed total
+    would be wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child
+    shares, and libraries reserve address space of their own when loaded (thinc's BLIS reserves gigabytes), which
+    the untrusted PDFs the limit is for do not decide. So the initializer runs first."""
     os.nice(nice)
     if initializer:
         initializer(*initargs)
+    limit = _address_space() + memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def _guarded(fn: Callable, *args) -> Any:
@@ -68,7 +70,7 @@ def _guarded(fn: Callable, *args) -> Any:
 
 
 class Sandbox:
-    """A pool of `workers` limited processes; `initializer(*initargs)` runs in each, after its limit is set."""
+    """A pool of `workers` limited processes; `initializer(*initargs)` runs in each before its limit is set."""
 
     def __init__(self, workers: int, limits: SandboxLimits, initializer: Callable | None = None,
                  initargs: tuple = ()):

@@ -14,7 +14,7 @@ from bench.malformed_pdfs import MALFORMED, write_corpus
 from cli.main import app
 from extractors.pipeline import parse_pdf
 from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
-from kg.sandbox import WORKER_DIED, SandboxLimits, run_alone
+from kg.sandbox import WORKER_DIED, Sandbox, SandboxLimits, run_alone
 from kg.settings import Settings
 
 pytestmark = pytest.mark.unit
@@ -96,3 +96,23 @@ def test_kg_parse_reports_a_malformed_pdf_as_an_error_of_its_own(corpus):
     path = next(p for p in corpus if p.name == "long-line.pdf")
     result = CliRunner().invoke(app, ["parse", str(path)])
     assert isinstance(result.exception, ParseLimitError) and "a line of 199,999 characters" in str(result.exception)
+
+
+_RESERVED: list = []
+
+
+def _reserve_address_space(megabytes: int) -> None:
+    """What loading a library such as thinc's BLIS does: reserve address space it may never touch."""
+    import mmap
+
+    _RESERVED.append(mmap.mmap(-1, megabytes * 1024 * 1024, flags=mmap.MAP_PRIVATE, prot=mmap.PROT_READ))
+
+
+def test_the_memory_limit_counts_from_the_loaded_worker_not_its_libraries():
+    sandbox = Sandbox(1, SandboxLimits(timeout_s=60, memory_mb=300), _reserve_address_space, (2000,))
+    try:
+        assert sandbox.result(sandbox.submit(_allocate, 100), _allocate, (100,), "a.pdf") == 100 * 1024 * 1024
+        with pytest.raises(ParseLimitError, match="300 MB"):
+            sandbox.result(sandbox.submit(_allocate, 2000), _allocate, (2000,), "b.pdf")
+    finally:
+        sandbox.stop()
