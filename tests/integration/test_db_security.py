@@ -141,7 +141,7 @@ exit 1
     recorded = calls.read_text().splitlines()
     command_lines = [line for line in recorded if "Neo4jAdminBoot" in line]
     assert len(command_lines) == 1 and password not in command_lines[0]
-    assert recorded[1:] == ["600", "dbms", "set-initial-password", password]
+    assert recorded[1:] == ["600", "dbms", "set-initial-password", "--", password]
     assert list((data / "neo4j" / "run").iterdir()) == []
 
 

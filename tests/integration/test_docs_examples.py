@@ -126,7 +126,7 @@ def test_user_guide_runs(user_env):
     assert (home / "mindmap.mmd").read_text().startswith("mindmap\n")
     assert (home / "flow.mmd").read_text().startswith("flowchart LR\n")
     assert (home / "graph.html").read_text() == (home / "graph-api.html").read_text()
-    assert (home / "papers.bib").read_text().count("@misc{") == 2
+    assert (home / "papers.bib").read_text().count("@misc{") == 3  # samples/: two generated papers and a real one
     assert (home / "results.csv").read_text().startswith("paper_id,result_id,method,dataset,metric,value")
     assert (home / "graph.graphml").read_text().startswith("<?xml")
     assert "@prefix prov:" in (home / "graph.ttl").read_text()
