@@ -11,14 +11,17 @@ from kg.errors import ConfigurationError
 from kg.settings import Settings
 
 def is_loopback(host: str) -> bool:
-    """True for `localhost` and loopback addresses; a name or a wildcard address (0.0.0.0) is a network bind."""
+    """True for `localhost` and loopback addresses; a name or a wildcard address (0.0.0.0) is a network bind. An
+    IPv4-mapped IPv6 address counts as the IPv4 address it carries, which Python 3.13 does and 3.11 does not."""
     host = host.strip().strip("[]").lower()
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def exposed(settings: Settings) -> bool:

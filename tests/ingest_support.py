@@ -29,6 +29,24 @@ def run_ingest(settings, driver, paths, **options) -> IngestReport:
     return Ingestor(settings, driver, **options).run([Path(p) for p in paths])
 
 
+def kg_ingest_json(settings, monkeypatch, folder: Path):
+    """`kg ingest FOLDER --json --workers 1 --no-embed` in this process, against the test's Neo4j and data
+    directory (as the environment would set them for a user); the CliRunner result."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from kg.settings import get_settings
+
+    monkeypatch.setenv("PAPERKG_NEO4J_URI", settings.uri)
+    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", settings.neo4j_password.get_secret_value())
+    monkeypatch.setenv("PAPERKG_DATA_DIR", str(settings.data_dir))
+    get_settings.cache_clear()
+    try:
+        return CliRunner().invoke(app, ["ingest", str(folder), "--json", "--workers", "1", "--no-embed"])
+    finally:
+        get_settings.cache_clear()
+
+
 def value(driver, cypher: str, **params):
     return driver.execute_query(cypher, **params).records[0][0]
 

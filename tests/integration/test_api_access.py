@@ -13,6 +13,7 @@ from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, as_role, curated_settings
+from tests.integration.test_api_endpoints import error_of
 from tests.pdf_factory import one_column_paper
 from tests.sample_graph import sample_graph
 
@@ -44,14 +45,6 @@ def exposed(sample_db, neo4j_settings, tmp_path_factory):
     settings = curated_settings(neo4j_settings, data_dir=tmp_path_factory.mktemp("data"), api_host="0.0.0.0")
     with TestClient(create_app(settings), base_url="http://papers.example.org") as client:
         yield client
-
-
-def error_of(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
-    assert body["error"]["code"] == code
-    return body["error"]
 
 
 def papers(driver) -> int:

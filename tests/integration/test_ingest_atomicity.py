@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
 
-from cli.main import app
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.settings import get_settings
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, kg_ingest_json, run_ingest, value  # noqa: F401
 
 
 class Boom(RuntimeError):
@@ -49,14 +46,7 @@ def test_a_bad_pdf_fails_alone_with_its_reason_and_a_nonzero_exit(ingest_setting
     (folder / "sub" / "broken.pdf").write_bytes(b"%PDF-1.7\nthis is not really a PDF\n")
     (folder / "good.pdf").write_bytes(SAMPLE_B.read_bytes())
     (folder / "notes.txt").write_text("not a PDF, not picked up")
-    monkeypatch.setenv("PAPERKG_NEO4J_URI", ingest_settings.uri)
-    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", ingest_settings.neo4j_password.get_secret_value())
-    monkeypatch.setenv("PAPERKG_DATA_DIR", str(ingest_settings.data_dir))
-    get_settings.cache_clear()
-    try:
-        result = CliRunner().invoke(app, ["ingest", str(folder), "--json", "--workers", "1", "--no-embed"])
-    finally:
-        get_settings.cache_clear()
+    result = kg_ingest_json(ingest_settings, monkeypatch, folder)
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     assert (report["ingested"], report["failed"], report["ok"]) == (1, 1, False)

@@ -8,13 +8,11 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from typer.testing import CliRunner
 
 from api.app import create_app
-from bench.malformed_pdfs import BAD_UPLOAD_NAMES, MALFORMED, write_corpus
-from cli.main import app
-from kg.settings import Settings, get_settings
-from tests.ingest_support import SAMPLE_A, ingest_settings, value  # noqa: F401
+from bench.malformed_pdfs import BAD_UPLOAD_NAMES, write_corpus
+from kg.settings import Settings
+from tests.ingest_support import SAMPLE_A, ingest_settings, kg_ingest_json, value  # noqa: F401
 
 pytestmark = pytest.mark.integration
 
@@ -30,14 +28,7 @@ def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_sett
     folder = tmp_path / "papers"
     corpus = write_corpus(folder)
     (folder / SAMPLE_A.name).write_bytes(SAMPLE_A.read_bytes())
-    monkeypatch.setenv("PAPERKG_NEO4J_URI", ingest_settings.uri)
-    monkeypatch.setenv("PAPERKG_NEO4J_PASSWORD", ingest_settings.neo4j_password.get_secret_value())
-    monkeypatch.setenv("PAPERKG_DATA_DIR", str(ingest_settings.data_dir))
-    get_settings.cache_clear()
-    try:
-        result = CliRunner().invoke(app, ["ingest", str(folder), "--json", "--workers", "1", "--no-embed"])
-    finally:
-        get_settings.cache_clear()
+    result = kg_ingest_json(ingest_settings, monkeypatch, folder)
     assert result.exit_code == 1, result.output
     report = json.loads(result.stdout)
     outcomes = {p["path"]: p for p in report["papers"]}

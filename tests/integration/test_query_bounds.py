@@ -17,6 +17,7 @@ from api.params import MAX_OFFSET
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
+from tests.integration.test_api_endpoints import error_of
 from tests.sample_graph import sample_graph
 
 
@@ -36,14 +37,6 @@ def client(sample_db, neo4j_settings):
     app = create_app(neo4j_settings.model_copy(update={"qa_vectors": False}))
     with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
-
-
-def error_of(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "details"}
-    assert body["error"]["code"] == code, body
-    return body["error"]
 
 
 def cypher(client, query: str, **parameters):

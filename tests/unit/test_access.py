@@ -20,7 +20,7 @@ def test_loopback_binds(host, loopback):
     ("localhost", True), ("localhost:8000", True), ("127.0.0.1:8000", True), ("[::1]:8000", True), ("[::1]", True),
     ("lab-proxy:443", True), ("LAB-PROXY", True), ("evil.example", False), ("evil.example:8000", False),
     ("127.0.0.1.nip.io", False), ("localhost.evil.example:8000", False), ("[::1", False), ("", False),
-    ("0.0.0.0:8000", False), ("[::ffff:7f00:1]:80", False),
+    ("0.0.0.0:8000", False), ("[::ffff:7f00:1]:80", True), ("[::ffff:a00:1]:80", False),
 ])
 def test_host_headers_a_loopback_api_answers(header, allowed):
     assert host_allowed(header, frozenset({"lab-proxy"})) is allowed
