@@ -1,4 +1,5 @@
-"""The figures of docs/benchmarks.md are those of the dated results they name, and README's status quotes no others.
+"""The figures of docs/benchmarks.md are those of the dated results they name, the page links every result, and
+README's status quotes no other figures.
 
 Each row of the *Current figures* table names a result file in bench/results/ and the fields of it that its figures
 come from (a JSON path, `a / b` for the ratio of two fields). Every number printed in the row's "measured" cell must
@@ -102,3 +103,9 @@ def test_the_readme_status_quotes_only_figures_of_the_benchmarks_page():
     quoted = [number for row in status for number, _ in NUMBER.findall(row["measured"])]
     assert quoted, "README's status table quotes no figure"
     assert not set(quoted) - measured, f"README quotes figures docs/benchmarks.md does not: {set(quoted) - measured}"
+
+
+def test_the_page_links_every_result():
+    text = DOC.read_text()
+    unlisted = [path.name for path in sorted(RESULTS.iterdir()) if f"](../bench/results/{path.name})" not in text]
+    assert not unlisted, f"docs/benchmarks.md does not link {unlisted}"
