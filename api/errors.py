@@ -14,7 +14,7 @@ from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
                        InvalidBBoxError, InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError,
                        PermissionDeniedError, PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
-from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
+from kg.errors import UNEXPECTED, BusyError, LimitExceededError, PayloadTooLargeError
 
 log = logging.getLogger("paperkg.api")
 
@@ -56,7 +56,7 @@ def _http(request: Request, exc: HTTPException) -> JSONResponse:
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error", extra={"path": request.url.path})
-    return JSONResponse(body("INTERNAL", "an unexpected error occurred; the server log has the details",
+    return JSONResponse(body(UNEXPECTED, "an unexpected error occurred; the server log has the details",
                              {"request_id": getattr(request.state, "request_id", None)}), status_code=500)
 
 
