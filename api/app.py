@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
+    auth.document_optional_keys(app)
 
     @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], **BOUNDS, 503: {"model": ErrorBody}})
     def health() -> JSONResponse:
