@@ -27,6 +27,8 @@ _bearer = HTTPBearer(auto_error=False, scheme_name="bearer",
                      description="an API key from `kg curate keygen`, as `Authorization: Bearer <key>`")
 _api_key = APIKeyHeader(name="X-API-Key", auto_error=False, scheme_name="apiKey",
                         description="an API key from `kg curate keygen`, as `X-API-Key: <key>`")
+# What a 401 answers in WWW-Authenticate (RFC 9110, 11.6.1): one challenge per way of presenting a key
+CHALLENGE = f'Bearer realm="paperkg", ApiKey realm="paperkg", header="{_api_key.model.name}"'
 
 
 def _keys(request: Request) -> dict[str, Identity]:
