@@ -140,7 +140,7 @@ def document_optional_keys(app: FastAPI) -> None:
         cached = app.openapi_schema
         schema = build()
         if schema is not cached:  # built just now (FastAPI builds it again when routes were added)
-            for route in operations(app):
+            for route in _operations(app):
                 if key_optional(route, app.state.settings):
                     for method in route.methods:
                         schema["paths"][route.path_format][method.lower()]["security"].append({})
@@ -149,7 +149,7 @@ def document_optional_keys(app: FastAPI) -> None:
     app.openapi = openapi
 
 
-def operations(app: FastAPI) -> Iterator[RouteContext]:
+def _operations(app: FastAPI) -> Iterator[RouteContext]:
     """The routes the OpenAPI document lists, with what their routers added (dependencies of include_router)."""
     for route in iter_route_contexts(app.routes):
         if isinstance(route.original_route, APIRoute) and route.include_in_schema:
