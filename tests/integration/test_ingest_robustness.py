@@ -98,7 +98,7 @@ def test_a_paper_whose_parser_process_dies_fails_alone_and_the_run_goes_on(inges
     report = Ingestor(ingest_settings, driver, workers=2, embed=False).run([SAMPLE_A, crasher, SAMPLE_B])
     assert [(p.path, p.status) for p in report.papers] == [
         (str(SAMPLE_A), "ingested"), (str(crasher), "failed"), (str(SAMPLE_B), "ingested")]
-    assert report.papers[1].reason == WORKER_DIED and not report.ok
+    assert (report.papers[1].reason, report.papers[1].error_code) == (WORKER_DIED, "PARSER_CRASHED") and not report.ok
     assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 2
     assert value(driver, "MATCH (r:IngestRun {status: 'failed'}) RETURN r.error") == WORKER_DIED
 
