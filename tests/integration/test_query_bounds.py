@@ -1,11 +1,13 @@
 """What /cypher refuses beyond writes (LOAD CSV, USE, SHOW, TERMINATE, administration, procedures that are not
-graph reads), its bound in bytes and nesting, and the bounds of every URL parameter: each refusal a 4xx with
-the error body, against the real app and a real Neo4j holding the sample graph."""
+graph reads), its bound in bytes and nesting, the memory and time its worker may take to read a result, and the
+bounds of every URL parameter: each refusal a 4xx with the error body, against the real app and a real Neo4j
+holding the sample graph."""
 
 from __future__ import annotations
 
 import http.server
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -141,6 +143,36 @@ def test_deeply_nested_value_is_refused(client):
     error_of(cypher(client, "RETURN reduce(l = [], x IN range(1, 600) | [l]) AS deep"), 400, "RESULT_TOO_LARGE")
     shallow = cypher(client, "RETURN reduce(l = [], x IN range(1, 20) | [l]) AS ok")
     assert shallow.status_code == 200, shallow.text
+
+
+# ------------------------------------------------------------------ /cypher: what reading a result may cost
+
+SMALL_MEMORY_MB = 128  # `RETURN range(1, 10000000)`, one record, takes several times this to read
+
+
+def test_a_value_too_large_to_read_costs_its_worker_not_the_api(neo4j_settings, sample_db):
+    """One lazily built record larger than the reader's memory: its worker is stopped at the limit and the
+    caller gets a 400 naming it; the API, and /cypher itself, answer the next query at once."""
+    small = neo4j_settings.model_copy(update={"cypher_memory_mb": SMALL_MEMORY_MB, "cypher_timeout_s": 120.0,
+                                              "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(small), base_url="http://localhost") as bounded:
+        error = error_of(cypher(bounded, "RETURN range(1, 10000000) AS numbers"), 400, "RESULT_TOO_LARGE")
+        assert f"{SMALL_MEMORY_MB} MB" in error["message"], error
+        assert bounded.get("/papers").json()["total"] == 2
+        assert cypher(bounded, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
+
+
+def test_a_value_nested_too_deep_to_send_is_refused_in_bounded_time(neo4j_settings, sample_db):
+    """Nested this deep, Neo4j fails to send the value and leaves the connection silent for its read timeout
+    (minutes); the worker's wall-clock limit ends the wait, and the worker that replaces it answers."""
+    quick = neo4j_settings.model_copy(update={"cypher_timeout_s": 3.0, "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(quick), base_url="http://localhost") as bounded:
+        began = time.monotonic()
+        response = cypher(bounded, "RETURN reduce(l = [], x IN range(1, 100000) | [l]) AS deep")
+        assert time.monotonic() - began < 60  # limit 3 s + grace; generous for a loaded machine, not minutes
+        assert (response.status_code, response.json()["error"]["code"]) in {(400, "RESULT_TOO_LARGE"),
+                                                                            (422, "QUERY_TIMEOUT")}, response.text
+        assert cypher(bounded, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
 
 
 @pytest.mark.parametrize("query, parameters", [
