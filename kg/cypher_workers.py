@@ -14,11 +14,13 @@ parameters one way, and the rows (already bounded in bytes) or the error the oth
 from __future__ import annotations
 
 import os
+import time
+from concurrent.futures import Future, wait
 from multiprocessing.util import Finalize
 from typing import Any
 
 from kg import store
-from kg.errors import QueryTimeoutError, ResultTooLargeError
+from kg.errors import BusyError, QueryTimeoutError, ResultTooLargeError
 from kg.queries import run_read_only
 from kg.sandbox import Overrun, Sandbox, SandboxLimits
 from kg.settings import Settings
@@ -45,9 +47,16 @@ class CypherWorkers:
 
     def run(self, cypher: str, parameters: dict[str, Any] | None) -> dict[str, Any]:
         """run_read_only's answer, or its error; QueryTimeoutError or ResultTooLargeError when the worker was
-        stopped at its time or memory. A query is never run twice, not even when its worker died."""
+        stopped at its time or memory, BusyError when no worker was free within that time. A query is never run
+        twice, not even when its worker died."""
+        future = self.sandbox.submit(_run, cypher, parameters)
+        if not _started(future, self.limits.timeout_s):
+            future.cancel()
+            raise BusyError(f"all {self.settings.cypher_processes} /cypher processes stayed busy for "
+                            f"{self.limits.timeout_s:g} s", hint="retry in a few seconds; PAPERKG_CYPHER_PROCESSES "
+                            "sets how many queries run at once")
         try:
-            return self.sandbox.wait(self.sandbox.submit(_run, cypher, parameters))
+            return self.sandbox.wait(future)
         except Overrun as over:
             raise self._refusal(over) from None
 
@@ -68,6 +77,17 @@ class CypherWorkers:
 
     def close(self) -> None:
         self.sandbox.stop()
+
+
+def _started(future: Future, within_s: float) -> bool:
+    """Whether the task of `future` got a worker within `within_s`: a query waits for one no longer than it may
+    run, so that a burst of slow queries cannot make every later caller wait for the whole backlog."""
+    deadline = time.monotonic() + within_s
+    while not (future.running() or future.done()):
+        if time.monotonic() >= deadline:
+            return False
+        wait([future], timeout=0.05)  # returns at once when the task ends; one that only started is seen next turn
+    return True
 
 
 def _init_worker(settings: Settings) -> None:

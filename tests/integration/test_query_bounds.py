@@ -175,6 +175,31 @@ def test_a_value_nested_too_deep_to_send_is_refused_in_bounded_time(neo4j_settin
         assert cypher(bounded, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
 
 
+SLOW = "UNWIND range(1, 1000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS n"  # stopped by Neo4j's timeout
+
+
+def test_a_query_that_finds_no_free_worker_in_time_is_refused_busy(neo4j_settings, sample_db):
+    """One worker, three slow queries ahead: a query behind them (behind two, if one overtook it) cannot start
+    within its time limit, so it is refused (429) rather than kept waiting for the backlog; the slow ones end
+    with their timeout (or, last in line, busy too), and then queries run again."""
+    one = neo4j_settings.model_copy(update={"cypher_timeout_s": 3.0, "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(one), base_url="http://localhost") as bounded:
+        assert cypher(bounded, "RETURN 1 AS one").status_code == 200  # the worker is up
+        slow = []
+        threads = [threading.Thread(target=lambda: slow.append(cypher(bounded, SLOW))) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.5)  # in this order into the queue
+        busy = cypher(bounded, "RETURN 2 AS two")
+        for thread in threads:
+            thread.join(120)
+        error_of(busy, 429, "BUSY")
+        assert int(busy.headers["retry-after"]) > 0
+        codes = [r.json()["error"]["code"] for r in slow]
+        assert "QUERY_TIMEOUT" in codes and set(codes) <= {"QUERY_TIMEOUT", "BUSY"}, codes
+        assert cypher(bounded, "RETURN 3 AS three").json()["rows"] == [{"three": 3}]
+
+
 @pytest.mark.parametrize("query, parameters", [
     ("RETURN [1, 2][176086315491..176086315492] AS x", {}),  # Cypher slices take 32-bit integers
     ("RETURN $x AS x", {"x": 10 ** 30}),  # more than Bolt's 64-bit integers
