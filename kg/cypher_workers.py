@@ -99,7 +99,7 @@ def _init_worker(settings: Settings) -> None:
 
 def _connect() -> None:
     driver = _worker["driver"] = store.connect_api(_worker["settings"])
-    Finalize(driver, driver.close, exitpriority=10)
+    _worker["close"] = Finalize(driver, driver.close, exitpriority=10)  # at exit, or when called
 
 
 def _ready() -> bool:
@@ -124,5 +124,5 @@ def _run(cypher: str, parameters: dict[str, Any] | None) -> dict[str, Any]:
 def _reconnect() -> None:
     """A new driver for the next query: the limit stopped a read halfway, and the connection may still hold the
     rest of a record."""
-    _worker["driver"].close()
+    _worker["close"]()
     _connect()

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pebble import ProcessExpired, ProcessPool
 
-from kg.errors import ParseLimitError, ParserCrashError
+from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
 from kg.settings import Settings
 
 WORKER_DIED = "its parser process died twice on it (a crash inside a native library, or killed)"
@@ -113,16 +113,19 @@ class Sandbox:
             try:
                 return self.wait(future)
             except Overrun as over:
-                if over.limit == "time":
-                    raise ParseLimitError(f"{name} took longer than the {self.limits.timeout_s:g} s the parser is "
-                                          "given", hint="raise PAPERKG_PARSE_TIMEOUT_S if this file is trusted") from None
-                if over.limit == "memory":
-                    raise ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the "
-                                          "parser is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is "
-                                          "trusted") from None
-                if retried:
-                    raise ParserCrashError(WORKER_DIED, details=f"exit code {over.exitcode}") from None
-                retried, future = True, self.submit(fn, *args)
+                if over.limit == "died" and not retried:
+                    retried, future = True, self.submit(fn, *args)
+                    continue
+                raise self._parse_error(over, name) from None
+
+    def _parse_error(self, over: Overrun, name: str) -> ExtractionError:
+        if over.limit == "time":
+            return ParseLimitError(f"{name} took longer than the {self.limits.timeout_s:g} s the parser is given",
+                                   hint="raise PAPERKG_PARSE_TIMEOUT_S if this file is trusted")
+        if over.limit == "memory":
+            return ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the parser "
+                                   "is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is trusted")
+        return ParserCrashError(WORKER_DIED, details=f"exit code {over.exitcode}")
 
     def close(self) -> None:
         self.pool.close()
