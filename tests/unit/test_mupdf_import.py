@@ -1,0 +1,29 @@
+"""The parser imports PyMuPDF without its ONNX layout model (extractors/mupdf.py), in a fresh interpreter as
+every parser process starts; the layout package stays importable for pymupdf4llm."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.pdf_factory import one_column_paper
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=120).stdout.strip()
+
+
+def test_parsing_a_pdf_does_not_load_the_layout_model(tmp_path):
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(one_column_paper()[0])
+    out = _run("import sys\nfrom extractors.pipeline import parse_pdf\n"
+               f"doc = parse_pdf({str(pdf)!r})\n"
+               "print(len(doc.chunks) > 0, 'pymupdf.layout' in sys.modules)")
+    assert out == "True False"
+
+
+def test_the_layout_package_stays_importable_after_the_parser():
+    out = _run("import extractors.pipeline, sys\nimport pymupdf.layout\nimport pymupdf\n"
+               "print(callable(pymupdf._get_layout))")
+    assert out == "True"
