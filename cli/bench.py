@@ -29,8 +29,6 @@ def baseline_prediction(path: Path, max_pages: int | None) -> tuple[dict, float,
 
     from extractors.mupdf import pymupdf
 
-    pymupdf4llm.use_layout(True)  # its default, which it misses when the parser imported PyMuPDF first (extractors.mupdf)
-
     with pymupdf.open(path) as doc:
         pages = list(range(min(doc.page_count, max_pages or doc.page_count)))
     start = time.process_time()

@@ -1,29 +1,31 @@
-"""PyMuPDF, imported without its layout model.
+"""PyMuPDF, imported without its layout model and its Markdown helpers.
 
-`import pymupdf` also imports pymupdf.layout when that package is installed (pymupdf 2 depends on it), which
-loads an ONNX layout model through onnxruntime: most of the import's time, in every process that parses (each
-sandboxed worker, `kg ingest`, the API). Nothing here calls Page.get_layout, the one PyMuPDF function that uses
-it, so the model is hidden while PyMuPDF is first imported. pymupdf.layout stays importable afterwards:
-pymupdf4llm (the baseline of `kg bench structure`) imports and activates it itself.
+`import pymupdf` also imports pymupdf.layout, which loads an ONNX layout model through onnxruntime, and
+pymupdf4llm, for its own to_markdown helpers, when they are installed (pymupdf 2 depends on both): most of the
+import's time, in every process that parses (each sandboxed worker, `kg ingest`, the API). Nothing here calls
+Page.get_layout, the one PyMuPDF function that uses the model, nor those helpers, so both are hidden while
+PyMuPDF is first imported. They stay importable afterwards: pymupdf4llm (the baseline of `kg bench structure`)
+imports itself and the layout model when asked.
 """
 
 from __future__ import annotations
 
 import sys
 
-_LAYOUT = "pymupdf.layout"
+_HIDDEN = ("pymupdf.layout", "pymupdf4llm")
 
 
-def _without_layout():
-    hidden = _LAYOUT not in sys.modules and "pymupdf" not in sys.modules
-    if hidden:
-        sys.modules[_LAYOUT] = None  # type: ignore[assignment]  # `import pymupdf.layout` raises ImportError
+def _without_extras():
+    hidden = [] if "pymupdf" in sys.modules else [name for name in _HIDDEN if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # importing it raises ImportError
     try:
         import pymupdf
     finally:
-        if hidden and sys.modules.get(_LAYOUT, ...) is None:
-            del sys.modules[_LAYOUT]
+        for name in hidden:
+            if sys.modules.get(name, ...) is None:
+                del sys.modules[name]
     return pymupdf
 
 
-pymupdf = _without_layout()
+pymupdf = _without_extras()
