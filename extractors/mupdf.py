@@ -4,7 +4,7 @@
 pymupdf4llm, for its own to_markdown helpers, when they are installed (pymupdf 2 depends on both): most of the
 import's time, in every process that parses (each sandboxed worker, `kg ingest`, the API). Nothing here calls
 Page.get_layout, the one PyMuPDF function that uses the model, nor those helpers, so both are hidden while
-PyMuPDF is first imported. They stay importable afterwards: pymupdf4llm (the baseline of `kg bench structure`)
+PyMuPDF is first imported, and the global switches pymupdf4llm sets on import are set here instead. They stay importable afterwards: pymupdf4llm (the baseline of `kg bench structure`)
 imports itself and the layout model when asked.
 """
 
@@ -25,6 +25,12 @@ def _without_extras():
         for name in hidden:
             if sys.modules.get(name, ...) is None:
                 del sys.modules[name]
+    # What importing pymupdf4llm switched on for the whole process, and the parser's output was made (and scored)
+    # with: characters' boxes as the font gives them, without MuPDF's corrections of their quads; MuPDF's own
+    # error and warning messages not printed.
+    pymupdf.TOOLS.unset_quad_corrections(True)
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    pymupdf.TOOLS.mupdf_display_warnings(False)
     return pymupdf
 
 
