@@ -11,9 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import pymupdf
-
 from extractors.model import PageLayout
+from extractors.mupdf import pymupdf
 from kg.errors import ActiveContentError, ParseLimitError
 
 
