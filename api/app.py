@@ -19,7 +19,7 @@ from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
 from kg.errors import PaperKGError
 from kg.filestore import PDFStore
-from kg.jobs import JobRegistry, ingest_with
+from kg.jobs import IngestProcess, JobRegistry
 from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
@@ -50,8 +50,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             collect_orphan_pdfs(app.state.driver, PDFStore(settings.data_dir), settings.neo4j_database)
         except (DriverError, Neo4jError, OSError) as exc:
             logging.getLogger("paperkg.api").warning("stored PDFs not checked against the graph: %s", exc)
-        app.state.jobs = JobRegistry(ingest_with(settings, app.state.driver), settings.jobs_max_queued,
-                                     settings.jobs_history)
+        ingestion = IngestProcess(settings)
+        app.state.jobs = JobRegistry(ingestion, settings.jobs_max_queued, settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)
         app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
         app.state.cypher = CypherWorkers(settings)
@@ -63,6 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.cypher.close()
             app.state.qa.close()
             app.state.jobs.close()
+            ingestion.close()
             app.state.driver.close()
 
     app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan,

@@ -123,9 +123,13 @@ def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: 
 
 
 async def warm_up(connections: list[Connection], questions: list[dict], node_ids: list[str]) -> None:
-    """One /ask and one lookup per client, untimed: connections open, question processes ready, queries planned."""
+    """One /ask and one lookup per client, untimed: connections open, question processes ready, queries planned.
+    The server closes a connection left idle for 5 s (uvicorn's keep-alive), as one whose question was answered
+    first may be while the others wait for theirs on a busy machine: each is opened afresh for its lookup."""
     await asyncio.gather(*(c.send("POST", "/ask", questions[i % len(questions)], timeout=300)
                            for i, c in enumerate(connections)))
+    for c in connections:
+        c.close()
     await asyncio.gather(*(c.send("GET", f"/nodes/{node_ids[i % len(node_ids)]}") for i, c in enumerate(connections)))
 
 

@@ -1,23 +1,28 @@
-"""Background ingestion jobs for PDF uploads: one worker thread, so uploads queue instead of competing
-with queries for the cores. Jobs live in memory (a restart forgets them; the graph keeps what was written).
+"""Background ingestion jobs for PDF uploads: one worker thread handing them one at a time to an ingestion
+process (IngestProcess), so uploads queue instead of competing with queries for the cores. Jobs live in memory
+(a restart forgets them; the graph keeps what was written).
 
 Both the queue and the memory are bounded: an upload finding `max_queued` jobs already waiting is refused
 (BusyError, before its file is spooled to disk), and only the last `history` finished jobs are remembered."""
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
+import signal
 import tempfile
 import threading
 import uuid
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
+from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Callable
 
-from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError
+from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it
@@ -117,18 +122,64 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def ingest_with(settings: Settings, driver) -> IngestFn:
-    """The IngestFn of the API: kg.ingest with one parser process, so that no upload can take the API down (its
-    time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database."""
+class IngestProcess:
+    """The API's IngestFn: kg.ingest with one parser process, so that no upload can take the API down (its time,
+    memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database, run in a process
+    of its own at the background priority (PAPERKG_PARSE_NICE) rather than in the API's.
+
+    In the API process the writer's Python work (resolving, reconciling, packing a paper's rows) held the
+    interpreter lock that every lookup needs, and forking the parser copied the API process. Lowering the job
+    thread's priority would not help: a thread the kernel lets wait while it holds the lock makes every request
+    wait with it. Spawned on the first upload and kept for the next; if it dies (killed, out of memory), the job
+    fails and the next upload starts a new one."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        # spawned, not forked: the API has threads; the process starts only when the first job is submitted
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_ingest_process, initargs=(self.settings,))
+
+    def __call__(self, path: Path) -> tuple[str | None, Failure | None]:
+        pool = self._pool
+        try:
+            return pool.submit(_ingest_upload, path).result()
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._start()
+            raise ServerError("the ingestion process died while ingesting the upload",
+                              hint="the server log has the reason (out of memory?); the next upload starts a new "
+                                   "process") from None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+_process: dict = {}
+
+
+def _start_ingest_process(settings: Settings) -> None:
+    """The ingestion process lowers its own priority; its parser processes then add nothing more (parse_nice 0),
+    so that both run at the configured niceness, not twice as low."""
+    from kg import store
+    from kg.sandbox import lower_priority
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then shuts this process down
+    lower_priority(settings.parse_nice)
+    driver = store.connect_api(settings)
+    Finalize(driver, driver.close, exitpriority=10)
+    _process.update(settings=settings.model_copy(update={"parse_nice": 0}), driver=driver)
+
+
+def _ingest_upload(path: Path) -> tuple[str | None, Failure | None]:
     from kg.ingest import Ingestor
     from kg.mapping import paper_id
 
-    def run(path: Path) -> tuple[str | None, Failure | None]:
-        report = Ingestor(settings, driver, workers=1).run([path])
-        if report.stopped:  # only the database stops a run
-            raise DatabaseUnavailable(report.stopped)
-        outcome = report.papers[0]
-        failure = Failure(outcome.error_code, outcome.reason) if outcome.status == "failed" else None
-        return (paper_id(outcome.sha256) if outcome.sha256 else None), failure
-
-    return run
+    report = Ingestor(_process["settings"], _process["driver"], workers=1).run([path])
+    if report.stopped:  # only the database stops a run
+        raise DatabaseUnavailable(report.stopped)
+    outcome = report.papers[0]
+    failure = Failure(outcome.error_code, outcome.reason) if outcome.status == "failed" else None
+    return (paper_id(outcome.sha256) if outcome.sha256 else None), failure

@@ -9,6 +9,7 @@ the OOM killer); dying twice, the file is taken as the cause.
 
 Workers also run at a lower CPU priority (a higher niceness) than the process that starts them: parsing is
 background work, and an upload or a re-ingest should take the cores only when questions and lookups leave them.
+The API's ingestion process (kg.jobs) lowers its own priority the same way.
 
 The API's read-only Cypher runs in such workers too (kg/cypher_workers.py): there the untrusted input is a
 query whose result the driver must read whole before anything can measure it.
@@ -53,12 +54,18 @@ def _address_space() -> int:
         return int(statm.read().split()[0]) * resource.getpagesize()
 
 
+def lower_priority(nice: int) -> None:
+    """This process's niceness raised by `nice` (at most to 19). Called first thing in a new process, before it
+    starts threads: on Linux a thread's niceness is its own, and threads inherit it from the one that starts them."""
+    os.nice(nice)
+
+
 def _start_worker(memory_mb: int, nice: int, initializer: Callable | None, initargs: tuple) -> None:
     """The limit is what the worker may add to its address space once its libraries are loaded: a fixed total
     would be wrong for every parent, whose size (the API's, kg ingest's, with or without torch loaded) the child
     shares, and libraries reserve address space of their own when loaded (thinc's BLIS reserves gigabytes), which
     the untrusted PDFs the limit is for do not decide. So the initializer runs first."""
-    os.nice(nice)
+    lower_priority(nice)
     if initializer:
         initializer(*initargs)
     limit = _address_space() + memory_mb * 1024 * 1024
