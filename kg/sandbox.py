@@ -21,6 +21,7 @@ import os
 import resource
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -93,10 +94,15 @@ class Sandbox:
     def __init__(self, workers: int, limits: SandboxLimits, initializer: Callable | None = None,
                  initargs: tuple = ()):
         self.limits = limits
-        self.pool = ProcessPool(max_workers=workers, initializer=_start_worker,
-                                initargs=(limits.memory_mb, limits.nice, initializer, initargs))
+        self._new_pool = lambda: ProcessPool(max_workers=workers, initializer=_start_worker,
+                                             initargs=(limits.memory_mb, limits.nice, initializer, initargs))
+        self.pool = self._new_pool()
 
     def submit(self, fn: Callable, *args) -> Future:
+        """Schedule fn(*args); a pool that broke (below) is replaced first."""
+        if not self.pool.active:
+            self.pool.stop()
+            self.pool = self._new_pool()
         return self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
 
     @staticmethod
@@ -108,6 +114,8 @@ class Sandbox:
             raise Overrun("time") from None
         except ProcessExpired as exc:
             raise Overrun("died", exc.exitcode) from None
+        except BrokenProcessPool:  # a worker died before its task reached it (e.g. killed while loading): pebble
+            raise Overrun("died") from None  # then fails every task of the pool, which submit() replaces
         if isinstance(value, _OutOfMemory):
             raise Overrun("memory")
         return value

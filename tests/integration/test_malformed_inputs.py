@@ -4,19 +4,19 @@ answering, and nothing of them is left in the graph or on disk."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
+import threading
 import time
 
 import pytest
 from fastapi.testclient import TestClient
 
-import extractors.pipeline
 from api.app import create_app
 from bench.malformed_pdfs import BAD_UPLOAD_NAMES, write_corpus
 from kg.sandbox import WORKER_DIED
 from kg.settings import Settings
+from tests.integration.test_ingest_process import _children
 from tests.ingest_support import SAMPLE_A, ingest_settings, kg_ingest_json, value  # noqa: F401
 from tests.pdf_factory import one_column_paper
 
@@ -115,15 +115,43 @@ def test_an_upload_over_the_parse_time_fails_with_the_code_of_the_bound(ingest_s
     assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 0
 
 
-def test_an_upload_whose_parser_process_dies_fails_with_the_crash_code(ingest_settings, driver, monkeypatch):
-    """The parser's process is forked from this one, so it inherits the patched parse: it kills itself with
-    SIGKILL, as a segfault in a native library or the OOM killer would end it, each time (the sandbox retries
-    once)."""
-    assert multiprocessing.get_start_method() == "fork", "this test injects the crash through a forked worker"
-    monkeypatch.setattr(extractors.pipeline, "parse_pdf", lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL))
+def _parser_processes(pid: int) -> list[int]:
+    """The children of the ingestion process `pid` that parse: all but multiprocessing's resource tracker."""
+    found = []
+    for child in _children(pid):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as handle:
+                if b"resource_tracker" not in handle.read():
+                    found.append(child)
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
+def test_an_upload_whose_parser_process_dies_fails_with_the_crash_code(ingest_settings, driver, corpus_dir):
+    """The parser processes of the API's ingestion process are killed from outside with SIGKILL, as a segfault in
+    a native library or the OOM killer would end them, each time (the sandbox retries once)."""
     settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False}))
+    done = threading.Event()
+
+    def kill_parsers(ingestion) -> None:
+        while not done.is_set():
+            for pid in list(ingestion._pool._processes):  # the ingestion process; its children parse
+                for child in _parser_processes(pid):
+                    try:
+                        os.kill(child, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            time.sleep(0.01)
+
     with TestClient(create_app(settings), base_url="http://localhost") as client:
-        state = _upload(client, headers, "paper.pdf", one_column_paper()[0])
+        killer = threading.Thread(target=kill_parsers, args=(client.app.state.jobs._ingest,))
+        killer.start()
+        try:
+            state = _upload(client, headers, "paper.pdf", (corpus_dir / "sp_smola10.pdf").read_bytes())
+        finally:
+            done.set()
+            killer.join()
         assert client.get("/health").json()["status"] == "ok"
     assert (state["status"], state["error_code"], state["error"]) == ("failed", "PARSER_CRASHED", WORKER_DIED), state
     assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 0
