@@ -10,11 +10,13 @@ from fastapi.responses import JSONResponse
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException
 
+from extractors.errors import ExtractionError, InvalidBBoxError
 from kg import store
-from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
-                       InvalidBBoxError, InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError,
-                       PermissionDeniedError, PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
+from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, InvalidEditError,
+                       InvalidQueryError, NotFoundError, PermissionDeniedError, PreconditionRequiredError,
+                       QueryRefusedError, QueryTimeoutError)
 from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
+from ontology.errors import PaperKGError
 
 log = logging.getLogger("paperkg.api")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pymupdf
 
+from extractors.errors import ActiveContentError, ParseLimitError
 from extractors.model import PageLayout
-from kg.errors import ActiveContentError, ParseLimitError
 
 
 _JAVASCRIPT = re.compile(r"/(?:JS|JavaScript)\b")  # an action's script, or the document's named scripts

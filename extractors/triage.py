@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pymupdf
 
+from extractors.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 from extractors.limits import ParseLimits, check_document, check_size
 from extractors.model import PageLayout, Profile
-from kg.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 
 _MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
 

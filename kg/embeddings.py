@@ -104,7 +104,7 @@ def installed_version(kind: str | None = None) -> str | None:
 
 
 def _configured_kind() -> str:
-    from kg.settings import get_settings
+    from kg.settings import get_settings  # heavy: the settings' parse limits load pymupdf, which embedding never needs
     return get_settings().embedder
 
 
@@ -120,6 +120,7 @@ def token_weights(vocab: dict[str, int]) -> np.ndarray:
 def distil(model_path: Path) -> np.ndarray:
     """The token table of the model at `model_path`: each token's mean-pooled output for the input
     [CLS] token [SEP] (the numpy encoder), times its weight, rounded to float16."""
+    # distilling runs once per install: the tokenizer and the numpy transformer load only for it
     from tokenizers import Tokenizer
 
     from kg.encoder import BertEncoder
@@ -178,7 +179,7 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
         from tokenizers import Tokenizer
 
         if cache_dir is None:
-            from kg.settings import get_settings
+            from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
             cache_dir = get_settings().cache_dir
         tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
         tokenizer.no_truncation()
@@ -191,7 +192,7 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
 
 
 if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)
-    from kg.settings import get_settings
+    from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
 
     settings = get_settings()
     embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)

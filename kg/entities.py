@@ -14,11 +14,11 @@ from rapidfuzz import fuzz
 
 from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
 from kg.curation.cypher import EVENT_LABEL
-from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import validate_batch
 from kg.write import PLANNED_ONCE
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
 # The label disjunction is built from the constant above (never from input): it plans as a union of label

@@ -17,8 +17,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from kg.errors import BusyError, InvalidFileNameError, NotFoundError, PaperKGError
+from extractors.model import paper_id
+from kg.errors import BusyError, InvalidFileNameError, NotFoundError
+from kg.ingest import Ingestor
 from kg.settings import Settings
+from ontology.errors import PaperKGError
 
 # (path of the uploaded PDF) -> (paper id, status, reason): how a job ingests; injected so tests can use it too.
 IngestFn = Callable[[Path], tuple[str | None, str, str | None]]
@@ -121,9 +124,6 @@ def _now() -> str:
 def ingest_with(settings: Settings, driver) -> IngestFn:
     """The IngestFn of the API: kg.ingest with one parser process, so that no upload can take the API down (its
     time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database."""
-    from kg.ingest import Ingestor
-    from kg.mapping import paper_id
-
     def run(path: Path) -> tuple[str | None, str, str | None]:
         report = Ingestor(settings, driver, workers=1).run([path])
         if report.stopped:

@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from neo4j import Driver, ManagedTransaction
 from neo4j.exceptions import ConstraintError
 
+from extractors.bbox import parse_bbox
 from extractors.model import Box
-from kg.bbox import parse_bbox
 from kg.entities import (ENTITY_LABELS, CatalogUpdate, EntityCatalog, Signature, catalog_update,
                          resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
-from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import Rejection, validate_batch
 from kg.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 _FIND_PAPER = "MATCH (p:Paper) WHERE p.sha256 = $key OR p.id = $key RETURN p.sha256 AS sha LIMIT 1"

@@ -15,9 +15,9 @@ from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from kg import cypher_guard
-from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, PaperKGError, QueryRefusedError,
-                       QueryTimeoutError)
+from kg.errors import DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
 from kg.fulltext import lucene_query
+from ontology.errors import PaperKGError
 from ontology.loader import Schema
 
 HIDDEN_PROPERTIES = frozenset({"embedding"})  # large vectors: never returned to a client

@@ -22,7 +22,8 @@ from typing import Any
 
 from pebble import ProcessExpired, ProcessPool
 
-from kg.errors import ParseLimitError, ParserCrashError
+from extractors.errors import ParseLimitError
+from kg.errors import ParserCrashError
 from kg.settings import Settings
 
 WORKER_DIED = "its parser process died twice on it (a crash inside a native library, or killed)"

@@ -13,7 +13,7 @@ from rdflib import OWL, RDF, RDFS, SH, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.term import Node
 
-from kg.errors import OntologyError
+from ontology.errors import OntologyError
 
 PKG = Namespace("https://w3id.org/paperkg/ontology#")
 ONTOLOGY_DIR = Path(__file__).resolve().parent

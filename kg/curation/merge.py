@@ -122,11 +122,6 @@ def _absorb(cur: Curation, label: str, survivor: dict[str, Any], duplicate: dict
     return out
 
 
-def split(cur: Curation, event_id: str, *, reason: str | None = None) -> Outcome:
-    """Undo a merge: the duplicate, its edges and the survivor's former properties come back."""
-    return cur.undo(event_id, reason=reason, merges_only=True)
-
-
 def split_in_transaction(cur: Curation, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
     """Reverse a merge event (or the undo of a split, which is one): the state before the merge comes back."""
     survivor, duplicate = _pair(done)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
-from kg.mapping import paper_id
+from extractors.model import paper_id
 from kg import papers
 from kg.papers import delete_subgraph
 from ontology.loader import get_schema

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rdflib import OWL, RDF, RDFS, SH, Graph, URIRef
 
-from kg.errors import OntologyError
+from ontology.errors import OntologyError
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema, load_schema
 
 CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Equation", "Reference", "Concept",
