@@ -198,7 +198,7 @@ _REMOVE_ENTITIES = "MATCH (n:`{label}`) WHERE n.id STARTS WITH $prefix DETACH DE
 
 @contextmanager
 def _more_entities(driver: Driver, database: str | None, count: int) -> Iterator[None]:
-    """`count` entities spread over the entity labels (ENTITY_LABELS, constants), removed again afterwards."""
+    """`count` entities spread over the entity labels (ENTITY_LABELS, the ontology's entity classes), removed again afterwards."""
     rows = [{"id": f"{BENCH_ENTITY_PREFIX}{i:07d}", "name": f"bench entity {i:07d}"} for i in range(count)]
     try:
         for n, label in enumerate(ENTITY_LABELS):

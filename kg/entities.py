@@ -17,12 +17,13 @@ from kg.curation.cypher import EVENT_LABEL
 from kg.runs import Run
 from kg.validation import validate_batch
 from kg.write import PLANNED_ONCE
-from ontology.loader import Schema
+from ontology.loader import Schema, get_schema
 from ontology.records import EdgeRecord, NodeRecord
 
-ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
-# The label disjunction is built from the constant above (never from input): it plans as a union of label
-# scans, where `any(l IN labels(n) ...)` scanned every node of the graph, chunks included, per paper.
+ENTITY_LABELS = get_schema().entity_labels  # the ontology's entity classes (pkg:Entity)
+# The label disjunction is built from the ontology's labels (never from input; the loader admits plain identifiers
+# only): it plans as a union of label scans, where `any(l IN labels(n) ...)` scanned every node of the graph,
+# chunks included, per paper.
 # One record holding every entity as a list: a record per entity cost the client more than the query.
 _EXISTING = PLANNED_ONCE + f"""
 MATCH (n:{'|'.join(ENTITY_LABELS)})

@@ -65,12 +65,6 @@ def index_name(schema: Schema, kind: str, label: str, prop: str) -> str | None:
                 None)
 
 
-def entity_labels(schema: Schema) -> list[str]:
-    """Labels of salient entities: those the schema's name fulltext index covers, authors aside."""
-    index = next((i for i in schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
-    return [label for label in (index.labels if index else ()) if label != "Author"]
-
-
 # ------------------------------------------------------------------ papers
 
 _PAPERS = """
