@@ -12,6 +12,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
+from bench.gold_sets import groups, leave_one_out, per_group
 from cli.output import console
 from cli.parse import prediction
 from extractors.pipeline import parse_pdf
@@ -55,6 +56,21 @@ def _table(title: str, totals: dict[str, Counts]) -> Table:
     for name, c in totals.items():
         extra = [f"{c.rate(k):.2f}" if k in c.extra else "" for k in ("level", "page", "caption")]
         table.add_row(name, f"{c.precision:.3f}", f"{c.recall:.3f}", f"{c.f1:.3f}", f"{c.matched}/{c.gold}", *extra)
+    return table
+
+
+def _group_table(title: str, totals: dict[str, dict[str, Counts]], sizes: dict[str, int]) -> Table:
+    """One row per group of papers: the F1 (or rate) of each category, so a family that lags shows."""
+    table = Table(title=title)
+    columns = {"sect": "sections", "lvl": "level", "title": "title", "auth": "authors", "abs": "abstract",
+               "refs": "references", "figs": "figures", "tabs": "tables", "eqs": "equations"}
+    table.add_column("group", overflow="fold")
+    for col in ("n", *columns):
+        table.add_column(col, justify="right")
+    for name, t in totals.items():
+        cells = [f"{t['sections'].rate('level'):.2f}" if key == "level" else f"{t[key].f1:.2f}"
+                 for key in columns.values()]
+        table.add_row(name, str(sizes[name]), *cells)
     return table
 
 
@@ -113,6 +129,12 @@ def structure(
     console.print(rows)
     totals = aggregate(list(scores.values()))
     console.print(_table("paperkg", totals))
+    kinds = groups(scores, corpus / "MANIFEST.tsv")
+    # Layouts are two families, each the other's complement; domains are several, so each is also left out.
+    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], scores)
+    group_totals = per_group(scores, named, aggregate)
+    console.print(_group_table("paperkg by group of papers (F1; lvl, title, abs, refs: rate)",
+                               group_totals, {name: len(members) for name, members in named.items()}))
     pages_per_second = statistics.median(speeds) if speeds else 0.0
     console.print(f"paperkg: {len(ours)}/{len(pdfs)} PDFs parsed without exception; "
                   f"median {pages_per_second:.1f} pages/s (parse + chunk, one core)")
@@ -120,6 +142,7 @@ def structure(
         console.print(f"[red]failed[/] {name}: {message}", highlight=False)
     result = {"paperkg": _summary(totals), "pages_per_second_median": pages_per_second,
               "parsed": len(ours), "pdfs": len(pdfs), "failures": failures,
+              "groups": {name: {"papers": named[name], **_summary(t)} for name, t in group_totals.items()},
               "per_paper": {stem: _summary(s) for stem, s in scores.items()}}
     if baseline:
         base_totals = aggregate([{"sections": score_paper(g, base[stem])["sections"],

@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from bench.gold_sets import groups, leave_one_out, per_group
 from cli.bench import app
 from cli.output import console
 from extractors.pipeline import parse_pdf
@@ -38,6 +39,16 @@ def _print(title: str, totals: dict[str, EntityCounts]) -> dict:
                    "predicted": c.predicted, "found": c.found, "gold": c.gold} for kind, c in totals.items()}
 
 
+def _print_groups(by_group: dict[str, dict[str, EntityCounts]], named: dict[str, list[str]]) -> None:
+    table = Table(title="F1 by group of papers (dev/held-out split, layout, domain)")
+    table.add_column("group", overflow="fold")
+    for col in ("n", *TYPES):
+        table.add_column(col, justify="right")
+    for name, totals in by_group.items():
+        table.add_row(name, str(len(named[name])), *(f"{totals[kind].f1:.3f}" for kind in TYPES))
+    console.print(table)
+
+
 @app.command("entities")
 def entities(
     corpus: Path = typer.Option(..., "--corpus", exists=True, file_okay=False, help="directory of PDFs"),
@@ -50,7 +61,7 @@ def entities(
     start = time.perf_counter()
     nlp.load()
     load_seconds = time.perf_counter() - start
-    papers, per_paper = [], {}
+    papers, per_paper = {}, {}
     structure_seconds = semantic_seconds = 0.0
     for stem, g in golds.items():
         pdf = corpus / f"{stem}.pdf"
@@ -64,9 +75,16 @@ def entities(
             semantic_seconds += time.process_time() - middle
             predicted = _predicted(extraction.analysis.entities)
         scores = score_paper(gold_entities(g), predicted)
-        papers.append(scores)
+        papers[stem] = scores
         per_paper[stem] = {"predicted": predicted, "f1": {k: round(c.f1, 3) for k, c in scores.items()}}
-    result = {"entities": _print(f"salient entities, {len(golds)} gold papers", total(papers)),
+    kinds = groups(papers, corpus / "MANIFEST.tsv")
+    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], papers)
+    by_group = per_group(papers, named, total)
+    _print_groups(by_group, named)
+    result = {"entities": _print(f"salient entities, {len(golds)} gold papers", total(list(papers.values()))),
+              "groups": {name: {"papers": named[name], **{kind: {"f1": round(c.f1, 3), "precision": round(
+                  c.precision, 3), "recall": round(c.recall, 3)} for kind, c in t.items()}}
+                         for name, t in by_group.items()},
               "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
               "load_seconds": round(load_seconds, 2),
               "per_paper": per_paper}

@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from bench.gold_sets import groups, leave_one_out
 from cli.output import console
 from extractors.model import paper_id
 from kg import store
@@ -46,11 +47,36 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
                             paper_of, items)
     baseline = run_baseline(corpus, items)
     _print(system, baseline, show)
+    by_group = _by_group(system, baseline, corpus / "MANIFEST.tsv")
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                                    "machine": f"{platform.machine()} {platform.node()}", "vectors": embed is not None,
-                                   "system": system.as_dict(), "baseline": baseline.as_dict()}, indent=1))
+                                   "system": system.as_dict(), "baseline": baseline.as_dict(),
+                                   "groups": by_group}, indent=1))
+
+
+def _by_group(system: Summary, baseline: Summary, manifest: Path) -> dict[str, dict]:
+    """Accuracy and hit rate of both systems per group of papers (split, layout, domain), printed and returned."""
+    stems = {Path(row.file).stem for row in system.rows}
+    kinds = groups(sorted(stems), manifest)
+    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], stems)
+    table = Table(title="by group of papers (dev/held-out split, layout, domain)")
+    for col in ("group", "questions", "accuracy", f"hit@{HIT_K}", "BM25 accuracy", f"BM25 hit@{HIT_K}"):
+        table.add_column(col, justify="left" if col == "group" else "right", overflow="fold")
+    figures = {}
+    for name, members in named.items():
+        pair = [Summary(), Summary()]
+        for summary, rows in zip(pair, (system.rows, baseline.rows)):
+            for row in rows:
+                if Path(row.file).stem in members:
+                    summary.add(row)
+        table.add_row(name, str(pair[0].questions), *(f"{v:.3f}" for s in pair for v in (s.accuracy, s.hit_rate)))
+        figures[name] = {"papers": sorted(members), "questions": pair[0].questions,
+                         **{f"{label}_{key}": round(value, 4) for label, s in zip(("system", "baseline"), pair)
+                            for key, value in (("answer_accuracy", s.accuracy), (f"hit@{HIT_K}", s.hit_rate))}}
+    console.print(table)
+    return figures
 
 
 def _print(system: Summary, baseline: Summary, show: bool) -> None:
