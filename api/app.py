@@ -30,7 +30,11 @@ from ontology.errors import PaperKGError
 BOUNDS = {413: {"model": ErrorBody, "description": "the request body is larger than the server allows"},
           414: {"model": ErrorBody, "description": "the URL (path and query string) is longer than the server allows"}}
 REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Host name this API does not answer"},
-            401: {"model": ErrorBody}, 403: {"model": ErrorBody}, **BOUNDS}
+            401: {"model": ErrorBody, "description": "no API key where this call needs one, or a key that is not valid",
+                  "headers": {"WWW-Authenticate": {"description": "how to present a key: " + auth.CHALLENGE,
+                                                   "schema": {"type": "string"}}}},
+            403: {"model": ErrorBody, "description": "a valid API key whose role is not enough for this call"},
+            **BOUNDS}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,13 +72,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
-                           expose_headers=["ETag", "X-Request-ID"])
+                           expose_headers=["ETag", "X-Request-ID", "WWW-Authenticate"])
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
     for router in (papers.router, graph.router, qa.router, export.router):
         app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
+    auth.document_optional_keys(app)
 
     @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], **BOUNDS, 503: {"model": ErrorBody}})
     def health() -> JSONResponse:

@@ -10,12 +10,13 @@ from fastapi.responses import JSONResponse
 from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException
 
+from api import auth
 from extractors.errors import ExtractionError, InvalidBBoxError
 from kg import store
 from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, InvalidEditError,
                        InvalidQueryError, NotFoundError, PermissionDeniedError, PreconditionRequiredError,
                        QueryRefusedError, QueryTimeoutError)
-from kg.errors import BusyError, LimitExceededError, PayloadTooLargeError
+from kg.errors import UNEXPECTED, BusyError, LimitExceededError, PayloadTooLargeError
 from ontology.errors import PaperKGError
 
 log = logging.getLogger("paperkg.api")
@@ -36,9 +37,18 @@ def body(code: str, message: str, details=None, hint: str | None = None) -> dict
 
 def _paperkg(request: Request, exc: PaperKGError) -> JSONResponse:
     status = next((s for cls, s in STATUS if isinstance(exc, cls)), 500)
-    # a client told it is busy also learns when to come back
-    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, BusyError) else None
-    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status, headers=headers)
+    return JSONResponse(body(exc.code, exc.message, exc.details, exc.hint), status_code=status,
+                        headers=_headers(exc))
+
+
+def _headers(exc: PaperKGError) -> dict[str, str] | None:
+    """A client told it is busy also learns when to come back; one refused for want of a valid key, how to
+    present one (RFC 9110, 11.6.1: a 401 carries a challenge; a 403 does not, another key would not help)."""
+    if isinstance(exc, BusyError):
+        return {"Retry-After": str(exc.retry_after_s)}
+    if isinstance(exc, AuthenticationError):
+        return {"WWW-Authenticate": auth.CHALLENGE}
+    return None
 
 
 def _database(request: Request, exc: Exception) -> JSONResponse:
@@ -58,7 +68,7 @@ def _http(request: Request, exc: HTTPException) -> JSONResponse:
 
 def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error", extra={"path": request.url.path})
-    return JSONResponse(body("INTERNAL", "an unexpected error occurred; the server log has the details",
+    return JSONResponse(body(UNEXPECTED, "an unexpected error occurred; the server log has the details",
                              {"request_id": getattr(request.state, "request_id", None)}), status_code=500)
 
 

@@ -132,7 +132,15 @@ class Job(BaseModel):
     created_at: str
     finished_at: str | None = None
     paper_id: str | None = None
-    error: str | None = None
+    error: str | None = Field(None, description="why the job failed, for people")
+    error_code: str | None = Field(
+        None, examples=["PARSE_LIMIT"],
+        description="why the job failed, for programs (null unless `failed`): the code an error body of the API "
+                    "gives the same failure. Among them: ENCRYPTED_PDF, CORRUPT_PDF, EMPTY_PDF, NO_TEXT_LAYER, "
+                    "PDF_JAVASCRIPT (the file cannot be read as a paper); PARSE_LIMIT (over one of the parser's "
+                    "bounds: size, pages, page size, line length, time, memory; `error` names the bound and its "
+                    "setting); PARSER_CRASHED (the parser's process died on the file); DATABASE_UNAVAILABLE (Neo4j "
+                    "stopped answering: upload again); INTERNAL (unexpected; the server log has it)")
 
 
 # ------------------------------------------------------------------ QA, locate, coverage, Cypher

@@ -69,9 +69,10 @@ def groups(stems: Iterable[str], manifest: Path) -> dict[str, dict[str, list[str
 
 def leave_one_out(named: Mapping[str, list[str]], stems: Iterable[str]) -> dict[str, list[str]]:
     """For each group, the stems outside it ("without NAME"): a figure that drops sharply when one family is left
-    out says the figure leans on that family."""
+    out says the figure leans on that family. With a single group there is nothing outside it: no entry."""
     stems = list(stems)
-    return {f"without {name}": [s for s in stems if s not in set(members)] for name, members in named.items()}
+    outside = {f"without {name}": [s for s in stems if s not in set(members)] for name, members in named.items()}
+    return {name: rest for name, rest in outside.items() if rest}
 
 
 def per_group(per_paper: Mapping[str, T], named: Mapping[str, list[str]],

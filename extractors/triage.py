@@ -18,6 +18,10 @@ from extractors.limits import ParseLimits, check_document, check_size
 from extractors.model import PageLayout, Profile
 
 _MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
+# Prose is set in lines of several words; when most of a document's characters sit in one-word lines, its text
+# layer does not carry lines or reading order (e.g. rotated two-up pages, words placed one by one), and every
+# later stage would find nothing. Figure labels and table cells are one-word lines too, but a minority.
+_MAX_ONE_WORD_SHARE = 0.5
 
 
 def open_pdf(path: Path, limits: ParseLimits = ParseLimits()) -> tuple[pymupdf.Document, str]:
@@ -66,6 +70,7 @@ def profile(pages: list[PageLayout], name: str) -> Profile:
     if total < 20:
         raise NoTextLayerError(f"{name} has no text layer (it looks scanned)",
                                hint="run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse the result")
+    check_lines(pages, name, total)
     scanned = sum(1 for page, n in zip(pages, chars) if n < _MIN_CHARS_PER_PAGE and page.images)
     kind = "native" if scanned == 0 else "scanned" if scanned == len(pages) else "mixed"
     fonts = Counter()
@@ -75,3 +80,19 @@ def profile(pages: list[PageLayout], name: str) -> Profile:
     columns = Counter(page.columns for page in pages).most_common(1)[0][0]
     return Profile(text_kind=kind, chars_per_page=round(total / len(pages), 1), columns=columns,
                    fonts=[font for font, _ in fonts.most_common(8)])
+
+
+def check_lines(pages: list[PageLayout], name: str, total_chars: int) -> None:
+    """Refuse a text layer whose words are not joined into lines, saying so, instead of parsing it into an empty
+    document."""
+    one_word = [line for page in pages for line in page.lines if len(line.text.split()) <= 1]
+    share = sum(len(line.text) for line in one_word) / total_chars
+    if share <= _MAX_ONE_WORD_SHARE:
+        return
+    vertical = sum(len(line.text) for line in one_word if line.vertical) / sum(len(line.text) for line in one_word)
+    why = " and most of it runs vertically (rotated pages)" if vertical > 0.5 else ""
+    raise NoTextLayerError(f"{name} has no usable text layer: {share:.0%} of its text is in one-word lines{why}, "
+                           "so no lines, paragraphs or headings can be read from it",
+                           hint="run OCR over the pages, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`, then parse the "
+                                "result")
+

@@ -2,8 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from extractors.errors import ExtractionError
 from ontology.errors import PaperKGError
+
+# The code of a failure no error class names (a bug, a library's exception): the API's 500 body and a failed
+# upload job give it, so that one code means one thing wherever a client meets it.
+UNEXPECTED = "INTERNAL"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A failure as data, where an exception cannot go: out of a parser process, into an ingest report or a
+    job. `code` is what programs branch on, the code an API error body gives the same failure; `reason` is for
+    people."""
+
+    code: str
+    reason: str
+
+    @classmethod
+    def of(cls, exc: BaseException, prefix: str = "") -> Failure:
+        """A PaperKGError keeps its code, message and hint; any other exception is UNEXPECTED, named by its type."""
+        if isinstance(exc, PaperKGError):
+            return cls(exc.code, prefix + exc.message + (f" ({exc.hint})" if exc.hint else ""))
+        return cls(UNEXPECTED, f"{prefix}{type(exc).__name__}: {exc}")
 
 
 class ConfigurationError(PaperKGError):

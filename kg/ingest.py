@@ -25,7 +25,7 @@ from extractors.limits import ParseLimits
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from extractors.semantic import nlp
 from kg import embeddings, store
-from kg.errors import DatabaseUnavailable
+from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
@@ -52,6 +52,7 @@ class PaperOutcome:
     sha256: str | None = None
     pages: int = 0
     reason: str | None = None
+    error_code: str | None = None  # of a failed paper: the code the API gives the same failure (kg.errors)
     nodes_written: int = 0
     edges_written: int = 0
     nodes_deleted: int = 0
@@ -121,13 +122,9 @@ def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
 
 
-def _reason(exc: PaperKGError) -> str:
-    return f"{exc.message}" + (f" ({exc.hint})" if exc.hint else "")
-
-
-def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | str:
-    """Parse, chunk, embed, map and validate one PDF; a bad PDF gives the reason as a string, not an exception,
-    so that nothing of it has to cross the process boundary but text."""
+def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Failure:
+    """Parse, chunk, embed, map and validate one PDF; a bad PDF gives a Failure, not an exception, so that
+    nothing of it has to cross the process boundary but its code and text."""
     from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
     from extractors.semantic.extract import extract_semantics
 
@@ -139,7 +136,8 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | st
         chunking = doc.audit.seconds_per_stage.get("chunking", 0.0)
         seconds["parse"], seconds["chunk"] = time.perf_counter() - began - chunking, chunking
         if doc.sha256 != sha:
-            return f"the file changed while it was being ingested (sha256 {sha[:12]} became {doc.sha256[:12]})"
+            return Failure(ConflictError.code, f"the file changed while it was being ingested (sha256 {sha[:12]} "
+                                               f"became {doc.sha256[:12]})")
         began = time.perf_counter()
         vectors = dict(zip((c.id for c in doc.chunks), embedder.embed([c.text for c in doc.chunks]))) if embedder else None
         seconds["embed"] = time.perf_counter() - began
@@ -153,12 +151,10 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | st
         began = time.perf_counter()
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
         seconds["validate"] = time.perf_counter() - began
-    except PaperKGError as exc:
-        return _reason(exc)
     except MemoryError:  # the sandbox's address-space limit: kg.sandbox reports it
         raise
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
-        return f"{type(exc).__name__}: {exc}"
+        return Failure.of(exc)
     return Prepared(run=run, pages=doc.page_count, nodes=batch.nodes, edges=batch.edges,
                     rejections=batch.rejections, seconds=seconds)
 
@@ -175,7 +171,7 @@ class _Inline:
         future.set_result(prepare(*args))
         return future
 
-    def result(self, future: Future, args: tuple) -> Prepared | str:
+    def result(self, future: Future, args: tuple) -> Prepared | Failure:
         return future.result()
 
     def close(self) -> None:
@@ -192,11 +188,11 @@ class _Workers:
     def submit(self, *args) -> Future:
         return self.sandbox.submit(prepare, *args)
 
-    def result(self, future: Future, args: tuple) -> Prepared | str:
+    def result(self, future: Future, args: tuple) -> Prepared | Failure:
         try:
             return self.sandbox.result(future, prepare, args, Path(args[0]).name)
         except PaperKGError as exc:
-            return _reason(exc)
+            return Failure.of(exc)
 
     def close(self) -> None:
         self.sandbox.stop()
@@ -282,7 +278,8 @@ class Ingestor:
                 try:
                     hashed.append((path, file_sha256(path), time.perf_counter() - began))
                 except OSError as exc:
-                    self._outcome(PaperOutcome(str(path), "failed", reason=f"cannot read: {exc.strerror or exc}"))
+                    self._outcome(PaperOutcome(str(path), "failed", reason=f"cannot read: {exc.strerror or exc}",
+                                               error_code=UNEXPECTED))
             done = set() if self.force else unchanged(self.driver, [sha for _, sha, _ in hashed], self.versions,
                                                       self.settings.neo4j_database)
             for path, sha, seconds in hashed:
@@ -318,8 +315,8 @@ class Ingestor:
             prepared.seconds["hash"] = hash_seconds
         return path, sha, run, prepared
 
-    def _submit(self, writer: WritePipeline, path: Path, sha: str, run: Run, prepared: Prepared | str) -> tuple:
-        if isinstance(prepared, str):  # not parsed: nothing to write
+    def _submit(self, writer: WritePipeline, path: Path, sha: str, run: Run, prepared: Prepared | Failure) -> tuple:
+        if isinstance(prepared, Failure):  # not parsed: nothing to write
             return path, sha, run, prepared, None, None
         self._examples(prepared.rejections)
         outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
@@ -328,16 +325,15 @@ class Ingestor:
                                on_batch=self.on_batch)
         return path, sha, run, prepared, outcome, future
 
-    def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | str, outcome: PaperOutcome | None,
+    def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | Failure, outcome: PaperOutcome | None,
                 future: Future | None) -> None:
-        if isinstance(prepared, str):
+        if isinstance(prepared, Failure):
             self._fail(path, sha, run, prepared, {})
             return
         try:
             written: PaperWrite = future.result()
         except (Neo4jError, PaperKGError, ValueError) as exc:  # not the driver's ServiceUnavailable: that stops the run
-            self._fail(path, sha, run, f"not written: {getattr(exc, 'message', None) or exc}", prepared.seconds,
-                       prepared.pages)
+            self._fail(path, sha, run, Failure.of(exc, "not written: "), prepared.seconds, prepared.pages)
             return
         self.store.put(path, sha)  # after the commit: the store holds the files of papers in the graph
         # its own time: not the wait for the paper written before it
@@ -364,15 +360,17 @@ class Ingestor:
             if future is not None and error is None:
                 self._finish(path, sha, run, prepared, outcome, future)
             else:
-                reason = prepared if future is None else f"not written: {getattr(error, 'message', None) or error}"
-                self._outcome(PaperOutcome(str(path), "failed", sha256=sha, reason=reason,
-                                           pages=getattr(prepared, "pages", 0)))
+                failure = (prepared if future is None
+                           else Failure.of(store.friendly_error(error, self.settings), "not written: "))
+                self._outcome(PaperOutcome(str(path), "failed", sha256=sha, reason=failure.reason,
+                                           error_code=failure.code, pages=getattr(prepared, "pages", 0)))
 
-    def _fail(self, path: Path, sha: str, run: Run, reason: str, seconds: dict, pages: int = 0) -> None:
+    def _fail(self, path: Path, sha: str, run: Run, failure: Failure, seconds: dict, pages: int = 0) -> None:
         """Report the paper as failed and leave a failed IngestRun in the ledger (nothing else of it is written)."""
-        write_graph(self.driver, [run.node("failed", error=reason)], [], self.schema,
+        write_graph(self.driver, [run.node("failed", error=failure.reason)], [], self.schema,
                     database=self.settings.neo4j_database)
-        self._outcome(PaperOutcome(str(path), "failed", sha256=sha, pages=pages, reason=reason, seconds=seconds))
+        self._outcome(PaperOutcome(str(path), "failed", sha256=sha, pages=pages, reason=failure.reason,
+                                   error_code=failure.code, seconds=seconds))
 
     def _examples(self, rejections: list[Rejection]) -> None:
         for r in rejections:

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Callable
 
 from extractors.model import paper_id
-from kg.errors import BusyError, InvalidFileNameError, NotFoundError
+from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError
 from kg.ingest import Ingestor
 from kg.settings import Settings
-from ontology.errors import PaperKGError
 
-# (path of the uploaded PDF) -> (paper id, status, reason): how a job ingests; injected so tests can use it too.
-IngestFn = Callable[[Path], tuple[str | None, str, str | None]]
+# (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it
+# too. It may also raise: the job fails with the exception's code.
+IngestFn = Callable[[Path], tuple[str | None, Failure | None]]
 
 
 @dataclass
@@ -36,6 +36,7 @@ class Job:
     finished_at: str | None = None
     paper_id: str | None = None
     error: str | None = None
+    error_code: str | None = None  # of a failed job: the code an API error body gives the same failure
 
 
 class JobRegistry:
@@ -84,17 +85,14 @@ class JobRegistry:
     def _run(self, job: Job, path: Path) -> None:
         self._set(job, status="running")
         try:
-            paper_id, status, reason = self._ingest(path)
-            ok = status in ("ingested", "unchanged")
-            self._set(job, status="succeeded" if ok else "failed", paper_id=paper_id, error=None if ok else reason)
-        except PaperKGError as exc:
-            self._set(job, status="failed", error=exc.message)
+            paper_id, failure = self._ingest(path)
         except Exception as exc:  # a job must end in a state a client can read, whatever went wrong
-            self._set(job, status="failed", error=f"{type(exc).__name__}: {exc}")
+            paper_id, failure = None, Failure.of(exc)
         finally:
             shutil.rmtree(path.parent, ignore_errors=True)
-            self._set(job, finished_at=_now())
-            self._forget_old(job)
+        self._set(job, status="failed" if failure else "succeeded", paper_id=paper_id, finished_at=_now(),
+                  error=failure.reason if failure else None, error_code=failure.code if failure else None)
+        self._forget_old(job)
 
     def _forget_old(self, finished: Job) -> None:
         with self._lock:
@@ -124,11 +122,12 @@ def _now() -> str:
 def ingest_with(settings: Settings, driver) -> IngestFn:
     """The IngestFn of the API: kg.ingest with one parser process, so that no upload can take the API down (its
     time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database."""
-    def run(path: Path) -> tuple[str | None, str, str | None]:
+    def run(path: Path) -> tuple[str | None, Failure | None]:
         report = Ingestor(settings, driver, workers=1).run([path])
-        if report.stopped:
-            raise PaperKGError(report.stopped)
+        if report.stopped:  # only the database stops a run
+            raise DatabaseUnavailable(report.stopped)
         outcome = report.papers[0]
-        return (paper_id(outcome.sha256) if outcome.sha256 else None), outcome.status, outcome.reason
+        failure = Failure(outcome.error_code, outcome.reason) if outcome.status == "failed" else None
+        return (paper_id(outcome.sha256) if outcome.sha256 else None), failure
 
     return run

@@ -26,7 +26,7 @@ from kg.settings import Settings
 from ontology.loader import Schema
 
 router = APIRouter(prefix="/curation", tags=["curation"],
-                   responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}, 404: {"model": ErrorBody},
+                   responses={404: {"model": ErrorBody},
                               409: {"model": ErrorBody}, 422: {"model": ErrorBody}, 428: {"model": ErrorBody},
                               503: {"model": ErrorBody}})
 

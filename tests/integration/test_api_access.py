@@ -165,6 +165,39 @@ def test_openapi_declares_the_key_schemes_on_every_operation_but_health(local):
     assert "428" in spec["paths"]["/curation/merge"]["post"]["responses"]
 
 
+# ------------------------------------------------------------------ a 401 says how to present a key
+
+def challenges(header: str) -> dict[str, dict[str, str]]:
+    """The challenges of a WWW-Authenticate value (RFC 9110, 11.6.1), scheme (lower case) -> parameters; enough of
+    the grammar for quoted values without commas or spaces."""
+    found: dict[str, dict[str, str]] = {}
+    for item in header.split(","):
+        words = item.split()
+        if "=" not in words[0]:  # `Scheme` or `Scheme param="value"`: a new challenge
+            current = found.setdefault(words.pop(0).lower(), {})
+        for param in words:
+            name, _, value = param.partition("=")
+            current[name.lower()] = value.strip('"')
+    return found
+
+
+def test_a_401_names_both_key_schemes_and_a_403_none(local, exposed):
+    key_header = local.get("/openapi.json").json()["components"]["securitySchemes"]["apiKey"]["name"]
+    upload = {"file": ("synthetic.pdf", b"%PDF-", "application/pdf")}
+    for response in (local.post("/papers", files=upload), local.post("/papers", files=upload, headers={
+            "X-API-Key": "guessed"}), exposed.post("/cypher", json={"query": "RETURN 1"}),
+                     exposed.get("/export/json", headers={"Authorization": "Bearer guessed"})):
+        error_of(response, 401, "UNAUTHENTICATED")
+        offered = challenges(response.headers["WWW-Authenticate"])
+        assert offered.keys() == {"bearer", "apikey"}, offered
+        assert offered["apikey"]["header"] == key_header
+    forbidden = local.post("/papers", files=upload, headers=READER)
+    error_of(forbidden, 403, "FORBIDDEN")
+    assert "WWW-Authenticate" not in forbidden.headers
+    assert "WWW-Authenticate" in local.get("/openapi.json").json()["paths"]["/papers"]["post"]["responses"]["401"][
+        "headers"]
+
+
 # ------------------------------------------------------------------ hardening headers and the Host check
 
 HARDENED = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer"}

@@ -4,15 +4,21 @@ answering, and nothing of them is left in the graph or on disk."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import signal
 import time
 
 import pytest
 from fastapi.testclient import TestClient
 
+import extractors.pipeline
 from api.app import create_app
 from bench.malformed_pdfs import BAD_UPLOAD_NAMES, write_corpus
+from kg.sandbox import WORKER_DIED
 from kg.settings import Settings
 from tests.ingest_support import SAMPLE_A, ingest_settings, kg_ingest_json, value  # noqa: F401
+from tests.pdf_factory import one_column_paper
 
 pytestmark = pytest.mark.integration
 
@@ -36,6 +42,7 @@ def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_sett
     for path, code in corpus.items():
         outcome = outcomes[str(path)]
         assert outcome["status"] == "failed" and outcome["reason"].startswith(path.name), outcome
+        assert outcome["error_code"] == code, outcome
     assert value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)") == [SAMPLE_A.name]
     assert value(driver, "MATCH (r:IngestRun {status: 'failed'}) RETURN count(r)") == len(corpus)
     assert [p.name for p in _stored_pdfs(ingest_settings) if p.is_file()] == [
@@ -72,6 +79,7 @@ def test_uploads_of_malformed_pdfs_fail_alone_and_the_api_keeps_answering(ingest
             assert response.status_code == 202, response.text
             state = _job_end(client, response.json()["id"])
             assert state["status"] == "failed" and state["error"].startswith(path.name), state
+            assert state["error_code"] == code, state  # what programs branch on, as in the API's error bodies
             assert client.get("/health").status_code == 200
         for name in BAD_UPLOAD_NAMES:
             # by hand: httpx would percent-encode a NUL byte in the name, and a browser or script need not
@@ -86,3 +94,36 @@ def test_uploads_of_malformed_pdfs_fail_alone_and_the_api_keeps_answering(ingest
     assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 0
     assert value(driver, "MATCH (r:IngestRun {status: 'failed'}) RETURN count(r)") == len(corpus) - 1
     assert [p for p in _stored_pdfs(settings) if p.is_file()] == []
+
+
+def _upload(client: TestClient, headers: dict, name: str, data: bytes) -> dict:
+    """The final state of the job of one upload."""
+    response = client.post("/papers", files={"file": (name, data, "application/pdf")}, headers=headers)
+    assert response.status_code == 202, response.text
+    return _job_end(client, response.json()["id"])
+
+
+def test_an_upload_over_the_parse_time_fails_with_the_code_of_the_bound(ingest_settings, driver):
+    """The sandbox's clock (kg/sandbox.py) stops the parse: no paper is parsed, mapped and validated within a
+    hundredth of a second."""
+    settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False, "parse_timeout_s": 0.01}))
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        state = _upload(client, headers, "paper.pdf", one_column_paper()[0])
+        assert client.get("/health").json()["status"] == "ok"
+    assert (state["status"], state["error_code"]) == ("failed", "PARSE_LIMIT"), state
+    assert "PAPERKG_PARSE_TIMEOUT_S" in state["error"]  # the setting that bound is
+    assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 0
+
+
+def test_an_upload_whose_parser_process_dies_fails_with_the_crash_code(ingest_settings, driver, monkeypatch):
+    """The parser's process is forked from this one, so it inherits the patched parse: it kills itself with
+    SIGKILL, as a segfault in a native library or the OOM killer would end it, each time (the sandbox retries
+    once)."""
+    assert multiprocessing.get_start_method() == "fork", "this test injects the crash through a forked worker"
+    monkeypatch.setattr(extractors.pipeline, "parse_pdf", lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL))
+    settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False}))
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        state = _upload(client, headers, "paper.pdf", one_column_paper()[0])
+        assert client.get("/health").json()["status"] == "ok"
+    assert (state["status"], state["error_code"], state["error"]) == ("failed", "PARSER_CRASHED", WORKER_DIED), state
+    assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 0

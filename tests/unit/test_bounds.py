@@ -11,7 +11,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from kg.errors import BusyError, NotFoundError
+from kg.errors import BusyError, DatabaseUnavailable, NotFoundError
 from kg.evidence import render
 from kg.filestore import PDFStore
 from kg.jobs import JobRegistry
@@ -29,7 +29,7 @@ class Gate:
     def __call__(self, path: Path):
         self.started.release()
         assert self.go.wait(30)
-        return "paper_x", "ingested", None
+        return "paper_x", None
 
 
 def test_an_upload_beyond_the_queue_is_refused_before_it_is_spooled():
@@ -60,7 +60,7 @@ def _wait_done(jobs: JobRegistry, job_id: str) -> None:
 
 
 def test_only_the_last_finished_jobs_are_remembered():
-    jobs = JobRegistry(lambda path: ("paper_x", "ingested", None), max_queued=50, history=3)
+    jobs = JobRegistry(lambda path: ("paper_x", None), max_queued=50, history=3)
     try:
         ids = []
         for n in range(6):
@@ -70,6 +70,28 @@ def test_only_the_last_finished_jobs_are_remembered():
             with pytest.raises(NotFoundError):
                 jobs.get(old)
         assert [jobs.get(i).status for i in ids[3:]] == ["succeeded"] * 3
+    finally:
+        jobs.close()
+
+
+def _raises(error: Exception):
+    def ingest(path: Path):
+        raise error
+    return ingest
+
+
+@pytest.mark.parametrize("error, code", [(DatabaseUnavailable("cannot reach Neo4j"), "DATABASE_UNAVAILABLE"),
+                                         (RuntimeError("a bug"), "INTERNAL")])
+def test_a_job_whose_ingestion_raises_fails_with_the_code_the_api_gives_that_error(error, code):
+    """A job ends in a state a client can read whatever its ingestion raised: a PaperKGError keeps its code (an
+    error body of the API would carry the same), anything else is INTERNAL, as the API's 500 body."""
+    jobs = JobRegistry(_raises(error))
+    try:
+        job = jobs.submit("a.pdf", io.BytesIO(b"%PDF-a"))
+        _wait_done(jobs, job.id)
+        done = jobs.get(job.id)
+        assert (done.status, done.error_code, done.paper_id) == ("failed", code, None)
+        assert str(error) in done.error
     finally:
         jobs.close()
 

@@ -45,4 +45,5 @@ def test_groups_and_leave_one_out(tmp_path):
     assert kinds["domain"] == {"ML/NLP/CV": ["a"], "physics": ["b"], "biomedical": ["c"], "unknown": ["z"]}
     without = leave_one_out(kinds["domain"], ["a", "b", "c", "z"])
     assert without["without physics"] == ["a", "c", "z"]
+    assert leave_one_out({"physics": ["b"]}, ["b"]) == {}
     assert per_group({"a": 1, "c": 3}, {"2-col": ["a", "c"], "1-col": ["b"]}, sum) == {"2-col": 4, "1-col": 0}

@@ -73,3 +73,37 @@ def test_audit_warns_about_missing_structure(tmp_path):
     parsed = parse_pdf(write(tmp_path, "plain.pdf", doc.tobytes()))
     assert "no section headings found; all text is front matter" in parsed.audit.warnings
     assert "no title found on page 1" in parsed.audit.warnings
+
+
+def _words_one_by_one(rotate: int) -> bytes:
+    """Two pages of prose whose words are each placed on a line of their own (rotated by `rotate` degrees), the
+    way some converters write a text layer that no reader can join into lines."""
+    from tests.pdf_factory import prose
+
+    doc = pymupdf.open()
+    words = prose(40).split()
+    for start in range(0, 240, 120):
+        page = doc.new_page()
+        for n, word in enumerate(words[start:start + 120]):
+            column, row = divmod(n, 40)
+            point = (60 + row * 12, 60 + column * 150) if rotate else (60 + column * 150, 60 + row * 18)
+            page.insert_text(point, word, fontsize=9, rotate=rotate)
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("rotate, says_rotated", [(0, False), (90, True)])
+def test_a_text_layer_of_one_word_lines_is_refused_with_an_ocr_hint(tmp_path, rotate, says_rotated):
+    with pytest.raises(NoTextLayerError) as err:
+        parse_pdf(write(tmp_path, "words.pdf", _words_one_by_one(rotate)))
+    assert "one-word lines" in err.value.message
+    assert ("rotated" in err.value.message) is says_rotated
+    assert "ocrmypdf" in err.value.hint
+
+
+def test_figure_labels_beside_prose_are_not_a_broken_text_layer(tmp_path):
+    data, truth = one_column_paper()
+    doc = pymupdf.open(stream=data)
+    for n in range(60):  # a labelled diagram: sixty one-word node labels on the first page
+        doc[0].insert_text((400 + (n % 4) * 40, 500 + (n // 4) * 12), f"v{n}", fontsize=7)
+    parsed = parse_pdf(write(tmp_path, "labels.pdf", doc.tobytes()))
+    assert parsed.page_count == truth.pages and parsed.sections
