@@ -15,6 +15,7 @@ from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, access, store
+from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
 from kg.filestore import PDFStore
 from kg.jobs import JobRegistry, ingest_with
@@ -53,11 +54,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                      settings.jobs_history)
         app.state.qa = question_answerer(settings, app.state.driver)
         app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
+        app.state.cypher = CypherWorkers(settings)
         try:
             if isinstance(app.state.qa, ProcessQA):
                 await app.state.qa.start()
             yield
         finally:
+            app.state.cypher.close()
             app.state.qa.close()
             app.state.jobs.close()
             app.state.driver.close()

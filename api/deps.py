@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import Request
 from neo4j import Driver
 
+from kg.cypher_workers import CypherWorkers
 from kg.jobs import JobRegistry
 from kg.settings import Settings
 from ontology.loader import Schema, get_schema
@@ -27,3 +28,7 @@ async def schema() -> Schema:
 
 async def jobs(request: Request) -> JobRegistry:
     return request.app.state.jobs
+
+
+async def cypher(request: Request) -> CypherWorkers:
+    return request.app.state.cypher

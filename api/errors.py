@@ -21,7 +21,7 @@ from ontology.errors import PaperKGError
 
 log = logging.getLogger("paperkg.api")
 
-STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 504),
+STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 422),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
           (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422),
           (PreconditionRequiredError, 428), (InvalidBBoxError, 422)]

@@ -9,6 +9,9 @@ the OOM killer); dying twice, the file is taken as the cause.
 
 Workers also run at a lower CPU priority (a higher niceness) than the process that starts them: parsing is
 background work, and an upload or a re-ingest should take the cores only when questions and lookups leave them.
+
+The API's read-only Cypher runs in such workers too (kg/cypher_workers.py): there the untrusted input is a
+query whose result the driver must read whole before anything can measure it.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ import resource
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pebble import ProcessExpired, ProcessPool
 
-from extractors.errors import ParseLimitError
+from extractors.errors import ExtractionError, ParseLimitError
 from kg.errors import ParserCrashError
 from kg.settings import Settings
 
@@ -63,6 +66,14 @@ def _start_worker(memory_mb: int, nice: int, initializer: Callable | None, inita
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+class Overrun(Exception):
+    """A task the sandbox stopped: it ran over its time or its memory, or its process died (`exitcode`)."""
+
+    def __init__(self, limit: Literal["time", "memory", "died"], exitcode: int | None = None):
+        super().__init__(limit)
+        self.limit, self.exitcode = limit, exitcode
+
+
 def _guarded(fn: Callable, *args) -> Any:
     try:
         return fn(*args)
@@ -82,25 +93,40 @@ class Sandbox:
     def submit(self, fn: Callable, *args) -> Future:
         return self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
 
+    @staticmethod
+    def wait(future: Future) -> Any:
+        """What the task of `future` returned (or raised); Overrun when the sandbox stopped it."""
+        try:
+            value = future.result()
+        except TimeoutError:
+            raise Overrun("time") from None
+        except ProcessExpired as exc:
+            raise Overrun("died", exc.exitcode) from None
+        if isinstance(value, _OutOfMemory):
+            raise Overrun("memory")
+        return value
+
     def result(self, future: Future, fn: Callable, args: tuple, name: str) -> Any:
         """What fn(*args) returned; a ParseLimitError naming `name` when its process ran over a limit, a
         ParserCrashError when it died twice."""
         retried = False
         while True:
             try:
-                value = future.result()
-            except TimeoutError:
-                raise ParseLimitError(f"{name} took longer than the {self.limits.timeout_s:g} s the parser is given",
-                                      hint="raise PAPERKG_PARSE_TIMEOUT_S if this file is trusted") from None
-            except ProcessExpired as exc:
-                if retried:
-                    raise ParserCrashError(WORKER_DIED, details=f"exit code {exc.exitcode}") from None
-                retried, future = True, self.submit(fn, *args)
-                continue
-            if isinstance(value, _OutOfMemory):
-                raise ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the "
-                                      "parser is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is trusted")
-            return value
+                return self.wait(future)
+            except Overrun as over:
+                if over.limit == "died" and not retried:
+                    retried, future = True, self.submit(fn, *args)
+                    continue
+                raise self._parse_error(over, name) from None
+
+    def _parse_error(self, over: Overrun, name: str) -> ExtractionError:
+        if over.limit == "time":
+            return ParseLimitError(f"{name} took longer than the {self.limits.timeout_s:g} s the parser is given",
+                                   hint="raise PAPERKG_PARSE_TIMEOUT_S if this file is trusted")
+        if over.limit == "memory":
+            return ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the parser "
+                                   "is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is trusted")
+        return ParserCrashError(WORKER_DIED, details=f"exit code {over.exitcode}")
 
     def close(self) -> None:
         self.pool.close()

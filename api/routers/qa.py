@@ -9,6 +9,7 @@ from api import auth, deps, params
 from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
                         LocateResponse)
 from kg import queries
+from kg.cypher_workers import CypherWorkers
 from kg.coverage import coverage
 from kg.locate import locate
 from kg.settings import Settings
@@ -42,13 +43,11 @@ def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), setting
 
 
 @router.post("/cypher", response_model=CypherResponse, dependencies=[Depends(auth.raw_read_access)],
-             responses={400: {"model": ErrorBody}, 403: {"model": ErrorBody}, 504: {"model": ErrorBody}})
-def run_cypher(body: CypherRequest, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
+             responses={400: {"model": ErrorBody}, 403: {"model": ErrorBody}, 429: {"model": ErrorBody}})
+def run_cypher(body: CypherRequest, workers: CypherWorkers = Depends(deps.cypher)):
     """Read-only Cypher: refused unless the planner says it reads the graph and nothing else (no LOAD CSV, USE,
-    SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout, and a
-    limit of rows and of bytes (truncated: true when either cut the result). Needs a reader key when the API
-    listens beyond loopback."""
-    return queries.run_read_only(driver, body.query, body.parameters, timeout_s=settings.cypher_timeout_s,
-                                 row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
-                                 database=settings.neo4j_database)
-
+    SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout (422),
+    and a limit of rows and of bytes (truncated: true when either cut the result). It runs in a worker process
+    with a memory and a time limit, so a result too large to read is refused (400) and costs only that process;
+    429 when no such process was free within that time. Needs a reader key when the API listens beyond loopback."""
+    return workers.run(body.query, body.parameters)

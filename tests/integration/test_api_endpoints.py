@@ -272,7 +272,7 @@ def test_cypher_syntax_error_and_timeout(client, neo4j_settings, sample_db):
     slow = neo4j_settings.model_copy(update={"cypher_timeout_s": 0.5, "qa_vectors": False})
     with TestClient(create_app(slow), base_url="http://localhost") as quick:
         error_of(quick.post("/cypher", json={"query": "UNWIND range(1, 100000000) AS x WITH x WHERE x < 0 "
-                                                      "RETURN count(x) AS n"}), 504, "QUERY_TIMEOUT")
+                                                      "RETURN count(x) AS n"}), 422, "QUERY_TIMEOUT")
 
 
 # ------------------------------------------------------------------ questions in worker processes

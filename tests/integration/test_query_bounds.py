@@ -1,11 +1,13 @@
 """What /cypher refuses beyond writes (LOAD CSV, USE, SHOW, TERMINATE, administration, procedures that are not
-graph reads), its bound in bytes and nesting, and the bounds of every URL parameter: each refusal a 4xx with
-the error body, against the real app and a real Neo4j holding the sample graph."""
+graph reads), its bound in bytes and nesting, the memory and time its worker may take to read a result, and the
+bounds of every URL parameter: each refusal a 4xx with the error body, against the real app and a real Neo4j
+holding the sample graph."""
 
 from __future__ import annotations
 
 import http.server
 import threading
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -141,6 +143,61 @@ def test_deeply_nested_value_is_refused(client):
     error_of(cypher(client, "RETURN reduce(l = [], x IN range(1, 600) | [l]) AS deep"), 400, "RESULT_TOO_LARGE")
     shallow = cypher(client, "RETURN reduce(l = [], x IN range(1, 20) | [l]) AS ok")
     assert shallow.status_code == 200, shallow.text
+
+
+# ------------------------------------------------------------------ /cypher: what reading a result may cost
+
+SMALL_MEMORY_MB = 128  # `RETURN range(1, 10000000)`, one record, takes several times this to read
+
+
+def test_a_value_too_large_to_read_costs_its_worker_not_the_api(neo4j_settings, sample_db):
+    """One lazily built record larger than the reader's memory: its worker is stopped at the limit and the
+    caller gets a 400 naming it; the API, and /cypher itself, answer the next query at once."""
+    small = neo4j_settings.model_copy(update={"cypher_memory_mb": SMALL_MEMORY_MB, "cypher_timeout_s": 120.0,
+                                              "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(small), base_url="http://localhost") as bounded:
+        error = error_of(cypher(bounded, "RETURN range(1, 10000000) AS numbers"), 400, "RESULT_TOO_LARGE")
+        assert f"{SMALL_MEMORY_MB} MB" in error["message"], error
+        assert bounded.get("/papers").json()["total"] == 2
+        assert cypher(bounded, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
+
+
+def test_a_value_nested_too_deep_to_send_is_refused_in_bounded_time(neo4j_settings, sample_db):
+    """Nested this deep, Neo4j fails to send the value and leaves the connection silent for its read timeout
+    (minutes); the worker's wall-clock limit ends the wait, and the worker that replaces it answers."""
+    quick = neo4j_settings.model_copy(update={"cypher_timeout_s": 3.0, "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(quick), base_url="http://localhost") as bounded:
+        began = time.monotonic()
+        response = cypher(bounded, "RETURN reduce(l = [], x IN range(1, 100000) | [l]) AS deep")
+        assert time.monotonic() - began < 60  # limit 3 s + grace; generous for a loaded machine, not minutes
+        assert (response.status_code, response.json()["error"]["code"]) in {(400, "RESULT_TOO_LARGE"),
+                                                                            (422, "QUERY_TIMEOUT")}, response.text
+        assert cypher(bounded, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
+
+
+SLOW = "UNWIND range(1, 1000000000) AS x WITH x WHERE x < 0 RETURN count(x) AS n"  # stopped by Neo4j's timeout
+
+
+def test_a_query_that_finds_no_free_worker_in_time_is_refused_busy(neo4j_settings, sample_db):
+    """One worker, three slow queries ahead: a query behind them (behind two, if one overtook it) cannot start
+    within its time limit, so it is refused (429) rather than kept waiting for the backlog; the slow ones end
+    with their timeout (or, last in line, busy too), and then queries run again."""
+    one = neo4j_settings.model_copy(update={"cypher_timeout_s": 3.0, "cypher_processes": 1, "qa_vectors": False})
+    with TestClient(create_app(one), base_url="http://localhost") as bounded:
+        assert cypher(bounded, "RETURN 1 AS one").status_code == 200  # the worker is up
+        slow = []
+        threads = [threading.Thread(target=lambda: slow.append(cypher(bounded, SLOW))) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.5)  # in this order into the queue
+        busy = cypher(bounded, "RETURN 2 AS two")
+        for thread in threads:
+            thread.join(120)
+        error_of(busy, 429, "BUSY")
+        assert int(busy.headers["retry-after"]) > 0
+        codes = [r.json()["error"]["code"] for r in slow]
+        assert "QUERY_TIMEOUT" in codes and set(codes) <= {"QUERY_TIMEOUT", "BUSY"}, codes
+        assert cypher(bounded, "RETURN 3 AS three").json()["rows"] == [{"three": 3}]
 
 
 @pytest.mark.parametrize("query, parameters", [
