@@ -1,7 +1,7 @@
 """Dependencies the routers receive: the driver, settings and schema the app opened at start-up.
 
 They are `async def` although they never wait: FastAPI runs a plain `def` dependency in its thread pool, one
-thread hand-off each, which cost a node lookup more than its Cypher (docs/benchmarks.md, QA latency)."""
+thread hand-off each, a fixed cost on every request for work that never waits."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def configure() -> None:
 
 class RequestIdMiddleware:
     """Plain ASGI, not Starlette's BaseHTTPMiddleware: that one runs every request through an extra task and
-    memory streams, a fixed cost each node lookup paid (docs/benchmarks.md, QA latency)."""
+    memory streams, a fixed cost that every request, however cheap, would pay."""
 
     def __init__(self, app: ASGIApp):
         self.app = app

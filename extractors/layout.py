@@ -84,7 +84,7 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
 
 @lru_cache(maxsize=1024)
 def _named_style(font: str) -> tuple[bool, bool]:
-    """Whether the font's name says bold, italic. A paper prints some 600 spans a page in a few dozen fonts."""
+    """Whether the font's name says bold, italic; cached, since a paper prints many spans in a few fonts."""
     return bool(_BOLD_NAME.search(font)), bool(_ITALIC_NAME.search(font))
 
 
@@ -318,5 +318,5 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
 
 
 def _in_column(line: Line, column: int) -> Line:
-    """The line in `column`: most lines already are (read as column 0), and a copy of each was about 1 % of the parse."""
+    """The line in `column`: most lines already are (read as column 0), so only the others are copied."""
     return line if line.column == column else replace(line, column=column)

@@ -63,13 +63,13 @@ class WriterResult:
 
 @dataclass(frozen=True)
 class ServerRuntime:
-    """What the writer's figures depend on besides the machine: on one machine here the writer with vectors was
-    about 1.5x as fast with Lucene's SIMD vector scoring (docs/benchmarks.md, 2026-12-01 21:10)."""
+    """What the writer's figures depend on besides the machine, printed with them so that runs on different servers
+    are not compared as if alike: Lucene's SIMD vector scoring speeds up the HNSW insertion of chunk vectors at
+    commit, and the JIT's inlining options change how much a just-started server compiles while it writes."""
     neo4j: str
     java: str | None  # None where the server does not let us read its JVM (JMX procedures refused)
     simd: bool | None  # a Java of LUCENE_SIMD_MAJORS that reads jdk.incubator.vector
-    # The JIT's inlining options on the server's command line: a server that compiles less is faster right after
-    # its start and as fast warm (docs/benchmarks.md, 2026-12-02 07:35).
+    # The JIT's inlining options on the server's command line (kg.localserver.server._JVM_FLAGS says why they are set)
     inlining: tuple[str, ...] = ()
 
     def describe(self) -> str:
@@ -173,7 +173,7 @@ def papers_writer_throughput(driver: Driver, database: str | None, papers: list[
                              ) -> WriterResult:
     """Nodes + relationships per second that the ingest's writer commits for real papers (their records as an
     ingest prepared them), written back to back as `kg ingest` writes them into a graph that lacks them. A real
-    paper has a few hundred elements, so the fixed cost of its transaction (some 30 statements, entity resolution,
+    paper has a few hundred elements, so the fixed cost of its transaction (its statements, entity resolution,
     locks, the commit's index work) weighs far more than in writer_throughput's large synthetic papers. The papers
     are deleted first and are in the graph again afterwards, as their ingest wrote them (their run records too).
     With `entities`, that many more entities are in the graph meanwhile (named apart from real ones: they resolve to

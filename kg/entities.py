@@ -179,8 +179,9 @@ class CatalogUpdate:
 
 class EntityCatalog:
     """The graph's entities kept between the papers of one writer (kg.papers.WritePipeline), so that resolving a
-    paper does not read and key every entity of the graph: with 20,000 of them (some 1,300 papers' worth) that
-    was 0.25 s a paper, growing with every paper ingested (docs/benchmarks.md). A paper's transaction reads the
+    paper does not read and key every entity of the graph: that cost grows with every paper ingested, so a large
+    folder would get slower paper after paper (`kg bench ingest --writer-entities` measures the writer with many
+    entities in the graph). A paper's transaction reads the
     signature instead (entity nodes and curation events, from the count store) and reads the entities again
     only when it differs from what this catalog's papers left: another writer's entities, a deletion, any
     curation; or when an entity it remembers is gone (kg.papers checks the ends of the paper's edges). Papers use

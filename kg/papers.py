@@ -307,8 +307,8 @@ class WritePipeline:
 
 class _CollectorPause:
     """Python's cycle collector paused while papers are written. A write allocates tens of thousands of row dicts,
-    kept until the transaction ends, which set off full collections over everything the process holds: 100+ ms
-    inside a 0.4 s paper in the writer benchmark. The rows hold no cycles (reference counting frees them). The
+    kept until the transaction ends, which set off full collections over everything the process holds, in the
+    middle of every paper's write. The rows hold no cycles (reference counting frees them). The
     switch is process-wide: nested and concurrent pauses are counted, the last one out restores the collector as
     the first one in found it."""
 

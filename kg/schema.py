@@ -65,8 +65,8 @@ def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
             props = ", ".join(f"n.`{prop}`" for prop in index.properties)
             cypher = f"CREATE FULLTEXT INDEX `{index.name}` IF NOT EXISTS FOR (n:{labels}) ON EACH [{props}]"
         else:
-            # Unquantized: Neo4j's default quantization found 0.895 of the exact top 10 chunks of a question over
-            # the corpus, unquantized 0.9985, at the same write cost (docs/benchmarks.md, writer throughput).
+            # Unquantized: with Neo4j's default quantization the index misses some of a question's exact nearest
+            # chunks, and without it writes were not measurably slower (bench/results/notes-2026-12.md).
             cypher = (f"CREATE VECTOR INDEX `{index.name}` IF NOT EXISTS FOR (n:{labels}) ON n.`{index.properties[0]}` "
                       f"OPTIONS {{indexConfig: {{`vector.dimensions`: {int(embedding_dim)}, "
                       f"`vector.similarity_function`: '{index.similarity}', `vector.quantization.enabled`: false}}}}")

@@ -35,8 +35,8 @@ class Settings(BaseSettings):
     neo4j_browser_version: str = "5.24.0"
     bolt_port: int = 7687
     http_port: int = 7474
-    # 4g: with 1g, each 6,000-element paper's transaction state was copied by 2-3 young collections of 30-160 ms
-    # (docs/benchmarks.md, writer); the server's resident memory grows only as the heap is used
+    # 4g: a paper's transaction state stays live until its commit, and in a small heap young collections copy it
+    # again and again while a large paper is written; the server's resident memory grows only as the heap is used
     neo4j_heap: str = "4g"
     neo4j_pagecache: str = "512m"
     java_home: Path | None = None

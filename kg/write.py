@@ -5,7 +5,7 @@ first, and only the schema's own names are interpolated (backtick-quoted). Every
 
 Properties equal in every row of a statement (a paper's sha256, run_id, extractor, timestamps, status) are
 sent once as `$shared` instead of once per row: the graph stores the same values on every element, but the
-driver packs a few instead of thousands, which was most of the writer's client time (docs/benchmarks.md).
+driver packs a few values instead of thousands (a datetime is among the costliest values to pack).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ BATCH_SIZE = 5000  # rows per UNWIND statement
 
 # Neo4j plans a statement text once and caches the plan, but replans it when the graph's counts have moved far
 # since (by more than 75 %, checked at most every 10 s). An ingest into an emptied or growing graph moves them all
-# the time, so each of a paper write's statement texts was planned again every 10 s, 70-140 ms each: 18-35 % of
-# the server's work during an ingest (docs/benchmarks.md). The paper write's statements are anchored on element ids,
+# the time, so each of a paper write's statement texts would be planned again every 10 s, and planning one costs
+# more than executing it. The paper write's statements are anchored on element ids,
 # unique ids and indexed keys, whose plans the counts do not change (a test EXPLAINs them on an empty graph: seeks),
 # so they keep the plan they have; kg.papers._DELETE_EDGES is the exception.
 PLANNED_ONCE = "CYPHER replan=skip\n"
@@ -72,8 +72,8 @@ RETURN collect(row.i) AS written
 
 # New edges of every type share a statement: the type is each row's (a dynamic type, whose name validation has
 # checked against the ontology), so a paper's 24 types whose ends it wrote itself need one statement text, not 24.
-# Neo4j parses, checks and plans each text once per server start (0.1-0.3 s each while the server is cold: most of
-# the first ingest's statement time), and executes a dynamic type as fast (4,000 edges: 60 ms either way).
+# Neo4j parses, checks and plans each text once per server start (on a cold server that costs more than executing
+# it), and executes a dynamic type as fast as a literal one.
 _CREATE_EDGE = """
 CREATE (s)-[r:$(row.type) {{{properties}}}]->(t)
 RETURN collect(row.i) AS written
@@ -273,8 +273,8 @@ def batches(items: list, size: int = BATCH_SIZE):
 
 class Rows(list):
     """A statement's UNWIND rows with a short repr. The driver formats the text of its RUN debug message, repr of
-    every parameter, even when debug logging is off: for 2,000 chunk rows that cost more than packing them (with
-    384-d vectors, 0.17 s a statement). The packer takes a list subclass as a list, so what is sent is the same."""
+    every parameter, even when debug logging is off: for a statement of chunk rows with their vectors that costs
+    more than packing them. The packer takes a list subclass as a list, so what is sent is the same."""
 
     def __repr__(self) -> str:
         return f"<{len(self)} rows>"

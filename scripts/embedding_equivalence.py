@@ -1,4 +1,4 @@
-"""Do the torch-free static embeddings equal the torch-distilled ones? (docs/benchmarks.md, *Embeddings without torch*)
+"""Do the torch-free static embeddings equal the torch-distilled ones? (bench/results/notes-2026-12.md, *Embeddings without torch*)
 
 Distils the token table twice, once with the numpy encoder (kg/encoder.py, what paperkg runs) and once with
 torch through transformers (what paperkg ran before; needs the `contextual` extra), or reads the torch table

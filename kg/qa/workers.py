@@ -1,9 +1,9 @@
 """Where a server answers questions: in its own process, or in worker processes of their own.
 
-An answer costs some 20 ms of Python CPU (ranking sentences), a node lookup about 3. In one process the two
+An answer costs many times the Python CPU of a node lookup (it ranks sentences). In one process the two
 share one interpreter lock, so under concurrent questions a lookup waited behind question work for the lock
 at every step it took; with the questions in separate processes the operating system shares the cores
-between them and the lookups instead (docs/benchmarks.md, QA latency). Each worker process opens its own
+between them and the lookups instead. Each worker process opens its own
 driver and loads its own query embedder; what crosses the process boundary is the question and the answer
 as a plain dict, and errors pickled as they were raised (the API maps them to their status as for its own).
 """
