@@ -28,7 +28,7 @@ def baseline_prediction(path: Path, max_pages: int | None) -> tuple[dict, float,
     heading), with the seconds and pages it took."""
     import pymupdf4llm  # ships with pymupdf; imported here because it loads a layout model
 
-    import pymupdf
+    from extractors.mupdf import pymupdf
 
     with pymupdf.open(path) as doc:
         pages = list(range(min(doc.page_count, max_pages or doc.page_count)))

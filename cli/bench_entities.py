@@ -19,6 +19,7 @@ from extractors.semantic.benchmark import (TYPES, EntityCounts, gold_entities, l
                                            scirex_gold, scirex_passages, total)
 from extractors.semantic.entities import analyse_passages
 from extractors.semantic.extract import extract_semantics
+from kg.errors import PaperKGError
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -61,14 +62,20 @@ def entities(
     start = time.perf_counter()
     nlp.load()
     load_seconds = time.perf_counter() - start
-    papers, per_paper = {}, {}
+    papers, per_paper, failures = {}, {}, {}
     structure_seconds = semantic_seconds = 0.0
     for stem, g in golds.items():
         pdf = corpus / f"{stem}.pdf"
         predicted: dict[str, list[str]] = {}
         if pdf.exists():  # CPU time of this process: on a shared machine wall time measures the neighbours
             start = time.process_time()
-            doc = parse_pdf(pdf)
+            try:
+                doc = parse_pdf(pdf)
+            except PaperKGError as exc:  # refused (e.g. no usable text layer): scored as a paper with nothing found
+                failures[pdf.name] = exc.message
+                console.print(f"[red]failed[/] {pdf.name}: {exc.message}", highlight=False)
+                papers[stem] = score_paper(gold_entities(g), {})
+                continue
             middle = time.process_time()
             extraction = extract_semantics(doc)
             structure_seconds += middle - start
@@ -86,7 +93,7 @@ def entities(
                   c.precision, 3), "recall": round(c.recall, 3)} for kind, c in t.items()}}
                          for name, t in by_group.items()},
               "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
-              "load_seconds": round(load_seconds, 2),
+              "load_seconds": round(load_seconds, 2), "failures": failures,
               "per_paper": per_paper}
     share = semantic_seconds / structure_seconds if structure_seconds else 0.0
     console.print(f"CPU time: structure parse {structure_seconds:.1f} s, semantic extraction {semantic_seconds:.1f} s "

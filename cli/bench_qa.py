@@ -16,6 +16,7 @@ from bench.gold_sets import groups, leave_one_out
 from cli.output import console
 from extractors.model import paper_id
 from kg import store
+from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
@@ -43,8 +44,14 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
             Ingestor(settings, driver).run([corpus / f for f in files if f not in missing])
         paper_of = {f: paper_id(file_sha256(corpus / f)) for f in files if f not in missing}
         embed, schema = query_embedder(settings), get_schema()
-        system = run_system(lambda q, p: ask(driver, schema, q, p, 5, database=settings.neo4j_database, embed=embed),
-                            paper_of, items)
+
+        def scoped(question: str, paper: str):
+            try:
+                return ask(driver, schema, question, paper, 5, database=settings.neo4j_database, embed=embed)
+            except NotFoundError:  # a paper ingest refused (e.g. no usable text layer): no answer, scored wrong
+                return None
+
+        system = run_system(scoped, paper_of, items)
     baseline = run_baseline(corpus, items)
     _print(system, baseline, show)
     by_group = _by_group(system, baseline, corpus / "MANIFEST.tsv")

@@ -12,9 +12,8 @@ from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
 
-import pymupdf
-
 from extractors.model import BBox, Line, PageLayout, Span
+from extractors.mupdf import pymupdf
 from extractors.text import normalize
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded

@@ -6,8 +6,6 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-import pymupdf
-
 from extractors import EXTRACTOR_VERSION
 from extractors.body import Placed, assemble, body_lines, in_regions
 from extractors.chunking import chunk_document
@@ -18,6 +16,7 @@ from extractors.metadata import extract_metadata
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
 from extractors.model import Audit, Document, Float, Line, Metadata, Profile, Section
+from extractors.mupdf import pymupdf
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
 from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels

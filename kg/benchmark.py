@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pymupdf
 from neo4j import Driver
 from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
+from extractors.mupdf import pymupdf
 from kg.entities import entity_labels
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover

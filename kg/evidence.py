@@ -47,7 +47,7 @@ def zoom_for(width: float, height: float, max_pixels: int) -> float:
 def render(pdf_path, boxes: list[str], max_pixels: int) -> bytes:
     """PNG of the first page the boxes are on, clipped around that page's boxes, which are highlighted; at most
     max_pixels pixels."""
-    import pymupdf  # here, not at module level: importing it loads its layout models, slowly, which every API
+    from extractors.mupdf import pymupdf  # here, not at module level: a native library of 100+ MB, which every API
     # worker would pay at start-up for a picture few requests ask for
 
     parsed = [parse_bbox(b) for b in boxes]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 
 from neo4j import Driver
@@ -237,16 +237,20 @@ class Ingestor:
         try:
             store.require_supported(store.server_info(self.driver).version)
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
+            todo = self._todo(discover(paths))
+            # Each parser process loads the spaCy pipelines and the embeddings first, a second or more of CPU: no
+            # more of them than there are papers to parse, none for a run whose papers are all unchanged.
+            first = list(islice(todo, max(1, self.workers)))
             initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder)
-            if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
+            if self.embed and self.workers and first:  # distil the embeddings once here, not in every worker at once
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                          kind=self.settings.embedder)
-            executor = (_Inline(initargs) if self.workers == 0
-                        else _Workers(self.workers, initargs, SandboxLimits.of(self.settings)))
+            executor = (None if not first else _Inline(initargs) if self.workers == 0
+                        else _Workers(min(self.workers, len(first)), initargs, SandboxLimits.of(self.settings)))
             writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)
             in_flight: deque = deque()
             try:
-                for path, sha, run, prepared in self._prepared(executor, self._todo(discover(paths))):
+                for path, sha, run, prepared in self._prepared(executor, chain(first, todo)):
                     in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
                     if len(in_flight) >= _WRITE_DEPTH:
                         self._finish_first(in_flight)
@@ -254,7 +258,8 @@ class Ingestor:
                     self._finish_first(in_flight)
             finally:
                 writer.close()
-                executor.close()
+                if executor is not None:
+                    executor.close()
                 self._written_anyway(in_flight)
         except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
             error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)

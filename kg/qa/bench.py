@@ -11,8 +11,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-import pymupdf
-
+from extractors.mupdf import pymupdf
 from kg.errors import ConfigurationError
 from kg.qa.answer import ANSWER_CHARS
 from kg.qa.text import sentences, squash, tokens
