@@ -17,12 +17,12 @@ from api.routers import curation, export, graph, papers, qa, ui
 from kg import __version__, access, store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
-from kg.errors import PaperKGError
 from kg.filestore import PDFStore
 from kg.jobs import IngestProcess, JobRegistry
 from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings
+from ontology.errors import PaperKGError
 
 
 # What any operation may answer before its handler runs, so the OpenAPI documents it everywhere: 400 for a body

@@ -11,11 +11,13 @@ from neo4j.exceptions import AuthError, ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException
 
 from api import auth
+from extractors.errors import ExtractionError, InvalidBBoxError
 from kg import store
-from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, ExtractionError,
-                       InvalidBBoxError, InvalidEditError, InvalidQueryError, NotFoundError, PaperKGError,
-                       PermissionDeniedError, PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
+from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, InvalidEditError,
+                       InvalidQueryError, NotFoundError, PermissionDeniedError, PreconditionRequiredError,
+                       QueryRefusedError, QueryTimeoutError)
 from kg.errors import UNEXPECTED, BusyError, LimitExceededError, PayloadTooLargeError
+from ontology.errors import PaperKGError
 
 log = logging.getLogger("paperkg.api")
 

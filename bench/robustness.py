@@ -4,6 +4,7 @@ timed under load; one report with the invariants issue 23 asks for, written as d
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import subprocess
@@ -107,8 +108,6 @@ def invariants(report: dict) -> dict[str, bool]:
 
 def write(report: dict, out_dir: Path) -> Path:
     """The report as robustness-<UTC timestamp>.json in `out_dir`."""
-    import json
-
     out_dir.mkdir(parents=True, exist_ok=True)
     stamp = datetime.fromisoformat(report["started_at"]).strftime("%Y%m%dT%H%M%SZ")
     path = out_dir / f"robustness-{stamp}.json"

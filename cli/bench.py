@@ -17,7 +17,7 @@ from cli.output import console
 from cli.parse import prediction
 from extractors.pipeline import parse_pdf
 from extractors.scoring import Counts, aggregate, score_paper
-from kg.errors import PaperKGError
+from ontology.errors import PaperKGError
 
 app = typer.Typer(help="Benchmarks of the extractors.", no_args_is_help=True)
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")

@@ -19,7 +19,7 @@ from extractors.semantic.benchmark import (TYPES, EntityCounts, gold_entities, l
                                            scirex_gold, scirex_passages, total)
 from extractors.semantic.entities import analyse_passages
 from extractors.semantic.extract import extract_semantics
-from kg.errors import PaperKGError
+from ontology.errors import PaperKGError
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
 

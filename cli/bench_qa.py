@@ -14,11 +14,11 @@ from rich.table import Table
 
 from bench.gold_sets import groups, leave_one_out
 from cli.output import console
+from extractors.model import paper_id
 from kg import store
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.mapping import paper_id
 from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
 from kg.qa.engine import ask
 from kg.qa.retrieval import query_embedder

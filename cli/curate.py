@@ -14,11 +14,13 @@ import typer
 from kg import store
 from kg.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
 from kg.curation import history
-from kg.curation.merge import merge as merge_nodes, split as split_merge
+from kg.curation.merge import merge as merge_nodes
 from kg.curation.operations import Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
-from kg.errors import AuthenticationError, PaperKGError, PermissionDeniedError
+from kg.curation.undo import split as split_merge, undo_change
+from kg.errors import AuthenticationError, PermissionDeniedError
 from kg.settings import get_settings
+from ontology.errors import PaperKGError
 from ontology.loader import get_schema
 
 app = typer.Typer(help="Curate the graph: verify, edit, flag, reject, link, merge, undo (needs an API key).",
@@ -185,7 +187,7 @@ def undo(event: str, reason: str | None = REASON, key: str = KEY) -> None:
     """Undo a recorded change (its event id)."""
     driver, cur = _session(key)
     with driver:
-        _print(event, cur.undo(event, reason=reason))
+        _print(event, undo_change(cur, event, reason=reason))
 
 
 @app.command("history")

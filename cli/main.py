@@ -13,7 +13,8 @@ from cli import bench, bench_entities, bench_first_ingest, bench_ingest, bench_q
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
-from kg.errors import PaperKGError
+from ontology.errors import PaperKGError
+from ontology.loader import get_schema
 
 app = typer.Typer(
     help="paperkg: turn scientific PDFs into a provenance-bearing knowledge graph in Neo4j.",
@@ -24,8 +25,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from ontology.loader import get_schema
-
         typer.echo(f"paperkg {importlib.metadata.version('paperkg')} (ontology {get_schema().version}, "
                    f"Python {platform.python_version()})")
         raise typer.Exit()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from kg.errors import PaperKGError
+from ontology.errors import PaperKGError
 
 console = Console()
 err_console = Console(stderr=True)

@@ -14,7 +14,6 @@ from kg.locate import locate as locate_in_graph
 from kg.qa.engine import ask as ask_graph
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
-from kg.queries import entity_labels
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -67,7 +66,7 @@ def coverage(paper: str = typer.Argument(..., help="Paper id."), as_json: bool =
     """How completely a paper's graph links its figures, tables, sections, equations, references and text."""
     settings = get_settings()
     with store.connect(settings) as driver:
-        report = paper_coverage(driver, paper, entity_labels(get_schema()), settings.neo4j_database)
+        report = paper_coverage(driver, paper, list(get_schema().entity_labels), settings.neo4j_database)
     if as_json:
         console.print_json(json.dumps(report))
         return

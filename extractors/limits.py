@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from extractors.errors import ActiveContentError, ParseLimitError
 from extractors.model import PageLayout
 from extractors.mupdf import pymupdf
-from kg.errors import ActiveContentError, ParseLimitError
 
 
 _JAVASCRIPT = re.compile(r"/(?:JS|JavaScript)\b")  # an action's script, or the document's named scripts

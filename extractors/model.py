@@ -22,6 +22,11 @@ def element_id(kind: str, paper_sha256: str, *parts: object) -> str:
     return f"{kind}_{digest[:20]}"
 
 
+def paper_id(sha256: str) -> str:
+    """The Paper node's id: the file's hash alone, so the structure mapping and the semantic extractors agree."""
+    return element_id("paper", sha256)
+
+
 class Box(BaseModel):
     page: int  # 1-based
     bbox: BBox

@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from collections import Counter
 from pathlib import Path
 
+from extractors.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 from extractors.limits import ParseLimits, check_document, check_size
 from extractors.model import PageLayout, Profile
 from extractors.mupdf import pymupdf
-from kg.errors import CorruptPDFError, EmptyPDFError, EncryptedPDFError, NoTextLayerError, NotAPDFError
 
 _MIN_CHARS_PER_PAGE = 200  # below this a page with an image is taken as scanned
 # Prose is set in lines of several words; when most of a document's characters sit in one-word lines, its text

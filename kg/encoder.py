@@ -53,7 +53,7 @@ class BertEncoder:
 
     @classmethod
     def load(cls, model_path: Path) -> BertEncoder:
-        from safetensors.numpy import load_file
+        from safetensors.numpy import load_file  # only for loading the weights (distilling, tests)
 
         config = json.loads((model_path / "config.json").read_text())
         if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from neo4j import ManagedTransaction
 
@@ -14,30 +15,44 @@ from rapidfuzz import fuzz
 
 from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
 from kg.curation.cypher import EVENT_LABEL
-from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import validate_batch
 from kg.write import PLANNED_ONCE
-from ontology.loader import Schema
+from ontology.loader import Schema, get_schema
+from ontology.records import EdgeRecord, NodeRecord
 
-ENTITY_LABELS = ("Method", "Dataset", "Metric", "Task", "Concept")
-# The label disjunction is built from the constant above (never from input): it plans as a union of label
-# scans, where `any(l IN labels(n) ...)` scanned every node of the graph, chunks included, per paper.
-# One record holding every entity as a list: a record per entity cost the client more than the query.
-_EXISTING = PLANNED_ONCE + f"""
-MATCH (n:{'|'.join(ENTITY_LABELS)})
+
+def entity_labels() -> tuple[str, ...]:
+    """The ontology's entity classes (pkg:Entity), read when first needed rather than at import, which every `kg`
+    command would pay for."""
+    return get_schema().entity_labels
+
+
+@lru_cache(maxsize=1)
+def _existing() -> str:
+    """The label disjunction is built from the ontology's labels (never from input; the loader admits plain
+    identifiers only): it plans as a union of label scans, where `any(l IN labels(n) ...)` scanned every node of
+    the graph, chunks included, per paper. One record holding every entity as a list: a record per entity cost the
+    client more than the query."""
+    return PLANNED_ONCE + f"""
+MATCH (n:{'|'.join(entity_labels())})
 RETURN collect([[l IN labels(n) WHERE l IN $labels][0], n.id, n.name, coalesce(n.aliases, []),
                 n.verification_status = 'rejected']) AS entities
 """
+
+
 # What an EntityCatalog checks before it answers from memory: how many entity nodes there are, and how many
 # curation events (every verify, reject, flag, edit, merge, edge added or removed and undo, through the API or
 # `kg curate`, records one in its own transaction; deleting a paper removes its orphan entities, which the first
 # count sees). Each label's count is read from Neo4j's count store (NodeCountFromCountStore), so the check costs
 # the same on a graph of any size, and sees the transaction's own writes.
-_SIGNATURE = PLANNED_ONCE + "\n".join(
-    [f"CALL () {{ MATCH (n:`{label}`) RETURN count(n) AS c{i} }}" for i, label in enumerate(ENTITY_LABELS)]
-    + [f"CALL () {{ MATCH (e:`{EVENT_LABEL}`) RETURN count(e) AS events }}",
-       "RETURN " + " + ".join(f"c{i}" for i in range(len(ENTITY_LABELS))) + " AS entities, events"])
+@lru_cache(maxsize=1)
+def _signature() -> str:
+    labels = entity_labels()
+    return PLANNED_ONCE + "\n".join(
+        [f"CALL () {{ MATCH (n:`{label}`) RETURN count(n) AS c{i} }}" for i, label in enumerate(labels)]
+        + [f"CALL () {{ MATCH (e:`{EVENT_LABEL}`) RETURN count(e) AS events }}",
+           "RETURN " + " + ".join(f"c{i}" for i in range(len(labels))) + " AS entities, events"])
 
 
 @dataclass(frozen=True)
@@ -55,7 +70,7 @@ class KnownEntity:
 
 
 def existing_entities(tx: ManagedTransaction) -> list[KnownEntity]:
-    entities = tx.run(_EXISTING, labels=list(ENTITY_LABELS)).single()["entities"]
+    entities = tx.run(_existing(), labels=list(entity_labels())).single()["entities"]
     return [KnownEntity(label, node_id, name or "", tuple(aliases), bool(rejected))
             for label, node_id, name, aliases, rejected in entities]
 
@@ -104,8 +119,9 @@ def resolve(nodes: list[NodeRecord], edges: list[EdgeRecord], known: EntityIndex
     by_key, by_label = index.by_key, index.by_label
     remap: dict[tuple[str, str], KnownEntity] = {}
     out_nodes, same_as = [], []
+    labels = entity_labels()
     for node in nodes:
-        if node.label not in ENTITY_LABELS:
+        if node.label not in labels:
             out_nodes.append(node)
             continue
         names = [node.props.get("name", ""), *node.props.get("aliases", [])]
@@ -148,7 +164,7 @@ class Signature:
 
 
 def read_signature(tx: ManagedTransaction) -> Signature:
-    record = tx.run(_SIGNATURE).single()
+    record = tx.run(_signature()).single()
     return Signature(record["entities"], record["events"])
 
 
@@ -220,7 +236,7 @@ def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nod
     candidates it adds are stamped and validated like every other edge of the paper (a refused one is dropped).
     A paper that proposes no entity has nothing to resolve, and does not read the graph's entities. Also returns
     the signature the catalog checked (None without a catalog or entities), for catalog_update."""
-    if not any(n.label in ENTITY_LABELS for n in nodes):
+    if not any(n.label in entity_labels() for n in nodes):
         return nodes, edges, None
     index, signature = catalog.index(tx) if catalog is not None else (EntityIndex(existing_entities(tx)), None)
     nodes, edges = resolve(nodes, edges, index)

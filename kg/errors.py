@@ -1,24 +1,15 @@
-"""Errors a user can act on: a message saying what went wrong and a hint saying what to do."""
+"""Errors of the graph, its server, its queries and its users (the base class is ontology.errors.PaperKGError)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from extractors.errors import ExtractionError
+from ontology.errors import PaperKGError
+
 # The code of a failure no error class names (a bug, a library's exception): the API's 500 body and a failed
 # upload job give it, so that one code means one thing wherever a client meets it.
 UNEXPECTED = "INTERNAL"
-
-
-class PaperKGError(Exception):
-    """Base for every error that the CLI and API report without a stack trace."""
-
-    code = "PAPERKG_ERROR"
-
-    def __init__(self, message: str, hint: str | None = None, details: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.details = details
 
 
 @dataclass(frozen=True)
@@ -58,45 +49,6 @@ class DatabaseUnavailable(PaperKGError):
     code = "DATABASE_UNAVAILABLE"
 
 
-class ExtractionError(PaperKGError):
-    """A PDF that cannot be turned into a document; the hint says what to do with the file."""
-
-    code = "EXTRACTION"
-
-
-class NotAPDFError(ExtractionError):
-    code = "NOT_A_PDF"
-
-
-class EncryptedPDFError(ExtractionError):
-    code = "ENCRYPTED_PDF"
-
-
-class CorruptPDFError(ExtractionError):
-    code = "CORRUPT_PDF"
-
-
-class EmptyPDFError(ExtractionError):
-    code = "EMPTY_PDF"
-
-
-class NoTextLayerError(ExtractionError):
-    code = "NO_TEXT_LAYER"
-
-
-class ParseLimitError(ExtractionError):
-    """A PDF over one of the parser's caps (bytes, pages, page size, characters per line, time, memory): the
-    message names the cap and the hint the setting that raises it."""
-
-    code = "PARSE_LIMIT"
-
-
-class ActiveContentError(ExtractionError):
-    """A PDF that carries JavaScript: paperkg never runs it, and refuses such files from untrusted hands."""
-
-    code = "PDF_JAVASCRIPT"
-
-
 class InvalidFileNameError(ExtractionError):
     """An upload whose file name is no plain file name (empty, '..', a path, control characters)."""
 
@@ -107,12 +59,6 @@ class ParserCrashError(ExtractionError):
     """The parser's worker process died on this PDF (a crash inside a native library, or killed)."""
 
     code = "PARSER_CRASHED"
-
-
-class OntologyError(PaperKGError):
-    """ontology/paperkg.ttl or shapes.ttl is malformed or contradicts itself."""
-
-    code = "ONTOLOGY"
 
 
 class SchemaVersionError(PaperKGError):
@@ -215,9 +161,3 @@ class PreconditionRequiredError(PaperKGError):
     someone else would be overwritten unseen."""
 
     code = "PRECONDITION_REQUIRED"
-
-
-class InvalidBBoxError(PaperKGError):
-    """A stored box that is not "page:x0,y0,x1,y1" (a graph imported or edited by hand can hold any text)."""
-
-    code = "INVALID_BBOX"

@@ -11,7 +11,7 @@ import math
 
 from neo4j import Driver
 
-from kg.bbox import parse_bbox
+from extractors.bbox import parse_bbox
 from kg.errors import NotFoundError
 from kg.filestore import PDFStore
 from kg.queries import get_edge, get_node

@@ -23,19 +23,21 @@ from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from extractors.limits import ParseLimits
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
+from extractors.semantic import nlp
 from kg import embeddings, store
-from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure, PaperKGError
+from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
-from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run, invocation_id
 from kg.sandbox import Sandbox, SandboxLimits
 from kg.schema import init_schema
 from kg.settings import Settings
 from kg.validation import Rejection, validate_batch
 from kg.write import write_graph
+from ontology.errors import PaperKGError
 from ontology.loader import get_schema
+from ontology.records import EdgeRecord, NodeRecord
 
 STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
@@ -115,8 +117,6 @@ _worker: dict = {}
 def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str) -> None:
     """Load the schema, the spaCy pipelines and the embeddings once per process, before the sandbox's memory limit
     applies (kg/sandbox.py)."""
-    from extractors.semantic import nlp
-
     nlp.load()
     _worker["schema"] = get_schema()
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None

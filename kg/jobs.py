@@ -22,7 +22,9 @@ from multiprocessing.util import Finalize
 from pathlib import Path
 from typing import Callable
 
+from extractors.model import paper_id
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
+from kg.ingest import Ingestor
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it
@@ -174,9 +176,6 @@ def _start_ingest_process(settings: Settings) -> None:
 
 
 def _ingest_upload(path: Path) -> tuple[str | None, Failure | None]:
-    from kg.ingest import Ingestor
-    from kg.mapping import paper_id
-
     report = Ingestor(_process["settings"], _process["driver"], workers=1).run([path])
     if report.stopped:  # only the database stops a run
         raise DatabaseUnavailable(report.stopped)

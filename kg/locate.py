@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 
 from neo4j import Driver
 
+from extractors.bbox import parse_bbox
 from kg.errors import InvalidQueryError
 from kg.fulltext import lucene_phrase
 from kg.qa import graph as q
@@ -17,7 +18,6 @@ from kg.qa.graph import GraphReader
 from kg.qa.intents import ELEMENT_NOUNS
 from kg.qa.retrieval import keyword_query
 from kg.qa.text import normalize, sentences, squash, terms
-from kg.bbox import parse_bbox
 from ontology.loader import Schema
 
 _ELEMENT = re.compile(r"^\s*(figure|fig\.?|table|tab\.?|section|sec\.?|equation|eq\.?)\s*([A-Z]?\d+(?:\.\d+)*[a-z]?)\s*$",

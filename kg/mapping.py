@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from extractors import EXTRACTOR_VERSION
-from extractors.model import Box, Chunk, Document, element_id
-from kg.bbox import format_bbox
-from kg.records import EdgeRecord, NodeRecord
+from extractors.bbox import format_bbox
+from extractors.model import Box, Chunk, Document, element_id, paper_id
+from ontology.records import EdgeRecord, NodeRecord
 
 PIPELINE_PREFIX = "paperkg-"  # extractors of this pipeline; any other `extractor` value is a person or tool
 EXTRACTOR = f"{PIPELINE_PREFIX}extractors@{EXTRACTOR_VERSION}"
@@ -26,10 +26,6 @@ STRUCTURE_CONFIDENCE = 1.0
 
 _MENTION_TARGETS = {"figure": "Figure", "table": "Table", "equation": "Equation", "section": "Section",
                     "citation": "Reference"}
-
-
-def paper_id(sha256: str) -> str:
-    return element_id("paper", sha256)
 
 
 def author_id(name: str) -> str:

@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from neo4j import Driver, ManagedTransaction
 from neo4j.exceptions import ConstraintError
 
+from extractors.bbox import parse_bbox
 from extractors.model import Box
-from kg.bbox import parse_bbox
-from kg.entities import (ENTITY_LABELS, CatalogUpdate, EntityCatalog, Signature, catalog_update,
+from kg.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
 from kg.reconcile import Existing, State, reconcile
-from kg.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.validation import Rejection, validate_batch
 from kg.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 _FIND_PAPER = "MATCH (p:Paper) WHERE p.sha256 = $key OR p.id = $key RETURN p.sha256 AS sha LIMIT 1"
@@ -203,7 +203,7 @@ def _resolve_and_lock(tx: ManagedTransaction, schema: Schema, run: Run, nodes: l
         locked = _lock_shared_nodes(tx, existing, resolved_nodes, resolved_edges)
         proposed = {(n.label, n.id) for n in resolved_nodes}
         gone = [end for e in resolved_edges for end in ((e.source_label, e.source_id), (e.target_label, e.target_id))
-                if end[0] in ENTITY_LABELS and end not in proposed and end not in locked]
+                if end[0] in entity_labels() and end not in proposed and end not in locked]
         if not gone or signature is None or attempt or not catalog.from_memory:
             break
         catalog.forget()
@@ -391,7 +391,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
         if signature is not None:
-            result.entities = catalog_update(tx, signature, [n for n in plan.nodes if n.label in ENTITY_LABELS],
+            result.entities = catalog_update(tx, signature, [n for n in plan.nodes if n.label in entity_labels()],
                                              bool(plan.orphan_candidates))
         ledger = validate_batch([run.node("succeeded", nodes_written=result.nodes_written,
                                           edges_written=result.edges_written,
@@ -410,7 +410,7 @@ def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]
     resolve those to another paper's), and the edges between two of them. Nothing of the graph changes how
     they are written: resolution rewrites entities and their edges only, and reconcile writes every proposed
     element the graph does not hold. Also returns their (label, id) keys."""
-    own = [n for n in nodes if n.props.get("paper_sha256") == sha and n.label not in ENTITY_LABELS]
+    own = [n for n in nodes if n.props.get("paper_sha256") == sha and n.label not in entity_labels()]
     keys = frozenset((n.label, n.id) for n in own)
     return own, [e for e in edges if _between(e, keys)], keys
 

@@ -15,9 +15,9 @@ from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from kg import cypher_guard
-from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, PaperKGError, QueryRefusedError,
-                       QueryTimeoutError)
+from kg.errors import DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
 from kg.fulltext import lucene_query
+from ontology.errors import PaperKGError
 from ontology.loader import Schema
 
 HIDDEN_PROPERTIES = frozenset({"embedding"})  # large vectors: never returned to a client
@@ -63,12 +63,6 @@ def index_name(schema: Schema, kind: str, label: str, prop: str) -> str | None:
     """The schema's index of `kind` covering label.prop, so no index name is hard-coded."""
     return next((i.name for i in schema.indexes if i.kind == kind and label in i.labels and prop in i.properties),
                 None)
-
-
-def entity_labels(schema: Schema) -> list[str]:
-    """Labels of salient entities: those the schema's name fulltext index covers, authors aside."""
-    index = next((i for i in schema.indexes if i.kind == "fulltext" and "name" in i.properties), None)
-    return [label for label in (index.labels if index else ()) if label != "Author"]
 
 
 # ------------------------------------------------------------------ papers

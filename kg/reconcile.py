@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kg.mapping import PIPELINE_PREFIX
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 
 NodeKey = tuple[str, str]  # (label, id)
 EdgeKey = tuple[str, str, str]  # (source id, type, target id), as EdgeRecord.key

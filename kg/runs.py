@@ -10,10 +10,11 @@ import socket
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
-from kg.mapping import EXTRACTOR, paper_id, provenance
-from kg.records import EdgeRecord, NodeRecord
+from extractors.model import paper_id
+from kg.mapping import EXTRACTOR, provenance
 from kg.write import stamp
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 def actor() -> str:

@@ -27,7 +27,8 @@ from typing import Any, Literal
 
 from pebble import ProcessExpired, ProcessPool
 
-from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
+from extractors.errors import ExtractionError, ParseLimitError
+from kg.errors import ParserCrashError
 from kg.settings import Settings
 
 WORKER_DIED = "its parser process died twice on it (a crash inside a native library, or killed)"

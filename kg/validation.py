@@ -15,8 +15,8 @@ from typing import Any, Iterable
 
 from neo4j.time import DateTime as Neo4jDateTime
 
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import PropertySpec, Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 class Reason(StrEnum):

@@ -17,9 +17,9 @@ from typing import Any, Callable, Iterable
 
 from neo4j import Driver, ManagedTransaction
 
-from kg.records import EdgeRecord, NodeRecord
 from kg.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 BATCH_SIZE = 5000  # rows per UNWIND statement
 

@@ -13,7 +13,7 @@ from rdflib import OWL, RDF, RDFS, SH, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.term import Node
 
-from kg.errors import OntologyError
+from ontology.errors import OntologyError
 
 PKG = Namespace("https://w3id.org/paperkg/ontology#")
 ONTOLOGY_DIR = Path(__file__).resolve().parent
@@ -91,6 +91,9 @@ class Schema:
     relationships: dict[str, RelationshipType]
     indexes: tuple[IndexSpec, ...]
     section_kinds: dict[str, URIRef | None]  # code -> DEO/DoCO class, if any
+    # The labelled subclasses of pkg:Entity: named things canonical across papers (resolved on ingest, merged by
+    # curators, searched by name), as opposed to a paper's own structure.
+    entity_labels: tuple[str, ...]
     # The curation ledger (pkg:ledgerLabel / pkg:ledgerType): declared and constrained, never read as content.
     ledger: dict[str, NodeClass] = field(default_factory=dict)
     ledger_relationships: dict[str, RelationshipType] = field(default_factory=dict)
@@ -170,7 +173,8 @@ class _SchemaReader:
                   for cls, label in sorted(self.ledger_of.items(), key=lambda item: item[1])}
         ledger_relationships = {rel.type: rel for rel in self._relationships(PKG.ledgerType, {}, {})}
         return Schema(version=version, version_iri=version_iri, nodes=nodes, relationships=relationships,
-                      indexes=self._indexes(), section_kinds=self._section_kinds(), ledger=ledger,
+                      indexes=self._indexes(), section_kinds=self._section_kinds(),
+                      entity_labels=tuple(sorted(self._labels(PKG.Entity))), ledger=ledger,
                       ledger_relationships=ledger_relationships)
 
     # ------------------------------------------------------------ ontology

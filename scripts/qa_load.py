@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from kg.filestore import file_sha256
-from kg.mapping import paper_id
+from extractors.model import paper_id
 from kg.qa.bench import gold_items
 from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
 

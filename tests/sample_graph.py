@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from kg.bbox import format_bbox
-from kg.records import EdgeRecord, NodeRecord
+from extractors.bbox import format_bbox
+from ontology.records import EdgeRecord, NodeRecord
 
 SHA_A = "a" * 64
 SHA_B = "b" * 64

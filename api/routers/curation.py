@@ -17,9 +17,10 @@ from api.auth import require
 from api.models import ErrorBody
 from kg.apikeys import Identity
 from kg.curation import history
-from kg.curation.merge import merge, split
+from kg.curation.merge import merge
 from kg.curation.operations import Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
+from kg.curation.undo import split, undo_change
 from kg.errors import InvalidEditError, PreconditionRequiredError
 from kg.settings import Settings
 from ontology.loader import Schema
@@ -259,4 +260,4 @@ def split_merge(event_id: str, response: Response, body: Reason = Body(default_f
 def undo(event_id: str, response: Response, body: Reason = Body(default_factory=Reason),
          cur: Curation = Depends(curator)):
     """Reverse one recorded change, if nothing changed the element since (else 409)."""
-    return _answer(response, cur.undo(event_id, reason=body.reason))
+    return _answer(response, undo_change(cur, event_id, reason=body.reason))

@@ -8,9 +8,9 @@ from neo4j import Driver
 from api import deps, params
 from api.auth import require
 from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
+from extractors.errors import NotAPDFError
 from kg import queries
 from kg.delete import delete_paper
-from kg.errors import NotAPDFError
 from kg.filestore import PDFStore
 from kg.jobs import JobRegistry
 from kg.settings import Settings

@@ -39,7 +39,7 @@ def locate_text(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
 @router.get("/coverage/{paper_id}", response_model=CoverageReport)
 def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                    schema: Schema = Depends(deps.schema)):
-    return coverage(driver, paper_id, queries.entity_labels(schema), settings.neo4j_database)
+    return coverage(driver, paper_id, list(schema.entity_labels), settings.neo4j_database)
 
 
 @router.post("/cypher", response_model=CypherResponse, dependencies=[Depends(auth.raw_read_access)],

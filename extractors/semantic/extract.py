@@ -12,18 +12,18 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from extractors.model import Document
+from extractors.model import Document, paper_id
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
 from extractors.semantic.concepts import find_definitions, importance, in_front, symbol_definitions
 from extractors.semantic.entities import Analysis, analyse_passages
-from extractors.semantic.lexicons import known_aliases, name_confidence
+from extractors.semantic.lexicons import known_aliases
 from extractors.semantic.linkage import relations_in
 from extractors.semantic.passages import Passage, document_passages, document_tables
-from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, name_confidence
 from extractors.semantic.results import table_experiment
 from extractors.semantic.salience import Entity, MentionSpan
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 
 _PAPER_EDGE = {DATASET: "EVALUATES_ON", METRIC: "MEASURES", TASK: "ADDRESSES"}
 
@@ -67,13 +67,7 @@ def _evidence_passages(e: Entity) -> list[int]:
 def extract_semantics(doc: Document) -> SemanticExtraction:
     passages = document_passages(doc)
     analysis = analyse_passages(passages)
-    return build_records(doc.sha256, paper_node_id(doc.sha256), passages, analysis, doc)
-
-
-def paper_node_id(sha256: str) -> str:
-    from kg.mapping import paper_id  # the ingestion mapping owns the Paper id
-
-    return paper_id(sha256)
+    return build_records(doc.sha256, paper_id(doc.sha256), passages, analysis, doc)
 
 
 def build_records(sha: str, paper: str, passages: list[Passage], analysis: Analysis, doc: Document) -> SemanticExtraction:

@@ -70,16 +70,3 @@ def known_aliases(label: str, canonical: str) -> list[str]:
     if lexicon is None or lexicon.lookup(canonical) != canonical:
         return []
     return sorted({s for s in raw("datasets" if label == "Dataset" else "metrics").get(canonical) or []})
-
-
-def name_confidence(label: str, canonical: str) -> float:
-    """How likely a name denotes a real entity of its label, from the name alone: known to a lexicon, a
-    distinctive name (acronym, CamelCase, digits), a phrase of several words, or one plain word."""
-    from extractors.semantic.patterns import strong_name  # patterns import this module
-
-    lexicon = datasets() if label == "Dataset" else metrics() if label == "Metric" else None
-    if lexicon is not None and lexicon.lookup(canonical):
-        return 0.9
-    if strong_name(canonical):
-        return 0.75
-    return 0.6 if len(canonical.split()) > 1 else 0.5

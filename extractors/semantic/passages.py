@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from extractors.bbox import format_bbox
 from extractors.model import Document
-from kg.bbox import format_bbox
 
 FRONT = "Abstract"  # kind of text before the first section (title, byline, abstract)
 

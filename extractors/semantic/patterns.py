@@ -51,6 +51,17 @@ def strong_name(name: str) -> bool:
     return any(_STRONG.search(token) for token in name.split())
 
 
+def name_confidence(label: str, canonical: str) -> float:
+    """How likely a name denotes a real entity of its label, from the name alone: known to a lexicon, a
+    distinctive name (acronym, CamelCase, digits), a phrase of several words, or one plain word."""
+    lexicon = lexicons.datasets() if label == "Dataset" else lexicons.metrics() if label == "Metric" else None
+    if lexicon is not None and lexicon.lookup(canonical):
+        return 0.9
+    if strong_name(canonical):
+        return 0.75
+    return 0.6 if len(canonical.split()) > 1 else 0.5
+
+
 def _heads(words: frozenset[str]) -> str:
     return "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in words), key=len, reverse=True))
 

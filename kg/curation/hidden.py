@@ -9,7 +9,7 @@ from typing import Any
 from neo4j import Record
 from neo4j.graph import Node, Relationship
 
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 
 REJECTED = "rejected"
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from kg import queries
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.curation.operations import (Curation, EdgeRef, NodeRef, Outcome, curator_extractor, lock_papers, now_utc,
@@ -28,7 +27,7 @@ def merge(cur: Curation, survivor_id: str, duplicate_id: str, *, reason: str | N
     survivor, duplicate = cur.node_ref(survivor_id), cur.node_ref(duplicate_id)
     if survivor_id == duplicate_id:
         raise InvalidEditError("a node cannot be merged into itself", details={"reason": "SAME_NODE", "property": None})
-    if survivor.label != duplicate.label or survivor.label not in queries.entity_labels(cur.schema):
+    if survivor.label != duplicate.label or survivor.label not in cur.schema.entity_labels:
         raise InvalidEditError(f"only two entities of one label merge; these are {survivor.label} and "
                                f"{duplicate.label}", details={"reason": "INVALID_ENDPOINTS", "property": None})
 
@@ -120,11 +119,6 @@ def _absorb(cur: Curation, label: str, survivor: dict[str, Any], duplicate: dict
             merged = list(dict.fromkeys([*(survivor.get(name) or []), *(duplicate.get(name) or [])]))
             out[name] = sorted(merged) if name == "pages" else merged
     return out
-
-
-def split(cur: Curation, event_id: str, *, reason: str | None = None) -> Outcome:
-    """Undo a merge: the duplicate, its edges and the survivor's former properties come back."""
-    return cur.undo(event_id, reason=reason, merges_only=True)
 
 
 def split_in_transaction(cur: Curation, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:

@@ -1,4 +1,4 @@
-"""Curation operations on nodes and edges: verify, edit, flag, unflag, reject, add and remove an edge, undo.
+"""Curation operations on nodes and edges: verify, edit, flag, unflag, reject, add and remove an edge, reverse.
 
 Each runs in one write transaction that locks the element, checks the caller's version (optimistic locking),
 applies the change and records its event, so the change and its history commit together or not at all.
@@ -18,9 +18,9 @@ from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 from kg.papers import lock_paper
-from kg.records import EdgeRecord, NodeRecord
 from kg.validation import Rejection, validate_edge, validate_node
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 STATUSES = ("auto", "verified", "edited", "flagged", "rejected")
 # Identity and content fingerprints: never edited by hand (the provenance fields come from the schema).
@@ -315,32 +315,9 @@ class Curation:
         return self.write(work)
 
     # ------------------------------------------------------------ undo
-    def undo(self, event_id: str, *, reason: str | None = None, merges_only: bool = False) -> Outcome:
-        """Reverse a recorded change if the element is still as that change left it; otherwise 409. Undoing a
-        merge is a split (`merges_only`: refuse anything else, for the split endpoint)."""
-        from kg.curation.merge import remerge_in_transaction, split_in_transaction  # merge builds on this module
-
-        def work(tx: ManagedTransaction) -> Outcome:
-            row = tx.run(cypher.LOCK_EVENT, id=event_id).single()
-            if row is None:
-                raise NotFoundError(f"no curation event {event_id!r}", hint="GET /curation/history lists them")
-            done = Event.from_props(row["event"])
-            if merges_only and done.change != "merged":
-                raise InvalidEditError(f"event {event_id} is a {done.action}, not a merge",
-                                       details={"reason": "NOT_A_MERGE", "property": None})
-            if done.undone_by:
-                raise ConflictError(f"event {event_id} was undone already by {done.undone_by}")
-            if done.change == "merged":
-                outcome = split_in_transaction(self, tx, done, reason)
-            elif done.change == "split":
-                outcome = remerge_in_transaction(self, tx, done, reason)
-            else:
-                outcome = self._reverse(tx, done, reason)
-            tx.run(cypher.MARK_UNDONE, id=done.id, by=outcome.event.id).consume()
-            return outcome
-        return self.write(work)
-
-    def _reverse(self, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
+    def reverse(self, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
+        """Undo one property or edge change in `tx` (kg/curation/undo.py checks the event, and reverses merges
+        and splits with kg/curation/merge.py)."""
         ref = ref_from_dict(done.target)
         recorded = [v for v in (done.old, done.new) if isinstance(v, dict)]
         current = self.lock(tx, ref, {v["paper_sha256"] for v in recorded if isinstance(v.get("paper_sha256"), str)})

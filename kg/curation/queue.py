@@ -9,7 +9,6 @@ from typing import Any
 
 from neo4j import Driver
 
-from kg import queries
 from kg.coverage import coverage
 from kg.curation import cypher
 from ontology.loader import Schema
@@ -53,7 +52,7 @@ def review_queue(driver: Driver, schema: Schema, *, threshold: float, limit: int
 def _uncovered(driver: Driver, schema: Schema, papers: list[str], limit: int, database: str | None) -> list[QueueItem]:
     items: list[QueueItem] = []
     for paper in papers:
-        report = coverage(driver, paper, queries.entity_labels(schema), database)
+        report = coverage(driver, paper, list(schema.entity_labels), database)
         for category in report["categories"]:
             if category["name"] in _UNCOVERED:
                 label = "Figure" if category["name"] == "figures" else "Table"

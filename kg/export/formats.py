@@ -11,8 +11,8 @@ from neo4j import Driver
 
 from kg.export import graphml, html, json_graph, markdown, mermaid, rdf, tabular
 from kg.export.graph_read import ReadBound, read_papers
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 class ExportFormat(StrEnum):

@@ -17,8 +17,8 @@ from neo4j.exceptions import ClientError
 
 from kg.curation.hidden import visible_records
 from kg.errors import LimitExceededError, NotFoundError
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 _ALL_NODES = """
 MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)

@@ -15,8 +15,8 @@ from typing import Any, Iterable
 
 from kg.export.json_graph import plain
 from kg.export.view import GraphView, element_key as key
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 NS = "http://graphml.graphdrawing.org/xmlns"
 _TYPES = {"string": "string", "integer": "long", "float": "double", "boolean": "boolean", "datetime": "string"}

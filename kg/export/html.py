@@ -19,8 +19,8 @@ from typing import Iterable
 from kg.errors import ExportError
 from kg.export.json_graph import plain
 from kg.export.view import GraphView, element_key as key
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 _HIDDEN = ("Chunk", "IngestRun")  # evidence and bookkeeping, not knowledge
 _LEFT_OUT = ("embedding",)  # vectors mean nothing to a reader and would weigh megabytes

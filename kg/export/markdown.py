@@ -8,8 +8,8 @@ import re
 from typing import Any, Iterable
 
 from kg.export.view import STATUS_MARKS, GraphView, pages_text, results_rows, status_mark
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 # Backslash-escaping any ASCII punctuation is literal in CommonMark; these are the ones that can start markup.
 _MARKUP = re.compile(r"([\\`*_\[\]<>|~&#])")

@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import Iterable
 
 from kg.export.view import GraphView, pages_text, status_mark
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 class MermaidKind(StrEnum):

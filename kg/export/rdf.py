@@ -18,8 +18,8 @@ from rdflib import RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, OWL, PROV, SKOS
 
 from kg.errors import ExportError
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import PKG, PropertySpec, Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 RESOURCE = Namespace("https://w3id.org/paperkg/resource/")
 PREFIXES = {"pkg": PKG, "res": RESOURCE, "prov": PROV, "dcterms": DCTERMS, "skos": SKOS, "owl": OWL,

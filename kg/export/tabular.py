@@ -10,8 +10,8 @@ from enum import StrEnum
 from typing import Iterable
 
 from kg.export.view import GraphView, results_rows
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 
 class CsvTable(StrEnum):

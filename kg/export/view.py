@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
-from kg.records import EdgeRecord, NodeRecord
 from ontology.loader import Schema
+from ontology.records import EdgeRecord, NodeRecord
 
 Key = tuple[str, str]
 

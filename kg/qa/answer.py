@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg.bbox import parse_bbox
+from extractors.bbox import parse_bbox
 from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters

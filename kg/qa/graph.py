@@ -16,7 +16,7 @@ from kg.curation.hidden import without_rejected
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
 from kg.fulltext import lucene_query
-from kg.queries import PAPER_CHUNKS, edge_dict, entity_labels, index_name, node_dict
+from kg.queries import PAPER_CHUNKS, edge_dict, index_name, node_dict
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"
@@ -205,7 +205,7 @@ class GraphReader:
         return index_name(self.schema, kind, label, prop)
 
     def entity_labels(self) -> list[str]:
-        return entity_labels(self.schema)
+        return list(self.schema.entity_labels)
 
     def edge_types(self, source: str | None = None, target: str | None = None) -> list[str]:
         return sorted({r for s, r, t in self.schema.patterns

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from extractors.errors import NoTextLayerError
 from extractors.pipeline import parse_pdf
-from kg.errors import NoTextLayerError
 from tests.conftest import SHARED
 
 PDFS = sorted((SHARED / "corpus").glob("*.pdf"))

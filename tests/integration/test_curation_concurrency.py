@@ -11,13 +11,13 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from extractors.model import paper_id
 from kg.curation import history
 from kg.curation.history import version
 from kg.curation.operations import Curation
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.mapping import paper_id
 from kg.papers import lock_paper
 from ontology.loader import get_schema
 from tests.curation_support import curated_settings

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from api.app import create_app
 from cli.main import app
+from extractors.model import paper_id
 from kg.dump import canonical_dump
 from kg.errors import GraphImportError, NotFoundError
 from kg.export import json_graph
@@ -22,7 +23,6 @@ from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_papers
 from kg.export.rdf import to_rdf
 from kg.ingest import Ingestor
-from kg.mapping import paper_id
 from kg.schema import init_schema
 from kg.write import stamp, write_graph
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema

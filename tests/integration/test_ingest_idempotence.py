@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
-from kg.mapping import paper_id
+from extractors.model import paper_id
 from kg import papers
 from kg.papers import delete_subgraph
 from ontology.loader import get_schema
@@ -73,4 +73,4 @@ def test_every_statement_of_a_paper_write_keeps_a_cached_plan_that_seeks(ingest_
             used = operators(session.run(text.replace("CYPHER replan=skip", "EXPLAIN", 1)).consume().plan)
             if used & scans:
                 scanning[next(line for line in text.split("\n")[1:] if line.strip())[:44]] = sorted(used & scans)
-    assert list(scanning) == ["MATCH (n:Method|Dataset|Metric|Task|Concept)"]
+    assert list(scanning) == ["MATCH (n:Concept|Dataset|Method|Metric|Task)"]

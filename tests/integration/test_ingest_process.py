@@ -15,7 +15,7 @@ import pytest
 from kg.errors import ServerError
 from kg.filestore import file_sha256
 from kg.jobs import IngestProcess
-from kg.mapping import paper_id
+from extractors.model import paper_id
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 
 NICE = 4

@@ -7,7 +7,7 @@ import pytest
 
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.mapping import paper_id
+from extractors.model import paper_id
 from kg.qa.answer import locate_in_chunk
 from kg.qa import graph as q
 from kg.qa.engine import ask

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from kg.records import EdgeRecord, NodeRecord
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
+from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import EMBEDDING, NOW, SHA_A, prov, sample_graph
 
 

@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from kg.records import EdgeRecord, NodeRecord
 from kg.schema import init_schema
 from kg.write import write_in_transaction
 from ontology.loader import get_schema
+from ontology.records import EdgeRecord, NodeRecord
 
 EARLY = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
 LATE = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)

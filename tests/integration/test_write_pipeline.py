@@ -12,10 +12,11 @@ from datetime import datetime, timezone
 from kg.benchmark import synthetic_document, synthetic_sha
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
-from kg.mapping import EXTRACTOR, map_document, paper_id, provenance
+from kg.mapping import EXTRACTOR, map_document, provenance
+from extractors.model import paper_id
 from kg import papers
 from kg.papers import WritePipeline
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 from kg.runs import Run
 from kg.schema import init_schema
 from kg.validation import validate_batch

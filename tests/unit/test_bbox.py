@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kg.bbox import format_bbox, parse_bbox
-from kg.errors import InvalidBBoxError
+from extractors.bbox import format_bbox, parse_bbox
+from extractors.errors import InvalidBBoxError
 
 # PDF coordinates: pages up to 14,400 pt, with room for boxes past the page's edge
 coordinates = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)

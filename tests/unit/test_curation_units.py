@@ -16,7 +16,7 @@ from kg.curation.cypher import AGENT_LABEL, EVENT_LABEL, LEDGER_LABELS
 from kg.curation.history import Event, decode, encode, version
 from kg.curation.operations import NodeRef
 from kg.errors import ConfigurationError
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 from kg.validation import Reason, validate_node
 from ontology.loader import get_schema
 

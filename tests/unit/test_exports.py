@@ -20,9 +20,9 @@ from kg.export.html import to_html
 from kg.export.markdown import md, to_markdown
 from kg.export.mermaid import MermaidKind, text, to_mermaid
 from kg.export.tabular import CsvTable, latex, to_bibtex, to_csv
-from kg.records import NodeRecord
 from kg.write import stamp
 from ontology.loader import get_schema
+from ontology.records import NodeRecord
 from tests.sample_graph import NOW, sample_graph
 
 HOSTILE = 'Attack </script><script>alert(1)</script> & "q" #1 | *b* {x}_$%~^\\'

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from extractors.model import Audit, Author, Box, Chunk, Document, Float, Mention, Metadata, Profile, Section
-from kg.mapping import EXTRACTOR, author_id, map_document, paper_id
+from extractors.model import Audit, Author, Box, Chunk, Document, Float, Mention, Metadata, Profile, Section, paper_id
+from kg.mapping import EXTRACTOR, author_id, map_document
 from kg.reconcile import Existing, State, reconcile
-from kg.records import EdgeRecord, NodeRecord
 from kg.validation import validate_batch
 from kg.write import stamp
 from ontology.loader import get_schema
+from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import NOW
 
 SHA = "c" * 64

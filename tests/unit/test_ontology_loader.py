@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rdflib import OWL, RDF, RDFS, SH, Graph, URIRef
 
-from kg.errors import OntologyError
+from ontology.errors import OntologyError
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema, load_schema
 
 CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Equation", "Reference", "Concept",
@@ -39,6 +39,21 @@ def test_contract_patterns():
 def test_same_as_only_between_entities_of_one_label():
     same_as = get_schema().relationships["SAME_AS"].patterns
     assert same_as == {(label, label) for label in ("Concept", "Dataset", "Method", "Metric", "Task")}
+
+
+def test_entity_classes_are_the_labelled_subclasses_of_entity(tmp_path):
+    """The role set the code reads (resolution, merging, name search, coverage) comes from pkg:Entity: a class
+    declared a subclass of it joins, without any list in the code to extend."""
+    assert get_schema().entity_labels == ("Concept", "Dataset", "Method", "Metric", "Task")
+    extended = tmp_path / "extended.ttl"
+    extended.write_text(ONTOLOGY_FILE.read_text() + """
+pkg:Software a owl:Class ; rdfs:subClassOf pkg:Entity ; rdfs:label "software"@en ; rdfs:comment "A program."@en ;
+    pkg:neo4jLabel "Software" .
+pkg:Venue a owl:Class ; rdfs:subClassOf pkg:Element ; rdfs:label "venue"@en ; rdfs:comment "A venue."@en ;
+    pkg:neo4jLabel "Venue" .
+""")
+    assert load_schema(extended, SHAPES_FILE).entity_labels == ("Concept", "Dataset", "Method", "Metric", "Software",
+                                                                "Task")
 
 
 def test_required_properties_and_list_properties():

@@ -7,10 +7,10 @@ from datetime import datetime
 
 import pytest
 
-from kg.records import EdgeRecord, NodeRecord
 from kg.validation import Reason, validate_batch, validate_edge, validate_node
 from kg.write import stamp
 from ontology.loader import get_schema
+from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import NOW, prov, sample_graph
 
 

@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 from bench.malformed_pdfs import MALFORMED, write_corpus
 from cli.main import app
+from extractors.errors import ExtractionError, ParseLimitError
 from extractors.pipeline import parse_pdf
-from kg.errors import ExtractionError, ParseLimitError, ParserCrashError
+from kg.errors import ParserCrashError
 from kg.sandbox import WORKER_DIED, Sandbox, SandboxLimits, run_alone
 from kg.settings import Settings
 

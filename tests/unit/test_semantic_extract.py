@@ -73,7 +73,7 @@ def test_section_headings_are_passages_of_their_section():
 
 
 def test_proposed_versus_used(extraction):
-    from kg.mapping import paper_id
+    from extractors.model import paper_id
 
     paper = paper_id(SHA)
     assert (paper, "Method", entity_id("Method", "GraphRank")) in _edges(extraction, "PROPOSES")

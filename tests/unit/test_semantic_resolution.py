@@ -9,7 +9,7 @@ from dataclasses import replace
 from extractors.semantic.canonical import entity_id, match_key
 
 from kg.entities import EntityIndex, KnownEntity, _candidates, resolve
-from kg.records import EdgeRecord, NodeRecord
+from ontology.records import EdgeRecord, NodeRecord
 
 PROV = {"source_chunk_ids": ["c1"], "pages": [2], "bboxes": ["2:1,2,3,4"], "extractor": "paperkg-semantic@0.1.0",
         "verification_status": "auto", "paper_sha256": "b" * 64, "confidence": 0.8}

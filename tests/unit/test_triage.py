@@ -1,9 +1,10 @@
 import pymupdf
 import pytest
 
+from extractors.errors import (CorruptPDFError, EmptyPDFError, EncryptedPDFError, ExtractionError, NoTextLayerError,
+                               NotAPDFError)
 from extractors.pipeline import parse_pdf
-from kg.errors import (CorruptPDFError, EmptyPDFError, EncryptedPDFError, ExtractionError, NoTextLayerError,
-                       NotAPDFError, PaperKGError)
+from ontology.errors import PaperKGError
 from tests.pdf_factory import one_column_paper, write
 
 

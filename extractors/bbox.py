@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import re
 
+from extractors.errors import InvalidBBoxError
 from extractors.model import BBox
-from kg.errors import InvalidBBoxError
 
 _NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?"  # the exponent: boxes stored before fixed-point formatting
 _BBOX = re.compile(rf"(\d{{1,9}}):({_NUMBER}),({_NUMBER}),({_NUMBER}),({_NUMBER})")

@@ -1,0 +1,168 @@
+"""The product's layers import in one direction (ontology <- extractors <- kg <- api, cli; bench beside api and cli),
+and no two modules import each other, directly or round a loop. Every import counts, at module level or inside a
+function: an import moved into a function still ties the two modules together, it only hides the tie until run.
+The source is read with `ast`, not imported, so a violation is reported even in a module that would fail to load."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("ontology", "extractors", "kg", "api", "cli", "bench")
+# What each package may import besides itself (tests and scripts may import anything).
+ALLOWED = {
+    "ontology": set(),
+    "extractors": {"ontology"},
+    "kg": {"ontology", "extractors"},
+    "api": {"ontology", "extractors", "kg"},
+    "cli": {"ontology", "extractors", "kg"},
+    "bench": {"ontology", "extractors", "kg"},
+}
+BENCH_COMMANDS = "cli.bench"  # cli/bench*.py, the `kg bench ...` commands: the one place the product reaches bench
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, int]]:
+    """(imported module, line) for every import in the file; `from a import b` is a.b when b is a module."""
+    found = []
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            found += [(f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base, node.lineno) for a in node.names]
+    return sorted(set(found), key=lambda item: (item[1], item[0]))
+
+
+IMPORTS = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _may_import(importer: str, imported: str) -> bool:
+    own, other = importer.split(".")[0], imported.split(".")[0]
+    if other not in PACKAGES or other == own or other in ALLOWED[own]:
+        return True
+    return other == "bench" and importer.startswith(BENCH_COMMANDS)
+
+
+def layer_violations(imports: dict[str, list[tuple[str, int]]]) -> list[str]:
+    return [f"{MODULES[m].relative_to(ROOT)}:{line} imports {target}"
+            for m, found in sorted(imports.items()) for target, line in found if not _may_import(m, target)]
+
+
+def import_cycles(imports: dict[str, list[tuple[str, int]]]) -> list[list[str]]:
+    """One cycle per strongly connected group of modules (Tarjan), as the path a -> b -> ... -> a."""
+    graph = {m: sorted({t for t, _ in found if t in imports and t != m}) for m, found in imports.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(v: str) -> None:  # recursion depth is bounded by the module count (a few hundred)
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while (w := stack.pop()) != v:
+                group.add(w)
+            if group:
+                groups.append(group | {v})
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return [_cycle_in(graph, group) for group in groups]
+
+
+def _cycle_in(graph: dict[str, list[str]], group: set[str]) -> list[str]:
+    """A shortest loop from the group's first module back to itself, through the group only (breadth first)."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for w in graph[v]:
+                if w == start:
+                    return paths[v] + [start]
+                if w in group and w not in paths:
+                    paths[w] = paths[v] + [w]
+                    nxt.append(w)
+        frontier = nxt
+    raise AssertionError(f"no loop through {start}")  # a strongly connected group always has one
+
+
+def test_every_package_is_found():
+    """The checks below are only as good as the module list: each package is there with its submodules."""
+    for package in PACKAGES:
+        assert package in MODULES and sum(m.startswith(package + ".") for m in MODULES) >= 2, package
+    assert "kg.curation.operations" in MODULES and "extractors.semantic.patterns" in MODULES
+
+
+def test_layers_import_in_one_direction():
+    violations = layer_violations(IMPORTS)
+    assert not violations, "imports against the layer order:\n" + "\n".join(violations)
+
+
+def test_no_import_cycles():
+    cycles = import_cycles(IMPORTS)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+# ------------------------------------------------------------------ the checks themselves can fail
+
+def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
+    return {m: [(t, 1) for t in targets] for m, targets in imports.items()}
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("ontology.loader", "kg.errors"), ("extractors.model", "kg.records"), ("kg.store", "api.app"),
+    ("kg.store", "bench.neo4j"), ("api.app", "cli.main"), ("api.app", "bench.load"), ("cli.ingest", "bench.load"),
+    ("bench.load", "api.app"), ("extractors.triage", "api.errors"),
+])
+def test_an_upward_import_is_reported(importer, imported):
+    assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("kg.store", "ontology.loader"), ("api.app", "kg.store"), ("cli.bench_robustness", "bench.robustness"),
+    ("bench.load", "kg.store"), ("kg.store", "neo4j"), ("extractors.model", "extractors.triage"),
+])
+def test_an_allowed_import_passes(importer, imported):
+    assert layer_violations({importer: [(imported, 1)]}) == []
+
+
+def test_a_cycle_is_reported_as_its_path():
+    imports = _fake(**{"kg.a": ["kg.b"], "kg.b": ["kg.c", "kg.d"], "kg.c": ["kg.a"], "kg.d": [], "kg.e": ["kg.e"]})
+    assert import_cycles(imports) == [["kg.a", "kg.b", "kg.c", "kg.a"]]
+    assert import_cycles(_fake(**{"kg.a": ["kg.b"], "kg.b": ["kg.c"], "kg.c": []})) == []
+
+
+def test_a_function_level_import_counts(tmp_path):
+    """An import inside a function (or under `if TYPE_CHECKING:`) ties modules as much as one at the top."""
+    source = tmp_path / "mod.py"
+    source.write_text("import os\n\ndef f():\n    from kg.errors import PaperKGError\n\nif False:\n    import api.app\n")
+    assert _imports("extractors.mod", source) == [("os", 1), ("kg.errors", 4), ("api.app", 7)]
