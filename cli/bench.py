@@ -14,7 +14,6 @@ from rich.table import Table
 
 from cli.output import console
 from cli.parse import prediction
-from extractors.pipeline import parse_pdf
 from extractors.scoring import Counts, aggregate, score_paper
 from kg.errors import PaperKGError
 
@@ -73,6 +72,8 @@ def structure(
     json_out: Path | None = typer.Option(None, "--json", help="write all figures to this JSON file"),
 ) -> None:
     """Parse every PDF in the corpus, score those with a gold file, print precision/recall/F1."""
+    from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`
+
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
     pdfs = sorted(corpus.glob("*.pdf"))
     ours: dict[str, dict] = {}

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-import pymupdf
 from neo4j import Driver
 from neo4j.exceptions import ClientError
 
@@ -98,6 +97,8 @@ def server_runtime(driver: Driver) -> ServerRuntime:
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:
     """Seconds to open each PDF and extract its plain text with PyMuPDF, and the pages read."""
+    import pymupdf  # here, not at the top: `kg` imports this module for every command, MuPDF only this one needs
+
     began, pages = time.perf_counter(), 0
     for path in files:
         with pymupdf.open(path) as doc:
