@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,12 @@ def corpus_dir() -> Path:
     if not path.is_dir():
         pytest.fail(f"the shared corpus is missing at {path}: integration tests need ../shared beside the checkout")
     return path
+
+
+@pytest.fixture(scope="session")
+def parsed_corpus():
+    """parse_pdf(path), parsed once per session: the corpus and semantic tests read the same papers, and parsing is
+    most of what they cost. A test that checks parsing itself still parses again on its own."""
+    from extractors.pipeline import parse_pdf
+
+    return cache(parse_pdf)

@@ -14,8 +14,8 @@ UNREADABLE = {"cermine_hep-ph9412269.pdf"}
 
 
 @pytest.mark.parametrize("pdf", PDFS, ids=[p.name for p in PDFS])
-def test_corpus_pdf_parses(pdf):
-    doc = parse_pdf(pdf)
+def test_corpus_pdf_parses(pdf, parsed_corpus):
+    doc = parsed_corpus(pdf)
     assert doc.page_count >= 1
     if pdf.name not in UNREADABLE:
         assert doc.metadata.title
@@ -26,7 +26,7 @@ def test_corpus_pdf_parses(pdf):
     assert body >= 0.95 * text  # chunks cover the section text
     for chunk in doc.chunks:
         assert doc.text[chunk.char_start:chunk.char_end] == chunk.text
-    again = parse_pdf(pdf)
+    again = parse_pdf(pdf)  # a parse of its own: the ids must not depend on the process's earlier parses
     assert [c.id for c in again.chunks] == [c.id for c in doc.chunks]
     assert [s.id for s in again.sections] == [s.id for s in doc.sections]
 
