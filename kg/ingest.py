@@ -242,7 +242,7 @@ class Ingestor:
             store.require_supported(store.server_info(self.driver).version)
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
             initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder)
-            if self.embed and self.workers:  # distil the embeddings once here, not in every worker at once
+            if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                          kind=self.settings.embedder)
             executor = (_Inline(initargs) if self.workers == 0
