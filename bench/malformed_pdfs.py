@@ -3,7 +3,10 @@ must give it. The malformed-input tests and `kg bench robustness` take it from h
 
 from __future__ import annotations
 
-import pymupdf
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pymupdf
 
 # the file names an upload may carry that are no file name (API only: no file system has them)
 BAD_UPLOAD_NAMES = ["..", ".", "a\x00b.pdf", "bell\x07.pdf"]
@@ -18,13 +21,21 @@ def _prose(page: int) -> str:
     return " ".join(_SENTENCES[(page + i) % len(_SENTENCES)] for i in range(2))
 
 
+def _open(*args) -> pymupdf.Document:
+    """pymupdf.open(*args), MuPDF imported on first use: `kg` imports this module for every command (through
+    `kg bench robustness`), and only the commands that make these files need MuPDF."""
+    import pymupdf
+
+    return pymupdf.open(*args)
+
+
 def _paper() -> bytes:
     """A small valid paper, the base of the files broken after the fact (truncated, encrypted, scripted)."""
-    doc = pymupdf.open()
+    doc = _open()
     for n in range(3):
         page = doc.new_page()
         page.insert_text((72, 72), "Rules Recover the Structure of Papers" if n == 0 else f"{n} Section", fontsize=14)
-        page.insert_textbox(pymupdf.Rect(72, 100, 540, 720), " ".join(_prose(n + k) for k in range(12)), fontsize=10)
+        page.insert_textbox((72, 100, 540, 720), " ".join(_prose(n + k) for k in range(12)), fontsize=10)
     return _save(doc)
 
 
@@ -40,7 +51,9 @@ def truncated() -> bytes:
 
 
 def encrypted() -> bytes:
-    doc = pymupdf.open("pdf", _paper())
+    import pymupdf
+
+    doc = _open("pdf", _paper())
     return _save(doc, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret-user", owner_pw="secret-owner")
 
 
@@ -69,7 +82,7 @@ def xref_loop() -> bytes:
 
 
 def _text_pages(count: int, width: float = 612, height: float = 792) -> bytes:
-    doc = pymupdf.open()
+    doc = _open()
     for n in range(count):
         page = doc.new_page(width=width, height=height)
         page.insert_text((72, height / 2), _prose(n), fontsize=11)
@@ -96,7 +109,7 @@ def long_line(chars: int = 200_000) -> bytes:
 
 
 def javascript() -> bytes:
-    doc = pymupdf.open("pdf", _paper())
+    doc = _open("pdf", _paper())
     doc.xref_set_key(doc.pdf_catalog(), "OpenAction", "<< /S /JavaScript /JS (app.alert\\(1\\)) >>")
     return _save(doc)
 

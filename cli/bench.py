@@ -15,7 +15,6 @@ from rich.table import Table
 from bench.gold_sets import groups, leave_one_out, per_group
 from cli.output import console
 from cli.parse import prediction
-from extractors.pipeline import parse_pdf
 from extractors.scoring import Counts, aggregate, score_paper
 from ontology.errors import PaperKGError
 
@@ -89,6 +88,8 @@ def structure(
     json_out: Path | None = typer.Option(None, "--json", help="write all figures to this JSON file"),
 ) -> None:
     """Parse every PDF in the corpus, score those with a gold file, print precision/recall/F1."""
+    from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`
+
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
     pdfs = sorted(corpus.glob("*.pdf"))
     ours: dict[str, dict] = {}

@@ -13,12 +13,8 @@ from rich.table import Table
 from bench.gold_sets import groups, leave_one_out, per_group
 from cli.bench import app
 from cli.output import console
-from extractors.pipeline import parse_pdf
-from extractors.semantic import nlp
 from extractors.semantic.benchmark import (TYPES, EntityCounts, gold_entities, load_scirex, score_paper,
                                            scirex_gold, scirex_passages, total)
-from extractors.semantic.entities import analyse_passages
-from extractors.semantic.extract import extract_semantics
 from ontology.errors import PaperKGError
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -58,6 +54,11 @@ def entities(
 ) -> None:
     """Parse each gold paper, extract its salient entities, print P/R/F1 per type and the CPU time the semantic
     extraction adds to the structure parse."""
+    # MuPDF and spaCy are imported by the commands that use them, not by every `kg`
+    from extractors.pipeline import parse_pdf
+    from extractors.semantic import nlp
+    from extractors.semantic.extract import extract_semantics
+
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
     start = time.perf_counter()
     nlp.load()
@@ -110,6 +111,8 @@ def scirex(
     json_out: Path | None = typer.Option(None, "--json", help="write the figures to this JSON file"),
 ) -> None:
     """Run the same extractor on SciREX's text and score it by SciREX's salient entities (Material = datasets)."""
+    from extractors.semantic.entities import analyse_passages  # spaCy: see entities()
+
     documents = load_scirex(docs)[: limit or None]
     start = time.perf_counter()
     papers = [score_paper(scirex_gold(d), _predicted(analyse_passages(scirex_passages(d)).entities)) for d in documents]

@@ -9,7 +9,6 @@ from pathlib import Path
 import typer
 
 from extractors.model import Document, Section
-from extractors.pipeline import parse_pdf
 from kg.sandbox import SandboxLimits, run_alone
 from kg.settings import get_settings
 
@@ -64,6 +63,8 @@ def parse(
                                "text; eval: one JSON line in the gold prediction format"),
 ) -> None:
     """Extract the structure of one PDF and print it (parsed in a process with the PAPERKG_PARSE_* limits)."""
+    from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`
+
     settings = get_settings()
     doc = run_alone(SandboxLimits.of(settings), pdf.name, parse_pdf, pdf, settings.parse_limits)
     if fmt is Format.json:

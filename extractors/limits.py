@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from extractors.errors import ActiveContentError, ParseLimitError
 from extractors.model import PageLayout
-from extractors.mupdf import pymupdf
+
+if TYPE_CHECKING:  # kg.settings imports this module, and every `kg` command kg.settings: MuPDF only where a parse runs
+    import pymupdf
 
 
 _JAVASCRIPT = re.compile(r"/(?:JS|JavaScript)\b")  # an action's script, or the document's named scripts

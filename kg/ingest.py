@@ -242,7 +242,7 @@ class Ingestor:
             # more of them than there are papers to parse, none for a run whose papers are all unchanged.
             first = list(islice(todo, max(1, self.workers)))
             initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder)
-            if self.embed and self.workers and first:  # distil the embeddings once here, not in every worker at once
+            if self.embed and self.workers and first:  # loaded (distilled on first use) here: the forked workers inherit it
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                          kind=self.settings.embedder)
             executor = (None if not first else _Inline(initargs) if self.workers == 0

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,15 +30,56 @@ def driver(neo4j_settings):
         yield drv
 
 
-@pytest.fixture
-def empty_db(driver):
-    """The session's database with no data, constraints or indexes left by earlier tests."""
+def _delete_data(driver) -> None:
     with driver.session() as session:  # CALL IN TRANSACTIONS needs an auto-commit transaction
         session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+
+
+def _drop_schema(driver) -> None:
     for kind, show in (("CONSTRAINT", "SHOW CONSTRAINTS YIELD name"), ("INDEX", "SHOW INDEXES YIELD name, type "
                        "WHERE type <> 'LOOKUP'")):
         for record in driver.execute_query(show).records:
             driver.execute_query(f"DROP {kind} `{record['name']}` IF EXISTS")  # names come from the server
+
+
+def _schema_rows(driver) -> list[str]:
+    """Every constraint and index as the server describes it (vector dimensions and state included)."""
+    rows = [*driver.execute_query("SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties").records,
+            *driver.execute_query("SHOW INDEXES YIELD name, type, labelsOrTypes, properties, options, state "
+                                  "WHERE type <> 'LOOKUP'").records]
+    return sorted(repr(sorted(r.data().items())) for r in rows)
+
+
+@pytest.fixture
+def empty_db(driver):
+    """The session's database with no data, constraints or indexes left by earlier tests."""
+    _delete_data(driver)
+    _drop_schema(driver)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def _made_schema() -> dict:
+    """The rows of _schema_rows() just after init_schema made the schema on an empty database."""
+    return {}
+
+
+@pytest.fixture
+def schema_db(driver, neo4j_settings, _made_schema):
+    """The session's database with no data and the ontology's constraints and indexes as init_schema makes them
+    on an empty database (its version node included). Dropping and making the vector and full-text indexes again
+    costs more than the rest of most tests' set-up, so they stay when the test before left them exactly as made;
+    any difference, and they are dropped and made again."""
+    from kg.schema import init_schema
+    from ontology.loader import get_schema
+
+    _delete_data(driver)
+    kept = _schema_rows(driver) == _made_schema.get("rows")
+    if not kept:
+        _drop_schema(driver)
+    init_schema(driver, get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
+    if not kept:
+        _made_schema["rows"] = _schema_rows(driver)
     return driver
 
 
@@ -47,3 +89,12 @@ def corpus_dir() -> Path:
     if not path.is_dir():
         pytest.fail(f"the shared corpus is missing at {path}: integration tests need ../shared beside the checkout")
     return path
+
+
+@pytest.fixture(scope="session")
+def parsed_corpus():
+    """parse_pdf(path), parsed once per session: the corpus and semantic tests read the same papers, and parsing is
+    most of what they cost. A test that checks parsing itself still parses again on its own."""
+    from extractors.pipeline import parse_pdf
+
+    return cache(parse_pdf)

@@ -18,8 +18,8 @@ GENERATED = [SAMPLE_A, SAMPLE_B]  # samples/ also holds a real paper for `make r
 
 
 @pytest.fixture
-def ingest_settings(neo4j_settings, empty_db, tmp_path):
-    """The session's Neo4j, emptied, with a data directory (PDF store) of this test's own."""
+def ingest_settings(neo4j_settings, schema_db, tmp_path):
+    """The session's Neo4j, emptied but for its schema, with a data directory (PDF store) of this test's own."""
     return neo4j_settings.model_copy(update={"data_dir": tmp_path / "data"})
 
 

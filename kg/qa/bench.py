@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from extractors.mupdf import pymupdf
+
 from kg.errors import ConfigurationError
 from kg.qa.answer import ANSWER_CHARS
 from kg.qa.text import sentences, squash, tokens
@@ -96,6 +96,8 @@ class Baseline:
         except ImportError as exc:
             raise ConfigurationError("the BM25 baseline needs rank-bm25",
                                      hint="pip install -e '.[bench]' (make test does)") from exc
+        from extractors.mupdf import pymupdf  # here: `kg` imports this module for every command, MuPDF only the baseline needs
+
         self.okapi = BM25Okapi
         self.chunks: list[tuple[int, str]] = []
         with pymupdf.open(pdf) as doc:

@@ -3,6 +3,9 @@ from __future__ import annotations
 import pytest
 
 from kg.settings import get_settings
+from kg.write import write_graph
+from ontology.loader import get_schema
+from tests.sample_graph import sample_graph
 
 
 @pytest.fixture
@@ -13,3 +16,10 @@ def cli_env(neo4j_settings, monkeypatch):
     get_settings.cache_clear()
     yield
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def sample_db(schema_db):
+    """The session's database holding the sample graph (tests/sample_graph.py) and nothing else."""
+    assert write_graph(schema_db, *sample_graph(), get_schema()).ok
+    return schema_db

@@ -18,7 +18,6 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.filestore import PDFStore
-from kg.schema import init_schema
 from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema
@@ -33,15 +32,13 @@ BIG_PAGE = 3000.0  # points: at the usual 2x zoom a full-page box would be 36 mi
 
 
 @pytest.fixture
-def bounded(empty_db, neo4j_settings, tmp_path) -> Settings:
+def bounded(schema_db, neo4j_settings, tmp_path) -> Settings:
     """The sample graph, with chunk_a1's box covering a page of BIG_PAGE points stored under paper_a's hash, and
     an app whose bounds are small enough to reach."""
-    schema = get_schema()
-    init_schema(empty_db, schema, neo4j_settings.embedding_dim)
     nodes, edges = sample_graph()
     nodes = [replace(n, props={**n.props, "bboxes": [f"1:0,0,{BIG_PAGE:g},{BIG_PAGE:g}"]}) if n.id == "chunk_a1" else n
              for n in nodes]
-    assert write_graph(empty_db, nodes, edges, schema).ok
+    assert write_graph(schema_db, nodes, edges, get_schema()).ok
     pdf = pymupdf.open()
     pdf.new_page(width=BIG_PAGE, height=BIG_PAGE).insert_text((72, 120), "a very large page")
     pdf.save(tmp_path / "a.pdf")

@@ -12,22 +12,12 @@ from api.app import create_app
 from kg.curation import history
 from kg.curation.operations import Curation
 from kg.export.graph_read import read_graph
-from kg.schema import init_schema
-from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import ANY_VERSION, as_role, curated_settings, graph_dump
 from tests.sample_graph import SHA_B, sample_graph
 
 CURATOR, ADMIN, READER = as_role("curator"), as_role("admin"), as_role("reader")
 CURATOR_ANY, ADMIN_ANY = {**CURATOR, **ANY_VERSION}, {**ADMIN, **ANY_VERSION}  # changes not about versions
-
-
-@pytest.fixture
-def sample_db(empty_db, neo4j_settings):
-    schema = get_schema()
-    init_schema(empty_db, schema, neo4j_settings.embedding_dim)
-    assert write_graph(empty_db, *sample_graph(), schema).ok
-    return empty_db
 
 
 @pytest.fixture

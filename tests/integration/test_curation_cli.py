@@ -11,23 +11,16 @@ from typer.testing import CliRunner
 from cli.main import app
 from kg.apikeys import parse_entries
 from kg.errors import PermissionDeniedError
-from kg.schema import init_schema
-from kg.write import write_graph
-from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, KEYS
-from tests.sample_graph import sample_graph
 
 runner = CliRunner()
 
 
 @pytest.fixture
-def curate_env(cli_env, empty_db, neo4j_settings, monkeypatch):
-    schema = get_schema()
-    init_schema(empty_db, schema, neo4j_settings.embedding_dim)
-    assert write_graph(empty_db, *sample_graph(), schema).ok
+def curate_env(cli_env, sample_db, monkeypatch):
     monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)
     monkeypatch.setenv("PAPERKG_API_KEY", KEYS["curator"])
-    return empty_db
+    return sample_db
 
 
 def status(driver, node_id: str) -> str:

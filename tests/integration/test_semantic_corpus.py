@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from extractors.pipeline import parse_pdf
 from extractors.semantic.benchmark import TYPES, gold_entities, score_paper, total
 from extractors.semantic.canonical import normalize
 from extractors.semantic.extract import extract_semantics
@@ -20,9 +19,9 @@ GOLD = Path(__file__).resolve().parents[3] / "shared" / "gold"
 
 
 @pytest.fixture(scope="module")
-def extracted(corpus_dir):
+def extracted(corpus_dir, parsed_corpus):
     """Every gold paper that has a usable text layer (the others are refused by triage), extracted."""
-    return {p.stem: (json.loads(p.read_text()), extract_semantics(parse_pdf(corpus_dir / f"{p.stem}.pdf")))
+    return {p.stem: (json.loads(p.read_text()), extract_semantics(parsed_corpus(corpus_dir / f"{p.stem}.pdf")))
             for p in sorted(GOLD.glob("*.json")) if f"{p.stem}.pdf" not in UNREADABLE}
 
 
