@@ -75,6 +75,14 @@ def leave_one_out(named: Mapping[str, list[str]], stems: Iterable[str]) -> dict[
     return {name: rest for name, rest in outside.items() if rest}
 
 
+def report_groups(stems: Iterable[str], manifest: Path) -> dict[str, list[str]]:
+    """The groups every gold benchmark reports, in order: both halves, each layout, each domain, and each domain
+    left out once (layouts are two families, each the other's complement, so leaving one out adds nothing)."""
+    stems = list(stems)
+    kinds = groups(stems, manifest)
+    return kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], stems)
+
+
 def per_group(per_paper: Mapping[str, T], named: Mapping[str, list[str]],
               combine: Callable[[list[T]], object]) -> dict[str, object]:
     """`combine` (e.g. a micro-average) applied to each group's papers that have a score."""

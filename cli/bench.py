@@ -12,7 +12,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from bench.gold_sets import groups, leave_one_out, per_group
+from bench.gold_sets import per_group, report_groups
 from cli.output import console
 from cli.parse import prediction
 from extractors.scoring import Counts, aggregate, score_paper
@@ -130,9 +130,7 @@ def structure(
     console.print(rows)
     totals = aggregate(list(scores.values()))
     console.print(_table("paperkg", totals))
-    kinds = groups(scores, corpus / "MANIFEST.tsv")
-    # Layouts are two families, each the other's complement; domains are several, so each is also left out.
-    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], scores)
+    named = report_groups(scores, corpus / "MANIFEST.tsv")
     group_totals = per_group(scores, named, aggregate)
     console.print(_group_table("paperkg by group of papers (F1; lvl, title, abs, refs: rate)",
                                group_totals, {name: len(members) for name, members in named.items()}))

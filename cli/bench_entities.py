@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from bench.gold_sets import groups, leave_one_out, per_group
+from bench.gold_sets import per_group, report_groups
 from cli.bench import app
 from cli.output import console
 from extractors.semantic.benchmark import (TYPES, EntityCounts, gold_entities, load_scirex, score_paper,
@@ -85,8 +85,7 @@ def entities(
         scores = score_paper(gold_entities(g), predicted)
         papers[stem] = scores
         per_paper[stem] = {"predicted": predicted, "f1": {k: round(c.f1, 3) for k, c in scores.items()}}
-    kinds = groups(papers, corpus / "MANIFEST.tsv")
-    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], papers)
+    named = report_groups(papers, corpus / "MANIFEST.tsv")
     by_group = per_group(papers, named, total)
     _print_groups(by_group, named)
     result = {"entities": _print(f"salient entities, {len(golds)} gold papers", total(list(papers.values()))),

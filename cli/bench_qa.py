@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from bench.gold_sets import groups, leave_one_out
+from bench.gold_sets import report_groups
 from cli.output import console
 from extractors.model import paper_id
 from kg import store
@@ -66,8 +66,7 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
 def _by_group(system: Summary, baseline: Summary, manifest: Path) -> dict[str, dict]:
     """Accuracy and hit rate of both systems per group of papers (split, layout, domain), printed and returned."""
     stems = {Path(row.file).stem for row in system.rows}
-    kinds = groups(sorted(stems), manifest)
-    named = kinds["split"] | kinds["layout"] | kinds["domain"] | leave_one_out(kinds["domain"], stems)
+    named = report_groups(sorted(stems), manifest)
     table = Table(title="by group of papers (dev/held-out split, layout, domain)")
     for col in ("group", "questions", "accuracy", f"hit@{HIT_K}", "BM25 accuracy", f"BM25 hit@{HIT_K}"):
         table.add_column(col, justify="left" if col == "group" else "right", overflow="fold")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.gold_sets import DEV, HELD_OUT, families, groups, leave_one_out, per_group, split_of
+from bench.gold_sets import DEV, HELD_OUT, families, groups, leave_one_out, per_group, report_groups, split_of
 
 MANIFEST = (
     "file\tsource_repo\tnotes\n"
@@ -46,4 +46,8 @@ def test_groups_and_leave_one_out(tmp_path):
     without = leave_one_out(kinds["domain"], ["a", "b", "c", "z"])
     assert without["without physics"] == ["a", "c", "z"]
     assert leave_one_out({"physics": ["b"]}, ["b"]) == {}
+    reported = report_groups(["a", "b", "c"], manifest)
+    assert list(reported) == [DEV, HELD_OUT, "2-col", "1-col", "ML/NLP/CV", "physics", "biomedical",
+                              "without ML/NLP/CV", "without physics", "without biomedical"]
+    assert reported["without physics"] == ["a", "c"] and reported[HELD_OUT] == ["a", "b"]
     assert per_group({"a": 1, "c": 3}, {"2-col": ["a", "c"], "1-col": ["b"]}, sum) == {"2-col": 4, "1-col": 0}
