@@ -4,8 +4,9 @@
 pymupdf4llm, for its own to_markdown helpers, when they are installed (pymupdf 2 depends on both): most of the
 import's time, in every process that parses (each sandboxed worker, `kg ingest`, the API). Nothing here calls
 Page.get_layout, the one PyMuPDF function that uses the model, nor those helpers, so both are hidden while
-PyMuPDF is first imported, and the global switches pymupdf4llm sets on import are set here instead. They stay importable afterwards: pymupdf4llm (the baseline of `kg bench structure`)
-imports itself and the layout model when asked.
+PyMuPDF is first imported, and the global switches pymupdf4llm sets on import are set here instead. They stay
+importable afterwards: pymupdf4llm (the baseline of `kg bench structure`) imports itself and the layout model when
+asked.
 """
 
 from __future__ import annotations

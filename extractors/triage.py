@@ -85,13 +85,13 @@ def check_lines(pages: list[PageLayout], name: str, total_chars: int) -> None:
     """Refuse a text layer whose words are not joined into lines, saying so, instead of parsing it into an empty
     document."""
     one_word = [line for page in pages for line in page.lines if len(line.text.split()) <= 1]
-    share = sum(len(line.text) for line in one_word) / total_chars
+    one_word_chars = sum(len(line.text) for line in one_word)
+    share = one_word_chars / total_chars
     if share <= _MAX_ONE_WORD_SHARE:
         return
-    vertical = sum(len(line.text) for line in one_word if line.vertical) / sum(len(line.text) for line in one_word)
+    vertical = sum(len(line.text) for line in one_word if line.vertical) / one_word_chars
     why = " and most of it runs vertically (rotated pages)" if vertical > 0.5 else ""
     raise NoTextLayerError(f"{name} has no usable text layer: {share:.0%} of its text is in one-word lines{why}, "
                            "so no lines, paragraphs or headings can be read from it",
                            hint="run OCR over the pages, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`, then parse the "
                                 "result")
-

@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Callable
 
 from extractors.model import paper_id
+from kg import store
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.ingest import Ingestor
+from kg.sandbox import lower_priority
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it
@@ -165,9 +167,6 @@ _process: dict = {}
 def _start_ingest_process(settings: Settings) -> None:
     """The ingestion process lowers its own priority; its parser processes then add nothing more (parse_nice 0),
     so that both run at the configured niceness, not twice as low."""
-    from kg import store
-    from kg.sandbox import lower_priority
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then shuts this process down
     lower_priority(settings.parse_nice)
     driver = store.connect_api(settings)
