@@ -70,7 +70,7 @@ class CypherWorkers:
                                        "memory a query may use", hint="return less: a LIMIT, size(...) or a slice "
                                        "[..n]; PAPERKG_CYPHER_MEMORY_MB sets the limit")
         # an allocation refused in native code ends the process: at the memory limit, most likely
-        return ResultTooLargeError(f"the process reading the result ended (exit code {over.exitcode}), most likely "
+        return ResultTooLargeError(f"the process reading the result ended ({over.describe()}), most likely "
                                    f"at the {self.limits.memory_mb:,} MB of memory a query may use",
                                    hint="return less: a LIMIT, size(...) or a slice [..n]; the query was not run "
                                    "again")

@@ -81,6 +81,10 @@ class Overrun(Exception):
         super().__init__(limit)
         self.limit, self.exitcode = limit, exitcode
 
+    def describe(self) -> str:
+        """How the process ended, as far as known (a worker that died before its task has no exit code here)."""
+        return "exit code unknown" if self.exitcode is None else f"exit code {self.exitcode}"
+
 
 def _guarded(fn: Callable, *args) -> Any:
     try:
@@ -141,7 +145,7 @@ class Sandbox:
         if over.limit == "memory":
             return ParseLimitError(f"{name} needed more than the {self.limits.memory_mb:,} MB of memory the parser "
                                    "is given", hint="raise PAPERKG_PARSE_MEMORY_MB if this file is trusted")
-        return ParserCrashError(WORKER_DIED, details=f"exit code {over.exitcode}")
+        return ParserCrashError(WORKER_DIED, details=over.describe())
 
     def close(self) -> None:
         self.pool.close()
