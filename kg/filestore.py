@@ -8,6 +8,11 @@ file is removed only when no paper refers to it, and files no paper refers to (l
 versions that stored before writing) are collected. Each of those runs under one lock on the store, shared by
 every process, so a removal that has checked the graph cannot delete a file that a paper committed meanwhile
 has just stored: that store waits for the lock and then copies the file again.
+
+The lock is a POSIX record lock (lockf) on data_dir/pdfs/.lock, taken under a lock of the process's own threads.
+A lock of flock's kind belongs to the open file, which a forked process shares: a parser worker forked while
+the store was locked would keep it locked for its whole life, and the next store would wait for ever. A record
+lock belongs to the process that took it: children never hold it, and a process that dies releases it.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from itertools import islice
@@ -27,6 +33,18 @@ _CHECK_BATCH = 256  # files checked against the graph per call of `referenced`
 
 # (sha256 of stored files) -> those that a paper in the graph refers to
 Referenced = Callable[[list[str]], set[str]]
+
+# Record locks exclude processes, not the threads of one process: those take this lock first.
+_threads = threading.Lock()
+
+
+def _new_thread_lock() -> None:
+    """A forked child gets a free lock: the thread of the parent that may have held it does not exist there."""
+    global _threads
+    _threads = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_thread_lock)
 
 
 def file_sha256(path: Path) -> str:
@@ -48,8 +66,8 @@ class PDFStore:
     @contextmanager
     def _locked(self) -> Iterator[None]:
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed, also by a process that dies
+        with _threads, open(self.root / ".lock", "a") as handle:
+            fcntl.lockf(handle, fcntl.LOCK_EX)  # released when the file is closed, also by a process that dies
             yield
 
     def put(self, source: Path, sha256: str) -> Path:
