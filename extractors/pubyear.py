@@ -32,9 +32,11 @@ _PUBLISHED = re.compile(rf"\bpublished(?:\s+online)?:?\s+(?:on\s+)?{_DATE}", re.
 # rank 0 in the page's apparatus only (heads, feet, margins, small type): lines that name a venue ...
 _VENUE_WORD = re.compile(r"\b(?:conference|proceedings|workshop|symposium|congress|journal|transactions|letters|"
                          r"published|to\s+appear|appearing|accepted\s+(?:at|to|in|by)|findings)\b", re.I)
-# ... or cite an issue: "26:1, 147–154", "Vol. 7, No. 5", "12 (2011) 2493-2537"
+# ... or cite an issue: "26:1, 147–154", "Vol. 7, No. 5", "12 (2011) 2493-2537" (years blanked first) ...
 _ISSUE = re.compile(r"\bvol(?:ume)?\.?\s*\d+|\bno\.\s*\d+|\b\d+\s*:\s*\d+\b|\b\d+\s*\(\s*\d+\s*\)|"
                     r"\bpp\.\s*\d+|\b\d+\s*[-–]\s*\d+\b", re.I)
+# ... or are one: volume (year) first page or article number, "2188 (2022) 012011" under the journal's name
+_CITATION = re.compile(rf"\b\d{{1,5}}\s*\({_YEAR}\)\s*[a-z]?\d", re.I)
 _ANY_YEAR = re.compile(_LONE_YEAR)
 # rank 1: "© 2013 Association", "Copyright 2004 ACM", "c⃝2020", "© The Author(s) 2019", "…/97$10.00 © 1997 IEEE"
 _COPYRIGHT = re.compile(rf"(?:©|ⓒ|c⃝|⃝|\(c\)|\bcopyright\b)[^\d\n]{{0,60}}+{_YEAR}\b|\$\s?\d+\.\d\d\s*©?\s*{_YEAR}\b",
@@ -93,7 +95,8 @@ def _venue(text: str, own: int, apparatus: bool, found: dict[int, int]) -> None:
             found[0] = int(m[m.lastindex])
             return
     line = text[:own]
-    if apparatus and (_VENUE_WORD.search(line) or _DATE_RANGE.search(line) or _ISSUE.search(_ANY_YEAR.sub(" ", line))):
+    if apparatus and (_VENUE_WORD.search(line) or _DATE_RANGE.search(line) or _CITATION.search(line)
+                      or _ISSUE.search(_ANY_YEAR.sub(" ", line))):
         m = _ANY_YEAR.search(line)
         if m:
             found[0] = int(m[1])

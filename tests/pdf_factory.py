@@ -375,7 +375,7 @@ def bibliography_paper(style: str) -> tuple[bytes, list[BibEntry]]:
 class DatedPage:
     """Statements of a paper's date, each printed where such statements are printed on page 1; empty = absent."""
 
-    head: str = ""  # a journal or proceedings line above the title, small type, page 1 only
+    head: list[str] = field(default_factory=list)  # journal or proceedings lines above the title, page 1 only
     running_head: str = ""  # a journal line at the head of every page
     stamp: str = ""  # an arXiv stamp, set vertically in the left margin
     under_title: str = ""  # a line in body type under the authors ("Published 5 June 2017")
@@ -387,8 +387,8 @@ def dated_paper(dates: DatedPage, columns: int = 2) -> bytes:
     2023 task") and whose references and PDF creation date are later still, so the year can only be right when
     it is read from the statements."""
     w = Writer(columns=columns, running_head=dates.running_head)
-    if dates.head:
-        w.page.insert_text((w.margin, 50), dates.head, fontname=REGULAR, fontsize=8)
+    for n, text in enumerate(dates.head):
+        w.page.insert_text((w.margin, 40 + 10 * n), text, fontname=REGULAR, fontsize=8)
     if dates.stamp:
         w.page.insert_text((30, 560), dates.stamp, fontname=REGULAR, fontsize=14, rotate=90)
     w.line("Publication Years Are Printed on the First Page", size=18, font=BOLD, full_width=True, center=True)

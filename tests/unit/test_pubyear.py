@@ -13,11 +13,13 @@ CASES = {
     "old-style arXiv stamp": (DatedPage(stamp="arXiv:hep-ph/9412269v1  8 Dec 1994"), 1994),
     "arXiv stamp without its date: the id's year": (DatedPage(stamp="arXiv:1504.06236v2  [cs.SI]"), 2015),
     "proceedings line over a copyright line of the year before": (
-        DatedPage(head="Proceedings of NAACL-HLT 2018, pages 84-91",
+        DatedPage(head=["Proceedings of NAACL-HLT 2018, pages 84-91"],
                   footnote=["New Orleans, Louisiana, June 1 - 6, 2018. (c) 2017 Association for Linguistics"]), 2018),
     "journal issue line over its online-first copyright and dates": (
-        DatedPage(head="International Journal of Tests (2014), 26:1, 147-154",
+        DatedPage(head=["International Journal of Tests (2014), 26:1, 147-154"],
                   footnote=["Received 9 May 2013; accepted 18 Sep 2013.", "© The Authors 2013."]), 2014),
+    "journal name over its volume (year) article line, conference acronym above": (
+        DatedPage(head=["TESTCONF-2021", "Journal of Physics: Conference Series", "2188 (2022) 012011"]), 2022),
     "journal running head on every page": (
         DatedPage(running_head="IEEE TRANSACTIONS ON TESTING, VOL. 7, NO. 5, OCTOBER 1997",
                   footnote=["Manuscript received September 1, 1996; revised January 31, 1997."]), 1997),
@@ -48,5 +50,5 @@ def test_publication_year_from_the_statement_on_page_1(tmp_path, case):
 
 
 def test_one_column_paper_reads_the_same(tmp_path):
-    dates = DatedPage(head="Journal of Tests 12 (2011) 2493-2537", stamp="arXiv:1201.00001v1  [cs.LG]  3 Jan 2012")
+    dates = DatedPage(head=["Journal of Tests 12 (2011) 2493-2537"], stamp="arXiv:1201.00001v1  [cs.LG]  3 Jan 2012")
     assert parse_pdf(write(tmp_path, "paper.pdf", dated_paper(dates, columns=1))).metadata.year == 2011
