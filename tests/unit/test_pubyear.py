@@ -22,7 +22,7 @@ CASES = {
         DatedPage(head=["TESTCONF-2021", "Journal of Physics: Conference Series", "2188 (2022) 012011"]), 2022),
     "journal running head on every page": (
         DatedPage(running_head="IEEE TRANSACTIONS ON TESTING, VOL. 7, NO. 5, OCTOBER 1997",
-                  footnote=["Manuscript received September 1, 1996; revised January 31, 1997."]), 1997),
+                  footnote=["Manuscript received September 1, 1996."]), 1997),
     "conference footnote": (
         DatedPage(footnote=["33rd Conference on Neural Information Processing Systems (NeurIPS 2019), Vancouver."]),
         2019),
