@@ -36,44 +36,47 @@ _PAGE = """<!doctype html>
 </html>
 """
 
-router = APIRouter(include_in_schema=False)
-
-
+# What both pages may load: scripts and requests from the API only, images also from data: URIs (Swagger UI's
+# icons are in its CSS). ReDoc's sidebar logo, which its build always asks of its maker's CDN, is blocked by img-src
+# and its link text stays.
+_POLICY = "default-src 'self'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+SWAGGER_UI_POLICY = f"{_POLICY}; style-src 'self'"
 # The two <style> elements the ReDoc build writes as it loads, before it reads the nonce: its scrollbar's CSS and
 # an empty one. Admitted by their hashes; another ReDoc version may write others, which the browser test of
 # /redoc reports with the hash Chromium asks for (tests/integration/test_api_docs_browser.py).
 REDOC_LOAD_STYLES = ("sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc=",
                      "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
 
-
-def policy(style_nonce: str | None = None) -> str:
-    """Scripts, requests and workers from the API only; images also from data: URIs (Swagger UI's icons are in
-    its CSS). ReDoc writes its styles into <style> elements: they get the page's one-time nonce rather than
-    'unsafe-inline'. The ReDoc sidebar's logo, which the build always asks of its maker's CDN, is blocked by
-    img-src and its link text stays."""
-    styles = ("'self'" if style_nonce is None else
-              " ".join(["'self'", f"'nonce-{style_nonce}'", *(f"'{h}'" for h in REDOC_LOAD_STYLES)]))
-    return (f"default-src 'self'; script-src 'self'; style-src {styles}; img-src 'self' data:; "
-            "worker-src 'self' blob:; frame-ancestors 'none'")
+router = APIRouter(include_in_schema=False)
 
 
-def _page(request: Request, viewer: str, bundle: str, head: str = "", style_nonce: str | None = None) -> HTMLResponse:
+def redoc_policy(nonce: str) -> str:
+    """ReDoc writes its styles into <style> elements: they get the page's one-time nonce rather than
+    'unsafe-inline'. Its search runs in a worker it makes from a blob: URL."""
+    styles = " ".join(["'self'", f"'nonce-{nonce}'", *(f"'{h}'" for h in REDOC_LOAD_STYLES)])
+    return f"{_POLICY}; style-src {styles}; worker-src blob:"
+
+
+def _page(request: Request, viewer: str, bundle: str, policy: str, head: str = "",
+          attributes: str = "") -> HTMLResponse:
     root = request.scope.get("root_path", "")
     html = _PAGE.format(title=escape(f"{request.app.title} API - {viewer}"), head=head, viewer=viewer,
                         openapi=escape(root + request.app.openapi_url), assets=escape(root + ASSET_URL),
-                        bundle=bundle, attributes=f' data-nonce="{style_nonce}"' if style_nonce else "")
-    return HTMLResponse(html, headers={"Content-Security-Policy": policy(style_nonce), "Cache-Control": "no-store"})
+                        bundle=bundle, attributes=attributes)
+    return HTMLResponse(html, headers={"Content-Security-Policy": policy, "Cache-Control": "no-store"})
 
 
 @router.get("/docs")
 def swagger_ui(request: Request) -> HTMLResponse:
     css = escape(request.scope.get("root_path", "") + ASSET_URL + "/swagger-ui.css")
-    return _page(request, "swagger-ui", "swagger-ui-bundle.js", head=f'<link rel="stylesheet" href="{css}">')
+    return _page(request, "swagger-ui", "swagger-ui-bundle.js", SWAGGER_UI_POLICY,
+                 head=f'<link rel="stylesheet" href="{css}">')
 
 
 @router.get("/redoc")
 def redoc(request: Request) -> HTMLResponse:
-    return _page(request, "redoc", "redoc.standalone.js", style_nonce=secrets.token_urlsafe(16))
+    nonce = secrets.token_urlsafe(16)  # URL-safe base64: nothing to escape in the attribute or the header
+    return _page(request, "redoc", "redoc.standalone.js", redoc_policy(nonce), attributes=f' data-nonce="{nonce}"')
 
 
 @router.get(ASSET_URL + "/{name}")
