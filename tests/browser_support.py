@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import pytest
 from selenium import webdriver
@@ -49,7 +49,7 @@ def offline_flags(closed_port: int) -> list[str]:
 
 
 @contextmanager
-def headless_chromium(extra_flags: list[str] = ()) -> Iterator[WebDriver]:
+def headless_chromium(extra_flags: Sequence[str] = ()) -> Iterator[WebDriver]:
     """A fresh headless Chromium with a throw-away profile, so no stored Browser credentials leak between tests.
     The page's console is kept (`driver.get_log("browser")`), Content-Security-Policy violations included."""
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
