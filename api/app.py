@@ -13,7 +13,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from api import auth, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
-from api.routers import curation, export, graph, papers, qa, ui
+from api.routers import apidocs, curation, export, graph, papers, qa, ui
 from kg import __version__, access, store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ingestion.close()
             app.state.driver.close()
 
-    app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
                               "points to the paper, section, page and box it came from.")
     app.state.settings = settings
@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
+    app.include_router(apidocs.router)  # /docs and /redoc with their assets served here, not from a CDN
     auth.document_optional_keys(app)
 
     @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], **BOUNDS, 503: {"model": ErrorBody}})

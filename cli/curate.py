@@ -1,7 +1,8 @@
 """`kg curate ...`: the curation operations of the REST API from the shell, for scripted bulk review.
 
-Commands authenticate with an API key (--key or PAPERKG_API_KEY) against the configured keys, like the API:
-the key's name is the actor in the history. Output is one JSON object per element, so scripts can read it.
+Commands authenticate with an API key (--key or PAPERKG_API_KEY) that the API itself checks: the keys are the
+server's configuration, which the user's shell need not hold. The key's name is the actor in the history. Output
+is one JSON object per element, so scripts can read it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import typer
 
 from kg import store
@@ -18,8 +20,8 @@ from kg.curation.merge import merge as merge_nodes
 from kg.curation.operations import Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
 from kg.curation.undo import split as split_merge, undo_change
-from kg.errors import AuthenticationError, PermissionDeniedError
-from kg.settings import get_settings
+from kg.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
+from kg.settings import Settings, get_settings
 from ontology.errors import PaperKGError
 from ontology.loader import get_schema
 
@@ -31,12 +33,41 @@ KEY = typer.Option(..., "--key", envvar="PAPERKG_API_KEY", help="your API key (o
 REASON = typer.Option(None, "--reason", "-r", help="why (recorded in the history)")
 
 
+def _identity(settings: Settings, key: str) -> Identity:
+    """Whose key this is, as the API answers `GET /curation/whoami`. Only where no API answers at all, the keys
+    configured in this environment decide (scripted curation without a server); a key the API refuses is refused."""
+    url = (settings.api_url or settings.api_served_url).rstrip("/")
+    try:
+        response = httpx.get(f"{url}/curation/whoami", headers={"X-API-Key": key}, timeout=10.0)
+    except httpx.TransportError as exc:
+        local = configured_keys(settings)
+        if not local:
+            raise ConfigurationError(f"no API answers at {url} to check the key ({exc})",
+                                     hint="start it (`kg serve`) or name it in PAPERKG_API_URL") from exc
+        identity = identify(local, key)
+        if identity is None:
+            raise AuthenticationError(f"the API key is not valid (no API at {url}; checked against "
+                                      "PAPERKG_API_KEYS here)", hint="make one with `kg curate keygen`") from exc
+        return identity
+    if response.status_code == 401:
+        raise AuthenticationError(f"the API at {url} does not accept this key", hint="ask an admin for a key "
+                                  "(`kg curate keygen`) and to add its line to the server's PAPERKG_API_KEYS")
+    try:
+        answer = response.json()
+        if response.status_code != 200:
+            raise ConfigurationError(f"the API at {url} could not check the key: {answer['error']['message']}")
+        if answer["role"] not in ROLES:
+            raise ValueError(answer["role"])
+        return Identity(str(answer["name"]), answer["role"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ConfigurationError(f"{url} does not answer as the paperkg API (HTTP {response.status_code})",
+                                 hint="name the API in PAPERKG_API_URL") from exc
+
+
 def _session(key: str, role: str = "curator"):
     """The configured driver and a Curation acting as the key's owner; refuses a key without `role`."""
     settings = get_settings()
-    identity: Identity | None = identify(configured_keys(settings), key)
-    if identity is None:
-        raise AuthenticationError("the API key is not valid", hint="make one with `kg curate keygen`")
+    identity = _identity(settings, key)
     if not identity.allows(role):
         raise PermissionDeniedError(f"{identity.name} has the {identity.role} role; this command needs {role}")
     driver = store.connect(settings)

@@ -9,7 +9,7 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import bench, bench_entities, bench_first_ingest, bench_ingest, bench_qa, bench_robustness, config, curate, db, export, graph_import, ingest, ontology, parse, qa
+from cli import bench, bench_entities, bench_first_ingest, bench_ingest, bench_qa, bench_robustness, config, curate, db, export, graph_import, ingest, ontology, papers, parse, qa
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -45,6 +45,7 @@ app.add_typer(curate.app, name="curate")
 app.command("parse")(parse.parse)
 app.command("ingest")(ingest.ingest)
 app.command("delete")(ingest.delete)
+app.command("papers")(papers.papers)
 app.command("import")(graph_import.import_)
 app.command()(serve)
 app.command("ask")(qa.ask)

@@ -131,6 +131,30 @@ def get_paper(driver: Driver, schema: Schema, paper_id: str, database: str | Non
                        **{t.lower(): n for t, n in counts["by_type"] if t}}}
 
 
+def _paper_overview_cypher(schema: Schema) -> str:
+    """Per paper, its sections, chunks and entities, rejected ones left out as in exports. Its entities are those
+    the paper itself links to (proposes, uses, evaluates on...) and those its text mentions or defines."""
+    entities = "|".join(f"`{label}`" for label in schema.entity_labels)
+    kept = "coalesce({0}.verification_status, '') <> 'rejected'"
+    return f"""
+MATCH (p:Paper)
+CALL (p) {{ MATCH {PAPER_CHUNKS} WHERE {kept.format('c')} RETURN collect(DISTINCT c) AS chunks }}
+CALL (p) {{ MATCH (p)-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section) WHERE {kept.format('s')}
+           RETURN count(DISTINCT s) AS sections }}
+CALL (p, chunks) {{ UNWIND [p] + chunks AS source
+                   MATCH (source)-[r]->(e:{entities}) WHERE {kept.format('r')} AND {kept.format('e')}
+                   RETURN count(DISTINCT e) AS entities }}
+RETURN p.id AS id, p.title AS title, p.year AS year, size(chunks) AS chunks, sections, entities
+ORDER BY toLower(coalesce(p.title, p.file_name, '')), p.id
+"""
+
+
+def paper_overview(driver: Driver, schema: Schema, database: str | None = None) -> list[dict[str, Any]]:
+    """Every paper in the graph with its id, title, year and counts (`kg papers`), by title."""
+    return [r.data() for r in driver.execute_query(_paper_overview_cypher(schema), database_=database,
+                                                   routing_="r").records]
+
+
 def _paper_edge_types(schema: Schema) -> list[str]:
     return sorted(r.type for r in schema.relationships.values() if any(s == "Paper" for s, _ in r.patterns))
 

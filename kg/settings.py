@@ -48,6 +48,8 @@ class Settings(BaseSettings):
 
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    # The API `kg curate` asks whether a key is valid; unset: the one `kg serve` runs with these settings
+    api_url: str | None = None
     api_max_url_bytes: int = Field(8192, ge=256)  # path and query string of a request at most, else 414
 
     # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
@@ -137,6 +139,12 @@ class Settings(BaseSettings):
     @property
     def uri(self) -> str:
         return self.neo4j_uri or f"bolt://127.0.0.1:{self.bolt_port}"
+
+    @property
+    def api_served_url(self) -> str:
+        """Where `kg serve` answers with these settings, as a client on this machine reaches it."""
+        host = "localhost" if self.api_host in ("0.0.0.0", "::") else self.api_host
+        return f"http://{host}:{self.api_port}"
 
     @property
     def neo4j_home(self) -> Path:

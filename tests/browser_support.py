@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import pytest
 from selenium import webdriver
@@ -41,16 +41,25 @@ AUTH_ERRORS = ("Neo.ClientError.Security.Unauthorized", "Neo.ClientError.Securit
 T = TypeVar("T")
 
 
+def offline_flags(closed_port: int) -> list[str]:
+    """Chromium with no network but the loopback: every other request goes to a proxy on a loopback port where
+    nothing listens, so it fails as on a machine without a network, while Chromium reaches loopback addresses
+    directly (it never proxies them)."""
+    return [f"--proxy-server=http://127.0.0.1:{closed_port}"]
+
+
 @contextmanager
-def headless_chromium() -> Iterator[WebDriver]:
-    """A fresh headless Chromium with a throw-away profile, so no stored Browser credentials leak between tests."""
+def headless_chromium(extra_flags: Sequence[str] = ()) -> Iterator[WebDriver]:
+    """A fresh headless Chromium with a throw-away profile, so no stored Browser credentials leak between tests.
+    The page's console is kept (`driver.get_log("browser")`), Content-Security-Policy violations included."""
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
     if missing:
         pytest.fail(f"browser tests need {' and '.join(missing)}: apt-get install chromium chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     with tempfile.TemporaryDirectory(prefix="paperkg-chromium-") as profile:
-        for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
+        for flag in (*CHROMIUM_FLAGS, *extra_flags, f"--user-data-dir={profile}"):
             options.add_argument(flag)
         driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
         try:

@@ -65,12 +65,6 @@ def jvm_flags(java_major: int) -> list[str]:
     return [*_JVM_FLAGS, *(_SIMD_FLAGS if java_major in LUCENE_SIMD_MAJORS else [])]
 
 
-def api_origin(settings: Settings) -> str:
-    """The origin a browser sees for the API (`kg serve`): the one web origin Neo4j's HTTP server answers CORS for."""
-    host = "localhost" if settings.api_host in ("0.0.0.0", "::") else settings.api_host
-    return f"http://{host}:{settings.api_port}"
-
-
 @dataclass(frozen=True)
 class ServerStatus:
     running: bool
@@ -236,7 +230,8 @@ class LocalNeo4j:
             "server.memory.pagecache.size": s.neo4j_pagecache,
             "db.tx_log.rotation.retention_policy": _TX_LOG_RETENTION,
             "dbms.security.auth_enabled": "true",
-            "dbms.security.http_access_control_allow_origin": api_origin(s),
+            # the API's origin as a browser sees it: the one web origin Neo4j's HTTP server answers CORS for
+            "dbms.security.http_access_control_allow_origin": s.api_served_url,
             "internal.dbms.cypher_ip_blocklist": IP_BLOCKLIST,
             "db.memory.transaction.max": s.neo4j_tx_memory_max,
             "dbms.usage_report.enabled": "false",

@@ -204,8 +204,8 @@ HARDENED = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer
 
 
 @pytest.mark.parametrize("method, path, status", [
-    ("get", "/papers", 200), ("get", "/papers/nope", 404), ("get", "/export/html", 200), ("get", "/docs", 200),
-    ("get", "/openapi.json", 200), ("post", "/papers", 401), ("get", "/nowhere", 404), ("post", "/ask", 422),
+    ("get", "/papers", 200), ("get", "/papers/nope", 404), ("get", "/export/html", 200), ("get", "/openapi.json", 200),
+    ("post", "/papers", 401), ("get", "/nowhere", 404), ("post", "/ask", 422),
 ])
 def test_every_response_is_hardened(local, method, path, status):
     response = local.request(method, path)
@@ -214,8 +214,11 @@ def test_every_response_is_hardened(local, method, path, status):
     assert response.headers["content-security-policy"] == "frame-ancestors 'none'"
 
 
-def test_the_curator_page_keeps_its_own_policy_and_forbids_framing(local):
-    policy = local.get("/ui/").headers["content-security-policy"]
+@pytest.mark.parametrize("page", ["/ui/", "/docs", "/redoc"])
+def test_the_pages_keep_their_own_policy_and_forbid_framing(local, page):
+    response = local.get(page)
+    assert {name: response.headers.get(name) for name in HARDENED} == HARDENED
+    policy = response.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
 
 

@@ -1,5 +1,6 @@
 """`kg curate` against a real Neo4j with the sample graph: bulk verification from a file of ids above a
-confidence, edge keys, history, keygen, and the key's role enforced like the API's."""
+confidence, edge keys, history, keygen, and the key's role enforced like the API's. The key is the API's to
+check (a live API whose keys the shell does not hold); only where no API answers do the shell's keys decide."""
 
 from __future__ import annotations
 
@@ -9,18 +10,40 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from kg.apikeys import parse_entries
-from kg.errors import PermissionDeniedError
-from tests.curation_support import API_KEYS, KEYS
+from kg.apikeys import entry, parse_entries
+from kg.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
+from tests.curation_support import API_KEYS, KEYS, NAMES, curated_settings
+from tests.live_api import served
+from tests.neo4j_harness import free_port
 
 runner = CliRunner()
 
 
 @pytest.fixture
-def curate_env(cli_env, sample_db, monkeypatch):
+def no_api(monkeypatch) -> str:
+    """An API address where nothing listens, so that no other API on this machine is asked."""
+    url = f"http://127.0.0.1:{free_port()}"
+    monkeypatch.setenv("PAPERKG_API_URL", url)
+    return url
+
+
+@pytest.fixture
+def curate_env(cli_env, sample_db, no_api, monkeypatch):
+    """Curation without a server: the keys of the shell decide."""
     monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)
     monkeypatch.setenv("PAPERKG_API_KEY", KEYS["curator"])
     return sample_db
+
+
+@pytest.fixture
+def api_env(cli_env, sample_db, neo4j_settings, tmp_path, monkeypatch):
+    """A live API holding every key but the reader's; the shell holds none of them."""
+    server_keys = ",".join(entry(NAMES[role], role, KEYS[role]) for role in ("curator", "admin"))
+    monkeypatch.delenv("PAPERKG_API_KEYS", raising=False)
+    monkeypatch.delenv("PAPERKG_API_KEYS_FILE", raising=False)
+    with served(curated_settings(neo4j_settings, api_keys=server_keys, data_dir=tmp_path / "data")) as url:
+        monkeypatch.setenv("PAPERKG_API_URL", url)
+        yield sample_db
 
 
 def status(driver, node_id: str) -> str:
@@ -89,3 +112,39 @@ def test_an_edge_key_with_a_type_outside_the_schema_is_refused_before_any_query(
         assert (line["item"], line["error"]) == (item, "NOT_FOUND")
         assert "is not a relationship type of the schema" in line["message"]
     assert curate_env.execute_query("MATCH ()-[r]->() RETURN count(r) AS n").records[0]["n"] == before
+
+
+def test_a_key_the_api_accepts_works_without_the_keys_in_the_shell(api_env):
+    result = runner.invoke(app, ["curate", "verify", "fig_a1", "--key", KEYS["curator"], "--reason", "checked"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["status"] == "verified" and status(api_env, "fig_a1") == "verified"
+    history = runner.invoke(app, ["curate", "history", "fig_a1", "--key", KEYS["admin"]])
+    assert [(e["action"], e["actor"]) for e in map(json.loads, history.output.splitlines())] == [("verify", "alice")]
+
+
+def test_the_api_decides_even_where_the_shell_holds_keys(api_env, monkeypatch):
+    monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)  # the shell's list has the reader's key; the server's not
+    for key in (KEYS["reader"], "not-a-key"):
+        refused = runner.invoke(app, ["curate", "verify", "fig_a1", "--key", key])
+        assert isinstance(refused.exception, AuthenticationError)
+        assert "does not accept this key" in refused.exception.message
+    denied = runner.invoke(app, ["curate", "remove-edge", "paper_b|CITES|paper_a", "--key", KEYS["curator"]])
+    assert isinstance(denied.exception, PermissionDeniedError)  # the role the API gives, checked here
+    assert status(api_env, "fig_a1") == "auto"
+
+
+def test_without_an_api_or_keys_in_the_shell_the_error_names_the_api(cli_env, sample_db, no_api, monkeypatch):
+    monkeypatch.delenv("PAPERKG_API_KEYS", raising=False)
+    result = runner.invoke(app, ["curate", "verify", "fig_a1", "--key", KEYS["curator"]])
+    assert isinstance(result.exception, ConfigurationError)
+    assert no_api in result.exception.message and "PAPERKG_API_URL" in result.exception.hint
+
+
+def test_an_address_that_is_not_the_api_is_named(cli_env, sample_db, neo4j_settings, monkeypatch):
+    url = f"http://127.0.0.1:{neo4j_settings.http_port}"  # Neo4j's own HTTP server, mistaken for the API
+    monkeypatch.setenv("PAPERKG_API_URL", url)
+    monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)  # an answer that is not the API's is no reason to use these
+    result = runner.invoke(app, ["curate", "verify", "fig_a1", "--key", KEYS["curator"]])
+    assert isinstance(result.exception, ConfigurationError)
+    assert result.exception.message.startswith(f"{url} does not answer as the paperkg API")
+    assert status(sample_db, "fig_a1") == "auto"
