@@ -5,6 +5,8 @@ names interpolated are labels and relationship types taken from the Schema (back
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,9 +15,11 @@ from neo4j import READ_ACCESS, Driver, Query
 from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
 from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
+from rapidfuzz import fuzz
 
 from kg import cypher_guard
-from kg.errors import DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from kg.errors import (AmbiguousPaperError, DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError,
+                       QueryTimeoutError)
 from kg.fulltext import lucene_query
 from ontology.errors import PaperKGError
 from ontology.loader import Schema
@@ -116,10 +120,12 @@ def list_papers(driver: Driver, q: str | None, offset: int, limit: int, database
     return Page(total=record["total"], items=items)
 
 
-def get_paper(driver: Driver, schema: Schema, paper_id: str, database: str | None = None) -> dict[str, Any]:
-    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type."""
+def get_paper(driver: Driver, schema: Schema, name: str, database: str | None = None) -> dict[str, Any]:
+    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type, of the
+    paper `name` stands for (resolve_paper)."""
+    paper_id = resolve_paper(driver, name, database).id
     records = driver.execute_query(_PAPER, id=paper_id, database_=database, routing_="r").records
-    if not records:
+    if not records:  # deleted since it was resolved
         raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
     paper = props(records[0]["p"])
     authors = sorted(records[0]["authors"], key=lambda a: a["position"] or 0)
@@ -129,6 +135,102 @@ def get_paper(driver: Driver, schema: Schema, paper_id: str, database: str | Non
     return {"paper": paper, "authors": authors, "sections": section_tree(sections),
             "counts": {"chunks": counts["chunks"], "sections": counts["sections"],
                        **{t.lower(): n for t, n in counts["by_type"] if t}}}
+
+
+# ------------------------------------------------------------------ a paper by name
+
+_PAPER_FIELDS = "p.id AS id, p.sha256 AS sha256, p.title AS title, p.doi AS doi, p.arxiv_id AS arxiv_id"
+# An arXiv id is stored as printed on the paper, with or without its version: `base` matches either.
+_PAPER_BY_KEY = f"""
+MATCH (p:Paper)
+WHERE p.id = $key OR p.sha256 = $key OR toLower(p.doi) = $doi
+   OR p.arxiv_id = $arxiv OR p.arxiv_id STARTS WITH $arxiv + 'v'
+RETURN {_PAPER_FIELDS} ORDER BY p.id LIMIT $limit
+"""
+_PAPER_TITLES = f"MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN {_PAPER_FIELDS} ORDER BY p.id"
+
+MAX_PAPER_NAME = 500  # characters: longer than any title, DOI or id
+CANDIDATES_SHOWN = 10  # papers an ambiguous name lists
+TITLE_FUZZY_RATIO = 90  # rapidfuzz ratio of a title typed with a slip (a letter, a hyphen) to the stored one
+TITLE_FUZZY_CHARS = 12  # shorter names match exactly only: one letter turns "BERT" into "BART"
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:\s*)", re.I)
+_ARXIV_VERSION = re.compile(r"v\d+(?:\.pdf)?$")
+
+
+@dataclass(frozen=True)
+class PaperMatch:
+    """The paper a name stands for, and how the name matched it."""
+
+    id: str
+    sha256: str
+    title: str | None
+    matched_by: str  # id | doi | arxiv | title | short title | title words
+
+    def as_candidate(self) -> dict[str, str | None]:
+        return {"id": self.id, "title": self.title, "matched_by": self.matched_by}
+
+
+def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loose: bool = True) -> PaperMatch:
+    """The one paper `name` stands for: its id or file SHA-256, its DOI (any case, with or without
+    https://doi.org/ or doi:), its arXiv id (with or without arXiv: or a version), or its title. A title matches
+    case- and punctuation-insensitively as a whole, by its part before a colon ("BERT" for "BERT: Pre-training
+    ..."), or with a slip (rapidfuzz, long names only); with `loose`, also as a run of whole words of the title.
+    The first of these kinds that finds anything decides: several papers there are an AmbiguousPaperError
+    listing them, none at all a NotFoundError. Questions pass `loose=False`: a word of one title is no reason to
+    answer from that paper alone. Every endpoint and command that takes a paper goes through here, so all accept
+    the same names; titles are compared in Python because fuzzy matching needs every title (one short property
+    per paper)."""
+    key = " ".join(name.split())
+    if not key:
+        raise InvalidQueryError("the paper name is empty", hint="give a paper's id, DOI, arXiv id or title")
+    if len(key) > MAX_PAPER_NAME:
+        raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
+                                hint="give a paper's id, DOI, arXiv id or title")
+    arxiv = _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", key)) or None
+    rows = driver.execute_query(_PAPER_BY_KEY, key=key, doi=_DOI_PREFIX.sub("", key).lower() or None, arxiv=arxiv,
+                                limit=CANDIDATES_SHOWN + 1, database_=database, routing_="r").records
+    found = [PaperMatch(r["id"], r["sha256"], r["title"], _matched_by(r, key)) for r in rows]
+    if not found:
+        titles = driver.execute_query(_PAPER_TITLES, database_=database, routing_="r").records
+        found = _by_title(key, titles, loose)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise NotFoundError(f"no paper matches {key!r} by id, DOI, arXiv id or title",
+                            hint="GET /papers?q=<a word of the title> lists the papers in the graph")
+    raise AmbiguousPaperError(f"{key!r} matches several papers by {found[0].matched_by}; the details list them",
+                              hint="name the paper by its id (or DOI, or full title)",
+                              details={"candidates": [m.as_candidate() for m in found[:CANDIDATES_SHOWN]]})
+
+
+def _matched_by(row, key: str) -> str:
+    return "id" if key in (row["id"], row["sha256"]) else "doi" if row["doi"] and \
+        row["doi"].lower() == _DOI_PREFIX.sub("", key).lower() else "arxiv"
+
+
+def _by_title(key: str, rows: list, loose: bool) -> list[PaperMatch]:
+    """The papers of the first kind of title match that finds any (resolve_paper's order)."""
+    wanted = title_key(key)
+    if not wanted:
+        return []
+    titles = [(r, title_key(r["title"]), title_key(r["title"].split(":", 1)[0])) for r in rows]
+    fuzzy = len(wanted) >= TITLE_FUZZY_CHARS
+    tests = [("title", lambda whole, short: wanted == whole),
+             ("short title", lambda whole, short: wanted == short),
+             ("title", lambda whole, short: fuzzy and fuzz.ratio(wanted, whole) >= TITLE_FUZZY_RATIO),
+             ("short title", lambda whole, short: fuzzy and fuzz.ratio(wanted, short) >= TITLE_FUZZY_RATIO),
+             ("title words", lambda whole, short: loose and f" {wanted} " in f" {whole} ")]
+    for kind, test in tests:
+        found = [PaperMatch(r["id"], r["sha256"], r["title"], kind) for r, whole, short in titles if test(whole, short)]
+        if found:
+            return found
+    return []
+
+
+def title_key(text: str) -> str:
+    """A title as compared: NFKC, case-folded, every run of other than letters and digits one space."""
+    return " ".join(re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())
 
 
 def _paper_edge_types(schema: Schema) -> list[str]:
