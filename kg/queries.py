@@ -140,14 +140,9 @@ def get_paper(driver: Driver, schema: Schema, name: str, database: str | None = 
 # ------------------------------------------------------------------ a paper by name
 
 _PAPER_FIELDS = "p.id AS id, p.sha256 AS sha256, p.title AS title, p.doi AS doi, p.arxiv_id AS arxiv_id"
-# An arXiv id is stored as printed on the paper, with or without its version: `base` matches either.
-_PAPER_BY_KEY = f"""
-MATCH (p:Paper)
-WHERE p.id = $key OR p.sha256 = $key OR toLower(p.doi) = $doi
-   OR p.arxiv_id = $arxiv OR p.arxiv_id STARTS WITH $arxiv + 'v'
-RETURN {_PAPER_FIELDS} ORDER BY p.id LIMIT $limit
-"""
-_PAPER_TITLES = f"MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN {_PAPER_FIELDS} ORDER BY p.id"
+_PAPER_BY_ID = f"MATCH (p:Paper) WHERE p.id = $key OR p.sha256 = $key RETURN {_PAPER_FIELDS}"
+# DOIs compare in any case and arXiv ids without their version, which no index serves: every paper's names.
+_PAPER_NAMES = f"MATCH (p:Paper) RETURN {_PAPER_FIELDS} ORDER BY p.id"
 
 MAX_PAPER_NAME = 500  # characters: longer than any title, DOI or id
 CANDIDATES_SHOWN = 10  # papers an ambiguous name lists
@@ -179,21 +174,18 @@ def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loo
     The first of these kinds that finds anything decides: several papers there are an AmbiguousPaperError
     listing them, none at all a NotFoundError. Questions pass `loose=False`: a word of one title is no reason to
     answer from that paper alone. Every endpoint and command that takes a paper goes through here, so all accept
-    the same names; titles are compared in Python because fuzzy matching needs every title (one short property
-    per paper)."""
+    the same names. An id is one index seek; any other name reads every paper's identifiers and title (short
+    properties), since case-blind DOIs, versionless arXiv ids and fuzzy titles have no index to use."""
     key = " ".join(name.split())
     if not key:
         raise InvalidQueryError("the paper name is empty", hint="give a paper's id, DOI, arXiv id or title")
     if len(key) > MAX_PAPER_NAME:
         raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
                                 hint="give a paper's id, DOI, arXiv id or title")
-    arxiv = _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", key)) or None
-    rows = driver.execute_query(_PAPER_BY_KEY, key=key, doi=_DOI_PREFIX.sub("", key).lower() or None, arxiv=arxiv,
-                                limit=CANDIDATES_SHOWN + 1, database_=database, routing_="r").records
-    found = [PaperMatch(r["id"], r["sha256"], r["title"], _matched_by(r, key)) for r in rows]
+    rows = driver.execute_query(_PAPER_BY_ID, key=key, database_=database, routing_="r").records
+    found = [_match(r, "id") for r in rows]
     if not found:
-        titles = driver.execute_query(_PAPER_TITLES, database_=database, routing_="r").records
-        found = _by_title(key, titles, loose)
+        found = _by_name(key, driver.execute_query(_PAPER_NAMES, database_=database, routing_="r").records, loose)
     if len(found) == 1:
         return found[0]
     if not found:
@@ -204,25 +196,27 @@ def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loo
                               details={"candidates": [m.as_candidate() for m in found[:CANDIDATES_SHOWN]]})
 
 
-def _matched_by(row, key: str) -> str:
-    return "id" if key in (row["id"], row["sha256"]) else "doi" if row["doi"] and \
-        row["doi"].lower() == _DOI_PREFIX.sub("", key).lower() else "arxiv"
+def _match(row, kind: str) -> PaperMatch:
+    return PaperMatch(row["id"], row["sha256"], row["title"], kind)
 
 
-def _by_title(key: str, rows: list, loose: bool) -> list[PaperMatch]:
-    """The papers of the first kind of title match that finds any (resolve_paper's order)."""
+def _by_name(key: str, rows: list, loose: bool) -> list[PaperMatch]:
+    """The papers of the first kind of match that finds any, in resolve_paper's order."""
+    doi = _DOI_PREFIX.sub("", key).casefold()
+    arxiv = _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", key)).casefold()
     wanted = title_key(key)
-    if not wanted:
-        return []
-    titles = [(r, title_key(r["title"]), title_key(r["title"].split(":", 1)[0])) for r in rows]
     fuzzy = len(wanted) >= TITLE_FUZZY_CHARS
-    tests = [("title", lambda whole, short: wanted == whole),
-             ("short title", lambda whole, short: wanted == short),
-             ("title", lambda whole, short: fuzzy and fuzz.ratio(wanted, whole) >= TITLE_FUZZY_RATIO),
-             ("short title", lambda whole, short: fuzzy and fuzz.ratio(wanted, short) >= TITLE_FUZZY_RATIO),
-             ("title words", lambda whole, short: loose and f" {wanted} " in f" {whole} ")]
+    papers = [(r, (r["doi"] or "").casefold(), _ARXIV_VERSION.sub("", r["arxiv_id"] or "").casefold(),
+               title_key(r["title"] or ""), title_key((r["title"] or "").split(":", 1)[0])) for r in rows]
+    tests = [("doi", lambda d, a, whole, short: bool(d) and d == doi),
+             ("arxiv", lambda d, a, whole, short: bool(a) and a == arxiv),
+             ("title", lambda d, a, whole, short: bool(wanted) and whole == wanted),
+             ("short title", lambda d, a, whole, short: bool(wanted) and short == wanted),
+             ("title", lambda d, a, whole, short: fuzzy and fuzz.ratio(wanted, whole) >= TITLE_FUZZY_RATIO),
+             ("short title", lambda d, a, whole, short: fuzzy and fuzz.ratio(wanted, short) >= TITLE_FUZZY_RATIO),
+             ("title words", lambda d, a, whole, short: loose and bool(wanted) and f" {wanted} " in f" {whole} ")]
     for kind, test in tests:
-        found = [PaperMatch(r["id"], r["sha256"], r["title"], kind) for r, whole, short in titles if test(whole, short)]
+        found = [_match(r, kind) for r, *names in papers if test(*names)]
         if found:
             return found
     return []

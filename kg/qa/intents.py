@@ -145,8 +145,9 @@ _IDS = frozenset({"id", "doi", "arxiv"})
 _IDENTIFIER = re.compile(r"\b(?:doi:\s*)?10\.\d{4,9}/[^\s\"<>,;]*[^\s\"<>,;.?!)]|\barxiv:\s*[\w.\-/]+\w|"
                          r"\b\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?\b", re.I)
 _QUOTED = re.compile(r'"([^"]{2,300})"|\u201c([^\u201c\u201d]{2,300})\u201d')
-# "the BERT paper", "the Transformer-XL article": a name of a few words before the noun
-_THE_NAMED = re.compile(r"\bthe\s+((?:[^\s,;?!]+\s+){0,5}?[^\s,;?!]+)\s+(?:paper|article)\b", re.I)
+# "the BERT paper", "the Transformer-XL article": a name of a few words (none of them "the") before the noun
+_THE_NAMED = re.compile(r"\bthe\s+((?:(?!the\b)[^\s,;?!]+\s+){0,5}?(?!the\b)[^\s,;?!]+)\s+(?:paper|article)\b",
+                        re.I)
 # "In <name>, ...": the clause goes with the name, so the rest reads as a question the patterns above know
 _LEADING = re.compile(r"^\s*(?:in|from|according to)\s+$", re.I)
 _TRAILING = re.compile(r"^\s*(?:paper|article)?\s*[,:]\s*", re.I)

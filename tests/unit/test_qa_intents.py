@@ -65,6 +65,8 @@ IDS = frozenset({"id", "doi", "arxiv"})
     ("Which datasets does 1810.04805 use?", [("1810.04805", IDS, "Which datasets does the paper use?")]),
     ("Which tasks does 10.18653/v1/N19-1423 address?",
      [("10.18653/v1/N19-1423", IDS, "Which tasks does the paper address?")]),
+    ("How long are the books of the LongBench paper?",
+     [("LongBench", NAME, "How long are the books of the paper?")]),
     ("Which datasets does the paper use?", []),
     ("What is the accuracy of 93.5 on SQuAD?", []),
 ])
