@@ -19,6 +19,7 @@ from kg.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
 
 CANDIDATES = 20  # chunks whose sentences compete for the answer
+NAMES_TRIED = 8  # names of a paper a question may give that are looked up: each costs up to two reads
 Rewriter = Callable[[str, str, list[dict]], str]  # (question, extractive answer, evidence) -> rewritten answer
 
 
@@ -61,7 +62,7 @@ def _named_paper(reader: GraphReader, question: str) -> tuple[PaperMatch | None,
     """The paper the question names and the question read without its name, or (None, the question). Only a
     name that fits one paper, in a way its form calls for (kg.qa.intents.paper_names), scopes the answer: a
     name fitting several papers or none leaves the question to all papers, as does a word of a title."""
-    for named in paper_names(question):
+    for named in paper_names(question)[:NAMES_TRIED]:
         try:
             found = reader.paper(named.name, loose=False)
         except (NotFoundError, AmbiguousPaperError, InvalidQueryError):

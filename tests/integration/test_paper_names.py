@@ -16,7 +16,7 @@ from cli.main import app as cli_app
 from extractors.model import paper_id
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.filestore import file_sha256
-from kg.qa.engine import ask
+from kg.qa.engine import NAMES_TRIED, ask
 from kg.queries import resolve_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest
@@ -181,6 +181,14 @@ def test_the_same_question_without_a_name_reads_every_paper(driver, papers):
 ])
 def test_a_weak_or_ambiguous_name_does_not_scope(driver, papers, question):
     assert answer(driver, question).paper_id is None
+
+
+def test_a_question_gets_a_bounded_number_of_name_lookups(driver, papers):
+    ids, _ = papers
+    others = " ".join(f"the x{n} paper," for n in range(NAMES_TRIED - 1))
+    assert answer(driver, f"Beside {others} where do the books of the LongBench paper come from?").paper_id == ids["b"]
+    others += f" the x{NAMES_TRIED} paper,"
+    assert answer(driver, f"Beside {others} where do the books of the LongBench paper come from?").paper_id is None
 
 
 def test_no_answer_is_null_with_a_reason_and_no_evidence(driver, papers, client):
