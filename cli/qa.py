@@ -44,7 +44,8 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
     for n, e in enumerate(result.evidence, start=1):
         table.add_row(str(n), str(e["page"]), e["section"] or "", e["text"][:200], (e["title"] or "")[:40],
                       e["chunk_id"])
-    console.print(table)
+    if result.evidence:
+        console.print(table)
 
 
 def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phrase..."),
