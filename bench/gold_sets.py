@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TypeVar
 
 DEV, HELD_OUT = "dev", "held-out"
+# Distinct names: the groups of all kinds share one table of figures, where one "unknown" would hide the other.
+UNKNOWN_LAYOUT, UNKNOWN_DOMAIN = "layout unknown", "domain unknown"
 # Top-level MANIFEST domains -> report groups; anything else is "other".
 _DOMAIN_GROUPS = {"NLP": "ML/NLP/CV", "ML": "ML/NLP/CV", "CV": "ML/NLP/CV", "CS": "CS other",
                   "HCI": "CS other", "biomed": "biomedical", "biomed text mining": "biomedical",
@@ -36,8 +38,8 @@ def split_of(stem: str) -> str:
 
 @dataclass(frozen=True)
 class Family:
-    layout: str  # "1-col", "2-col", ... or "unknown"
-    domain: str  # a group of _DOMAIN_GROUPS, "other" or "unknown"
+    layout: str  # "1-col", "2-col", ... or UNKNOWN_LAYOUT
+    domain: str  # a group of _DOMAIN_GROUPS, "other" or UNKNOWN_DOMAIN
 
 
 def families(manifest: Path) -> dict[str, Family]:
@@ -49,16 +51,16 @@ def families(manifest: Path) -> dict[str, Family]:
         for row in csv.DictReader(handle, delimiter="\t"):
             notes = {m["key"]: m["value"].strip() for m in _NOTE.finditer(row.get("notes") or "")}
             domain = notes.get("domain")
-            group = "unknown" if domain is None else _DOMAIN_GROUPS.get(domain.split("/")[0].strip(), "other")
-            found[Path(row["file"]).stem] = Family(layout=notes.get("layout", "unknown"), domain=group)
+            group = UNKNOWN_DOMAIN if domain is None else _DOMAIN_GROUPS.get(domain.split("/")[0].strip(), "other")
+            found[Path(row["file"]).stem] = Family(layout=notes.get("layout", UNKNOWN_LAYOUT), domain=group)
     return found
 
 
 def groups(stems: Iterable[str], manifest: Path) -> dict[str, dict[str, list[str]]]:
     """Subsets of `stems` by kind ("split", "layout", "domain") and name, e.g. groups[...]["split"]["dev"]; only
-    groups with at least one paper. A stem missing from the manifest has layout and domain "unknown"."""
+    groups with at least one paper. A stem missing from the manifest has UNKNOWN_LAYOUT and UNKNOWN_DOMAIN."""
     family = families(manifest)
-    unknown = Family("unknown", "unknown")
+    unknown = Family(UNKNOWN_LAYOUT, UNKNOWN_DOMAIN)
     named: dict[str, dict[str, list[str]]] = {"split": {DEV: [], HELD_OUT: []}, "layout": {}, "domain": {}}
     for stem in stems:
         f = family.get(stem, unknown)

@@ -13,6 +13,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from bench.gold_sets import per_group, report_groups
+from bench.gold_years import YEARS, gold_years
 from cli.output import console
 from cli.parse import prediction
 from extractors.scoring import Counts, aggregate, score_paper
@@ -62,12 +63,12 @@ def _group_table(title: str, totals: dict[str, dict[str, Counts]], sizes: dict[s
     """One row per group of papers: the F1 (or rate) of each category, so a family that lags shows."""
     table = Table(title=title)
     columns = {"sect": "sections", "lvl": "level", "title": "title", "auth": "authors", "abs": "abstract",
-               "refs": "references", "figs": "figures", "tabs": "tables", "eqs": "equations"}
+               "refs": "references", "figs": "figures", "tabs": "tables", "eqs": "equations", "year": "year"}
     table.add_column("group", overflow="fold")
     for col in ("n", *columns):
         table.add_column(col, justify="right")
     for name, t in totals.items():
-        cells = [f"{t['sections'].rate('level'):.2f}" if key == "level" else f"{t[key].f1:.2f}"
+        cells = [f"{t['sections'].rate('level'):.2f}" if key == "level" else f"{t[key].f1:.2f}" if key in t else ""
                  for key in columns.values()]
         table.add_row(name, str(sizes[name]), *cells)
     return table
@@ -86,11 +87,15 @@ def structure(
     baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="also score pymupdf4llm's headings"),
     baseline_pages: int = typer.Option(0, "--baseline-pages", help="pages per paper for the baseline (0 = all)"),
     json_out: Path | None = typer.Option(None, "--json", help="write all figures to this JSON file"),
+    years: Path = typer.Option(YEARS, "--years", exists=True, dir_okay=False,
+                               help="the publication year each gold paper prints (TSV: paper, year, where)"),
 ) -> None:
     """Parse every PDF in the corpus, score those with a gold file, print precision/recall/F1."""
     from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`
 
-    golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
+    printed = gold_years(years)
+    golds = {p.stem: json.loads(p.read_text()) | ({"year": printed[p.stem]} if p.stem in printed else {})
+             for p in sorted(gold.glob("*.json"))}
     pdfs = sorted(corpus.glob("*.pdf"))
     ours: dict[str, dict] = {}
     speeds: list[float] = []
@@ -121,18 +126,20 @@ def structure(
                 progress.advance(task)
     scores = {stem: score_paper(g, ours.get(stem, {})) for stem, g in golds.items()}
     rows = Table(title="per paper")
-    for col in ("paper", "sections F1", "level", "title", "authors F1", "abstract", "refs", "figs F1", "tables F1"):
+    for col in ("paper", "sections F1", "level", "title", "authors F1", "abstract", "refs", "figs F1", "tables F1",
+                "year (printed)"):
         rows.add_column(col)
     for stem, s in scores.items():
+        year = f"{ours.get(stem, {}).get('year')} ({golds[stem]['year']})" if "year" in golds[stem] else ""
         rows.add_row(stem, f"{s['sections'].f1:.2f}", f"{s['sections'].rate('level'):.2f}", str(s["title"].matched),
                      f"{s['authors'].f1:.2f}", str(s["abstract"].matched), str(s["references"].matched),
-                     f"{s['figures'].f1:.2f}", f"{s['tables'].f1:.2f}")
+                     f"{s['figures'].f1:.2f}", f"{s['tables'].f1:.2f}", year)
     console.print(rows)
     totals = aggregate(list(scores.values()))
     console.print(_table("paperkg", totals))
     named = report_groups(scores, corpus / "MANIFEST.tsv")
     group_totals = per_group(scores, named, aggregate)
-    console.print(_group_table("paperkg by group of papers (F1; lvl, title, abs, refs: rate)",
+    console.print(_group_table("paperkg by group of papers (F1; lvl, title, abs, refs, year: rate)",
                                group_totals, {name: len(members) for name, members in named.items()}))
     pages_per_second = statistics.median(speeds) if speeds else 0.0
     console.print(f"paperkg: {len(ours)}/{len(pdfs)} PDFs parsed without exception; "

@@ -24,6 +24,7 @@ def prediction(doc: Document) -> dict:
     out = {
         "file": doc.file_name,
         "title": doc.metadata.title,
+        "year": doc.metadata.year,
         "authors": [a.name for a in doc.metadata.authors],
         "abstract": doc.metadata.abstract,
         "sections": [{"title": s.title, "level": s.level, "page": s.page_start} for s in doc.sections],

@@ -232,7 +232,9 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
     left, right = _text_extent(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right)]
     ordered, columns = _reading_order(lines, layout.width, body)
-    return replace(layout, lines=ordered, columns=columns)
+    kept = {id(line) for line in lines}
+    return replace(layout, lines=ordered, columns=columns,
+                   furniture=[line for line in layout.lines if id(line) not in kept])
 
 
 # --- reading order ------------------------------------------------------------------------------

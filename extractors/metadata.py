@@ -10,6 +10,7 @@ import re
 
 from extractors.body import Placed
 from extractors.model import Author, Box, Line, Metadata, PageLayout
+from extractors.pubyear import publication_year
 from extractors.sections import Heading, body_size
 from extractors.text import join_lines
 
@@ -35,7 +36,6 @@ _ABSTRACT_RUNIN = re.compile(r"^\s*(abstract|summary)\s*[—–:.\-]\s*", re.I)
 _KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")
 _ARXIV = re.compile(r"arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
-_YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
 _VENUE = re.compile(r"(proceedings of [^.,;]+|in:? [A-Z][^.;]*(?:conference|workshop|symposium)[^.;]*)", re.I)
 
 
@@ -63,6 +63,7 @@ def extract_metadata(first: PageLayout, lines: list[Line], heads: list[Heading],
                         if (n < stop or l.bbox[3] <= stop_y + 1) and l not in title_lines])
     abstract, box = _abstract(heads, placed, text)
     page_text = "\n".join(l.text for l in page_lines)
+    doi = _first(_DOI, page_text) or _first(_DOI, pdf_meta.get("subject") or "")
     return Metadata(
         title=title,
         title_box=Box(page=1, bbox=_union([l.bbox for l in title_lines])) if title_lines else None,
@@ -70,9 +71,9 @@ def extract_metadata(first: PageLayout, lines: list[Line], heads: list[Heading],
         abstract=abstract,
         abstract_box=box,
         keywords=_keywords(page_lines),
-        doi=_first(_DOI, page_text) or _first(_DOI, pdf_meta.get("subject") or ""),
+        doi=doi,
         arxiv_id=_first(_ARXIV, page_text),
-        year=_year(page_text, pdf_meta),
+        year=publication_year(first, body_size(lines), doi),
         venue=_first(_VENUE, page_text),
     )
 
@@ -237,12 +238,3 @@ def _keywords(lines: list[Line]) -> list[str]:
     return []
 
 
-def _year(page_text: str, pdf_meta: dict) -> int | None:
-    arxiv = _ARXIV.search(page_text)
-    if arxiv and arxiv.group(1)[:4].isdigit():
-        return 2000 + int(arxiv.group(1)[:2])
-    m = _YEAR.search(page_text)
-    if m:
-        return int(m.group(1))
-    created = (pdf_meta.get("creationDate") or "")[2:6]
-    return int(created) if created.isdigit() else None

@@ -73,6 +73,9 @@ class PageLayout:
     width: float
     height: float
     lines: list[Line] = field(default_factory=list)  # reading order, running heads/footers removed
+    # the removed running heads, page numbers and margin stamps: not body text, but where a paper prints its
+    # journal line and arXiv stamp, which the publication year is read from
+    furniture: list[Line] = field(default_factory=list)
     images: list[BBox] = field(default_factory=list)
     drawings: list[BBox] = field(default_factory=list)
     columns: int = 1

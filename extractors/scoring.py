@@ -135,11 +135,12 @@ def references_correct(gold: int, pred: int | None) -> bool:
 
 
 def score_paper(gold: dict, pred: dict) -> dict[str, Counts]:
-    """Every structure category for one paper; a missing key in `pred` scores as empty."""
+    """Every structure category for one paper; a missing key in `pred` scores as empty. The publication year is
+    scored only when `gold` has one (None: the paper prints none, and None is the right answer)."""
     def flag(ok: bool) -> Counts:
         return Counts(int(ok), 1, 1)
 
-    return {
+    scores = {
         "sections": score_sections(gold.get("sections", []), pred.get("sections", [])),
         "figures": score_floats(gold.get("figures", []), pred.get("figures", [])),
         "tables": score_floats(gold.get("tables", []), pred.get("tables", [])),
@@ -149,6 +150,9 @@ def score_paper(gold: dict, pred: dict) -> dict[str, Counts]:
         "abstract": flag(abstract_correct(gold["abstract"], pred.get("abstract"))),
         "references": flag(references_correct(gold["references_count"], pred.get("references_count"))),
     }
+    if "year" in gold:
+        scores["year"] = flag("year" in pred and pred["year"] == gold["year"])
+    return scores
 
 
 def aggregate(papers: list[dict[str, Counts]]) -> dict[str, Counts]:

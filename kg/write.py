@@ -41,7 +41,7 @@ MERGE (n:`{label}` {{id: row.id}})
 ON CREATE SET n.created_at = coalesce(row.created_at, $created_at)
 WITH n, row, coalesce(n.verification_status, 'auto') = 'auto' AS automatic
 SET n += CASE WHEN automatic THEN $shared ELSE {{}} END, n += CASE WHEN automatic THEN row.props ELSE {{}} END
-RETURN collect([row.id, elementId(n)]) AS written
+RETURN collect([$label, row.id, elementId(n)]) AS written
 """
 
 # Elements known to be new (write_in_transaction's `new`) are CREATEd: no seek for an existing one, no check of
@@ -49,10 +49,11 @@ RETURN collect([row.id, elementId(n)]) AS written
 # node created by the same transaction at one end cannot exist yet.
 # The properties of a CREATE are one map in its pattern (see _properties): `SET n += map` applied each map apart,
 # diffing it against the node's properties so far, 60 % of the node and edge statements' server time.
+# New nodes of every label share a statement, as new edges do (below): the label is each row's.
 _CREATE_NODES = PLANNED_ONCE + """
 UNWIND $rows AS row
-CREATE (n:`{label}` {{id: row.id, {properties}}})
-RETURN collect([row.id, elementId(n)]) AS written
+CREATE (n:$(row.label) {{id: row.id, {properties}}})
+RETURN collect([row.label, row.id, elementId(n)]) AS written
 """
 
 # Endpoints are matched, never created: an edge to a node that does not exist is reported, not invented. An end
@@ -105,18 +106,13 @@ def _edge_statement(params: dict[str, Any], declared: Iterable[str], shape: _Edg
 
 def _properties(params: dict[str, Any], declared: Iterable[str]) -> str:
     """The map of a CREATE pattern for the parameters of _split_shared. It names the `declared` properties (the
-    ontology's for the label; for edges, those of every relationship type) besides those the rows carry, each
+    ontology's for every node label, or for every relationship type) besides those the rows carry, each
     taken from its row or else from `$shared`, so that a statement has one text, and one cached plan, whichever
     properties a paper's rows carry and share. Names are the ontology's (validation refuses any other); a
     property a row lacks is null, which CREATE leaves unset, as `+=` did."""
     names = {name for row in params["rows"] for name in row["props"]}.union(params["shared"], declared)
     entries = [f"{q}: coalesce(row.props.{q}, $shared.{q})" for q in map(_quoted, sorted(names - {"id", "created_at"}))]
     return ", ".join(["created_at: coalesce(row.created_at, $created_at)", *entries])
-
-
-def _declared(owners: dict[str, Any], name: str) -> Iterable[str]:
-    owner = owners.get(name)
-    return owner.properties if owner else ()
 
 
 def _quoted(name: str) -> str:
@@ -174,7 +170,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                          batch_size: int = BATCH_SIZE, on_statement: Callable[[int], None] | None = None,
                          element_ids: dict[tuple[str, str], str] | None = None) -> tuple[int, int, list[EdgeRecord]]:
     """The statements of write_graph inside a caller's transaction, for already validated and stamped elements:
-    nodes by label, then edges by _EdgeShape, `batch_size` rows a statement. Nodes whose (label, id) is in `new`,
+    new nodes, existing nodes by label, then edges by _EdgeShape, `batch_size` rows a statement. Nodes whose (label, id) is in `new`,
     and edges with such a node at an end, are CREATEd (naming the properties `schema` declares for them: see
     _properties); the rest is MERGEd. A node or edge proposed twice is written once, as
     MERGE would make it (see _distinct). Returns the nodes and edges written (each once) and the proposed edges
@@ -198,17 +194,20 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
             on_statement(sent)
 
     distinct_nodes = _distinct(nodes, lambda n: (n.label, n.id))
-    by_label: dict[tuple[str, bool], list[NodeRecord]] = defaultdict(list)
+    # New nodes in one group whatever their label (one statement text); existing ones by label (MERGE seeks by it).
+    by_label: dict[str | None, list[NodeRecord]] = defaultdict(list)
     for _, node in distinct_nodes:
-        by_label[(node.label, (node.label, node.id) in new)].append(node)
-    node_labels = []
-    for (label, created), group in by_label.items():
+        by_label[None if (node.label, node.id) in new else node.label].append(node)
+    # Every label's properties, so that the CREATE text is the same whichever labels a statement holds.
+    node_properties = sorted({name for owner in (schema.nodes.values() if schema else ()) for name in owner.properties})
+    for label, group in by_label.items():
         for part in batches(group, batch_size):
-            params = _split_shared([n.props for n in part], [{"id": n.id} for n in part])
-            declared = _declared(schema.nodes if schema else {}, label)
-            send(_CREATE_NODES.format(label=label, properties=_properties(params, declared)) if created
-                 else _MERGE_NODES.format(label=label), params)
-            node_labels.append(label)
+            if label is None:
+                params = _split_shared([n.props for n in part], [{"label": n.label, "id": n.id} for n in part])
+                send(_CREATE_NODES.format(properties=_properties(params, node_properties)), params)
+            else:
+                params = _split_shared([n.props for n in part], [{"id": n.id} for n in part])
+                send(_MERGE_NODES.format(label=label), {**params, "label": label})
 
     # The edge rows are built while the server executes the node statements; the element ids of the ends written
     # here are filled in once those statements answer.
@@ -224,8 +223,8 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
                        {"i": i, "type": e.type, "s": e.source_id, "t": e.target_id} for i, e in part]))
                   for shape, group in by_shape.items() for part in batches(group, batch_size)]
 
-    element_ids.update({(label, node_id): element_id for label, result in zip(node_labels, pending)
-                        for node_id, element_id in result.single()["written"]})
+    element_ids.update({(label, node_id): element_id for result in pending
+                        for label, node_id, element_id in result.single()["written"]})
     pending.clear()
     # Every type's properties, so that the CREATE text is the same whichever types a statement holds.
     owners = schema.relationships.values() if schema else ()

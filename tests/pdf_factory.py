@@ -366,3 +366,48 @@ def bibliography_paper(style: str) -> tuple[bytes, list[BibEntry]]:
         entries.append(BibEntry(marker, e.authors if style == "author-year" else names, e.title, e.year, e.venue,
                                 e.doi, e.arxiv_id))
     return w.bytes(), entries
+
+
+# --- where a paper prints its publication year ----------------------------------------------------
+
+
+@dataclass
+class DatedPage:
+    """Statements of a paper's date, each printed where such statements are printed on page 1; empty = absent."""
+
+    head: list[str] = field(default_factory=list)  # journal or proceedings lines above the title, page 1 only
+    running_head: str = ""  # a journal line at the head of every page
+    stamp: str = ""  # an arXiv stamp, set vertically in the left margin
+    under_title: str = ""  # a line in body type under the authors ("Published 5 June 2017")
+    footnote: list[str] = field(default_factory=list)  # small type at the foot of the first column
+
+
+def dated_paper(dates: DatedPage, columns: int = 2) -> bytes:
+    """A two-page paper printing `dates`, whose prose cites later years ("(Lee et al., 2024)", "the SemEval
+    2023 task") and whose references and PDF creation date are later still, so the year can only be right when
+    it is read from the statements."""
+    w = Writer(columns=columns, running_head=dates.running_head)
+    for n, text in enumerate(dates.head):
+        w.page.insert_text((w.margin, 40 + 10 * n), text, fontname=REGULAR, fontsize=8)
+    if dates.stamp:
+        w.page.insert_text((30, 560), dates.stamp, fontname=REGULAR, fontsize=14, rotate=90)
+    w.line("Publication Years Are Printed on the First Page", size=18, font=BOLD, full_width=True, center=True)
+    w.space(8)
+    w.line("Alice Smith and Bob Jones", size=11, full_width=True, center=True)
+    w.line("University of Testing, Example City", size=10, full_width=True, center=True)
+    if dates.under_title:
+        w.line(dates.under_title, size=10, full_width=True, center=True)
+    w.space(12)
+    w.line("Abstract", size=12, font=BOLD, full_width=columns == 1, center=columns == 2)
+    w.paragraph(prose(3) + " We build on the SemEval 2023 task and on Lee et al. (2024).", full_width=True)
+    w.start_columns()
+    for n, text in enumerate(reversed(dates.footnote)):
+        w.page.insert_text((w.margin, HEIGHT - w.margin - 4 - 9 * n), text, fontname=REGULAR, fontsize=7)
+    w.heading("1 Introduction")
+    w.paragraph(prose(6) + " Earlier systems (Lee et al., 2024; Kim, 2025) read the year from the PDF.")
+    for n in range(6):
+        w.paragraph(prose(12, offset=n))
+    w.heading("References")
+    for n in range(1, 4):
+        w.paragraph(f"[{n}] A. Author. A cited paper number {n}. Journal of Tests, 20{22 + n}.", size=9)
+    return w.bytes({"creationDate": "D:20260101120000Z", "modDate": "D:20260101120000Z"})

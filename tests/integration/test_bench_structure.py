@@ -25,8 +25,9 @@ TARGETS = {
     "equations": (0.60, {}),
     "authors": (0.90, {}),
 }
-# single yes/no per paper: the share of papers that must be right (abstract 18 and references 17 of 22 were)
-PER_PAPER = {"title": 0.95, "abstract": 0.77, "references": 0.72}
+# single yes/no per paper: the share of papers that must be right (abstract 18 and references 17 of 22 were; the
+# publication year at issue 29's target)
+PER_PAPER = {"title": 0.95, "abstract": 0.77, "references": 0.72, "year": 0.95}
 
 
 def test_structure_benchmark_keeps_its_floor_on_gold(tmp_path):

@@ -136,6 +136,33 @@ def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and
         ("chunk_t1", "MENTIONS", "section_t2", 0.4, [3], [8], None)]
 
 
+def test_new_nodes_of_several_labels_share_one_statement_and_keep_their_labels(empty_db):
+    """New nodes take their label from their row (kg.write._CREATE_NODES), as new edges take their type; nodes that
+    may exist already are MERGEd by label, each label a statement of its own (its id index finds them)."""
+    init_schema(empty_db, get_schema(), 8)
+    auto = {"verification_status": "auto"}
+    new_nodes = [section(1, "one", EARLY), NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", **auto}),
+                 NodeRecord("Figure", "figure_t1", {"label": "Figure 1", **auto})]
+    shared = [NodeRecord("Method", "method_t1", {"name": "routing", **auto}),
+              NodeRecord("Dataset", "dataset_t1", {"name": "corpus", **auto})]
+    sent: list[str] = []
+
+    def write(tx):
+        run = tx.run
+        tx.run = lambda query, **params: sent.append(query) or run(query, **params)
+        return write_in_transaction(tx, new_nodes + shared, [], new=frozenset((n.label, n.id) for n in new_nodes),
+                                    schema=get_schema())
+
+    with empty_db.session() as session:
+        assert session.execute_write(write) == (5, 0, [])
+    assert len([q for q in sent if "CREATE (n:" in q]) == 1 and len([q for q in sent if "MERGE (n:" in q]) == 2
+    found = empty_db.execute_query("MATCH (n) WHERE n.id ENDS WITH '_t1' RETURN labels(n) AS labels, n.id AS id "
+                                   "ORDER BY id").records
+    assert [(r["labels"], r["id"]) for r in found] == [
+        (["Chunk"], "chunk_t1"), (["Dataset"], "dataset_t1"), (["Figure"], "figure_t1"),
+        (["Method"], "method_t1"), (["Section"], "section_t1")]
+
+
 def test_new_edges_to_nodes_found_by_id_are_grouped_by_that_end_s_label(empty_db):
     """An end the call did not write is matched by its label's id index, so new edges to such ends share a statement
     per label, whatever their types; each edge reaches the node of its own label."""

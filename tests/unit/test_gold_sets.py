@@ -32,7 +32,7 @@ def test_families_coarsen_domains_and_keep_layouts(tmp_path):
     assert (found["b"].domain, found["b"].layout) == ("physics", "1-col")
     assert found["c"].domain == "biomedical"
     assert (found["paper1"].domain, found["paper1"].layout) == ("other", "3-col")
-    assert (found["paper2"].domain, found["paper2"].layout) == ("unknown", "unknown")
+    assert (found["paper2"].domain, found["paper2"].layout) == ("domain unknown", "layout unknown")
     assert families(tmp_path / "missing.tsv") == {}
 
 
@@ -41,8 +41,8 @@ def test_groups_and_leave_one_out(tmp_path):
     manifest.write_text(MANIFEST)
     kinds = groups(["a", "b", "c", "z"], manifest)  # z (digest ...06) is not in the manifest
     assert kinds["split"] == {DEV: ["c", "z"], HELD_OUT: ["a", "b"]}
-    assert kinds["layout"] == {"2-col": ["a", "c"], "1-col": ["b"], "unknown": ["z"]}
-    assert kinds["domain"] == {"ML/NLP/CV": ["a"], "physics": ["b"], "biomedical": ["c"], "unknown": ["z"]}
+    assert kinds["layout"] == {"2-col": ["a", "c"], "1-col": ["b"], "layout unknown": ["z"]}
+    assert kinds["domain"] == {"ML/NLP/CV": ["a"], "physics": ["b"], "biomedical": ["c"], "domain unknown": ["z"]}
     without = leave_one_out(kinds["domain"], ["a", "b", "c", "z"])
     assert without["without physics"] == ["a", "c", "z"]
     assert leave_one_out({"physics": ["b"]}, ["b"]) == {}
@@ -50,4 +50,6 @@ def test_groups_and_leave_one_out(tmp_path):
     assert list(reported) == [DEV, HELD_OUT, "2-col", "1-col", "ML/NLP/CV", "physics", "biomedical",
                               "without ML/NLP/CV", "without physics", "without biomedical"]
     assert reported["without physics"] == ["a", "c"] and reported[HELD_OUT] == ["a", "b"]
+    with_unknown = report_groups(["a", "z"], manifest)  # both of z's families unknown: two rows, neither lost
+    assert with_unknown["layout unknown"] == with_unknown["domain unknown"] == ["z"]
     assert per_group({"a": 1, "c": 3}, {"2-col": ["a", "c"], "1-col": ["b"]}, sum) == {"2-col": 4, "1-col": 0}

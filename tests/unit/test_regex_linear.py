@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, layout, mentions, metadata, references
+from extractors import floats, layout, mentions, metadata, pubyear, references
 from extractors.semantic import concepts, patterns, results
 
 LONG = 200_000
@@ -56,6 +56,11 @@ ADVERSARIAL = {
     "cross-reference labels: spaces": (mentions.expand_labels, "1" + repeat(" ", "x")),
     "reference authors: spaces": (references.split_authors, "A" + repeat(" ", "x")),
     "author line: a run of marks": (metadata._names, "A" + repeat("1", "\0")),
+    "proceedings line without a year": (pubyear._PROCEEDINGS.search, repeat("proceedings 12 ")),
+    "copyright signs without a year": (pubyear._COPYRIGHT.search, repeat("© ")),
+    "received dates without a year": (pubyear._MILESTONE.search, repeat("received 12 may ")),
+    "arXiv ids without a stamp": (pubyear._ARXIV_STAMP.search, repeat("arxiv:1810.04805v2 ")),
+    "date ranges without a year": (pubyear._DATE_RANGE.search, repeat("june 1 - 6 ")),
     "author-year item: capitals": (mentions.ITEM_RE.search, repeat("A")),
     "author-year item: particles": (mentions.ITEM_RE.search, repeat("van ", "x")),
     "narrative citation: mixed case": (mentions.NARRATIVE_RE.search, repeat("aA")),
