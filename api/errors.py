@@ -13,9 +13,9 @@ from starlette.exceptions import HTTPException
 from api import auth
 from extractors.errors import ExtractionError, InvalidBBoxError
 from kg import store
-from kg.errors import (AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable, InvalidEditError,
-                       InvalidQueryError, NotFoundError, PermissionDeniedError, PreconditionRequiredError,
-                       QueryRefusedError, QueryTimeoutError)
+from kg.errors import (AmbiguousPaperError, AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable,
+                       InvalidEditError, InvalidQueryError, NotFoundError, PermissionDeniedError,
+                       PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)
 from kg.errors import UNEXPECTED, BusyError, LimitExceededError, PayloadTooLargeError
 from ontology.errors import PaperKGError
 
@@ -24,7 +24,7 @@ log = logging.getLogger("paperkg.api")
 STATUS = [(NotFoundError, 404), (InvalidQueryError, 400), (QueryRefusedError, 403), (QueryTimeoutError, 422),
           (ExtractionError, 422), (DatabaseUnavailable, 503), (ConfigurationError, 503),
           (AuthenticationError, 401), (PermissionDeniedError, 403), (ConflictError, 409), (InvalidEditError, 422),
-          (PreconditionRequiredError, 428), (InvalidBBoxError, 422)]
+          (PreconditionRequiredError, 428), (InvalidBBoxError, 422), (AmbiguousPaperError, 409)]
 # the server's bounds (issue 23): every refusal a 4xx
 STATUS += [(PayloadTooLargeError, 413), (LimitExceededError, 422), (BusyError, 429)]
 

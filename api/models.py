@@ -7,6 +7,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kg.queries import MAX_PAPER_NAME
+
 T = TypeVar("T")
 
 
@@ -18,6 +20,13 @@ class ErrorDetail(BaseModel):
 
 class ErrorBody(BaseModel):
     error: ErrorDetail
+
+
+# The answers of an operation that takes a paper by name (kg.queries.resolve_paper).
+PAPER_NAME_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "no paper matches the name (id, file SHA-256, DOI, arXiv id or title)"},
+    409: {"model": ErrorBody, "description": "the name matches several papers (code AMBIGUOUS_PAPER); "
+                                             "`details.candidates` lists them with their ids"}}
 
 
 class Page(BaseModel, Generic[T]):
@@ -149,7 +158,15 @@ class AskRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: str = Field(min_length=3, max_length=1000, examples=["Which datasets does the paper use?"])
-    paper_id: str | None = Field(default=None, description="answer from this paper only")
+    paper_id: str | None = Field(
+        default=None, max_length=MAX_PAPER_NAME,
+        examples=["paper_0123456789abcdef0123", "10.18653/v1/N19-1423", "arXiv:1810.04805",
+                  "Attention Is All You Need"],
+        description="answer from this paper only: its id, file SHA-256, DOI (with or without https://doi.org/), arXiv "
+                    "id (with or without arXiv: and version) or title (whole, before its colon, or a run of its "
+                    "words; case-insensitive). 404 when no paper matches, 409 listing the candidates when several "
+                    "do. Without it, a paper the question names unambiguously (a DOI or arXiv id, a quoted title, "
+                    "\"the BERT paper\") scopes the answer")
     top_k: int = Field(default=5, ge=1, le=20, description="evidence items to return")
 
 
@@ -165,10 +182,14 @@ class Evidence(BaseModel):
 
 
 class AskResponse(BaseModel):
-    answer: str = Field(description="extractive: sentences of the evidence or values of the graph; empty when "
-                                    "nothing supports an answer")
+    answer: str | None = Field(description="extractive: sentences of the evidence or values of the graph; null when "
+                                           "nothing supports an answer (then `reason` says why and `evidence` is "
+                                           "empty)")
+    reason: str | None = Field(None, description="why there is no answer; null when there is one")
     intent: str
     confidence: float
+    paper_id: str | None = Field(None, description="the paper the answer comes from alone: the request's paper_id "
+                                                   "resolved, or the paper the question names; null for all papers")
     evidence: list[Evidence]
     graph: dict[str, list[dict[str, Any]]]
     cypher: list[str]

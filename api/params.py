@@ -6,16 +6,20 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Query
+from fastapi import Path, Query
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import body
+from kg.queries import MAX_PAPER_NAME
 
 MAX_OFFSET = 1_000_000  # far beyond any list the API pages through, far below 2**31
 MAX_TEXT = 500  # characters of a search text (names, titles, locate's phrase); questions go in a body
 
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="items to skip")]
+PAPER_NAME_HELP = ("a paper: its id, file SHA-256, DOI (with or without https://doi.org/), arXiv id (with or without "
+                   "arXiv: and version) or title (whole, the part before its colon, or a run of its words; any case)")
+PaperName = Annotated[str, Path(max_length=MAX_PAPER_NAME, description=PAPER_NAME_HELP)]
 
 
 class UrlLengthLimit:

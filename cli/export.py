@@ -24,7 +24,8 @@ INCLUDE_REJECTED_HELP = ("Also export what curators rejected (hidden by default)
 @app.command()
 def rdf(
     fmt: RdfFormat = typer.Option(RdfFormat.TURTLE, "--format", "-f", help="RDF serialisation."),
-    paper: str | None = typer.Option(None, "--paper", help="Only this paper's part of the graph (a Paper id)."),
+    paper: str | None = typer.Option(None, "--paper",
+                                     help="Only this paper's part of the graph (its id, DOI, arXiv id or title)."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
     include_rejected: bool = typer.Option(False, "--include-rejected", help=INCLUDE_REJECTED_HELP),
 ) -> None:
@@ -41,7 +42,8 @@ def rdf(
         console.print(f"Wrote {len(nodes)} nodes and {len(edges)} edges as {fmt.value} to {output}")
 
 
-PAPERS = typer.Option(None, "--paper", help="Only this paper's part of the graph (a Paper id); repeat for several.")
+PAPERS = typer.Option(None, "--paper", help="Only this paper's part of the graph (its id, DOI, arXiv id or title); "
+                                            "repeat for several.")
 OUTPUT = typer.Option(None, "--output", "-o", help="Write here instead of standard output.")
 REJECTED = typer.Option(False, "--include-rejected", help=INCLUDE_REJECTED_HELP)
 

@@ -96,7 +96,8 @@ def _summary(report: IngestReport, out: Console) -> None:
         out.print(f"[bold red]stopped:[/] {report.stopped}", highlight=False)
 
 
-def delete(paper: str = typer.Argument(..., help="a paper's id (paper_...) or its PDF's SHA-256")) -> None:
+def delete(paper: str = typer.Argument(..., help="a paper's id (paper_...), its PDF's SHA-256, DOI, arXiv id or "
+                                                "whole title")) -> None:
     """Remove a paper, its structure and chunks, and the shared entities no other paper uses."""
     settings = get_settings()
     with store.connect(settings) as driver:

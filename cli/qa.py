@@ -18,10 +18,12 @@ from kg.settings import get_settings
 from ontology.loader import get_schema
 
 _JSON = typer.Option(False, "--json", help="Print the API's JSON instead of tables.")
+PAPER_NAME = "its id, DOI, arXiv id or title (whole, before its colon, or a run of its words)"
 
 
 def ask(question: str = typer.Argument(..., help="The question, in quotes."),
-        paper: str = typer.Option(None, "--paper", "-p", help="Answer from this paper id only."),
+        paper: str = typer.Option(None, "--paper", "-p", help="Answer from this paper only: " + PAPER_NAME + ". "
+                                   "Without it, a paper the question names unambiguously."),
         top_k: int = typer.Option(5, "--top-k", "-k", min=1, max=20, help="Evidence items."),
         as_json: bool = _JSON) -> None:
     """Answer a question from the graph, with the evidence (paper, section, page, box) it came from."""
@@ -32,19 +34,22 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
     if as_json:
         console.print_json(json.dumps(result.as_dict(), default=str))
         return
-    console.print(f"[bold]{result.answer or '(no answer: nothing in the graph supports one)'}[/]", highlight=False)
-    console.print(f"intent [cyan]{result.intent}[/], confidence {result.confidence:.2f}", highlight=False)
+    console.print(f"[bold]{result.answer}[/]" if result.answer is not None else f"(no answer: {result.reason})",
+                  highlight=False)
+    scope = f", from paper {result.paper_id}" if result.paper_id else ""
+    console.print(f"intent [cyan]{result.intent}[/], confidence {result.confidence:.2f}{scope}", highlight=False)
     table = Table(title="evidence")
     for col in ("#", "page", "section", "text", "paper", "chunk"):
         table.add_column(col, overflow="fold")
     for n, e in enumerate(result.evidence, start=1):
         table.add_row(str(n), str(e["page"]), e["section"] or "", e["text"][:200], (e["title"] or "")[:40],
                       e["chunk_id"])
-    console.print(table)
+    if result.evidence:
+        console.print(table)
 
 
 def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phrase..."),
-           paper: str = typer.Option(None, "--paper", "-p", help="Only in this paper id."),
+           paper: str = typer.Option(None, "--paper", "-p", help="Only in this paper: " + PAPER_NAME + "."),
            limit: int = typer.Option(10, "--limit", "-n", min=1, max=100), as_json: bool = _JSON) -> None:
     """Where a figure, table, section, entity or phrase is printed or discussed."""
     settings = get_settings()
@@ -62,7 +67,7 @@ def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phra
     console.print(table if items else "nothing found")
 
 
-def coverage(paper: str = typer.Argument(..., help="Paper id."), as_json: bool = _JSON) -> None:
+def coverage(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "."), as_json: bool = _JSON) -> None:
     """How completely a paper's graph links its figures, tables, sections, equations, references and text."""
     settings = get_settings()
     with store.connect(settings) as driver:

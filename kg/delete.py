@@ -8,30 +8,31 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
-from kg.errors import NotFoundError
 from kg.filestore import PDFStore
-from kg.papers import delete_subgraph, find_paper, papers_present
+from kg.papers import delete_subgraph, papers_present
+from kg.queries import resolve_paper
 from ontology.loader import Schema
 
 
 @dataclass(frozen=True)
 class DeleteReport:
+    paper_id: str
     sha256: str
     nodes_deleted: int
     edges_deleted: int
     pdf_removed: bool
 
 
-def delete_paper(driver: Driver, key: str, schema: Schema, store: PDFStore, database: str | None = None) -> DeleteReport:
-    """Delete the paper whose id or file SHA-256 is `key`, in one transaction; then its stored PDF, unless a
-    paper refers to it again (the same file ingested again meanwhile)."""
-    sha = find_paper(driver, key, database)
-    if sha is None:
-        raise NotFoundError(f"no paper with id or sha256 {key!r} in the graph",
-                            hint="ids look like paper_<20 hex>; `MATCH (p:Paper) RETURN p.id, p.sha256, p.title` lists them")
-    nodes, edges = delete_subgraph(driver, sha, schema, database)
-    removed = store.remove_unreferenced(sha, lambda shas: papers_present(driver, shas, database))
-    return DeleteReport(sha256=sha, nodes_deleted=nodes, edges_deleted=edges, pdf_removed=removed)
+def delete_paper(driver: Driver, name: str, schema: Schema, store: PDFStore,
+                 database: str | None = None) -> DeleteReport:
+    """Delete the paper `name` stands for (its id, file SHA-256, DOI, arXiv id or title: kg.queries.resolve_paper,
+    not loose: a deletion wants more than a few words of a title), in one transaction; then its stored PDF, unless
+    a paper refers to it again (the same file ingested again meanwhile)."""
+    paper = resolve_paper(driver, name, database, loose=False)
+    nodes, edges = delete_subgraph(driver, paper.sha256, schema, database)
+    removed = store.remove_unreferenced(paper.sha256, lambda shas: papers_present(driver, shas, database))
+    return DeleteReport(paper_id=paper.id, sha256=paper.sha256, nodes_deleted=nodes, edges_deleted=edges,
+                        pdf_removed=removed)
 
 
 def collect_orphan_pdfs(driver: Driver, store: PDFStore, database: str | None = None) -> int:

@@ -73,6 +73,13 @@ class NotFoundError(PaperKGError):
     code = "NOT_FOUND"
 
 
+class AmbiguousPaperError(PaperKGError):
+    """A paper name (title words, a short title, a DOI two files share) that fits several papers; the details
+    list them, so the caller can name one by its id."""
+
+    code = "AMBIGUOUS_PAPER"
+
+
 class ExportError(PaperKGError):
     """The graph cannot be exported as asked (unknown format, undeclared property in the data)."""
 

@@ -39,12 +39,14 @@ class Location:
     element_id: str
 
 
-def locate(driver: Driver, schema: Schema, text: str, paper_id: str | None = None, limit: int = 10,
+def locate(driver: Driver, schema: Schema, text: str, paper: str | None = None, limit: int = 10,
            database: str | None = None) -> list[dict]:
+    """Where `text` is, in the paper `paper` names (kg.queries.resolve_paper) or in all papers."""
     if not text.strip():
         raise InvalidQueryError("nothing to locate", hint="give a figure/table/section label, a name or a phrase")
     reader = GraphReader(driver, schema, database)
-    sha = reader.paper(paper_id)["sha"] if paper_id is not None else None
+    scope = reader.paper(paper) if paper is not None else None
+    sha, paper_id = (scope.sha256, scope.id) if scope else (None, None)
     found: list[Location] = []
     element = _ELEMENT.match(text)
     if element:

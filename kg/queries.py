@@ -5,6 +5,8 @@ names interpolated are labels and relationship types taken from the Schema (back
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,9 +15,11 @@ from neo4j import READ_ACCESS, Driver, Query
 from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
 from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
+from rapidfuzz import fuzz
 
 from kg import cypher_guard
-from kg.errors import DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from kg.errors import (AmbiguousPaperError, DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError,
+                       QueryTimeoutError)
 from kg.fulltext import lucene_query
 from ontology.errors import PaperKGError
 from ontology.loader import Schema
@@ -116,10 +120,12 @@ def list_papers(driver: Driver, q: str | None, offset: int, limit: int, database
     return Page(total=record["total"], items=items)
 
 
-def get_paper(driver: Driver, schema: Schema, paper_id: str, database: str | None = None) -> dict[str, Any]:
-    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type."""
+def get_paper(driver: Driver, schema: Schema, name: str, database: str | None = None) -> dict[str, Any]:
+    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type, of the
+    paper `name` stands for (resolve_paper)."""
+    paper_id = resolve_paper(driver, name, database).id
     records = driver.execute_query(_PAPER, id=paper_id, database_=database, routing_="r").records
-    if not records:
+    if not records:  # deleted since it was resolved
         raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
     paper = props(records[0]["p"])
     authors = sorted(records[0]["authors"], key=lambda a: a["position"] or 0)
@@ -153,6 +159,96 @@ def paper_overview(driver: Driver, schema: Schema, database: str | None = None) 
     """Every paper in the graph with its id, title, year and counts (`kg papers`), by title."""
     return [r.data() for r in driver.execute_query(_paper_overview_cypher(schema), database_=database,
                                                    routing_="r").records]
+
+
+# ------------------------------------------------------------------ a paper by name
+
+_PAPER_FIELDS = "p.id AS id, p.sha256 AS sha256, p.title AS title, p.doi AS doi, p.arxiv_id AS arxiv_id"
+_PAPER_BY_ID = f"MATCH (p:Paper) WHERE p.id = $key OR p.sha256 = $key RETURN {_PAPER_FIELDS}"
+# DOIs compare in any case and arXiv ids without their version, which no index serves: every paper's names.
+_PAPER_NAMES = f"MATCH (p:Paper) RETURN {_PAPER_FIELDS} ORDER BY p.id"
+
+MAX_PAPER_NAME = 500  # characters: longer than any title, DOI or id
+CANDIDATES_SHOWN = 10  # papers an ambiguous name lists
+TITLE_FUZZY_RATIO = 90  # rapidfuzz ratio of a title typed with a slip (a letter, a hyphen) to the stored one
+TITLE_FUZZY_CHARS = 12  # shorter names match exactly only: one letter turns "BERT" into "BART"
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+_ARXIV_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:\s*)", re.I)
+_ARXIV_VERSION = re.compile(r"v\d+(?:\.pdf)?$")
+
+
+@dataclass(frozen=True)
+class PaperMatch:
+    """The paper a name stands for, and how the name matched it."""
+
+    id: str
+    sha256: str
+    title: str | None
+    matched_by: str  # id | doi | arxiv | title | short title | title words
+
+    def as_candidate(self) -> dict[str, str | None]:
+        return {"id": self.id, "title": self.title, "matched_by": self.matched_by}
+
+
+def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loose: bool = True) -> PaperMatch:
+    """The one paper `name` stands for: its id or file SHA-256, its DOI (any case, with or without
+    https://doi.org/ or doi:), its arXiv id (with or without arXiv: or a version), or its title. A title matches
+    case- and punctuation-insensitively as a whole, by its part before a colon ("BERT" for "BERT: Pre-training
+    ..."), or with a slip (rapidfuzz, long names only); with `loose`, also as a run of whole words of the title.
+    The first of these kinds that finds anything decides: several papers there are an AmbiguousPaperError
+    listing them, none at all a NotFoundError. Questions pass `loose=False`: a word of one title is no reason to
+    answer from that paper alone. Every endpoint and command that takes a paper goes through here, so all accept
+    the same names. An id is one index seek; any other name reads every paper's identifiers and title (short
+    properties), since case-blind DOIs, versionless arXiv ids and fuzzy titles have no index to use."""
+    key = " ".join(name.split())
+    if not key:
+        raise InvalidQueryError("the paper name is empty", hint="give a paper's id, DOI, arXiv id or title")
+    if len(key) > MAX_PAPER_NAME:
+        raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
+                                hint="give a paper's id, DOI, arXiv id or title")
+    rows = driver.execute_query(_PAPER_BY_ID, key=key, database_=database, routing_="r").records
+    found = [_match(r, "id") for r in rows]
+    if not found:
+        found = _by_name(key, driver.execute_query(_PAPER_NAMES, database_=database, routing_="r").records, loose)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise NotFoundError(f"no paper matches {key!r} by id, DOI, arXiv id or title",
+                            hint="GET /papers?q=<a word of the title> lists the papers in the graph")
+    raise AmbiguousPaperError(f"{key!r} matches several papers by {found[0].matched_by}; the details list them",
+                              hint="name the paper by its id (or DOI, or full title)",
+                              details={"candidates": [m.as_candidate() for m in found[:CANDIDATES_SHOWN]]})
+
+
+def _match(row, kind: str) -> PaperMatch:
+    return PaperMatch(row["id"], row["sha256"], row["title"], kind)
+
+
+def _by_name(key: str, rows: list, loose: bool) -> list[PaperMatch]:
+    """The papers of the first kind of match that finds any, in resolve_paper's order."""
+    doi = _DOI_PREFIX.sub("", key).casefold()
+    arxiv = _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", key)).casefold()
+    wanted = title_key(key)
+    fuzzy = len(wanted) >= TITLE_FUZZY_CHARS
+    papers = [(r, (r["doi"] or "").casefold(), _ARXIV_VERSION.sub("", r["arxiv_id"] or "").casefold(),
+               title_key(r["title"] or ""), title_key((r["title"] or "").split(":", 1)[0])) for r in rows]
+    tests = [("doi", lambda d, a, whole, short: bool(d) and d == doi),
+             ("arxiv", lambda d, a, whole, short: bool(a) and a == arxiv),
+             ("title", lambda d, a, whole, short: bool(wanted) and whole == wanted),
+             ("short title", lambda d, a, whole, short: bool(wanted) and short == wanted),
+             ("title", lambda d, a, whole, short: fuzzy and fuzz.ratio(wanted, whole) >= TITLE_FUZZY_RATIO),
+             ("short title", lambda d, a, whole, short: fuzzy and fuzz.ratio(wanted, short) >= TITLE_FUZZY_RATIO),
+             ("title words", lambda d, a, whole, short: loose and bool(wanted) and f" {wanted} " in f" {whole} ")]
+    for kind, test in tests:
+        found = [_match(r, kind) for r, *names in papers if test(*names)]
+        if found:
+            return found
+    return []
+
+
+def title_key(text: str) -> str:
+    """A title as compared: NFKC, case-folded, every run of other than letters and digits one space."""
+    return " ".join(re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())
 
 
 def _paper_edge_types(schema: Schema) -> list[str]:

@@ -6,8 +6,8 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from neo4j import Driver
 
-from api import auth, deps
-from api.models import ErrorBody
+from api import auth, deps, params
+from api.models import PAPER_NAME_ERRORS, ErrorBody
 from kg.apikeys import Identity
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import ReadBound
@@ -19,9 +19,11 @@ router = APIRouter(tags=["export"], responses={404: {"model": ErrorBody}, 422: {
 
 
 @router.get("/export/{format}", response_class=Response,
-            responses={200: {"description": "the export, with its media type (JSON, Markdown, HTML, ...)"}})
+            responses={200: {"description": "the export, with its media type (JSON, Markdown, HTML, ...)"},
+                       **PAPER_NAME_ERRORS})
 def export_graph(format: ExportFormat,
-                 paper_id: list[str] | None = Query(None, description="only these papers (repeat the parameter)"),
+                 paper_id: list[str] | None = Query(None, description="only these papers (repeat the parameter), "
+                                                    "each " + params.PAPER_NAME_HELP),
                  include_rejected: bool = Query(False, description="also the elements curators rejected, shown "
                                                 "with their verification_status (JSON always has them)"),
                  identity: Identity | None = Depends(auth.caller),

@@ -7,7 +7,7 @@ from neo4j import Driver
 
 from api import deps, params
 from api.auth import require
-from api.models import DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
+from api.models import PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
 from extractors.errors import NotAPDFError
 from kg import queries
 from kg.delete import delete_paper
@@ -28,9 +28,10 @@ def list_papers(q: str | None = Query(None, max_length=params.MAX_TEXT,
     return {"items": page.items, "total": page.total, "offset": offset, "limit": limit}
 
 
-@router.get("/papers/{paper_id}", response_model=PaperDetail)
-def get_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
-              schema: Schema = Depends(deps.schema)):
+@router.get("/papers/{paper_id:path}", response_model=PaperDetail, responses=PAPER_NAME_ERRORS)
+def get_paper(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
+              settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
+    """The paper with its authors, section tree and counts; `paper_id` may also be its DOI, arXiv id or title."""
     return queries.get_paper(driver, schema, paper_id, settings.neo4j_database)
 
 
@@ -47,11 +48,12 @@ def upload_paper(file: UploadFile = File(..., description="a PDF"), jobs: JobReg
     return jobs.submit(file.filename or "upload.pdf", file.file)
 
 
-@router.delete("/papers/{paper_id}", response_model=DeleteResult, dependencies=[Depends(require("admin"))])
-def remove_paper(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
-                 schema: Schema = Depends(deps.schema)):
+@router.delete("/papers/{paper_id:path}", response_model=DeleteResult, dependencies=[Depends(require("admin"))],
+               responses=PAPER_NAME_ERRORS)
+def remove_paper(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
+                 settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
     report = delete_paper(driver, paper_id, schema, PDFStore(settings.data_dir), settings.neo4j_database)
-    return {"paper_id": paper_id, "sha256": report.sha256, "nodes_deleted": report.nodes_deleted,
+    return {"paper_id": report.paper_id, "sha256": report.sha256, "nodes_deleted": report.nodes_deleted,
             "edges_deleted": report.edges_deleted, "pdf_removed": report.pdf_removed}
 
 

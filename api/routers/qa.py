@@ -6,12 +6,13 @@ from fastapi import APIRouter, Depends, Query, Request
 from neo4j import Driver
 
 from api import auth, deps, params
-from api.models import (AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse, ErrorBody,
-                        LocateResponse)
+from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
+                        ErrorBody, LocateResponse)
 from kg import queries
 from kg.cypher_workers import CypherWorkers
 from kg.coverage import coverage
 from kg.locate import locate
+from kg.queries import MAX_PAPER_NAME
 from kg.settings import Settings
 from ontology.loader import Schema
 
@@ -19,26 +20,30 @@ router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"mod
                                            503: {"model": ErrorBody}})
 
 
-@router.post("/ask", response_model=AskResponse, responses={429: {"model": ErrorBody}})
+@router.post("/ask", response_model=AskResponse, responses={**PAPER_NAME_ERRORS, 429: {"model": ErrorBody}})
 async def ask_question(body: AskRequest, request: Request):
-    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence. A bounded
-    number are answered at once and a bounded number wait; beyond that, or past the time limit, 429."""
+    """Answer from the typed graph (intent Cypher) or by hybrid retrieval; extractive, with evidence, or `answer`
+    null with a `reason` and no evidence. `paper_id` names the paper to answer from (by id, DOI, arXiv id or
+    title); without it, a paper the question names unambiguously does. A bounded number are answered at once and
+    a bounded number wait; beyond that, or past the time limit, 429."""
     state = request.app.state
     return await state.ask_admission.run(lambda: state.qa.ask(body.question, body.paper_id, body.top_k))
 
 
-@router.get("/locate", response_model=LocateResponse)
+@router.get("/locate", response_model=LocateResponse, responses=PAPER_NAME_ERRORS)
 def locate_text(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
                               description="Figure 3, a method name, a phrase..."),
-                paper_id: str | None = None, limit: int = Query(10, ge=1, le=100),
+                paper_id: str | None = Query(None, max_length=MAX_PAPER_NAME,
+                                             description="only in " + params.PAPER_NAME_HELP),
+                limit: int = Query(10, ge=1, le=100),
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                 schema: Schema = Depends(deps.schema)):
     return {"query": q, "items": locate(driver, schema, q, paper_id, limit, settings.neo4j_database)}
 
 
-@router.get("/coverage/{paper_id}", response_model=CoverageReport)
-def paper_coverage(paper_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
-                   schema: Schema = Depends(deps.schema)):
+@router.get("/coverage/{paper_id:path}", response_model=CoverageReport, responses=PAPER_NAME_ERRORS)
+def paper_coverage(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
+                   settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
     return coverage(driver, paper_id, list(schema.entity_labels), settings.neo4j_database)
 
 

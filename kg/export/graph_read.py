@@ -16,7 +16,8 @@ from neo4j import READ_ACCESS, Driver, Query
 from neo4j.exceptions import ClientError
 
 from kg.curation.hidden import visible_records
-from kg.errors import LimitExceededError, NotFoundError
+from kg.errors import LimitExceededError
+from kg.queries import resolve_paper
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -29,7 +30,6 @@ MATCH (s)-[r]->(t) WHERE type(r) IN $types
 RETURN type(r) AS type, [l IN labels(s) WHERE l IN $labels][0] AS source_label, s.id AS source_id,
        [l IN labels(t) WHERE l IN $labels][0] AS target_label, t.id AS target_id, r {.*} AS props
 """
-_PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha"
 # One paper's part: every edge it produced or that touches a node it produced, and the nodes at their ends.
 _PAPER_EDGES = """
 MATCH (s)-[r]->(t) WHERE type(r) IN $types
@@ -84,8 +84,8 @@ class _Budget:
 def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None, database: str | None = None,
                include_rejected: bool = False, bound: ReadBound | None = None,
                ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """The elements, without those curators rejected unless `include_rejected`; LimitExceededError beyond
-    `bound`."""
+    """The elements of the paper `paper_id` names (kg.queries.resolve_paper) or of the whole graph, without those
+    curators rejected unless `include_rejected`; LimitExceededError beyond `bound`."""
     return _read_graph(driver, schema, paper_id, database, include_rejected, _Budget(bound))
 
 
@@ -96,11 +96,8 @@ def _read_graph(driver: Driver, schema: Schema, paper_id: str | None, database: 
         nodes = budget.read(driver, _ALL_NODES, database, **names)
         edges = budget.read(driver, _ALL_EDGES, database, **names)
     else:
-        found = driver.execute_query(_PAPER_SHA, paper_id=paper_id, database_=database).records
-        if not found:
-            raise NotFoundError(f"no paper with id {paper_id!r} in the graph",
-                                hint="list papers with: MATCH (p:Paper) RETURN p.id, p.title")
-        scope = {"sha": found[0]["sha"], "paper_id": paper_id}
+        paper = resolve_paper(driver, paper_id, database)
+        scope = {"sha": paper.sha256, "paper_id": paper.id}
         edges = budget.read(driver, _PAPER_EDGES, database, **names, **scope)
         element_ids = list({r[f"{end}_element"] for r in edges for end in ("source", "target")})
         nodes = budget.read(driver, _PAPER_NODES, database, **names, **scope, element_ids=element_ids)

@@ -153,7 +153,7 @@ def run_system(ask_fn, paper_of: dict[str, str | None], items: list[tuple[str, d
         start = time.perf_counter()
         result = ask_fn(item["question"], paper_id) if paper_id else None
         seconds = time.perf_counter() - start
-        answer = result.answer if result else ""
+        answer = (result.answer or "") if result else ""  # no answer (None) scores as an empty one
         pages = [e["page"] for e in result.evidence] if result else []
         summary.add(Scored(file, item["id"], item["question"], answer, answer_correct(item, answer),
                            evidence_hit(item, pages), pages, result.intent if result else "missing", seconds))

@@ -8,49 +8,68 @@ from typing import Any, Callable
 
 from neo4j import Driver
 
+from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader
-from kg.qa.intents import Intent, analyse
+from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.retrieval import Embedder, definitional, retrieve
 from kg.qa.text import squash, terms
-from kg.queries import edge_dict, node_dict
+from kg.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
 
 CANDIDATES = 20  # chunks whose sentences compete for the answer
+NAMES_TRIED = 8  # names of a paper a question may give that are looked up: each costs up to two reads
 Rewriter = Callable[[str, str, list[dict]], str]  # (question, extractive answer, evidence) -> rewritten answer
 
 
 @dataclass
 class Answer:
-    answer: str
+    answer: str | None  # None: nothing supports an answer; `reason` says why and there is no evidence
     intent: str
     confidence: float
     evidence: list[dict] = field(default_factory=list)
     graph: dict[str, list] = field(default_factory=lambda: {"nodes": [], "edges": []})
     cypher: list[str] = field(default_factory=list)
+    reason: str | None = None
+    paper_id: str | None = None  # the paper the answer comes from alone, if any
 
     def as_dict(self) -> dict[str, Any]:
-        return {"answer": self.answer, "intent": self.intent, "confidence": self.confidence,
-                "evidence": self.evidence, "graph": self.graph, "cypher": self.cypher}
+        return {"answer": self.answer, "reason": self.reason, "intent": self.intent, "confidence": self.confidence,
+                "paper_id": self.paper_id, "evidence": self.evidence, "graph": self.graph, "cypher": self.cypher}
 
 
-def ask(driver: Driver, schema: Schema, question: str, paper_id: str | None = None, top_k: int = 5, *,
+def ask(driver: Driver, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
         database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
+    """The answer from the paper `paper` names (kg.queries.resolve_paper: a name that fits no paper or several is
+    an error, never an answer from all papers), or else from the paper the question itself names, when a name
+    in it fits exactly one paper well (_named_paper), or else from all papers."""
     reader = GraphReader(driver, schema, database)
-    intent = analyse(question)
+    scope, asked = (reader.paper(paper), question) if paper is not None else _named_paper(reader, question)
+    paper_id = scope.id if scope else None
+    intent = analyse(asked)
     handler = _HANDLERS.get(intent.name)
-    result = None
-    if handler:
-        if paper_id is not None:
-            reader.paper(paper_id)  # an unknown paper is a 404, never an answer from all papers
-        result = handler(reader, intent, paper_id, top_k)
+    result = handler(reader, intent, paper_id, top_k) if handler else None
     if result is None:  # retrieval checks the paper in its own first query
-        result = _retrieval_answer(reader, question, intent, paper_id, top_k, embed)
-    result.cypher = reader.cypher
+        result = _retrieval_answer(reader, asked, intent, paper_id, top_k, embed)
+    result.cypher, result.paper_id = reader.cypher, paper_id
     if rewrite is not None and result.answer:
         result.answer = rewrite(question, result.answer, result.evidence)
     return result
+
+
+def _named_paper(reader: GraphReader, question: str) -> tuple[PaperMatch | None, str]:
+    """The paper the question names and the question read without its name, or (None, the question). Only a
+    name that fits one paper, in a way its form calls for (kg.qa.intents.paper_names), scopes the answer: a
+    name fitting several papers or none leaves the question to all papers, as does a word of a title."""
+    for named in paper_names(question)[:NAMES_TRIED]:
+        try:
+            found = reader.paper(named.name, loose=False)
+        except (NotFoundError, AmbiguousPaperError, InvalidQueryError):
+            continue
+        if found.matched_by in named.accepts:
+            return found, named.question
+    return None, question
 
 
 # ------------------------------------------------------------------ evidence
@@ -102,12 +121,17 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
     if intent.name == "definition":  # prefer sentences that read as a definition of the term
         units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))
     text, taken = compose(units, needed_terms=min(2, len(set(terms(question)))))
+    name = "search" if intent.name != "definition" else "definition"
+    if not text:  # what was found does not answer the question, so it is no evidence either
+        where = "the paper" if paper_id else "any paper"
+        reason = (f"no passage of {where} matches the question's words" if not found.chunks else
+                  f"no sentence of {where} holds enough of the question's words to answer it")
+        return Answer(answer=None, reason=reason, intent=name, confidence=0.0)
     evidence = _evidence_from_units(reader, taken, units, found.chunks, top_k)
     nodes = found.entities + [{"id": c["id"], "labels": ["Chunk"], "properties": {"page_start": c.get("page_start")}}
                               for c in found.chunks[:top_k]]
-    return Answer(answer=text[: ANSWER_CHARS + 120], intent="search" if intent.name != "definition" else "definition",
-                  confidence=confidence(units) if text else round(min(0.2, confidence(units)), 3),
-                  evidence=evidence if text else evidence[:top_k], graph={"nodes": nodes, "edges": found.edges})
+    return Answer(answer=text[: ANSWER_CHARS + 120], intent=name, confidence=confidence(units), evidence=evidence,
+                  graph={"nodes": nodes, "edges": found.edges})
 
 
 # ------------------------------------------------------------------ intent answers (None: let retrieval answer)

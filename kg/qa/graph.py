@@ -16,12 +16,10 @@ from kg.curation.hidden import without_rejected
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
 from kg.fulltext import lucene_query
-from kg.queries import PAPER_CHUNKS, edge_dict, index_name, node_dict
+from kg.queries import PAPER_CHUNKS, PaperMatch, edge_dict, index_name, node_dict, resolve_paper
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"
-
-PAPER_SHA = "MATCH (p:Paper {id: $paper_id}) RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
 
 _VISIBLE = "coalesce({0}.verification_status, '') <> 'rejected'"  # curators' soft deletes are not evidence
 
@@ -212,13 +210,10 @@ class GraphReader:
                        if (source is None or s == source) and (target is None or t == target)})
 
     # -------------------------------------------------------------- lookups
-    def paper(self, paper_id: str) -> dict:
-        """The paper's sha256 and title; NotFoundError when no paper has this id."""
-        records = self.run(PAPER_SHA, paper_id=paper_id)
-        if not records:
-            raise no_such_paper(paper_id)
-        paper = dict(records[0])
-        self.known_paper(paper["sha"], paper["id"], paper["title"])
+    def paper(self, name: str, *, loose: bool = True) -> PaperMatch:
+        """The paper `name` stands for (kg.queries.resolve_paper), remembered for `titles`."""
+        paper = resolve_paper(self.driver, name, self.database, loose=loose)
+        self.known_paper(paper.sha256, paper.id, paper.title)
         return paper
 
     def known_paper(self, sha: str, paper_id: str, title: str | None) -> None:

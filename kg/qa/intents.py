@@ -126,3 +126,56 @@ def _build(name: str, match: re.Match) -> Intent | None:
 
 def _clean(text: str) -> str:
     return text.strip().strip("?.!\"' ").removeprefix("the ").strip()
+
+
+# ------------------------------------------------------------------ a paper the question names
+
+@dataclass(frozen=True)
+class PaperName:
+    """Words of a question that may name a paper, the kinds of match (kg.queries.PaperMatch.matched_by) that
+    count as naming it, and the question to answer once it does (the name read as 'the paper')."""
+
+    name: str
+    accepts: frozenset[str]
+    question: str
+
+
+_IDS = frozenset({"id", "doi", "arxiv"})
+# A DOI, an arXiv id with its prefix, or a bare new-style arXiv id (YYMM.NNNNN).
+_IDENTIFIER = re.compile(r"\b(?:doi:\s*)?10\.\d{4,9}/[^\s\"<>,;]*[^\s\"<>,;.?!)]|\barxiv:\s*[\w.\-/]+\w|"
+                         r"\b\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?\b", re.I)
+_QUOTED = re.compile(r'"([^"]{2,300})"|\u201c([^\u201c\u201d]{2,300})\u201d')
+# "the BERT paper", "the Transformer-XL article": a name of a few words (none of them "the") before the noun
+_THE_NAMED = re.compile(r"\bthe\s+((?:(?!the\b)[^\s,;?!]+\s+){0,5}?(?!the\b)[^\s,;?!]+)\s+(?:paper|article)\b",
+                        re.I)
+# "In <name>, ...": the clause goes with the name, so the rest reads as a question the patterns above know
+_LEADING = re.compile(r"^\s*(?:in|from|according to)\s+$", re.I)
+_TRAILING = re.compile(r"^\s*(?:paper|article)?\s*[,:]\s*", re.I)
+
+
+def paper_names(question: str) -> list[PaperName]:
+    """The names a question may give a paper, most specific first: a DOI or arXiv id, a quoted title (matched as
+    a whole title only: quotes also mark terms), then "the X paper", where X may be the paper's short title ("the
+    BERT paper" for "BERT: Pre-training ...") or its title, trying X without its first words too ("the
+    original BERT paper"). The caller resolves each (kg.queries.resolve_paper, not loose) and keeps the first
+    that names exactly one paper in an accepted way."""
+    found = [PaperName(m.group(0), _IDS, _without(question, m.start(), m.end()))
+             for m in _IDENTIFIER.finditer(question)]
+    for m in _QUOTED.finditer(question):
+        group = 1 if m.group(1) is not None else 2
+        found.append(PaperName(m.group(group).strip(), _IDS | {"title"}, _without(question, m.start(), m.end())))
+    for m in _THE_NAMED.finditer(question):
+        words = m.group(1).split()
+        for first in range(len(words)):
+            found.append(PaperName(" ".join(words[first:]), frozenset({"title", "short title"}),
+                                   _without(question, m.start(), m.end())))
+    return found
+
+
+def _without(question: str, start: int, end: int) -> str:
+    """The question with the name at [start, end) read as 'the paper'; a leading "In <name>," clause removed."""
+    before, after = question[:start], question[end:]
+    clause = _TRAILING.match(after)
+    if clause and _LEADING.match(before):
+        return after[clause.end():]
+    return f"{before}the paper{after}"

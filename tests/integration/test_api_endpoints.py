@@ -95,7 +95,7 @@ def test_get_paper_with_authors_section_tree_and_counts(client):
 
 def test_unknown_paper_is_404(client, admin):
     error = error_of(client.get("/papers/nope"), 404, "NOT_FOUND")
-    assert error["message"] == "no paper with id 'nope'"
+    assert error["message"] == "no paper matches 'nope' by id, DOI, arXiv id or title"
     error_of(client.delete("/papers/nope", headers=admin[1]), 404, "NOT_FOUND")
     error_of(client.get("/coverage/nope"), 404, "NOT_FOUND")
     error_of(client.post("/ask", json={"question": "What is SRT?", "paper_id": "nope"}), 404, "NOT_FOUND")
@@ -103,7 +103,7 @@ def test_unknown_paper_is_404(client, admin):
     # from every paper
     searched = error_of(client.post("/ask", json={"question": "How are long documents handled?", "paper_id": "nope"}),
                         404, "NOT_FOUND")
-    assert searched["message"] == "no paper with id 'nope'"
+    assert searched["message"] == "no paper matches 'nope' by id, DOI, arXiv id or title"
 
 
 def test_upload_that_is_not_a_pdf_is_refused(client, admin):
@@ -203,7 +203,8 @@ def test_ask_intent_answer_with_evidence_graph_and_cypher(client):
 
 def test_ask_without_support_says_so(client):
     body = client.post("/ask", json={"question": "What is the boiling point of mercury?"}).json()
-    assert body["answer"] == "" and body["confidence"] <= 0.2
+    assert (body["answer"], body["confidence"], body["evidence"], body["paper_id"]) == (None, 0.0, [], None)
+    assert body["reason"].startswith("no ") and body["graph"] == {"nodes": [], "edges": []}
 
 
 def test_ask_invalid_bodies_are_422(client):
@@ -298,7 +299,7 @@ def test_questions_in_a_worker_process_get_the_same_answers(client, pooled):
 
 def test_errors_of_a_worker_process_keep_their_status(pooled):
     error = error_of(pooled.post("/ask", json={"question": "What is SRT?", "paper_id": "nope"}), 404, "NOT_FOUND")
-    assert error["message"] == "no paper with id 'nope'"
+    assert error["message"] == "no paper matches 'nope' by id, DOI, arXiv id or title"
     error_of(pooled.post("/ask", json={"question": "Why?", "top_k": 0}), 422, "INVALID_REQUEST")
 
 

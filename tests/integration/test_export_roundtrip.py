@@ -150,7 +150,8 @@ def test_cli_export_and_import(ingested, empty_db, cli_env, tmp_path):
     notes = CliRunner().invoke(app, ["export", "markdown", "--paper", ingested[0], "--paper", ingested[1]])
     assert notes.exit_code == 0 and notes.stdout.count("\n# ") + notes.stdout.startswith("# ") == 2
     missing = CliRunner().invoke(app, ["export", "csv", "--table", "results", "--paper", "nope"])
-    assert isinstance(missing.exception, NotFoundError) and missing.exception.message == "no paper with id 'nope' in the graph"
+    assert isinstance(missing.exception, NotFoundError) and missing.exception.message == \
+        "no paper matches 'nope' by id, DOI, arXiv id or title"
 
 
 def test_api_export(ingested, empty_db, neo4j_settings):

@@ -71,7 +71,8 @@ def test_a_sentence_of_a_chunk_over_two_pages_has_its_own_page(driver, ingested)
 
 def test_no_support_no_answer(driver, ingested):
     result = answer(driver, ingested, "What is the boiling point of mercury?")
-    assert result.answer == "" and result.confidence <= 0.2
+    assert (result.answer, result.confidence, result.evidence) == (None, 0.0, [])
+    assert result.reason == "no sentence of the paper holds enough of the question's words to answer it"
 
 
 def test_paper_scoped_fulltext_is_filtered_by_the_index_with_unchanged_scores(driver, ingested):

@@ -41,7 +41,7 @@ def test_paper_scope(sample_db):
     nodes, edges = read_graph(sample_db, get_schema(), paper_id="paper_b")
     assert sorted(n.id for n in nodes) == ["author_kim", "chunk_b1", "dataset_pg19", "paper_a", "paper_b", "ref_b1"]
     assert sorted(e.type for e in edges) == ["CITES", "HAS_AUTHOR", "HAS_CHUNK", "HAS_REFERENCE", "REFERS_TO", "USES"]
-    with pytest.raises(NotFoundError, match="no paper with id 'nope'"):
+    with pytest.raises(NotFoundError, match="no paper matches 'nope'"):
         read_graph(sample_db, get_schema(), paper_id="nope")
 
 

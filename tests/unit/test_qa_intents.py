@@ -3,7 +3,7 @@ with retrieval (a description of a value is not a term to define)."""
 
 import pytest
 
-from kg.qa.intents import Intent, analyse
+from kg.qa.intents import Intent, analyse, paper_names
 
 
 @pytest.mark.parametrize("question, intent", [
@@ -43,3 +43,32 @@ def test_intents(question, intent):
 ])
 def test_other_questions_go_to_retrieval(question):
     assert analyse(question) == Intent("search")
+
+
+# ------------------------------------------------------------------ a paper the question names
+
+TITLE_ONLY, NAME = frozenset({"id", "doi", "arxiv", "title"}), frozenset({"title", "short title"})
+IDS = frozenset({"id", "doi", "arxiv"})
+
+
+@pytest.mark.parametrize("question, names", [
+    ("In the BERT paper, which datasets are used?", [("BERT", NAME, "which datasets are used?")]),
+    ("Which datasets does the BERT paper use?", [("BERT", NAME, "Which datasets does the paper use?")]),
+    ("In the original BERT paper: which metrics are reported?",
+     [("original BERT", NAME, "which metrics are reported?"), ("BERT", NAME, "which metrics are reported?")]),
+    ('What does "Attention Is All You Need" propose?',
+     [("Attention Is All You Need", TITLE_ONLY, "What does the paper propose?")]),
+    ("In \u201cAttention Is All You Need\u201d, which datasets are used?",
+     [("Attention Is All You Need", TITLE_ONLY, "which datasets are used?")]),
+    ("Which methods does arXiv:1810.04805v2 propose?",
+     [("arXiv:1810.04805v2", IDS, "Which methods does the paper propose?")]),
+    ("Which datasets does 1810.04805 use?", [("1810.04805", IDS, "Which datasets does the paper use?")]),
+    ("Which tasks does 10.18653/v1/N19-1423 address?",
+     [("10.18653/v1/N19-1423", IDS, "Which tasks does the paper address?")]),
+    ("How long are the books of the LongBench paper?",
+     [("LongBench", NAME, "How long are the books of the paper?")]),
+    ("Which datasets does the paper use?", []),
+    ("What is the accuracy of 93.5 on SQuAD?", []),
+])
+def test_names_a_question_gives_a_paper(question, names):
+    assert [(n.name, n.accepts, n.question) for n in paper_names(question)] == names
