@@ -15,7 +15,8 @@ from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 
 from kg import cypher_guard
-from kg.errors import DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError, QueryTimeoutError
+from kg.errors import (DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryMemoryError, QueryRefusedError,
+                       QueryTimeoutError)
 from kg.fulltext import lucene_query
 from ontology.errors import PaperKGError
 from ontology.loader import Schema
@@ -343,8 +344,24 @@ def _failure(exc: Neo4jError, timeout_s: float) -> PaperKGError:
     if "AccessMode" in code:
         return QueryRefusedError("the query tried to write in a read-only transaction")
     if "Memory" in code:
-        return InvalidQueryError("the query needs more memory than a transaction may use",
-                                 hint="add LIMIT or a more selective MATCH", details=message)
+        return _out_of_memory(message)
     if isinstance(exc, TransientError):
         return DatabaseUnavailable("Neo4j could not run the query just now", hint="try again", details=message)
     return InvalidQueryError("the query failed", details=message)
+
+
+def _out_of_memory(message: str) -> QueryMemoryError:
+    """Neo4j stops a query for memory in three ways, all with a TransientError code although running the same query
+    again fails the same way: at one transaction's limit (db.memory.transaction.max), at the limit of all
+    transactions together (dbms.memory.transaction.total.max), or with Java's OutOfMemoryError when a value Neo4j
+    does not account for (a list or string built in an expression) filled its heap. Its message says which."""
+    if "db.memory.transaction.max" in message:
+        return QueryMemoryError("the query needs more memory than one transaction may use", details=message,
+                                hint="collect, sort or DISTINCT fewer rows: a more selective MATCH, or LIMIT first")
+    if "transaction.total.max" in message:
+        return QueryMemoryError("the query needs more memory than Neo4j's transactions together may use",
+                                details=message, hint="collect, sort or DISTINCT fewer rows; if other work was "
+                                "running (an ingest), the same query may pass later")
+    return QueryMemoryError("the query ran Neo4j out of heap memory", details=message,
+                            hint="build smaller lists and strings: range(), list comprehensions and reduce() over "
+                            "fewer elements")
