@@ -111,7 +111,7 @@ def _run(cypher: str, parameters: dict[str, Any] | None) -> dict[str, Any]:
     try:
         return run_read_only(_worker["driver"], cypher, parameters, timeout_s=settings.cypher_timeout_s,
                              row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
-                             database=settings.neo4j_database)
+                             max_overdue=settings.cypher_processes, database=settings.neo4j_database)
     except BaseException as exc:
         # besides a MemoryError, the limit can show as a panic of neo4j-rust-ext's decoder when CPython refuses
         # it an object: pyo3's PanicException, a BaseException that cannot even be pickled back to the API

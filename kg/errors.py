@@ -149,6 +149,13 @@ class LimitExceededError(PaperKGError):
     code = "LIMIT_EXCEEDED"
 
 
+class QueryMemoryError(LimitExceededError):
+    """A read query that Neo4j stopped for want of memory: at the limit of one transaction, of all transactions
+    together, or of the server's whole heap. The query is the caller's to change, as with QueryTimeoutError."""
+
+    code = "QUERY_MEMORY_LIMIT"
+
+
 class PayloadTooLargeError(LimitExceededError):
     """A request body larger than the server accepts (an upload, a JSON body)."""
 

@@ -18,8 +18,8 @@ from neo4j.time import Date, DateTime, Duration, Time
 from rapidfuzz import fuzz
 
 from kg import cypher_guard
-from kg.errors import (AmbiguousPaperError, DatabaseUnavailable, InvalidQueryError, NotFoundError, QueryRefusedError,
-                       QueryTimeoutError)
+from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
+                       QueryMemoryError, QueryRefusedError, QueryTimeoutError)
 from kg.fulltext import lucene_query
 from ontology.errors import PaperKGError
 from ontology.loader import Schema
@@ -414,13 +414,34 @@ def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: s
 
 # ------------------------------------------------------------------ read-only Cypher
 
+# Marks the transactions of users' read-only Cypher, so that those still running past their time can be counted.
+# Neo4j may not have marked such a one terminated yet: its timeouts are checked every few seconds.
+_USER_QUERY = {"paperkg": "user-cypher"}
+_PAST_THEIR_TIME = """
+SHOW TRANSACTIONS YIELD metaData, status, elapsedTime
+WHERE metaData.paperkg = $tag AND (status STARTS WITH 'Terminated' OR elapsedTime.milliseconds > $timeout_ms)
+RETURN count(*) AS n
+"""
+
+
 def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
-                  row_limit: int, max_bytes: int, database: str | None = None) -> dict[str, Any]:
+                  row_limit: int, max_bytes: int, max_overdue: int, database: str | None = None) -> dict[str, Any]:
     """Run a user's Cypher only if the planner says it reads the graph and nothing else: EXPLAIN first (query
     type 'r', then kg.cypher_guard's checks of the plan and of USE), then in a READ transaction with a timeout,
     keeping at most `row_limit` rows and `max_bytes` of them. The transaction is an explicit one, never
-    retried: a user's query that failed once (or broke the connection) is not run again."""
+    retried: a user's query that failed once (or broke the connection) is not run again.
+
+    Neo4j does not stop a loop inside one expression at the timeout (a list comprehension over a long range()):
+    it marks the transaction terminated and the loop runs on, one of its threads each, for as long as it takes.
+    While `max_overdue` queries of users are still running past their time, another is refused (BusyError)
+    rather than started, so that sending such loops again and again cannot take every thread of the server."""
     parameters = parameters or {}
+    overdue = driver.execute_query(_PAST_THEIR_TIME, tag=_USER_QUERY["paperkg"], timeout_ms=int(timeout_s * 1000),
+                                   database_=database, routing_="r").records[0]["n"]
+    if overdue >= max_overdue:
+        raise BusyError(f"Neo4j still runs {overdue} earlier queries of this endpoint past their time limit (a loop "
+                        "inside one expression, which Neo4j does not interrupt)",
+                        hint="they end on their own; restarting Neo4j (`kg db stop`, `kg db start`) ends them now")
     with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
         try:
             plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
@@ -441,7 +462,7 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
         rows: list[dict[str, Any]] = []
         truncated = False
         try:
-            with session.begin_transaction(timeout=timeout_s) as tx:
+            with session.begin_transaction(timeout=timeout_s, metadata=_USER_QUERY) as tx:
                 result = tx.run(cypher, parameters)
                 for record in result:
                     if len(rows) == row_limit or not budget.fits(dict(record.items())):
@@ -463,8 +484,24 @@ def _failure(exc: Neo4jError, timeout_s: float) -> PaperKGError:
     if "AccessMode" in code:
         return QueryRefusedError("the query tried to write in a read-only transaction")
     if "Memory" in code:
-        return InvalidQueryError("the query needs more memory than a transaction may use",
-                                 hint="add LIMIT or a more selective MATCH", details=message)
+        return _out_of_memory(message)
     if isinstance(exc, TransientError):
         return DatabaseUnavailable("Neo4j could not run the query just now", hint="try again", details=message)
     return InvalidQueryError("the query failed", details=message)
+
+
+def _out_of_memory(message: str) -> QueryMemoryError:
+    """Neo4j stops a query for memory in three ways, all with a TransientError code although running the same query
+    again fails the same way: at one transaction's limit (db.memory.transaction.max), at the limit of all
+    transactions together (dbms.memory.transaction.total.max), or with Java's OutOfMemoryError when a value Neo4j
+    does not account for (a list or string built in an expression) filled its heap. Its message says which."""
+    if "db.memory.transaction.max" in message:
+        return QueryMemoryError("the query needs more memory than one transaction may use", details=message,
+                                hint="collect, sort or DISTINCT fewer rows: a more selective MATCH, or LIMIT first")
+    if "transaction.total.max" in message:
+        return QueryMemoryError("the query needs more memory than Neo4j's transactions together may use",
+                                details=message, hint="collect, sort or DISTINCT fewer rows; if other work was "
+                                "running (an ingest), the same query may pass later")
+    return QueryMemoryError("the query ran Neo4j out of heap memory", details=message,
+                            hint="build smaller lists and strings: range(), list comprehensions and reduce() over "
+                            "fewer elements")

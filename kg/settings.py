@@ -43,7 +43,8 @@ class Settings(BaseSettings):
     maven_settings: Path | None = None  # a Maven settings.xml (mirrors, proxies) for `kg db install`
     start_timeout_s: float = 120.0
     # The most memory one transaction may use on the local server (Neo4j's db.memory.transaction.max; 0: no limit), so
-    # one huge query is stopped with an error instead of starving every other transaction of heap.
+    # one huge aggregation is stopped with an error instead of starving every other transaction of heap. Below Neo4j's
+    # pool for all transactions (70% of the heap) so that a query alone meets this limit; a paper's write needs far less.
     neo4j_tx_memory_max: str = "1g"
 
     api_host: str = "127.0.0.1"

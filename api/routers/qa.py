@@ -52,7 +52,8 @@ def paper_coverage(paper_id: params.PaperName, driver: Driver = Depends(deps.dri
 def run_cypher(body: CypherRequest, workers: CypherWorkers = Depends(deps.cypher)):
     """Read-only Cypher: refused unless the planner says it reads the graph and nothing else (no LOAD CSV, USE,
     SHOW, TERMINATE, administration, or procedures beyond a few graph reads); READ transaction, timeout (422),
-    and a limit of rows and of bytes (truncated: true when either cut the result). It runs in a worker process
-    with a memory and a time limit, so a result too large to read is refused (400) and costs only that process;
-    429 when no such process was free within that time. Needs a reader key when the API listens beyond loopback."""
+    Neo4j's memory limits (422) and a limit of rows and of bytes (truncated: true when either cut the result). It
+    runs in a worker process with a memory and a time limit, so a result too large to read is refused (400) and
+    costs only that process; 429 when no such process was free within that time, or while earlier queries that
+    Neo4j could not interrupt at their time still run. Needs a reader key when the API listens beyond loopback."""
     return workers.run(body.query, body.parameters)
