@@ -102,10 +102,11 @@ DUPLICATE_PASSAGES = """
 MATCH (c:Chunk)-[:MENTIONS]->(n:{labels}) WHERE n.id IN $ids AND c.text CONTAINS '('
 RETURN DISTINCT c.id AS id, c.text AS text ORDER BY id
 """
-# Re-running the detector replaces its own automatic candidates; every other SAME_AS (a curator's decision, a
-# rejected candidate, an ingest-time candidate) stays, and its pair is not proposed again.
-DELETE_DETECTED = """
-MATCH ()-[r:SAME_AS]->() WHERE r.verification_status = 'auto' AND r.extractor STARTS WITH $extractor
+# Re-running the detector replaces the automatic candidates (its own and those of ingest-time resolution, whose
+# pairs it judges again over the whole graph); a SAME_AS a curator decided (verified, rejected, flagged, edited)
+# stays, and its pair is not proposed again.
+DELETE_AUTO_CANDIDATES = """
+MATCH ()-[r:SAME_AS]->() WHERE r.verification_status = 'auto'
 DELETE r RETURN count(*) AS deleted
 """
 SAME_AS_PAIRS = "MATCH (a)-[:SAME_AS]->(b) RETURN a.id AS a, b.id AS b"

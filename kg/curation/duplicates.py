@@ -2,8 +2,9 @@
 write what it proposes as SAME_AS candidate edges for curators; list them, best first, for review.
 
 Nothing is merged automatically: a candidate is an `auto` edge a curator merges (kg.curation.merge, which turns
-it into the verified decision) or rejects. Re-running replaces the detector's own `auto` candidates only, so a
-rejected candidate stays rejected and its pair is never proposed again, and a verified one is not duplicated.
+it into the verified decision) or rejects. Re-running replaces every `auto` candidate (the ingest-time ones too:
+the detector judges their pairs again with more evidence) and keeps what curators decided, so a rejected
+candidate stays rejected and its pair is never proposed again, and a verified one is not duplicated.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ class DetectReport:
     entities: int
     passages: int  # passages read for abbreviation definitions
     proposed: int  # candidates the detector found
-    kept_apart: int  # of those, pairs with a SAME_AS already (a curator's decision or an ingest candidate)
-    replaced: int  # the detector's earlier automatic candidates removed
+    kept_apart: int  # of those, pairs a curator decided already
+    replaced: int  # earlier automatic candidates removed
     written: int
     embeddings: bool
 
@@ -62,8 +63,7 @@ def _disjunction(labels: Sequence[str]) -> str:
 
 
 def _write(tx: ManagedTransaction, schema: Schema, found: list[Candidate]) -> tuple[int, int, int]:
-    extractor = f"{EXTRACTOR}@"
-    replaced = tx.run(cypher.DELETE_DETECTED, extractor=extractor).single()["deleted"]
+    replaced = tx.run(cypher.DELETE_AUTO_CANDIDATES).single()["deleted"]
     decided = {frozenset((r["a"], r["b"])) for r in tx.run(cypher.SAME_AS_PAIRS)}
     fresh = [c for c in found if frozenset((c.source, c.target)) not in decided]
     now = now_utc()

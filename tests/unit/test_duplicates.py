@@ -24,12 +24,36 @@ def test_an_abbreviation_and_its_expansion_are_proposed_by_initials_and_by_the_t
     assert by_initials.score == duplicates.INITIALS and "spells the initials" in by_initials.reasons[0]
 
 
-def test_spelling_variants_are_proposed_but_containment_and_other_numbers_are_not():
+def test_spelling_variants_are_proposed_but_narrower_names_other_words_and_numbers_are_not():
     entities = [Named("Concept", "c1", "tokenization"), Named("Concept", "c2", "tokenisation"),
+                Named("Method", "t1", "Sparse Routing Transformer"), Named("Method", "t2", "sparse routing transfromer"),
                 Named("Method", "m1", "neural network"), Named("Method", "m2", "recurrent neural network"),
+                Named("Metric", "x1", "labeled attachment score"), Named("Metric", "x2", "unlabeled attachment score"),
+                Named("Method", "g1", "GROBID"), Named("Method", "g2", "GrobidNN"),
+                Named("Method", "r1", "RealtimeBP"), Named("Method", "r2", "RealtimeBFV"),
                 Named("Method", "m3", "ResNet-50"), Named("Method", "m4", "ResNet-101"),
                 Named("Dataset", "d1", "CIFAR-10"), Named("Dataset", "d2", "CIFAR-100")]
-    assert _pairs(propose(entities)) == {frozenset(("c1", "c2"))}
+    assert _pairs(propose(entities)) == {frozenset(("c1", "c2")), frozenset(("t1", "t2"))}
+
+
+def test_two_nodes_of_one_name_are_proposed_first():
+    entities = [Named("Metric", "x1", "F1-score"), Named("Metric", "x2", "F1 score"),
+                Named("Method", "m1", "SVM"), Named("Method", "m2", "support vector machine")]
+    found = propose(entities)
+    assert [(c.source, c.target, c.score) for c in found] == [("x1", "x2", duplicates.SAME_NAME),
+                                                               ("m1", "m2", duplicates.INITIALS)]
+    assert found[0].reasons == ("same name: 'F1-score' and 'F1 score'",)
+
+
+def test_an_entity_is_never_its_own_duplicate():
+    entities = [Named("Dataset", "d1", "NCBI-disease", aliases=("NCBI disease",)), Named("Dataset", "d2", "GENIA")]
+    assert propose(entities) == []
+
+
+def test_two_letter_acronyms_need_the_text_to_define_them():
+    entities = [Named("Method", "m1", "TM"), Named("Method", "m2", "Translation Matrix")]
+    assert propose(entities) == []
+    assert _pairs(propose(entities, [Definition("TM", "translation matrix")])) == {frozenset(("m1", "m2"))}
 
 
 def test_only_entities_of_one_label_pair_up():
