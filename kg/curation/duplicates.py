@@ -15,7 +15,6 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from extractors.semantic.abbreviations import analyse
 from extractors.semantic.duplicates import EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters, propose
 from extractors.semantic.passages import Passage
 from kg.curation import cypher
@@ -41,7 +40,9 @@ class DetectReport:
 
 def detect(driver: Driver, schema: Schema, *, embed: Embed | None = None, database: str | None = None
            ) -> tuple[DetectReport, list[Candidate]]:
-    """Propose candidates over the whole graph and write them, replacing the detector's earlier ones."""
+    """Propose candidates over the whole graph and write them, replacing the earlier automatic ones."""
+    from extractors.semantic.abbreviations import analyse  # loads spaCy: imported by detection, not by every `kg`
+
     labels = list(schema.entity_labels)
     read = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
     entities = [Named(r["label"], r["id"], r["name"] or "", tuple(r["aliases"]))
