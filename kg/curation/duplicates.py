@@ -10,7 +10,7 @@ candidate stays rejected and its pair is never proposed again, and a verified on
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from neo4j import Driver, ManagedTransaction
@@ -35,7 +35,7 @@ class DetectReport:
     embeddings: bool
 
     def as_json(self) -> dict[str, Any]:
-        return self.__dict__.copy()
+        return asdict(self)
 
 
 def detect(driver: Driver, schema: Schema, *, embed: Embed | None = None, database: str | None = None

@@ -3,6 +3,8 @@ the candidates listed and merged through the API, and a rejected candidate that 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -105,3 +107,31 @@ def test_a_candidate_is_merged_through_the_api_and_the_merge_is_recorded(ingeste
         refused = client.post(f"/curation/duplicates/{uses}/merge", json={"keep": "source"},
                               headers={**CURATOR, "If-Match": "*"})
         assert refused.status_code == 422 and other["edge_id"] != uses
+
+
+def test_the_cli_proposes_lists_and_keeps_a_rejection(ingested, cli_env, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from tests.curation_support import API_KEYS, KEYS
+
+    monkeypatch.setenv("PAPERKG_API_KEYS", API_KEYS)
+    monkeypatch.setenv("PAPERKG_API_KEY", KEYS["curator"])
+    runner = CliRunner()
+    found = runner.invoke(app, ["curate", "find-duplicates"])
+    assert found.exit_code == 0, found.output
+    assert json.loads(found.output)["written"] >= len(KNOWN)
+
+    def listed(*options: str) -> dict[frozenset[str], dict]:
+        result = runner.invoke(app, ["curate", "duplicates", *options])
+        assert result.exit_code == 0, result.output
+        items = [json.loads(line) for line in result.output.splitlines()]
+        return {frozenset((i["source"]["name"], i["target"]["name"])): i for i in items}
+
+    s2orc = frozenset(("S2ORC", "Semantic Scholar Open Research Corpus"))
+    assert {frozenset(names) for _, *names in KNOWN} <= set(listed())
+    rejected = runner.invoke(app, ["curate", "reject", listed()[s2orc]["key"], "--reason", "two corpora"])
+    assert rejected.exit_code == 0, rejected.output
+    assert runner.invoke(app, ["curate", "find-duplicates"]).exit_code == 0
+    assert s2orc not in listed() and set(listed("--status", "rejected")) == {s2orc}
+    assert runner.invoke(app, ["curate", "duplicates", "--status", "maybe"]).exit_code == 2
