@@ -7,9 +7,10 @@ Scholar Open Research Corpus"), names that differ by words or spelling beyond it
 embeddings are close. Three kinds of evidence:
 
 - abbreviation: the papers' text defines one name as the short form of the other (the Schwartz-Hearst pairs of
-  extractors/semantic/abbreviations.py, given by the caller), or the short name spells the initials of the long
-  one ("SVM", "Support Vector Machine"; a digit repeats the letter before it, "S2ORC");
-- the same name: two nodes whose names have one match key (two papers written at once can both create one);
+  extractors/semantic/abbreviations.py, given by the caller), a name prints the other in parentheses ("Advogato
+  (AD)"), or the short name spells the initials of the long one ("SVM", "Support Vector Machine"; a digit repeats
+  the letter before it, "S2ORC") or of some of its words ("English POS tagging");
+- the same name: two nodes that share a name or an alias (by match key);
 - spelling: rapidfuzz token-set similarity of the normalised names, when the words they do not share pair up as
   near spellings of each other ("tokenization", "tokenisation"). A name inside a longer one ("dependency parsing",
   "labeled dependency parsing") is a narrower thing, not a spelling, and so is a negated word ("labeled",
@@ -18,7 +19,8 @@ embeddings are close. Three kinds of evidence:
   respelling whose meaning the embedder finds far drops below MIN_SCORE; never a reason alone.
 
 Comparing every pair is quadratic in the entities of a label, so pairs are only formed inside blocks: names
-sharing a word, a word's first letters, an initials key, or a text-defined abbreviation. A block larger than
+sharing a word, a word's first or last letters, an initials key, a form printed in parentheses, or a
+text-defined abbreviation. A block larger than
 _MAX_BLOCK (a word most names share) forms no pairs: it would be quadratic again and says little.
 """
 
@@ -103,8 +105,8 @@ class Candidate:
 Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 
-def propose(entities: Iterable[Named], definitions: Iterable[Definition] = (), embed: Embed | None = None,
-            *, min_score: float = MIN_SCORE) -> list[Candidate]:
+def propose(entities: Iterable[Named], definitions: Iterable[Definition] = (), embed: Embed | None = None
+            ) -> list[Candidate]:
     """Candidate pairs of one label, best first (score, then ids), each pair once."""
     by_label: dict[str, list[Named]] = defaultdict(list)
     for entity in entities:
@@ -118,13 +120,14 @@ def propose(entities: Iterable[Named], definitions: Iterable[Definition] = (), e
         for i, j in sorted(_blocked_pairs(members, defined)):
             candidate = _judge(label, members[i], members[j], defined,
                                float(vectors[i] @ vectors[j]) if vectors is not None else None)
-            if candidate is not None and candidate.score >= min_score:
+            if candidate is not None and candidate.score >= MIN_SCORE:
                 out.append(candidate)
     return sorted(out, key=lambda c: (-c.score, c.label, c.source, c.target))
 
 
 def initials(name: str, *, keep_stop: bool = False) -> str:
-    """First letters of the words of a multi-word name ('' for one word); hyphens and slashes split words too."""
+    """First letters of the words of a multi-word name ('' for one word); hyphens and slashes split words too
+    (normalize() makes them spaces)."""
     words = normalize(name).split()
     if not keep_stop:
         words = [w for w in words if w not in _STOP]
