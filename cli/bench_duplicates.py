@@ -55,7 +55,8 @@ def duplicates_bench(
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}, load average {os.getloadavg()[0]:.1f} at the end",
+            "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
+                       f"load average {os.getloadavg()[0]:.1f} at the end",
             "corpus": str(corpus), "papers": papers, "embeddings": embedder.version if embedder else None,
             "detect": report.as_json(), "detect_seconds": round(seconds, 2), "top": TOP,
             "scored": result.top, "correct": result.correct, "wrong": result.wrong, "unjudged": result.unjudged,

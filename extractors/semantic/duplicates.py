@@ -210,7 +210,8 @@ def _judge(label: str, a: Named, b: Named, defined: dict[frozenset[str], list[st
                 reasons.append((INITIALS, "initials", f"abbreviation: {short!r} abbreviates words of {long!r}"))
             for whole, other in ((x, y), (y, x)):
                 if match_key(other) in {match_key(p) for p in parts(whole)}:
-                    reasons.append((DEFINED, "parenthesised", f"abbreviation: {whole!r} prints {other!r} as one of its forms"))
+                    reasons.append((DEFINED, "parenthesised",
+                                    f"abbreviation: {whole!r} prints {other!r} as one of its forms"))
     similarity = _similarity(source, target, cosine)
     if similarity is not None:
         reasons.append(similarity)
@@ -241,7 +242,8 @@ def _abbreviated_words(short: str, long: str) -> bool:
     if len(middle_s) != 1 or len(middle_l) < 2 or head + tail == 0:
         return False
     acronym = middle_s[0]
-    return (len(acronym) >= 2 and acronym in {initials(" ".join(middle_l)), initials(" ".join(middle_l), keep_stop=True)}
+    expansion = " ".join(middle_l)
+    return (len(acronym) >= 2 and acronym in {initials(expansion), initials(expansion, keep_stop=True)}
             and re.search(rf"\b{re.escape(acronym.upper())}\b", short) is not None)
 
 
@@ -261,7 +263,8 @@ def _similarity(a: Named, b: Named, cosine: float | None) -> tuple[float, str, s
             scores = [token_set, ratio] + ([cosine] if cosine is not None else [])
             score = sum(scores) / len(scores)
             if best is None or score > best[0]:
-                best = (score, "spelling", f"spelling: {x!r} and {y!r} (token-set {token_set:.2f}, match keys {ratio:.2f})")
+                best = (score, "spelling",
+                        f"spelling: {x!r} and {y!r} (token-set {token_set:.2f}, match keys {ratio:.2f})")
     return best
 
 

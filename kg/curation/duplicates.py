@@ -15,7 +15,8 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from extractors.semantic.duplicates import EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters, propose
+from extractors.semantic.duplicates import (EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters,
+                                            propose)
 from extractors.semantic.passages import Passage
 from kg.curation import cypher
 from kg.curation.operations import now_utc
@@ -76,7 +77,8 @@ def _write(tx: ManagedTransaction, schema: Schema, found: list[Candidate]) -> tu
     accepted = validate_batch([], edges, schema).edges
     written = 0
     for label in sorted({e.source_label for e in accepted}):
-        rows = [{"source": e.source_id, "target": e.target_id, "props": e.props} for e in accepted if e.source_label == label]
+        rows = [{"source": e.source_id, "target": e.target_id, "props": e.props}
+                for e in accepted if e.source_label == label]
         written += tx.run(cypher.CREATE_CANDIDATES.format(label=label), rows=rows).single()["created"]
     return replaced, len(found) - len(fresh), written
 
