@@ -16,8 +16,9 @@ import typer
 from kg import store
 from kg.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
 from kg.curation import history
+from kg.curation.duplicates import candidates, detect
 from kg.curation.merge import merge as merge_nodes
-from kg.curation.operations import Curation, EdgeRef, Outcome
+from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
 from kg.curation.undo import split as split_merge, undo_change
 from kg.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
@@ -239,3 +240,35 @@ def queue(limit: int = typer.Option(50, "--limit", "-n"), key: str = KEY) -> Non
         for item in review_queue(driver, cur.schema, threshold=get_settings().curation_low_confidence, limit=limit,
                                  database=cur.database):
             typer.echo(json.dumps(item))
+
+
+@app.command("find-duplicates")
+def find_duplicates(key: str = KEY) -> None:
+    """Propose SAME_AS candidates over the whole graph (abbreviations, spellings, name embeddings), replacing the
+    earlier automatic ones; curated and rejected candidates stay as they are. Prints what it did as JSON."""
+    from kg.embeddings import load_embedder
+
+    settings = get_settings()
+    driver, cur = _session(key)
+    embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
+    with driver:
+        report, _ = detect(driver, cur.schema, embed=embedder.embed if embedder else None, database=cur.database)
+    typer.echo(json.dumps(report.as_json()))
+
+
+@app.command()
+def duplicates(limit: int = typer.Option(50, "--limit", "-n", min=1, max=500),
+               offset: int = typer.Option(0, "--offset", min=0),
+               status: list[str] = typer.Option(["auto"], "--status", help="auto (pending), verified, rejected, ..."),
+               key: str = KEY) -> None:
+    """SAME_AS candidates, best first, one JSON object per line: score, reasons and both entities with their
+    papers and evidence counts. Merge one with `kg curate merge SURVIVOR DUPLICATE`, reject it with
+    `kg curate reject KEY`."""
+    unknown = set(status) - set(STATUSES)
+    if unknown:
+        raise typer.BadParameter(f"statuses are {', '.join(STATUSES)}; not {', '.join(sorted(unknown))}")
+    driver, cur = _session(key)
+    with driver:
+        page = candidates(driver, cur.schema, statuses=status, offset=offset, limit=limit, database=cur.database)
+    for item in page["items"]:
+        typer.echo(json.dumps(item, default=str))

@@ -411,3 +411,22 @@ def dated_paper(dates: DatedPage, columns: int = 2) -> bytes:
     for n in range(1, 4):
         w.paragraph(f"[{n}] A. Author. A cited paper number {n}. Journal of Tests, 20{22 + n}.", size=9)
     return w.bytes({"creationDate": "D:20260101120000Z", "modDate": "D:20260101120000Z"})
+
+
+def entities_paper(title: str, paragraphs: list[str]) -> bytes:
+    """A one-column paper whose Introduction, Experiments and Conclusion hold the given paragraphs (the
+    entities a test needs named), so the semantic extractor has text that names them."""
+    w = Writer(columns=1)
+    w.line(title, size=18, font=BOLD, full_width=True, center=True)
+    w.space(8)
+    w.line("Alice Smith and Bob Jones", size=11, full_width=True, center=True)
+    w.line("University of Testing, Example City", size=10, full_width=True, center=True)
+    w.space(12)
+    w.line("Abstract", size=12, font=BOLD, full_width=True)
+    w.paragraph(" ".join([paragraphs[0], prose(2)]), full_width=True)
+    for number, heading in enumerate(("Introduction", "Experiments", "Conclusion"), start=1):
+        w.heading(f"{number} {heading}")
+        w.paragraph(" ".join([*paragraphs, prose(3, offset=number)]))
+    w.heading("References")
+    w.paragraph("[1] A. Author. A cited paper. Journal of Tests, 2011.", size=9)
+    return w.bytes()

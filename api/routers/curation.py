@@ -17,8 +17,9 @@ from api.auth import require
 from api.models import ErrorBody
 from kg.apikeys import Identity
 from kg.curation import history
+from kg.curation.duplicates import candidates
 from kg.curation.merge import merge
-from kg.curation.operations import Curation, EdgeRef, Outcome
+from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
 from kg.curation.undo import split, undo_change
 from kg.errors import InvalidEditError, PreconditionRequiredError
@@ -70,6 +71,18 @@ class Merge(Reason):
     duplicate: str = Field(description="the node merged into it")
 
 
+class Keep(StrEnum):
+    source = "source"
+    target = "target"
+
+
+class CandidateMerge(Reason):
+    keep: Keep = Field(description="which end of the candidate stays (the survivor); the other is merged into it")
+
+
+CandidateStatus = StrEnum("CandidateStatus", {status: status for status in STATUSES})
+
+
 class Element(BaseModel):
     kind: str = Field(description="node | edge")
     key: str = Field(description="node id, or source|TYPE|target for an edge (stable across undo)")
@@ -117,6 +130,40 @@ class QueueItem(BaseModel):
     name: str | None
     confidence: float | None
     why: str
+
+
+class PaperRef(BaseModel):
+    id: str
+    title: str | None
+
+
+class CandidateEnd(BaseModel):
+    label: str
+    id: str
+    name: str | None
+    aliases: list[str]
+    status: str | None
+    papers: list[PaperRef] = Field(description="the papers whose extracted edges point at the entity")
+    evidence: int = Field(description="how many extracted edges (mentions included) point at the entity")
+
+
+class DuplicateCandidate(BaseModel):
+    edge_id: str = Field(description="the SAME_AS edge: reject it with POST /curation/edges/{edge_id}/reject")
+    key: str
+    score: float | None
+    reasons: list[str]
+    status: str | None
+    extractor: str | None
+    source_chunk_ids: list[str] = Field(description="passages that define one name as the other's abbreviation")
+    source: CandidateEnd
+    target: CandidateEnd
+
+
+class DuplicatePage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    items: list[DuplicateCandidate]
 
 
 class IdentityOut(BaseModel):
@@ -169,6 +216,30 @@ def queue(limit: int = Query(100, ge=1, le=1000), cur: Curation = Depends(curato
     """What needs a person: flagged, SAME_AS candidates, low-confidence extractions, unlinked figures/tables."""
     return review_queue(cur.driver, cur.schema, threshold=settings.curation_low_confidence, limit=limit,
                         database=cur.database)
+
+
+@router.get("/duplicates", response_model=DuplicatePage)
+def duplicates(status: list[CandidateStatus] = Query([CandidateStatus.auto], description="curation statuses to list"),
+               offset: int = Query(0, ge=0, le=100_000), limit: int = Query(50, ge=1, le=500),
+               cur: Curation = Depends(curator)):
+    """SAME_AS candidates (`kg curate find-duplicates` proposes them), best first, with both entities side by side:
+    names, aliases, papers and evidence counts. Merge one with POST /curation/duplicates/{edge_id}/merge, reject it
+    with POST /curation/edges/{edge_id}/reject (a rejected candidate is never proposed again)."""
+    return candidates(cur.driver, cur.schema, statuses=[s.value for s in status], offset=offset, limit=limit,
+                      database=cur.database)
+
+
+@router.post("/duplicates/{edge_id}/merge", response_model=ChangeOut)
+def merge_candidate(edge_id: str, body: CandidateMerge, response: Response, cur: Curation = Depends(curator),
+                    if_match: str = Depends(required_if_match)):
+    """Merge the two ends of a SAME_AS candidate, keeping `keep` (If-Match: that node's version); the candidate
+    becomes the verified decision, and POST /curation/split/{event} undoes it."""
+    ref = cur.edge_ref(edge_id)
+    if ref.type != "SAME_AS":
+        raise InvalidEditError(f"{edge_id} is a {ref.type} edge, not a SAME_AS candidate",
+                               details={"reason": "NOT_A_CANDIDATE", "property": None})
+    survivor, duplicate = (ref.source, ref.target) if body.keep is Keep.source else (ref.target, ref.source)
+    return _answer(response, merge(cur, survivor, duplicate, reason=body.reason, if_match=if_match))
 
 
 @router.get("/history", response_model=list[EventOut])

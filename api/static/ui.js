@@ -191,7 +191,69 @@ function status(action) {
   return act(() => api("POST", path(current.kind, current.ref) + "/" + action, {reason}, current.data.version));
 }
 
+// Duplicate candidates side by side: both entities with their papers and evidence, the detector's score and
+// reasons, and merge (keeping either end) or reject; the list reloads after each decision.
+async function loadDuplicates() {
+  const page = await api("GET", "/curation/duplicates?limit=50");
+  const list = $("duplicates");
+  list.replaceChildren();
+  for (const item of page.items) list.append(candidate(item));
+  say(page.total + " duplicate candidates" + (page.total > page.items.length ? ", the best " + page.items.length + " shown" : ""));
+}
+
+function candidate(item) {
+  const box = el("article", undefined, {class: "candidate", "data-key": item.key});
+  box.append(el("p", "score " + (item.score === null ? "?" : item.score.toFixed(2)) + ": " + item.reasons.join("; ")));
+  const pair = el("div", undefined, {class: "pair"});
+  for (const [end, other] of [[item.source, item.target], [item.target, item.source]]) {
+    const side = el("section", undefined, {class: "end", "data-node": end.id});
+    side.append(el("h3", end.label + ": " + (end.name || end.id)));
+    if (end.aliases.length) side.append(el("p", "also: " + end.aliases.join(", ")));
+    side.append(el("p", end.evidence + " extracted edges; status " + end.status));
+    const papers = el("ul");
+    for (const paper of end.papers) papers.append(el("li", paper.title || paper.id));
+    side.append(papers);
+    const keep = el("button", "Keep this, merge the other into it",
+                    {type: "button", "aria-label": "keep " + (end.name || end.id) + ", merge " + (other.name || other.id)});
+    keep.addEventListener("click", () => decide(() => mergeCandidate(item, end)));
+    side.append(keep);
+    pair.append(side);
+  }
+  const reject = el("button", "Not the same: reject", {type: "button", "aria-label": "reject candidate " + item.key});
+  reject.addEventListener("click", () => decide(async () => {
+    const edge = await api("GET", "/curation/edges/" + encodeURIComponent(item.edge_id));
+    return api("POST", "/curation/edges/" + encodeURIComponent(item.edge_id) + "/reject",
+               {reason: $("duplicate-reason").value.trim() || null}, edge.version);
+  }));
+  box.append(pair, reject);
+  return box;
+}
+
+async function mergeCandidate(item, survivor) {
+  const node = await api("GET", "/curation/nodes/" + encodeURIComponent(survivor.id));
+  return api("POST", "/curation/duplicates/" + encodeURIComponent(item.edge_id) + "/merge",
+             {keep: survivor === item.source ? "source" : "target", reason: $("duplicate-reason").value.trim() || null},
+             node.version);
+}
+
+async function decide(call) {
+  let message, failed = false;
+  try {
+    const result = await call();
+    message = result && result.event ? result.event.action + " recorded" : "nothing to change";
+  } catch (error) {
+    [message, failed] = [error.message, true];
+  }
+  try {
+    await Promise.all([loadDuplicates(), loadQueue()]);
+  } catch (error) {
+    [message, failed] = [error.message, true];
+  }
+  say(message, failed);
+}
+
 $("key-form").addEventListener("submit", useKey);
+$("load-duplicates").addEventListener("click", () => loadDuplicates().catch((e) => say(e.message, true)));
 $("reload-queue").addEventListener("click", () => loadQueue().catch((e) => say(e.message, true)));
 for (const action of ["verify", "reject", "flag", "unflag"]) $(action).addEventListener("click", () => status(action));
 $("save-edit").addEventListener("click", () => {

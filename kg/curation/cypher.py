@@ -91,3 +91,44 @@ RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.confidence
 ORDER BY n.confidence, n.id LIMIT $limit
 """
 QUEUE_PAPERS = "MATCH (p:Paper) WHERE p.verification_status <> 'rejected' RETURN p.id AS id ORDER BY p.id"
+
+# Duplicate detection (kg/curation/duplicates.py). `{labels}` is the ontology's entity labels joined by '|'.
+DUPLICATE_ENTITIES = """
+MATCH (n:{labels}) WHERE n.verification_status <> 'rejected'
+RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.name AS name, coalesce(n.aliases, []) AS aliases
+"""
+# The passages that name one of the given entities and hold a parenthesis: where an abbreviation is defined.
+DUPLICATE_PASSAGES = """
+MATCH (c:Chunk)-[:MENTIONS]->(n:{labels}) WHERE n.id IN $ids AND c.text CONTAINS '('
+RETURN DISTINCT c.id AS id, c.text AS text ORDER BY id
+"""
+# Re-running the detector replaces the automatic candidates (its own and those of ingest-time resolution, whose
+# pairs it judges again over the whole graph); a SAME_AS a curator decided (verified, rejected, flagged, edited)
+# stays, and its pair is not proposed again.
+DELETE_AUTO_CANDIDATES = """
+MATCH ()-[r:SAME_AS]->() WHERE r.verification_status = 'auto'
+DELETE r RETURN count(*) AS deleted
+"""
+SAME_AS_PAIRS = "MATCH (a)-[:SAME_AS]->(b) RETURN a.id AS a, b.id AS b"
+CREATE_CANDIDATES = """
+UNWIND $rows AS row
+MATCH (s:`{label}` {{id: row.source}}) MATCH (t:`{label}` {{id: row.target}})
+WHERE s.verification_status <> 'rejected' AND t.verification_status <> 'rejected'
+CREATE (s)-[r:SAME_AS]->(t) SET r = row.props
+RETURN count(r) AS created
+"""
+# The curation queue of candidates: best first, both ends with their papers and how much evidence they have (the
+# extracted edges that point at them, mentions included).
+DUPLICATE_COUNT = "MATCH ()-[r:SAME_AS]->() WHERE r.verification_status IN $statuses RETURN count(r) AS total"
+DUPLICATE_PAGE = """
+MATCH (s)-[r:SAME_AS]->(t) WHERE r.verification_status IN $statuses
+WITH s, r, t ORDER BY coalesce(r.score, r.confidence) DESC, s.id, t.id SKIP $offset LIMIT $limit
+RETURN elementId(r) AS edge_id, properties(r) AS props,
+       [n IN [s, t] | {label: [l IN labels(n) WHERE l IN $labels][0], id: n.id, name: n.name,
+                       aliases: coalesce(n.aliases, []), status: n.verification_status,
+                       papers: COLLECT {
+                           MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL
+                           WITH DISTINCT e.paper_sha256 AS sha MATCH (p:Paper {sha256: sha})
+                           RETURN {id: p.id, title: p.title} ORDER BY p.id },
+                       evidence: COUNT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL }}] AS ends
+"""
