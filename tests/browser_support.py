@@ -68,6 +68,23 @@ def headless_chromium(extra_flags: Sequence[str] = ()) -> Iterator[WebDriver]:
             driver.quit()
 
 
+def wait_on_page(browser: WebDriver, what: str, condition: Callable[[WebDriver], T], timeout_s: float = TIMEOUT_S) -> T:
+    """The first truthy value of condition on one of the API's pages; re-renders make elements go stale, so retry
+    on that. On time-out the test fails with the page's text, and keeps a screenshot and the page source in the
+    browser's `evidence_dir` when a fixture gave it one."""
+    try:
+        return WebDriverWait(browser, timeout_s, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    except TimeoutException:
+        kept, evidence = "", getattr(browser, "evidence_dir", None)
+        if evidence is not None:
+            evidence.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(evidence / "screenshot.png"))
+            (evidence / "page.html").write_text(browser.page_source)
+            kept = f" (screenshot and page source in {evidence})"
+        pytest.fail(f"the page did not show {what} within {timeout_s:.0f} s{kept}; page text:\n"
+                    f"{browser.find_element(By.TAG_NAME, 'body').text[:3000]}", pytrace=False)
+
+
 class NeoBrowser:
     """The few Neo4j Browser interactions the tests need, found by Browser's own data-testid attributes."""
 

@@ -4,16 +4,14 @@ under the pages' Content-Security-Policy, and /docs authorises with an API key a
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Iterator
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.browser_support import headless_chromium, offline_flags
+from tests.browser_support import headless_chromium, offline_flags, wait_on_page
 from tests.curation_support import KEYS, curated_settings
 from tests.live_api import served
 from tests.neo4j_harness import free_port
@@ -32,22 +30,6 @@ def offline_browser(tmp_path) -> Iterator[WebDriver]:
     with headless_chromium(offline_flags(free_port())) as browser:
         browser.evidence_dir = tmp_path / "browser"
         yield browser
-
-
-def wait(browser: WebDriver, what: str, condition, timeout_s: float = 60.0):
-    try:
-        return WebDriverWait(browser, timeout_s, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        fail(browser, f"the page did not show {what} within {timeout_s:.0f} s")
-
-
-def fail(browser: WebDriver, message: str) -> None:
-    evidence: Path = browser.evidence_dir
-    evidence.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(evidence / "screenshot.png"))
-    (evidence / "page.html").write_text(browser.page_source)
-    pytest.fail(f"{message}\n(screenshot and page source in {evidence}; page text:\n"
-                f"{browser.find_element(By.TAG_NAME, 'body').text[:2000]})", pytrace=False)
 
 
 def blocked(browser: WebDriver, origin: str) -> list[str]:
@@ -73,25 +55,25 @@ def test_the_network_is_cut_off(offline_browser, api_url):
 def test_swagger_ui_renders_offline_and_authorises_with_a_key(offline_browser, api_url):
     browser = offline_browser
     browser.get(api_url + "/docs")
-    wait(browser, "the operation list", lambda b: {"/papers", "/curation/whoami", "/ask"} <= {
+    wait_on_page(browser, "the operation list", lambda b: {"/papers", "/curation/whoami", "/ask"} <= {
         e.text for e in b.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")})
     assert blocked(browser, api_url) == []
 
     browser.find_element(By.CSS_SELECTOR, "button.authorize").click()
-    schemes = wait(browser, "the key schemes in the Authorize dialog",
+    schemes = wait_on_page(browser, "the key schemes in the Authorize dialog",
                    lambda b: b.find_elements(By.CSS_SELECTOR, ".modal-ux .auth-container"))
     api_key = next(s for s in schemes if "X-API-Key" in s.text)
     api_key.find_element(By.CSS_SELECTOR, "input").send_keys(KEYS["curator"])
     api_key.find_element(By.CSS_SELECTOR, "button.authorize").click()
-    wait(browser, "the scheme authorised", lambda b: "Logout" in api_key.text)
+    wait_on_page(browser, "the scheme authorised", lambda b: "Logout" in api_key.text)
     browser.find_element(By.CSS_SELECTOR, ".modal-ux button.btn-done").click()
 
     whoami = next(op for op in browser.find_elements(By.CSS_SELECTOR, ".opblock")
                   if op.find_element(By.CSS_SELECTOR, ".opblock-summary-path").text == "/curation/whoami")
     whoami.find_element(By.CSS_SELECTOR, ".opblock-summary").click()
-    wait(browser, "Try it out", lambda b: whoami.find_element(By.CSS_SELECTOR, "button.try-out__btn")).click()
-    wait(browser, "Execute", lambda b: whoami.find_element(By.CSS_SELECTOR, "button.execute")).click()
-    answer = wait(browser, "the answer of /curation/whoami", lambda b: whoami.find_element(
+    wait_on_page(browser, "Try it out", lambda b: whoami.find_element(By.CSS_SELECTOR, "button.try-out__btn")).click()
+    wait_on_page(browser, "Execute", lambda b: whoami.find_element(By.CSS_SELECTOR, "button.execute")).click()
+    answer = wait_on_page(browser, "the answer of /curation/whoami", lambda b: whoami.find_element(
         By.CSS_SELECTOR, ".live-responses-table .response-col_description pre").text)
     assert '"name": "alice"' in answer and '"role": "curator"' in answer, answer
     assert blocked(browser, api_url) == []
@@ -100,7 +82,7 @@ def test_swagger_ui_renders_offline_and_authorises_with_a_key(offline_browser, a
 def test_redoc_renders_offline(offline_browser, api_url):
     browser = offline_browser
     browser.get(api_url + "/redoc")
-    text = wait(browser, "the operations", lambda b: "/curation/whoami" in body_text(b) and body_text(b))
+    text = wait_on_page(browser, "the operations", lambda b: "/curation/whoami" in body_text(b) and body_text(b))
     assert "List Papers" in text and "/papers/{paper_id}" in text
     assert "Something went wrong" not in text
     assert blocked(browser, api_url) == []

@@ -8,15 +8,13 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
 from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from tests.browser_support import headless_chromium
+from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings
 from tests.live_api import served
 
@@ -35,13 +33,6 @@ def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
         yield url
 
 
-def wait(browser, what: str, condition, timeout_s: float = 60.0):
-    try:
-        return WebDriverWait(browser, timeout_s, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        pytest.fail(f"the curator page did not show {what}; page text:\n{browser.find_element(By.TAG_NAME, 'body').text[:3000]}")
-
-
 def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
     sha = file_sha256(SAMPLE)
     sections = [r["id"] for r in empty_db.execute_query(
@@ -50,8 +41,8 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.get(api_url + "/ui")
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"])
         browser.find_element(By.ID, "use-key").click()
-        wait(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
-        rows = wait(browser, "section rows in the queue", lambda b: [
+        wait_on_page(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
+        rows = wait_on_page(browser, "section rows in the queue", lambda b: [
             r for r in b.find_elements(By.CSS_SELECTOR, "#queue tbody tr")
             if r.find_elements(By.TAG_NAME, "td")[1].text == "Section"])
         chosen = [r.get_attribute("data-element") for r in rows[:3]]
@@ -62,20 +53,20 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
                 row = b.find_element(By.CSS_SELECTOR, f'#queue tbody tr[data-element="{node_id}"]')
                 row.find_element(By.TAG_NAME, "button").click()
                 return True
-            wait(browser, f"the queue row of {node_id}", click)
-            wait(browser, f"the element page of {node_id}",
+            wait_on_page(browser, f"the queue row of {node_id}", click)
+            wait_on_page(browser, f"the element page of {node_id}",
                  lambda b: b.find_element(By.ID, "element-title").text.endswith(node_id))
 
         def status_becomes(value: str) -> None:
-            wait(browser, f"status {value}", lambda b: b.find_element(By.ID, "status").text == value)
+            wait_on_page(browser, f"status {value}", lambda b: b.find_element(By.ID, "status").text == value)
 
         open_item(chosen[0])
-        width = wait(browser, "the evidence image", lambda b: b.execute_script(
+        width = wait_on_page(browser, "the evidence image", lambda b: b.execute_script(
             "const i = document.getElementById('evidence'); return i.complete && i.naturalWidth;"))
         assert width > 100
         browser.find_element(By.ID, "verify").send_keys(Keys.ENTER)  # keyboard, not mouse
         status_becomes("verified")
-        wait(browser, "the verify event in the history",
+        wait_on_page(browser, "the verify event in the history",
              lambda b: " alice verify" in b.find_element(By.ID, "history").text)
 
         open_item(chosen[1])
@@ -83,7 +74,7 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "edit-json").send_keys('{"title": "Edited <b>in</b> the browser"}')
         browser.find_element(By.ID, "save-edit").click()
         status_becomes("edited")
-        cell = wait(browser, "the edited title", lambda b: [
+        cell = wait_on_page(browser, "the edited title", lambda b: [
             r for r in b.find_elements(By.CSS_SELECTOR, "#properties tr")
             if r.find_element(By.TAG_NAME, "th").text == "title"])[0]
         assert cell.find_element(By.TAG_NAME, "td").text == "Edited <b>in</b> the browser"  # shown as text
@@ -93,7 +84,7 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "reason").send_keys("heading looks split")
         browser.find_element(By.ID, "flag").click()
         status_becomes("flagged")
-        wait(browser, "the flagged item first in the queue", lambda b: b.find_element(
+        wait_on_page(browser, "the flagged item first in the queue", lambda b: b.find_element(
             By.CSS_SELECTOR, "#queue tbody tr").get_attribute("data-element") == chosen[2])
 
     statuses = {r["id"]: r["status"] for r in empty_db.execute_query(

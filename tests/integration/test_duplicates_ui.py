@@ -9,14 +9,12 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from kg.curation.duplicates import detect
 from kg.ingest import Ingestor
 from ontology.loader import get_schema
-from tests.browser_support import headless_chromium
+from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
 from tests.live_api import served
@@ -36,13 +34,6 @@ def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
         yield url
 
 
-def wait(browser, what: str, condition, timeout_s: float = 60.0):
-    try:
-        return WebDriverWait(browser, timeout_s, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
-    except TimeoutException:
-        pytest.fail(f"the curator page did not show {what}; page text:\n{browser.find_element(By.TAG_NAME, 'body').text[:3000]}")
-
-
 def _candidate(browser, names: set[str]):
     """The candidate whose two ends are named `names`, or None."""
     for box in browser.find_elements(By.CSS_SELECTOR, "#duplicates article.candidate"):
@@ -59,9 +50,9 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         browser.get(api_url + "/ui")
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"])
         browser.find_element(By.ID, "use-key").click()
-        wait(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
+        wait_on_page(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
         browser.find_element(By.ID, "load-duplicates").click()
-        box = wait(browser, "the corpus candidate", lambda b: _candidate(b, corpus))
+        box = wait_on_page(browser, "the corpus candidate", lambda b: _candidate(b, corpus))
         assert "initials" in box.find_element(By.TAG_NAME, "p").text
         ends = {e.find_element(By.TAG_NAME, "h3").text: e.text for e in box.find_elements(By.CSS_SELECTOR, ".end")}
         assert "Citation Graphs at Scale" in ends["Dataset: S2ORC"]
@@ -70,12 +61,12 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         keep = next(e for e in box.find_elements(By.CSS_SELECTOR, ".end")
                     if e.find_element(By.TAG_NAME, "h3").text == "Dataset: S2ORC")
         keep.find_element(By.TAG_NAME, "button").click()
-        wait(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
+        wait_on_page(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
         assert _candidate(browser, corpus) is None
         browser.find_element(By.ID, "duplicate-reason").send_keys("a misprint of another model")
-        wait(browser, "the method candidate", lambda b: _candidate(b, method)).find_element(
+        wait_on_page(browser, "the method candidate", lambda b: _candidate(b, method)).find_element(
             By.CSS_SELECTOR, ":scope > button").click()
-        wait(browser, "the rejection recorded", lambda b: b.find_element(By.ID, "message").text == "reject recorded")
+        wait_on_page(browser, "the rejection recorded", lambda b: b.find_element(By.ID, "message").text == "reject recorded")
         assert _candidate(browser, method) is None
 
     nodes = {r["name"]: (r["status"], r["aliases"]) for r in empty_db.execute_query(
