@@ -67,7 +67,8 @@ def summarize_sections(sections: list[Section], chunks: list[Chunk],
                        max_sentences: int = MAX_SENTENCES) -> list[Section]:
     """The sections with their `summary`: at most `max_sentences` of their most central prose sentences (and at
     most one in SENTENCES_PER_PICK), in reading order. A sentence sharing no weighed term with the rest of its
-    section is not central to it, so it is never picked (unless it is the section's one sentence). A section
+    section is not central to it, so it is never picked; when no sentence shares any (a one-sentence section),
+    the first sentence, which usually says what the section is about, stands for the section. A section
     without prose of its own (a heading directly followed by a subsection, a bibliography) gets none. Ties go to the earlier sentence, so the result is
     deterministic."""
     by_section: dict[str, list[tuple[int, int, str, Chunk]]] = {}
@@ -92,9 +93,8 @@ def summarize_sections(sections: list[Section], chunks: list[Chunk],
         # each sentence's summed similarity to the others (its own, 1 or 0, taken out)
         scores = [sum(w * centroid[t] for t, w in v.items()) - (1.0 if v else 0.0) for v in vectors]
         size = min(max_sentences, math.ceil(len(found) / SENTENCES_PER_PICK))
-        ranked = [i for i in sorted(range(len(found)), key=lambda i: (-scores[i], i))
-                  if scores[i] > 1e-9 or len(found) == 1]
-        picked = sorted(ranked[:size])
+        ranked = [i for i in sorted(range(len(found)), key=lambda i: (-scores[i], i)) if scores[i] > 1e-9]
+        picked = sorted(ranked[:size]) or [0]
         summary = []
         for i in picked:
             start, end, text, chunk = found[i]
