@@ -69,8 +69,8 @@ def summarize_sections(sections: list[Section], chunks: list[Chunk],
     most one in SENTENCES_PER_PICK), in reading order. A sentence sharing no weighed term with the rest of its
     section is not central to it, so it is never picked; when no sentence shares any (a one-sentence section),
     the first sentence, which usually says what the section is about, stands for the section. A section
-    without prose of its own (a heading directly followed by a subsection, a bibliography) gets none. Ties go to the earlier sentence, so the result is
-    deterministic."""
+    without prose of its own (a heading directly followed by a subsection, a bibliography) gets none. Ties go to
+    the earlier sentence, so the result is deterministic."""
     by_section: dict[str, list[tuple[int, int, str, Chunk]]] = {}
     for chunk in chunks:
         if chunk.kind == "text" and chunk.section_id:
