@@ -119,6 +119,34 @@ class SectionNode(BaseModel):
     children: list[SectionNode] = []
 
 
+class SummarySentence(BaseModel):
+    text: str = Field(description="the sentence exactly as in the paper's text at [char_start, char_end)")
+    char_start: int
+    char_end: int
+    page: int
+    bbox: str = Field(description='"page:x0,y0,x1,y1": the region of the section\'s text the sentence begins in')
+
+
+class OutlineSection(BaseModel):
+    id: str
+    number: str | None
+    title: str
+    level: int | None
+    kind: str | None
+    page_start: int | None
+    page_end: int | None
+    ordinal: int | None
+    summary: list[SummarySentence] = Field(description="the section's most central sentences in reading order; "
+                                                       "empty for a section without prose of its own")
+    children: list[OutlineSection] = []
+
+
+class Outline(BaseModel):
+    paper_id: str
+    title: str | None
+    sections: list[OutlineSection] = Field(description="top-level sections in reading order, subsections nested")
+
+
 class PaperDetail(BaseModel):
     paper: dict[str, Any]
     authors: list[AuthorRef]

@@ -1,15 +1,19 @@
-"""`kg papers`: the papers in the graph, with the ids the other commands take."""
+"""`kg papers`: the papers in the graph, with the ids the other commands take; `kg outline`: one paper's section
+tree with each section's summary."""
 
 from __future__ import annotations
 
 import json
 
 import typer
+from rich.markup import escape
 from rich.table import Table
+from rich.tree import Tree
 
 from cli.output import console
+from cli.qa import PAPER_NAME
 from kg import store
-from kg.queries import paper_overview
+from kg.queries import paper_outline, paper_overview
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -36,3 +40,29 @@ def papers(as_json: bool = typer.Option(False, "--json", help="Print a JSON list
     for row in rows:
         table.add_row(row["id"], row["title"] or "", str(row["year"] or ""), *(str(row[name]) for name in COUNTS))
     console.print(table, highlight=False)
+
+
+def outline(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "."),
+            as_json: bool = typer.Option(False, "--json", help="Print the API's JSON instead of a tree.")) -> None:
+    """A paper's sections as a tree in reading order, each with its summary: its most central sentences, with
+    the page each is printed on (`--json` adds their character spans and boxes)."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        report = paper_outline(driver, paper, settings.neo4j_database)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    tree = Tree(f"[bold]{escape(report['title'] or report['paper_id'])}[/]")
+    _add_sections(tree, report["sections"])
+    console.print(tree, highlight=False)
+    if not report["sections"]:
+        console.print("No sections: the parse found no headings in this paper.")
+
+
+def _add_sections(parent: Tree, sections: list[dict]) -> None:
+    for section in sections:
+        heading = " ".join(filter(None, (section["number"], section["title"])))
+        branch = parent.add(f"[bold]{escape(heading)}[/] [dim]p. {section['page_start']}[/]")
+        for sentence in section["summary"]:
+            branch.add(f"{escape(' '.join(sentence['text'].split()))} [dim](p. {sentence['page']})[/]")
+        _add_sections(branch, section["children"])

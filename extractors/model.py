@@ -100,6 +100,16 @@ class Metadata(BaseModel):
     venue: str | None = None
 
 
+class SummarySentence(BaseModel):
+    """One sentence of a section's extractive summary (extractors/summaries.py), where it was printed."""
+
+    text: str  # exactly Document.text[char_start:char_end]
+    char_start: int
+    char_end: int
+    page: int
+    bbox: BBox  # the region of the section's text (its page and column) the sentence begins in
+
+
 class Section(BaseModel):
     id: str
     number: str | None
@@ -115,6 +125,7 @@ class Section(BaseModel):
     box: Box  # the heading
     char_start: int  # body text of the section in Document.text, heading excluded
     char_end: int
+    summary: list[SummarySentence] = Field(default_factory=list)  # its most central sentences, in reading order
 
 
 class Float(BaseModel):

@@ -20,6 +20,7 @@ from extractors.mupdf import pymupdf
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
 from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
+from extractors.summaries import summarize_sections
 from extractors.tables import row_texts
 from extractors.triage import open_pdf, profile, reading
 
@@ -120,6 +121,8 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
         first = next((h for h in heads if not h.front), None)
         front_end = next((p.start for p in placed if first and p.index == first.lines[0]), body_end)
         chunks = chunk_document(text, body_end, front_end, placed, sections, elements, sha256)
+    with timer("summaries"):
+        sections = summarize_sections(sections, chunks)
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
                   extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind},
                   warnings=_warnings(prof, metadata, sections))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from extractors import EXTRACTOR_VERSION
 from extractors.bbox import format_bbox
-from extractors.model import Box, Chunk, Document, element_id, paper_id
+from extractors.model import Box, Chunk, Document, Section, element_id, paper_id
 from ontology.records import EdgeRecord, NodeRecord
 
 PIPELINE_PREFIX = "paperkg-"  # extractors of this pipeline; any other `extractor` value is a person or tool
@@ -89,7 +89,7 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
     for s in doc.sections:
         nodes.append(NodeRecord("Section", s.id, {
             "title": s.title, "number": s.number, "level": s.level, "kind": s.kind, "core_kind": s.core_kind,
-            "page_start": s.page_start, "page_end": s.page_end, "ordinal": s.ordinal,
+            "page_start": s.page_start, "page_end": s.page_end, "ordinal": s.ordinal, **_summary(s),
             **provenance(sha, boxes=[s.box])}))
         parent = ("Section", s.parent_id) if s.parent_id else None
         if parent:
@@ -142,6 +142,17 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
 
     edges += _mention_edges(doc)
     return nodes, edges
+
+
+def _summary(section: Section) -> dict:
+    """A section's summary as parallel lists (sentence, span, box); none at all for a section without one, as
+    Neo4j cannot tell the type of an empty list."""
+    if not section.summary:
+        return {}
+    return {"summary": [x.text for x in section.summary],
+            "summary_starts": [x.char_start for x in section.summary],
+            "summary_ends": [x.char_end for x in section.summary],
+            "summary_bboxes": [format_bbox(x.page, x.bbox) for x in section.summary]}
 
 
 def _mention_edges(doc: Document) -> list[EdgeRecord]:

@@ -17,6 +17,7 @@ from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
 from rapidfuzz import fuzz
 
+from extractors.bbox import parse_bbox
 from kg import cypher_guard
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
@@ -87,13 +88,16 @@ MATCH (p:Paper {id: $id})
 RETURN p, [(p)-[r:HAS_AUTHOR]->(a:Author) | {id: a.id, name: a.name, position: r.position}] AS authors
 """
 
-_SECTIONS = """
-MATCH (p:Paper {id: $id})-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section)
+# A paper's sections with their parents, in reading order; {fields} are extra Section properties to return.
+_SECTION_ROWS = """
+MATCH (p:Paper {{id: $id}})-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section)
 OPTIONAL MATCH (parent:Section)-[:HAS_SUBSECTION]->(s)
-RETURN DISTINCT s {.id, .number, .title, .level, .kind, .page_start, .page_end, .ordinal} AS section,
+RETURN DISTINCT s {{.id, .number, .title, .level, .kind, .page_start, .page_end, .ordinal{fields}}} AS section,
        parent.id AS parent_id
 ORDER BY section.ordinal
 """
+_SECTIONS = _SECTION_ROWS.format(fields="")
+_OUTLINE = _SECTION_ROWS.format(fields=", .summary, .summary_starts, .summary_ends, .summary_bboxes")
 
 _PAPER_COUNTS = f"""
 MATCH (p:Paper {{id: $id}})
@@ -135,6 +139,24 @@ def get_paper(driver: Driver, schema: Schema, name: str, database: str | None = 
     return {"paper": paper, "authors": authors, "sections": section_tree(sections),
             "counts": {"chunks": counts["chunks"], "sections": counts["sections"],
                        **{t.lower(): n for t, n in counts["by_type"] if t}}}
+
+
+def paper_outline(driver: Driver, name: str, database: str | None = None) -> dict[str, Any]:
+    """The section tree of the paper `name` stands for (resolve_paper), each section with its extractive summary:
+    its most central sentences, each with its span in the paper's text, page and box (extractors/summaries.py)."""
+    match = resolve_paper(driver, name, database)
+    records = driver.execute_query(_OUTLINE, id=match.id, database_=database, routing_="r").records
+    rows = [{"section": _with_summary(r["section"]), "parent_id": r["parent_id"]} for r in records]
+    return {"paper_id": match.id, "title": match.title, "sections": section_tree(rows)}
+
+
+def _with_summary(section: dict[str, Any]) -> dict[str, Any]:
+    """A section row with its stored parallel summary lists as one list of sentences."""
+    texts, starts, ends, boxes = (section.pop(key) or [] for key in
+                                  ("summary", "summary_starts", "summary_ends", "summary_bboxes"))
+    section["summary"] = [{"text": text, "char_start": start, "char_end": end, "page": parse_bbox(box)[0],
+                           "bbox": box} for text, start, end, box in zip(texts, starts, ends, boxes)]
+    return section
 
 
 def _paper_overview_cypher(schema: Schema) -> str:

@@ -1,4 +1,5 @@
-"""Papers: list and search, one paper's metadata, authors, section tree and counts, upload, delete."""
+"""Papers: list and search, one paper's metadata, authors, section tree and counts, its outline with section
+summaries, upload, delete."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from neo4j import Driver
 
 from api import deps, params
 from api.auth import require
-from api.models import PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Page, PaperDetail, PaperSummary
+from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail,
+                        PaperSummary)
 from extractors.errors import NotAPDFError
 from kg import queries
 from kg.delete import delete_paper
@@ -26,6 +28,16 @@ def list_papers(q: str | None = Query(None, max_length=params.MAX_TEXT,
                 driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
     page = queries.list_papers(driver, q, offset, limit, settings.neo4j_database)
     return {"items": page.items, "total": page.total, "offset": offset, "limit": limit}
+
+
+# Before GET /papers/{paper_id:path}, which would take "/outline" as part of the name (DOIs hold slashes).
+@router.get("/papers/{paper_id:path}/outline", response_model=Outline, responses=PAPER_NAME_ERRORS)
+def get_outline(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
+                settings: Settings = Depends(deps.settings)):
+    """The paper's section tree (numbers, titles, levels, reading order) with each section's extractive summary:
+    its most central sentences, each with its character span, page and box, to navigate the paper without
+    reading it. `paper_id` may also be its DOI, arXiv id or title."""
+    return queries.paper_outline(driver, paper_id, settings.neo4j_database)
 
 
 @router.get("/papers/{paper_id:path}", response_model=PaperDetail, responses=PAPER_NAME_ERRORS)

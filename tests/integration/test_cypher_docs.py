@@ -44,6 +44,10 @@ EXPECTED = [
     [{"dataset": "PG-19", "page": 5, "bbox": [72.0, 300.0, 540.0, 350.0]}],
     [{"kind": "Method", "name": "SRT model", "candidate": "Sparse Routing Transformer", "confidence": 0.65}],
     [{"paper": SRT, "status": "succeeded", "extractors": ["paperkg-test@1.0"]}],
+    [{"section": "1 Introduction", "sentence": "Long documents need efficient attention; Figure 1 shows SRT.",
+      "page": 1, "char_start": 0},
+     {"section": "2.1 Routing Attention", "sentence": "Routing attention is attention restricted to clustered keys.",
+      "page": 3, "char_start": 60}],
 ]
 
 

@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, layout, mentions, metadata, pubyear, references
+from extractors import floats, layout, mentions, metadata, pubyear, references, summaries
 from extractors.semantic import concepts, patterns, results
 
 LONG = 200_000
@@ -58,6 +58,8 @@ ADVERSARIAL = {
     "author line: a run of marks": (metadata._names, "A" + repeat("1", "\0")),
     "proceedings line without a year": (pubyear._PROCEEDINGS.search, repeat("proceedings 12 ")),
     "copyright signs without a year": (pubyear._COPYRIGHT.search, repeat("© ")),
+    "summary words: a letter then hyphens": (summaries._WORD.findall, "a" + repeat("-")),
+    "summary words: letters and underscores": (summaries._WORD.findall, repeat("a_", "_")),
     "received dates without a year": (pubyear._MILESTONE.search, repeat("received 12 may ")),
     "arXiv ids without a stamp": (pubyear._ARXIV_STAMP.search, repeat("arxiv:1810.04805v2 ")),
     "date ranges without a year": (pubyear._DATE_RANGE.search, repeat("june 1 - 6 ")),
