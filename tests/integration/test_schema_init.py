@@ -19,7 +19,7 @@ def index_names(driver) -> dict[str, str]:
     return {r["name"]: r["type"] for r in driver.execute_query("SHOW INDEXES YIELD name, type").records}
 
 
-CURRENT = get_schema().version  # "1.1.0"; the variants below are newer minor (1.9.0) and major (2.0.0) versions
+CURRENT = get_schema().version  # the variants below are the next minor version and a new major one (2.0.0)
 
 
 def ontology_variant(tmp_path, version: str, drop_captions: bool = False, authors_unsearchable: bool = False):
@@ -85,7 +85,9 @@ def test_record_without_definitions_is_repaired_not_a_crash(empty_db):
 
 def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path):
     init_schema(empty_db, get_schema(), 384)
-    newer = ontology_variant(tmp_path, "1.9.0", drop_captions=True, authors_unsearchable=True)
+    major, minor, _ = CURRENT.split(".")
+    next_minor = f"{major}.{int(minor) + 1}.0"
+    newer = ontology_variant(tmp_path, next_minor, drop_captions=True, authors_unsearchable=True)
     report = init_schema(empty_db, newer, 384)
     assert (report.action, report.previous_version) == ("migrated", CURRENT)
     assert (report.dropped, report.created) == (["captions", "entity_names"], ["entity_names"])
@@ -93,7 +95,7 @@ def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path
     labels = empty_db.execute_query("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = 'entity_names' "
                                     "RETURN labelsOrTypes").records[0][0]
     assert "Author" not in labels and "Method" in labels
-    assert recorded_version(empty_db)["version"] == "1.9.0"
+    assert recorded_version(empty_db)["version"] == next_minor
     with pytest.raises(SchemaVersionError, match=f"newer than this paperkg's {CURRENT}"):
         init_schema(empty_db, get_schema(), 384)
 
