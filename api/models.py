@@ -107,7 +107,9 @@ class AuthorRef(BaseModel):
     position: int | None
 
 
-class SectionNode(BaseModel):
+class _Section(BaseModel):
+    """What a section tree (GET /papers/{id}) and an outline (GET /papers/{id}/outline) say of each section."""
+
     id: str
     number: str | None
     title: str
@@ -116,6 +118,9 @@ class SectionNode(BaseModel):
     page_start: int | None
     page_end: int | None
     ordinal: int | None
+
+
+class SectionNode(_Section):
     children: list[SectionNode] = []
 
 
@@ -127,15 +132,7 @@ class SummarySentence(BaseModel):
     bbox: str = Field(description='"page:x0,y0,x1,y1": the region of the section\'s text the sentence begins in')
 
 
-class OutlineSection(BaseModel):
-    id: str
-    number: str | None
-    title: str
-    level: int | None
-    kind: str | None
-    page_start: int | None
-    page_end: int | None
-    ordinal: int | None
+class OutlineSection(_Section):
     summary: list[SummarySentence] = Field(description="the section's most central sentences in reading order; "
                                                        "empty for a section without prose of its own")
     children: list[OutlineSection] = []
