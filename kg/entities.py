@@ -14,6 +14,7 @@ from neo4j import ManagedTransaction
 from rapidfuzz import fuzz
 
 from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
+from extractors.semantic.duplicates import Named
 from kg.curation.cypher import EVENT_LABEL
 from kg.runs import Run
 from kg.validation import validate_batch
@@ -56,11 +57,10 @@ def _signature() -> str:
 
 
 @dataclass(frozen=True)
-class KnownEntity:
-    label: str
-    id: str
-    name: str
-    aliases: tuple[str, ...] = ()
+class KnownEntity(Named):
+    """An entity of the graph as ingest resolves names against it: the duplicate detector's view, plus whether a
+    curator rejected it."""
+
     rejected: bool = False  # a curator rejected it (a merge rejects the duplicate and gives its name to the survivor)
 
     def preferred_to(self, other: KnownEntity) -> bool:
@@ -99,14 +99,13 @@ class EntityIndex:
 
     def add(self, entity: KnownEntity) -> None:
         names = self.by_label.setdefault(entity.label, _LabelNames())
-        for name in (entity.name, *entity.aliases):
-            if name:
-                key = (entity.label, match_key(name))
-                current = self.by_key.get(key)
-                if current is None or entity.preferred_to(current):
-                    self.by_key[key] = entity
-                names.keys.append(key[1])
-                names.owners.append(len(names.entities))
+        for name in entity.names:
+            key = (entity.label, match_key(name))
+            current = self.by_key.get(key)
+            if current is None or entity.preferred_to(current):
+                self.by_key[key] = entity
+            names.keys.append(key[1])
+            names.owners.append(len(names.entities))
         names.entities.append(entity)
 
 

@@ -6,7 +6,6 @@ names interpolated are labels and relationship types taken from the Schema (back
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +17,7 @@ from neo4j.time import Date, DateTime, Duration, Time
 from rapidfuzz import fuzz
 
 from extractors.bbox import parse_bbox
+from extractors.semantic.canonical import normalize
 from kg import cypher_guard
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
@@ -222,24 +222,40 @@ def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loo
     answer from that paper alone. Every endpoint and command that takes a paper goes through here, so all accept
     the same names. An id is one index seek; any other name reads every paper's identifiers and title (short
     properties), since case-blind DOIs, versionless arXiv ids and fuzzy titles have no index to use."""
-    key = " ".join(name.split())
-    if not key:
-        raise InvalidQueryError("the paper name is empty", hint="give a paper's id, DOI, arXiv id or title")
-    if len(key) > MAX_PAPER_NAME:
-        raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
-                                hint="give a paper's id, DOI, arXiv id or title")
-    rows = driver.execute_query(_PAPER_BY_ID, key=key, database_=database, routing_="r").records
-    found = [_match(r, "id") for r in rows]
-    if not found:
-        found = _by_name(key, driver.execute_query(_PAPER_NAMES, database_=database, routing_="r").records, loose)
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise NotFoundError(f"no paper matches {key!r} by id, DOI, arXiv id or title",
-                            hint="GET /papers?q=<a word of the title> lists the papers in the graph")
-    raise AmbiguousPaperError(f"{key!r} matches several papers by {found[0].matched_by}; the details list them",
-                              hint="name the paper by its id (or DOI, or full title)",
-                              details={"candidates": [m.as_candidate() for m in found[:CANDIDATES_SHOWN]]})
+    return PaperDirectory(driver, database).resolve(name, loose=loose)
+
+
+class PaperDirectory:
+    """resolve_paper for a caller that tries several names in one request (a question naming papers): every
+    paper's names are read once, on the first name that is not an id, and kept for the directory's life."""
+
+    def __init__(self, driver: Driver, database: str | None = None):
+        self.driver, self.database = driver, database
+        self._names: list | None = None
+
+    def resolve(self, name: str, *, loose: bool = True) -> PaperMatch:
+        """The one paper `name` stands for, by resolve_paper's rules."""
+        key = " ".join(name.split())
+        if not key:
+            raise InvalidQueryError("the paper name is empty", hint="give a paper's id, DOI, arXiv id or title")
+        if len(key) > MAX_PAPER_NAME:
+            raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
+                                    hint="give a paper's id, DOI, arXiv id or title")
+        rows = self.driver.execute_query(_PAPER_BY_ID, key=key, database_=self.database, routing_="r").records
+        found = [_match(r, "id") for r in rows] or _by_name(key, self._paper_names(), loose)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise NotFoundError(f"no paper matches {key!r} by id, DOI, arXiv id or title",
+                                hint="GET /papers?q=<a word of the title> lists the papers in the graph")
+        raise AmbiguousPaperError(f"{key!r} matches several papers by {found[0].matched_by}; the details list them",
+                                  hint="name the paper by its id (or DOI, or full title)",
+                                  details={"candidates": [m.as_candidate() for m in found[:CANDIDATES_SHOWN]]})
+
+    def _paper_names(self) -> list:
+        if self._names is None:
+            self._names = self.driver.execute_query(_PAPER_NAMES, database_=self.database, routing_="r").records
+        return self._names
 
 
 def _match(row, kind: str) -> PaperMatch:
@@ -250,10 +266,10 @@ def _by_name(key: str, rows: list, loose: bool) -> list[PaperMatch]:
     """The papers of the first kind of match that finds any, in resolve_paper's order."""
     doi = _DOI_PREFIX.sub("", key).casefold()
     arxiv = _ARXIV_VERSION.sub("", _ARXIV_PREFIX.sub("", key)).casefold()
-    wanted = title_key(key)
+    wanted = normalize(key)
     fuzzy = len(wanted) >= TITLE_FUZZY_CHARS
     papers = [(r, (r["doi"] or "").casefold(), _ARXIV_VERSION.sub("", r["arxiv_id"] or "").casefold(),
-               title_key(r["title"] or ""), title_key((r["title"] or "").split(":", 1)[0])) for r in rows]
+               normalize(r["title"] or ""), normalize((r["title"] or "").split(":", 1)[0])) for r in rows]
     tests = [("doi", lambda d, a, whole, short: bool(d) and d == doi),
              ("arxiv", lambda d, a, whole, short: bool(a) and a == arxiv),
              ("title", lambda d, a, whole, short: bool(wanted) and whole == wanted),
@@ -266,11 +282,6 @@ def _by_name(key: str, rows: list, loose: bool) -> list[PaperMatch]:
         if found:
             return found
     return []
-
-
-def title_key(text: str) -> str:
-    """A title as compared: NFKC, case-folded, every run of other than letters and digits one space."""
-    return " ".join(re.sub(r"[\W_]+", " ", unicodedata.normalize("NFKC", text).casefold()).split())
 
 
 def _paper_edge_types(schema: Schema) -> list[str]:

@@ -16,7 +16,7 @@ from kg.curation.hidden import without_rejected
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
 from kg.fulltext import lucene_query
-from kg.queries import PAPER_CHUNKS, PaperMatch, edge_dict, index_name, node_dict, resolve_paper
+from kg.queries import PAPER_CHUNKS, PaperDirectory, PaperMatch, edge_dict, index_name, node_dict
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"
@@ -191,6 +191,10 @@ class GraphReader:
     database: str | None = None
     cypher: list[str] = field(default_factory=list)
     _papers: dict[str, dict] = field(default_factory=dict)  # sha -> paper id and title, read once per question
+    _directory: PaperDirectory = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._directory = PaperDirectory(self.driver, self.database)
 
     def run(self, cypher: str, **params: Any) -> list:
         if cypher.strip() not in self.cypher:
@@ -211,8 +215,9 @@ class GraphReader:
 
     # -------------------------------------------------------------- lookups
     def paper(self, name: str, *, loose: bool = True) -> PaperMatch:
-        """The paper `name` stands for (kg.queries.resolve_paper), remembered for `titles`."""
-        paper = resolve_paper(self.driver, name, self.database, loose=loose)
+        """The paper `name` stands for (kg.queries.resolve_paper), remembered for `titles`. One directory per
+        reader, so a question that names several papers reads the papers' names once."""
+        paper = self._directory.resolve(name, loose=loose)
         self.known_paper(paper.sha256, paper.id, paper.title)
         return paper
 

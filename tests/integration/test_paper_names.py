@@ -17,7 +17,7 @@ from extractors.model import paper_id
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.filestore import file_sha256
 from kg.qa.engine import NAMES_TRIED, ask
-from kg.queries import resolve_paper
+from kg.queries import _PAPER_NAMES, resolve_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest
 from tests.pdf_factory import BOLD, Writer, prose
@@ -189,6 +189,29 @@ def test_a_question_gets_a_bounded_number_of_name_lookups(driver, papers):
     assert answer(driver, f"Beside {others} where do the books of the LongBench paper come from?").paper_id == ids["b"]
     others += f" the x{NAMES_TRIED} paper,"
     assert answer(driver, f"Beside {others} where do the books of the LongBench paper come from?").paper_id is None
+
+
+class CountingDriver:
+    """The session's driver, counting the queries that read every paper's names."""
+
+    def __init__(self, driver):
+        self.driver, self.name_reads = driver, 0
+
+    def execute_query(self, query, *args, **kwargs):
+        self.name_reads += query == _PAPER_NAMES
+        return self.driver.execute_query(query, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.driver, name)
+
+
+def test_a_question_reads_the_papers_names_once_for_all_the_names_it_tries(driver, papers):
+    ids, _ = papers
+    counting = CountingDriver(driver)
+    others = " ".join(f"the x{n} paper," for n in range(NAMES_TRIED - 1))
+    question = f"Beside {others} where do the books of the LongBench paper come from?"
+    assert ask(counting, get_schema(), question).paper_id == ids["b"]
+    assert counting.name_reads == 1
 
 
 def test_no_answer_is_null_with_a_reason_and_no_evidence(driver, papers, client):
