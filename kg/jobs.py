@@ -7,15 +7,13 @@ Both the queue and the memory are bounded: an upload finding `max_queued` jobs a
 
 from __future__ import annotations
 
-import multiprocessing
 import shutil
 import signal
 import tempfile
 import threading
 import uuid
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from multiprocessing.util import Finalize
@@ -26,6 +24,7 @@ from extractors.model import paper_id
 from kg import store
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.ingest import Ingestor
+from kg.process_pool import RespawningPool, WorkerDied
 from kg.sandbox import lower_priority
 from kg.settings import Settings
 
@@ -139,26 +138,18 @@ class IngestProcess:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self._pool = self._start()
-
-    def _start(self) -> ProcessPoolExecutor:
-        # spawned, not forked: the API has threads; the process starts only when the first job is submitted
-        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_ingest_process, initargs=(self.settings,))
+        self.pool = RespawningPool(1, _start_ingest_process, (settings,))
 
     def __call__(self, path: Path) -> tuple[str | None, Failure | None]:
-        pool = self._pool
         try:
-            return pool.submit(_ingest_upload, path).result()
-        except BrokenProcessPool:
-            pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._start()
+            return self.pool.call(_ingest_upload, path)
+        except WorkerDied:
             raise ServerError("the ingestion process died while ingesting the upload",
                               hint="the server log has the reason (out of memory?); the next upload starts a new "
                                    "process") from None
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.close()
 
 
 _process: dict = {}

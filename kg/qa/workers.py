@@ -11,11 +11,8 @@ as a plain dict, and errors pickled as they were raised (the API maps them to th
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.util import Finalize
 from typing import Any
 
@@ -23,6 +20,7 @@ from neo4j import Driver
 
 from kg import store
 from kg.errors import ServerError
+from kg.process_pool import RespawningPool, WorkerDied
 from kg.qa.engine import ask
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
@@ -70,35 +68,26 @@ class ProcessQA:
     """Questions answered by `processes` worker processes (spawned, not forked: the server has threads)."""
 
     def __init__(self, settings: Settings, processes: int):
-        self.settings, self.processes = settings, processes
-        self.pool = self._start()
-
-    def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_init_worker, initargs=(self.settings,))
+        self.pool = RespawningPool(processes, _init_worker, (settings,))
 
     async def start(self) -> None:
         """Start the workers now (each loads its embedder as it starts), so that questions do not wait for that."""
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self.pool, _ready) for _ in range(self.processes)))
+        await self.pool.warm()
 
     async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
-        loop, pool = asyncio.get_running_loop(), self.pool
         try:
-            return await loop.run_in_executor(pool, _ask, question, paper_id, top_k)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start them afresh, ask once more
-            if self.pool is pool:  # the first question to see it replaces the pool, the others use the new one
-                pool.shutdown(wait=False, cancel_futures=True)
-                self.pool = self._start()
+            return await self.pool.call_async(_ask, question, paper_id, top_k)
+        except WorkerDied:  # killed, out of memory: the pool has new workers; ask once more
+            pass
         try:
-            return await loop.run_in_executor(self.pool, _ask, question, paper_id, top_k)
-        except BrokenProcessPool:
+            return await self.pool.call_async(_ask, question, paper_id, top_k)
+        except WorkerDied:
             raise ServerError("a question process died while answering, twice",
                               hint="the server log has the reason (out of memory?); the next question starts "
                                    "new processes") from None
 
     def close(self) -> None:
-        self.pool.shutdown(cancel_futures=True)
+        self.pool.close(wait=True)
 
 
 def question_answerer(settings: Settings, driver: Driver) -> InlineQA | ProcessQA:
@@ -112,10 +101,6 @@ def _init_worker(settings: Settings) -> None:
     qa = InlineQA(settings, driver)
     qa.embed()  # loaded now, as the worker starts, not on its first question
     _worker["qa"] = qa
-
-
-def _ready() -> bool:
-    return True
 
 
 def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:

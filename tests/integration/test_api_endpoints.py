@@ -4,6 +4,8 @@ and Neo4j down."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 
 import pymupdf
@@ -304,10 +306,10 @@ def test_errors_of_a_worker_process_keep_their_status(pooled):
 
 
 def test_a_dead_worker_process_is_replaced(pooled):
-    pool = pooled.app.state.qa.pool
-    for process in list(pool._processes.values()):
-        process.kill()
-        process.join()
+    workers = pooled.app.state.qa.pool.pids()
+    assert workers, "the workers start with the server"
+    for pid in workers:
+        os.kill(pid, signal.SIGKILL)
     assert pooled.post("/ask", json=QUESTIONS[0]).json()["answer"] == "The paper uses / evaluates on: PG-19."
 
 

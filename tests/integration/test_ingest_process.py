@@ -50,7 +50,7 @@ def test_an_upload_is_ingested_in_a_background_process_and_its_parser_at_its_pri
     worker = threading.Thread(target=lambda: result.update(outcome=ingestion(SAMPLE_A)))
     worker.start()
     while worker.is_alive():  # the parser processes exist only while a paper is parsed: watch for them
-        for pid in list(ingestion._pool._processes):
+        for pid in ingestion.pool.pids():
             for child in _children(pid):
                 try:
                     parsers[child] = _niceness(child)
@@ -61,7 +61,7 @@ def test_an_upload_is_ingested_in_a_background_process_and_its_parser_at_its_pri
     expected = paper_id(file_sha256(SAMPLE_A))
     assert result["outcome"] == (expected, None)  # no failure
     assert value(driver, "MATCH (p:Paper {id: $id}) RETURN count(p)", id=expected) == 1
-    [pid] = list(ingestion._pool._processes)
+    [pid] = ingestion.pool.pids()
     assert pid != os.getpid() and _niceness(pid) == own + NICE
     assert _niceness(0) == own  # the API's own priority is left as it was
     assert parsers and set(parsers.values()) == {own + NICE}, parsers
@@ -69,11 +69,11 @@ def test_an_upload_is_ingested_in_a_background_process_and_its_parser_at_its_pri
 
 def test_a_dead_ingestion_process_fails_one_upload_and_the_next_starts_a_new_one(ingestion):
     assert ingestion(SAMPLE_A) == (paper_id(file_sha256(SAMPLE_A)), None)
-    [pid] = list(ingestion._pool._processes)
+    [pid] = ingestion.pool.pids()
     os.kill(pid, signal.SIGKILL)
     with pytest.raises(ServerError, match="ingestion process died"):
         for _ in range(100):  # until the pool has seen its process die
             ingestion(SAMPLE_A)
             time.sleep(0.05)
     assert ingestion(SAMPLE_B) == (paper_id(file_sha256(SAMPLE_B)), None)
-    assert list(ingestion._pool._processes) != [pid]
+    assert ingestion.pool.pids() != [pid]

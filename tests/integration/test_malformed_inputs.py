@@ -136,7 +136,7 @@ def test_an_upload_whose_parser_process_dies_fails_with_the_crash_code(ingest_se
 
     def kill_parsers(ingestion) -> None:
         while not done.is_set():
-            for pid in list(ingestion._pool._processes):  # the ingestion process; its children parse
+            for pid in ingestion.pool.pids():  # the ingestion process; its children parse
                 for child in _parser_processes(pid):
                     try:
                         os.kill(child, signal.SIGKILL)
