@@ -20,7 +20,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg import store
-from kg.benchmark import (WriterResult, bare_text_seconds, corpus_ingest, papers_writer_throughput, server_runtime,
+from bench.ingest import (WriterResult, bare_text_seconds, corpus_ingest, papers_writer_throughput, server_runtime,
                           writer_throughput)
 from kg.ingest import STAGES, discover
 from kg.settings import get_settings

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-import kg.benchmark as benchmark
-from kg.benchmark import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
+import bench.ingest as benchmark
+from bench.ingest import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
 from kg.localserver.java import checked_java

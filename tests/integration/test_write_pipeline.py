@@ -9,7 +9,7 @@ import time
 
 from datetime import datetime, timezone
 
-from kg.benchmark import synthetic_document, synthetic_sha
+from bench.ingest import synthetic_document, synthetic_sha
 from kg.dump import canonical_dump
 from kg.filestore import file_sha256
 from kg.mapping import EXTRACTOR, map_document, provenance
