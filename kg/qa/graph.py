@@ -60,10 +60,12 @@ _VECTOR_ALL = f"""WITH p WHERE $vector IS NOT NULL
 
 
 def _retrieve(vector_part: str) -> str:
-    """The first round trip of retrieval: the paper of the scope, chunks by fulltext and by vector, and the
-    entities whose name or alias the question's words hit (checked as whole words by the caller). One query
-    instead of four, since every query costs the server a transaction and the client a round trip. A list
-    whose input is missing ($text or $vector null, or an unknown paper) is empty."""
+    """The first round trip of retrieval: the paper of the scope, chunks by fulltext and by vector, the chunks of
+    the tables and figures the question names within the paper ($elements: 'Table 3:', the start of such a
+    chunk's text), and the entities whose name or alias the question's words hit (checked as whole words by
+    the caller). One query instead of five, since every query costs the server a transaction and the client a
+    round trip. A list whose input is missing ($text or $vector null, no $elements, or an unknown paper) is
+    empty."""
     return f"""
 OPTIONAL MATCH (p:Paper {{id: $paper_id}})
 CALL (p) {{
@@ -77,6 +79,13 @@ CALL (p) {{
   {_HITS} AS vector_hits
 }}
 CALL (p) {{
+  WITH p WHERE p IS NOT NULL AND size($elements) > 0
+  MATCH (c:Chunk {{paper_sha256: p.sha256}})
+  WHERE c.kind IN ['table', 'figure'] AND any(e IN $elements WHERE c.text STARTS WITH e) AND {_VISIBLE.format("c")}
+  WITH c, 1.0 AS score
+  {_HITS} AS element_hits
+}}
+CALL (p) {{
   WITH p WHERE $text IS NOT NULL AND ($paper_id IS NULL OR p IS NOT NULL)
   CALL db.index.fulltext.queryNodes($name_index, $text, {{limit: 25}}) YIELD node AS e, score
   WITH e, score WHERE any(l IN labels(e) WHERE l IN $labels) AND {_VISIBLE.format("e")}
@@ -84,7 +93,7 @@ CALL (p) {{
   RETURN collect({{id: e.id, element_id: elementId(e), labels: labels(e),
                    properties: e {{.id, .name, .aliases, .confidence, .verification_status}}}}) AS names
 }}
-RETURN p.sha256 AS sha, p.title AS title, text_hits, vector_hits, names
+RETURN p.sha256 AS sha, p.title AS title, text_hits, vector_hits, element_hits, names
 """
 
 

@@ -1,0 +1,173 @@
+"""The reader: what kind of answer a question asks for, and the span of a candidate unit (a sentence, a list item
+or a table row) that gives it: a number with its unit, the cell of a table row with its row and column headers,
+the long form of an abbreviation, or the names of a list.
+
+Rules of typography and English question forms only, so they hold for any paper: nothing here knows a paper,
+a field or a term.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kg.qa.text import STOPWORDS, abbreviations, stem, terms, tokens
+
+_QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
+               r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count|"
+               r"range|cost|spread)")
+NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
+                       rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
+                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost))\b", re.I)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
+_LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
+                     r"^(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+(?:are|were|was|is|do|does|did|have|has)\b",
+                     re.I)
+# "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
+_SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
+_ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+)?{_SHORT_FORM}\s+stand\s+for\b|"
+                        rf"\b(?:abbreviation|acronym|short\s+form)\s+{_SHORT_FORM}\b", re.I)
+_DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:defined|described|characteri[sz]ed|"
+                           r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
+                           r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
+# A table or figure the question names: 'Table 3', 'Table III', 'Fig. 2', 'Figure A.1'
+_ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)?[a-z]?|[IVXL]+\b|[A-Z]\.\d+)",
+                      re.I)
+_CITATION = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]")  # '[19]', '[3, 7]': references, not quantities
+# a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
+_NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the reader needs to know of a question."""
+
+    kind: str  # number | acronym | definition | list | entity | other
+    count: int | None = None  # how many things a list question asks for ('which two')
+    short: str | None = None  # the short form an acronym question asks about
+    term: str | None = None  # the term a definition question asks about
+    elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
+
+
+def read_question(question: str) -> Question:
+    """The kind of answer a question asks for, by the form of the question."""
+    q = " ".join(question.split())
+    elements = tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q)))
+    counted = _COUNT_Q.search(q)
+    acronym = _ACRONYM_Q.search(q)
+    if acronym:
+        return Question("acronym", short=acronym.group(1) or acronym.group(2), elements=elements)
+    if NUMERIC_Q.search(q):
+        return Question("number", elements=elements)
+    if counted or _LIST_Q.search(q):
+        return Question("list", count=_COUNTS[counted.group(1).lower()] if counted else None, elements=elements)
+    definition = _DEFINITION_Q.search(q)
+    if definition:
+        term = next(g for g in definition.groups() if g)
+        term = re.sub(r"^(?:the|an?)\s+", "", term, flags=re.I)
+        if len(term.split()) <= 6:
+            return Question("definition", term=term, elements=elements)
+    if re.match(r"^(?:which|what|who)\b", q, re.I):
+        return Question("entity", elements=elements)
+    return Question("other", elements=elements)
+
+
+def _element_prefix(match: re.Match) -> str:
+    kind = "Table" if match.group(1).lower().startswith("tab") else "Figure"
+    return f"{kind} {match.group(2)}:"
+
+
+def names_element(text: str, elements: tuple[str, ...]) -> bool:
+    """A sentence that refers to one of the named tables or figures ('as Table 3 shows', 'in Fig. 3')."""
+    for prefix in elements:
+        kind, label = prefix.rstrip(":").split(" ", 1)
+        short = "Tab" if kind == "Table" else "Fig"
+        if re.search(rf"\b(?:{kind}|{short}\.?)\s*{re.escape(label)}(?![\w.]\d)", text, re.I):
+            return True
+    return False
+
+
+def new_numbers(text: str, question: str) -> list[str]:
+    """The numbers of a text (with a unit or scale word after them) that the question does not hold itself,
+    citations ('[19]') left out."""
+    known = {t for t in tokens(question) if t[:1].isdigit()}
+    out = []
+    for match in _NUMBER.finditer(_CITATION.sub(" ", text)):
+        value = match.group().strip()
+        number, _, unit = value.partition(" ")
+        value = number if unit.lower() in STOPWORDS else value
+        if tokens(value) and tokens(value)[0] not in known:
+            out.append(value)
+    return out
+
+
+# ------------------------------------------------------------------ table rows
+
+_ABBREVIATED = re.compile(r"^([a-z]{2,})\.$")
+
+
+def header_matches(header: str, question_terms: set[str], question_words: set[str]) -> int:
+    """How many words of a column or row header the question holds: as a term, or as the word an abbreviation
+    with a final period stands for ('Avg.' for 'average': same first letter, its letters in order)."""
+    hits = len(set(terms(header)) & question_terms)
+    for word in re.findall(r"[A-Za-z]+\.", header):
+        short = _ABBREVIATED.match(word.lower())
+        if short and any(_abbreviates(short.group(1), w) for w in question_words):
+            hits += 1
+    return hits
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    if len(word) <= len(short) or word[0] != short[0]:
+        return False
+    rest = iter(word)
+    return all(ch in rest for ch in short)
+
+
+def table_cell(row: str, question: str) -> str | None:
+    """The cell of a table row ('Table 2 | SPECTER | CLS: 84.2 | Avg.: 80.0') that answers a question, with the
+    row's label and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the named value whose
+    header the question holds (most header words; the leftmost on a tie); none when no header matches, or the
+    row is no table row."""
+    cells = [c.strip() for c in row.split(" | ")]
+    if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
+        return None
+    q_terms, q_words = set(terms(question)), {w for w in tokens(question) if w.isalpha()}
+    labels = [c for c in cells[1:] if ":" not in c and not any(ch.isdigit() for ch in c)]
+    best, best_hits = None, 0
+    for cell in cells[1:]:
+        header, sep, value = cell.rpartition(": ")
+        if not sep or not any(ch.isdigit() for ch in value):
+            continue
+        hits = header_matches(header, q_terms, q_words)
+        if hits > best_hits:
+            best, best_hits = cell, hits
+    if best is None:
+        return None
+    return ", ".join([cells[0], *labels[:1], best])
+
+
+# ------------------------------------------------------------------ abbreviations
+
+def long_form(text: str, short: str) -> str | None:
+    """The long form a passage gives a short form ('Ultra Light Bosonic Dark Matter (ULBDM)'), if it does."""
+    wanted = short.lower().removesuffix("s")
+    for found_short, found_long in abbreviations(text):
+        if found_short.lower().removesuffix("s") == wanted:
+            return found_long
+    return None
+
+
+def defines(text: str, term: str) -> bool:
+    """A sentence that reads as a definition of `term`: the term followed closely by a defining verb or an
+    apposition ('X is ...', 'X, i.e. ...', 'X or the sum of ...', 'X (the ...)', 'X = ...'), or 'we define X'."""
+    head = re.split(r"\s+(?:of|in|for)\s+", term, maxsplit=1)[0]  # 'the nuclear norm of X': its head
+    words = [stem(w) for w in tokens(head)]
+    if not words:
+        return False
+    pattern = r"\W+".join(re.escape(w) + r"\w*" for w in words)
+    lowered = " ".join(text.lower().split())
+    return bool(re.search(rf"\b{pattern}\b[^.;]{{0,40}}?(?:\b(?:is|are|was|were|refers? to|denotes?|stands? for|means?|"
+                          rf"is defined as|is given by|is computed as|corresponds? to)\b|,?\s+(?:i\.e\.|or the|that is|"
+                          rf"namely)\b|\s*[=:(])|\bdefine[sd]?\b[^.]{{0,30}}\b{pattern}\b", lowered))
