@@ -13,7 +13,7 @@ from functools import lru_cache
 from extractors.bbox import parse_bbox
 from kg.qa.reader import (Question, defines, long_form, names_element, new_numbers, read_question,
                           table_cell)
-from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, terms, tokens
+from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
@@ -134,9 +134,11 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             score += 1.0
         elif asked.kind == "definition" and span:
             score += 0.2
+        elif asked.kind == "list" and _counts_asked(raw, counts, set(q_terms), forms):  # 'two KBs: UMLS ...'
+            score += 0.2
+            announces = True
         elif naming and _has_new_name(raw, known):
             score += 0.05
-            announces = asked.kind == "list" and bool(counts & set(tokens(raw)))  # may name only the first
         elif naming:
             announces = bool(counts & set(tokens(raw)))
         if len(raw) < 30:
@@ -145,6 +147,19 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, cell,
                            sure=asked.kind == "acronym" and span is not None))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tuple[set[str], set[str]]]) -> bool:
+    """A unit that counts the things a list question asks for ('two KBs' for 'Which two knowledge bases'): the
+    question's count word followed by one of its nouns (in either form of an abbreviation): where the list
+    begins."""
+    words = tokens(raw)
+    for i, word in enumerate(words):
+        if word in counts:
+            after = with_other_forms({stem(w) for w in words[i + 1:i + 3]}, forms)
+            if after & q_terms:
+                return True
+    return False
 
 
 def _element_bonus(chunk: dict, start: int, raw: str, asked: Question) -> float:

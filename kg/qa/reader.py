@@ -151,12 +151,31 @@ def table_cell(row: str, question: str) -> str | None:
 # ------------------------------------------------------------------ abbreviations
 
 def long_form(text: str, short: str) -> str | None:
-    """The long form a passage gives a short form ('Ultra Light Bosonic Dark Matter (ULBDM)'), if it does."""
+    """The long form a passage gives a short form, before it ('Ultra Light Bosonic Dark Matter (ULBDM)') or
+    in parentheses after it ('SIDD (Second Improvement of DegreeDistance)'), if it does."""
     wanted = short.lower().removesuffix("s")
     for found_short, found_long in abbreviations(text):
         if found_short.lower().removesuffix("s") == wanted:
             return found_long
+    for match in re.finditer(rf"\b{re.escape(short)}\s*\(([^()]{{3,120}})\)", text):
+        inside = " ".join(match.group(1).split())
+        if _initials(inside) == list(wanted):
+            return inside
     return None
+
+
+_LINKING = frozenset("of the and for in on to with a an".split())
+
+
+def _initials(long: str) -> list[str]:
+    """The letters a long form gives its short form: each word's first letter, and the inner capitals of a word
+    written in camel case ('DegreeDistance' gives d, d); linking words ('of', 'the') give none."""
+    out = []
+    for word in re.findall(r"[A-Za-z][\w']*", long.replace("-", " ")):
+        if word.lower() in _LINKING:
+            continue
+        out += [word[0].lower(), *(c.lower() for c in word[1:] if c.isupper())]
+    return out
 
 
 def defines(text: str, term: str) -> bool:
