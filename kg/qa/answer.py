@@ -38,7 +38,8 @@ class Unit:
     span: str | None = None  # what in it answers the question's kind (kg.qa.reader), if the reader found it
     cell: bool = False  # the span is a table cell, named by its row and column headers
     # the span answers by its form alone, however little else of the question the unit holds: the long form of
-    # the short form asked about shares only the short form with 'What does ULBDM stand for?'
+    # the short form asked about shares only the short form with 'What does ULBDM stand for?', and a sentence
+    # defining the term asked about need not repeat 'defined'
     sure: bool = False
 
     @property
@@ -145,7 +146,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             score *= 0.6
         matched = sum(t in present for t, _ in weighted)
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, cell,
-                           sure=asked.kind == "acronym" and span is not None))
+                           sure=asked.kind in ("acronym", "definition") and span is not None))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 

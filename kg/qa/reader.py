@@ -34,7 +34,9 @@ _DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:def
 # A table or figure the question names: 'Table 3', 'Table III', 'Fig. 2', 'Figure A.1'
 _ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)?[a-z]?|[IVXL]+\b|[A-Z]\.\d+)",
                       re.I)
-_CITATION = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]")  # '[19]', '[3, 7]': references, not quantities
+# '[19]', '[3, 7]', 'Figure 3', 'Table 2', 'Sec. 4.1', 'Eq. (5)': references, not quantities
+_REFERENCE = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|"
+                        r"eqs?|equations?|examples?|theorems?|lemmas?|§)\.?\s*\(?\d+(?:\.\d+)*\)?", re.I)
 # a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
 _NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
 
@@ -90,10 +92,10 @@ def names_element(text: str, elements: tuple[str, ...]) -> bool:
 
 def new_numbers(text: str, question: str) -> list[str]:
     """The numbers of a text (with a unit or scale word after them) that the question does not hold itself,
-    citations ('[19]') left out."""
+    citations and labels of figures, tables, sections and equations left out."""
     known = {t for t in tokens(question) if t[:1].isdigit()}
     out = []
-    for match in _NUMBER.finditer(_CITATION.sub(" ", text)):
+    for match in _NUMBER.finditer(_REFERENCE.sub(" ", text)):
         value = match.group().strip()
         number, _, unit = value.partition(" ")
         value = number if unit.lower() in STOPWORDS else value
@@ -127,14 +129,13 @@ def _abbreviates(short: str, word: str) -> bool:
 
 def table_cell(row: str, question: str) -> str | None:
     """The cell of a table row ('Table 2 | SPECTER | CLS: 84.2 | Avg.: 80.0') that answers a question, with the
-    row's label and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the named value whose
+    row's label (its first cell) and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the named value whose
     header the question holds (most header words; the leftmost on a tie); none when no header matches, or the
     row is no table row."""
     cells = [c.strip() for c in row.split(" | ")]
     if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
         return None
     q_terms, q_words = set(terms(question)), {w for w in tokens(question) if w.isalpha()}
-    labels = [c for c in cells[1:] if ":" not in c and not any(ch.isdigit() for ch in c)]
     best, best_hits = None, 0
     for cell in cells[1:]:
         header, sep, value = cell.rpartition(": ")
@@ -145,7 +146,8 @@ def table_cell(row: str, question: str) -> str | None:
             best, best_hits = cell, hits
     if best is None:
         return None
-    return ", ".join([cells[0], *labels[:1], best])
+    label = cells[1].rpartition(": ")[2]  # the row's first cell names it ('SPECTER', 'Model: Large')
+    return ", ".join([cells[0], *([label] if cells[1] != best else []), best])
 
 
 # ------------------------------------------------------------------ abbreviations
