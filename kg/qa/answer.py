@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, long_form, names_element, new_numbers, read_question,
+from kg.qa.reader import (Question, defines, long_form, names_element, new_numbers, read_question, section_of,
                           table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
 
@@ -36,7 +36,7 @@ class Unit:
     announces: bool = False  # names the count of things asked for ('two criteria') but not the things
     lacks_number: bool = False  # a 'how many' question's unit without a number the question does not hold
     span: str | None = None  # what in it answers the question's kind (kg.qa.reader), if the reader found it
-    cell: bool = False  # the span is a table cell, named by its row and column headers
+    leads: bool = False  # the span leads the answer: a table cell with its headers, a section with its number
     # the span answers by its form alone, however little else of the question the unit holds: the long form of
     # the short form asked about shares only the short form with 'What does ULBDM stand for?', and a sentence
     # defining the term asked about need not repeat 'defined'
@@ -48,9 +48,10 @@ class Unit:
 
     @property
     def answer_text(self) -> str:
-        """The unit as an answer: a table cell leads with its headers, so the value is read before the row's
-        other columns push it out of the first 300 characters; any other unit is its own text."""
-        return f"{self.span} ({self.text})" if self.cell else self.text
+        """The unit as an answer: a table cell with its headers, or the numbered section asked for, leads, so it
+        is read before the row's other columns or the sentence push it out of the first 300 characters; any
+        other unit is its own text."""
+        return f"{self.span} \u2014 {self.text}" if self.leads else self.text
 
 
 @lru_cache(maxsize=4096)
@@ -128,9 +129,11 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         score += _element_bonus(chunk, a, raw, asked)
-        span, cell, announces, lacks_number = _read(raw, question, asked)
+        span, leads, announces, lacks_number = _read(chunk, raw, question, asked)
         if asked.kind == "number":
-            score += -0.15 if lacks_number else 0.15 + (0.15 if cell else 0.0)
+            score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
+        elif asked.kind == "section" and span:
+            score += 0.5 * len(set(terms(span)) & set(q_terms)) / len(set(q_terms))
         elif asked.kind == "acronym" and span:
             score += 1.0
         elif asked.kind == "definition" and span:
@@ -145,7 +148,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if len(raw) < 30:
             score *= 0.6
         matched = sum(t in present for t, _ in weighted)
-        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, cell,
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads,
                            sure=asked.kind in ("acronym", "definition") and span is not None))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
@@ -173,9 +176,13 @@ def _element_bonus(chunk: dict, start: int, raw: str, asked: Question) -> float:
     return 0.15 if names_element(raw, asked.elements) else 0.0
 
 
-def _read(raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool, bool]:
-    """(span, whether it is a table cell, whether the unit announces a count without the things, whether it
-    lacks a number) of a unit for the kind of answer asked."""
+def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool, bool]:
+    """(span, whether it leads the answer, whether the unit announces a count without the things, whether it
+    lacks a number) of a unit for the kind of answer asked. A section question reads the section the unit is in,
+    which counts more as its title holds more of the question's terms."""
+    if asked.kind == "section":
+        span = section_of(chunk)
+        return span, span is not None, False, False
     if asked.kind == "number":
         cell = table_cell(" ".join(raw.split()), question)
         if cell:
@@ -263,7 +270,8 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
     passage, which usually names them; for a question asking for a number, the best unit holding a number
-    leads when it has support. Returns the answer and the units it is made of."""
+    leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
+    the answer and the units it is made of."""
     if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
         return "", []
     if units[0].lacks_number:  # a question asking for a number: the best supported unit holding one leads
@@ -283,7 +291,8 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
             continue
         taken.append(unit)
         length += 1 + len(unit.answer_text)
-    return " ".join(u.answer_text for u in taken), taken
+    return " ".join(u.text if u.leads and u.span in {t.span for t in taken[:i]} else u.answer_text
+                    for i, u in enumerate(taken)), taken
 
 
 def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:

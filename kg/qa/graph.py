@@ -38,12 +38,12 @@ CALL db.index.fulltext.queryNodes($index, {_chunk_lucene("$sha")}, {{limit: $k}}
 WHERE {_VISIBLE.format("c")}
 WITH c, score ORDER BY score DESC, c.id
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, score
 """
 
 _HITS = f"""OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
   WITH c, s, score ORDER BY score DESC, c.id
-  RETURN collect({{chunk: {_CHUNK_FIELDS}, section: s.title, score: score}})"""
+  RETURN collect({{chunk: {_CHUNK_FIELDS}, section: s.title, section_number: s.number, score: score}})"""
 
 # Within one paper, exact cosine over its own chunks: the index ranks every paper's chunks, so filtering its
 # list to one paper would need a list as deep as the corpus. Same score as the index ((1 + cosine) / 2).
@@ -113,13 +113,13 @@ MATCH (c:Chunk)-[r]->(e) WHERE type(r) IN $types AND ($sha IS NULL OR c.paper_sh
   AND {_VISIBLE.format("c")} AND {_VISIBLE.format("r")}
 WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC, c.id LIMIT $k
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rels
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, toFloat(hits) AS score, rels
 """
 
 CHUNKS_BY_ID = f"""
 MATCH (c:Chunk) WHERE c.id IN $ids AND {_VISIBLE.format("c")}
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 1.0 AS score
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, 1.0 AS score
 """
 
 PAPER_TITLES = "MATCH (p:Paper) WHERE p.sha256 IN $shas RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
@@ -183,8 +183,10 @@ ORDER BY d.name, metric.name, m.name
 
 
 def chunk_row(hit: Any) -> dict:
-    """A chunk hit (a record or a map of `chunk`, `section`, `score`) as the flat dict answers work on."""
-    return {**hit["chunk"], "section": hit["section"], "score": float(hit["score"] or 0.0)}
+    """A chunk hit (a record or a map of `chunk`, `section`, `section_number`, `score`) as the flat dict answers
+    work on."""
+    return {**hit["chunk"], "section": hit["section"], "section_number": hit["section_number"],
+            "score": float(hit["score"] or 0.0)}
 
 
 def no_such_paper(paper_id: str) -> NotFoundError:

@@ -31,6 +31,7 @@ _ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acr
 _DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:defined|described|characteri[sz]ed|"
                            r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
                            r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
+_SECTION_Q = re.compile(r"^(?:which|what|in which|in what)\s+(?:sub)?sections?\b", re.I)
 # A table or figure the question names: 'Table 3', 'Table III', 'Fig. 2', 'Figure A.1'
 _ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)?[a-z]?|[IVXL]+\b|[A-Z]\.\d+)",
                       re.I)
@@ -45,7 +46,7 @@ _NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z
 class Question:
     """What the reader needs to know of a question."""
 
-    kind: str  # number | acronym | definition | list | entity | other
+    kind: str  # number | acronym | definition | list | section | entity | other
     count: int | None = None  # how many things a list question asks for ('which two')
     short: str | None = None  # the short form an acronym question asks about
     term: str | None = None  # the term a definition question asks about
@@ -60,6 +61,8 @@ def read_question(question: str) -> Question:
     acronym = _ACRONYM_Q.search(q)
     if acronym:
         return Question("acronym", short=acronym.group(1) or acronym.group(2), elements=elements)
+    if _SECTION_Q.search(q):
+        return Question("section", elements=elements)
     if NUMERIC_Q.search(q):
         return Question("number", elements=elements)
     if counted or _LIST_Q.search(q):
@@ -78,6 +81,12 @@ def read_question(question: str) -> Question:
 def _element_prefix(match: re.Match) -> str:
     kind = "Table" if match.group(1).lower().startswith("tab") else "Figure"
     return f"{kind} {match.group(2)}:"
+
+
+def section_of(chunk: dict) -> str | None:
+    """The numbered section a chunk belongs to, as an answer to 'Which section ...': 'Section 3.5 Lower Bounds'."""
+    number, title = chunk.get("section_number"), chunk.get("section")
+    return f"Section {number} {title}" if number and title else None
 
 
 def names_element(text: str, elements: tuple[str, ...]) -> bool:

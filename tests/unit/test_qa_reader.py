@@ -110,8 +110,8 @@ def test_a_question_naming_a_table_is_answered_from_its_row_led_by_the_cell():
     units = score_units("According to Table 3, how many layers does the large model have?",
                         [chunk("t3", table, kind="table"), chunk("c1", text)], read_question(
                             "According to Table 3, how many layers does the large model have?"))
-    assert units[0].span == "Table 3, Large, Layers: 24" and units[0].cell
-    assert compose(units)[0].startswith("Table 3, Large, Layers: 24 (Table 3 | Model: Large | Layers: 24")
+    assert units[0].span == "Table 3, Large, Layers: 24" and units[0].leads
+    assert compose(units)[0].startswith("Table 3, Large, Layers: 24 \u2014 Table 3 | Model: Large | Layers: 24")
 
 
 def test_a_sentence_broken_by_a_paragraph_break_is_read_whole():
@@ -121,3 +121,15 @@ def test_a_sentence_broken_by_a_paragraph_break_is_read_whole():
     initials = "It is funded by the U.S. National Library of Medicine. It is large."
     assert [initials[a:b] for a, b in units_of(initials)] == [
         "It is funded by the U.S. National Library of Medicine.", "It is large."]
+
+
+def test_section_question_answered_with_the_number_and_title_of_the_section_said_once():
+    bounds = {**chunk("c1", "Theorem 2 gives a minimax lower bound. It matches the upper bound up to constants."),
+              "section": "Lower Bounds", "section_number": "3.5"}
+    intro = {**chunk("c2", "We then prove that the minimax rates are attained."), "section": "Introduction",
+             "section_number": "1"}  # as much of the question as the theorem's sentence, but not in its title
+    units = score_units("Which section presents the minimax lower bounds?", [intro, bounds])
+    assert units[0].span == "Section 3.5 Lower Bounds"
+    answer, taken = compose(units)
+    assert answer.startswith("Section 3.5 Lower Bounds \u2014 Theorem 2 gives a minimax lower bound.")
+    assert answer.count("Section 3.5") == 1
