@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, long_form, names_element, new_numbers, read_question, section_of,
+from kg.qa.reader import (Question, defines, long_form, new_numbers, read_question, refers_to, section_of,
                           table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
 
@@ -168,12 +168,10 @@ def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tup
 
 def _element_bonus(chunk: dict, start: int, raw: str, asked: Question) -> float:
     """For a question naming a table or figure ('in Table 3'): its own caption and rows, and sentences that refer
-    to it, are where the answer is."""
-    if not asked.elements:
-        return 0.0
-    if chunk.get("kind") in ("table", "figure") and chunk["text"].startswith(asked.elements):
+    to it, are where the answer is; so are sentences that refer to any numbered thing it names ('Example 2')."""
+    if asked.elements and chunk.get("kind") in ("table", "figure") and chunk["text"].startswith(asked.elements):
         return 0.3
-    return 0.15 if names_element(raw, asked.elements) else 0.0
+    return 0.15 if asked.refers and refers_to(raw, asked.refers) else 0.0
 
 
 def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool, bool]:

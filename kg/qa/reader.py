@@ -31,6 +31,11 @@ _ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acr
 _DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:defined|described|characteri[sz]ed|"
                            r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
                            r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
+# Numbered things a question may name, and their labels, one or several: 'Examples 1 and 2', 'Sec. 3.2'
+_REFERRED = re.compile(r"\b(tables?|tab\.|figures?|figs?\.|examples?|sections?|secs?\.|equations?|eqs?\.|"
+                       r"theorems?|lemmas?|corollar(?:y|ies)|algorithms?|appendi(?:x|ces))\s*"
+                       r"((?:[A-Z]?\d+(?:\.\d+)*[a-z]?|\b[IVXL]+\b)(?:\s*(?:,|and|&)\s*(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|"
+                       r"\b[IVXL]+\b))*)", re.I)
 _SECTION_Q = re.compile(r"^(?:which|what|in which|in what)\s+(?:sub)?sections?\b", re.I)
 # A table or figure the question names: 'Table 3', 'Table III', 'Fig. 2', 'Figure A.1'
 _ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)?[a-z]?|[IVXL]+\b|[A-Z]\.\d+)",
@@ -51,31 +56,33 @@ class Question:
     short: str | None = None  # the short form an acronym question asks about
     term: str | None = None  # the term a definition question asks about
     elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
+    refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('example', '2')
 
 
 def read_question(question: str) -> Question:
     """The kind of answer a question asks for, by the form of the question."""
     q = " ".join(question.split())
-    elements = tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q)))
+    where = {"elements": tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q))),
+             "refers": tuple(dict.fromkeys(_references(q)))}
     counted = _COUNT_Q.search(q)
     acronym = _ACRONYM_Q.search(q)
     if acronym:
-        return Question("acronym", short=acronym.group(1) or acronym.group(2), elements=elements)
+        return Question("acronym", short=acronym.group(1) or acronym.group(2), **where)
     if _SECTION_Q.search(q):
-        return Question("section", elements=elements)
+        return Question("section", **where)
     if NUMERIC_Q.search(q):
-        return Question("number", elements=elements)
+        return Question("number", **where)
     if counted or _LIST_Q.search(q):
-        return Question("list", count=_COUNTS[counted.group(1).lower()] if counted else None, elements=elements)
+        return Question("list", count=_COUNTS[counted.group(1).lower()] if counted else None, **where)
     definition = _DEFINITION_Q.search(q)
     if definition:
         term = next(g for g in definition.groups() if g)
         term = re.sub(r"^(?:the|an?)\s+", "", term, flags=re.I)
         if len(term.split()) <= 6:
-            return Question("definition", term=term, elements=elements)
+            return Question("definition", term=term, **where)
     if re.match(r"^(?:which|what|who)\b", q, re.I):
-        return Question("entity", elements=elements)
-    return Question("other", elements=elements)
+        return Question("entity", **where)
+    return Question("other", **where)
 
 
 def _element_prefix(match: re.Match) -> str:
@@ -89,14 +96,17 @@ def section_of(chunk: dict) -> str | None:
     return f"Section {number} {title}" if number and title else None
 
 
-def names_element(text: str, elements: tuple[str, ...]) -> bool:
-    """A sentence that refers to one of the named tables or figures ('as Table 3 shows', 'in Fig. 3')."""
-    for prefix in elements:
-        kind, label = prefix.rstrip(":").split(" ", 1)
-        short = "Tab" if kind == "Table" else "Fig"
-        if re.search(rf"\b(?:{kind}|{short}\.?)\s*{re.escape(label)}(?![\w.]\d)", text, re.I):
-            return True
-    return False
+def _references(text: str) -> list[tuple[str, str]]:
+    """(kind, label) of the numbered things a text names; the kind is the first two letters of its word, which
+    tell the kinds apart and meet the word's abbreviation ('Eq.' and 'Equation')."""
+    return [(m.group(1).lower()[:2], label) for m in _REFERRED.finditer(text)
+            for label in re.findall(r"[A-Z]?\d+(?:\.\d+)*[a-z]?|\b[IVXL]+\b", m.group(2))]
+
+
+def refers_to(text: str, refers: tuple[tuple[str, str], ...]) -> bool:
+    """A sentence that refers to one of the numbered things the question names ('as Table 3 shows', 'in Fig. 3',
+    'see Examples 1 and 2')."""
+    return any(found in refers for found in _references(text))
 
 
 def new_numbers(text: str, question: str) -> list[str]:

@@ -4,7 +4,7 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, score_units, units_of
-from kg.qa.reader import Question, defines, long_form, new_numbers, read_question, table_cell
+from kg.qa.reader import Question, defines, long_form, new_numbers, read_question, refers_to, table_cell
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -31,7 +31,11 @@ def test_the_kind_of_answer_comes_from_the_form_of_the_question(question, kind):
 
 def test_a_question_names_its_count_tables_and_figures_and_short_form():
     assert read_question("Which three metrics are reported in Table IV and Fig. 2?") == Question(
-        "list", count=3, elements=("Table IV:", "Figure 2:"))
+        "list", count=3, elements=("Table IV:", "Figure 2:"), refers=(("ta", "IV"), ("fi", "2")))
+    assert read_question("Which norms are studied in Examples 1 and 2?").refers == (("ex", "1"), ("ex", "2"))
+    assert refers_to("the columnwise norm (see Examples 1 and 2 below).", (("ex", "2"),))
+    assert refers_to("as Equation 3 shows", (("eq", "3"),)) and not refers_to("see Figure 12", (("fi", "1"),))
+    assert not refers_to("the second 1 of them", (("se", "1"),))
     assert read_question("What does the acronym LSTM stand for?").short == "LSTM"
     assert read_question("How is the learning rate of the decoder defined?").term == "learning rate of the decoder"
 
