@@ -128,8 +128,9 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
                            for t, w in weighted) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
-        score += _element_bonus(chunk, a, raw, asked)
-        span, leads, announces, lacks_number = _read(chunk, raw, question, asked)
+        score += _element_bonus(chunk, raw, asked)
+        span, leads, lacks_number = _read(chunk, raw, question, asked)
+        announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
         elif asked.kind == "section" and span:
@@ -166,7 +167,7 @@ def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tup
     return False
 
 
-def _element_bonus(chunk: dict, start: int, raw: str, asked: Question) -> float:
+def _element_bonus(chunk: dict, raw: str, asked: Question) -> float:
     """For a question naming a table or figure ('in Table 3'): its own caption and rows, and sentences that refer
     to it, are where the answer is; so are sentences that refer to any numbered thing it names ('Example 2')."""
     if asked.elements and chunk.get("kind") in ("table", "figure") and chunk["text"].startswith(asked.elements):
@@ -174,24 +175,24 @@ def _element_bonus(chunk: dict, start: int, raw: str, asked: Question) -> float:
     return 0.15 if asked.refers and refers_to(raw, asked.refers) else 0.0
 
 
-def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool, bool]:
-    """(span, whether it leads the answer, whether the unit announces a count without the things, whether it
-    lacks a number) of a unit for the kind of answer asked. A section question reads the section the unit is in,
-    which counts more as its title holds more of the question's terms."""
+def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool]:
+    """(span, whether it leads the answer, whether the unit lacks a number) of a unit for the kind of answer
+    asked. A section question reads the section the unit is in, which counts more as its title holds more of
+    the question's terms."""
     if asked.kind == "section":
         span = section_of(chunk)
-        return span, span is not None, False, False
+        return span, span is not None, False
     if asked.kind == "number":
         cell = table_cell(" ".join(raw.split()), question)
         if cell:
-            return cell, True, False, False
+            return cell, True, False
         numbers = new_numbers(raw, question)
-        return (numbers[0] if numbers else None), False, False, not numbers
+        return (numbers[0] if numbers else None), False, not numbers
     if asked.kind == "acronym" and asked.short:
-        return long_form(raw, asked.short), False, False, False
+        return long_form(raw, asked.short), False, False
     if asked.kind == "definition" and asked.term:
-        return (squash(raw) if defines(raw, asked.term) else None), False, False, False
-    return None, False, False, False
+        return (squash(raw) if defines(raw, asked.term) else None), False, False
+    return None, False, False
 
 
 def short_forms(chunks: list[dict]) -> list[tuple[set[str], set[str]]]:

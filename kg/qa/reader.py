@@ -1,6 +1,8 @@
-"""The reader: what kind of answer a question asks for, and the span of a candidate unit (a sentence, a list item
-or a table row) that gives it: a number with its unit, the cell of a table row with its row and column headers,
-the long form of an abbreviation, or the names of a list.
+"""The reader: what kind of answer a question asks for (a number, a list, a definition, an abbreviation's long
+form, a section, a name), the tables, figures and other numbered things it names, and the span of a candidate
+unit (a sentence, a list item or a table row) that gives the answer: a number with its unit, the cell of a table
+row with its row and column headers, the long form of an abbreviation, a defining sentence, a numbered section.
+kg.qa.answer scores the units with it.
 
 Rules of typography and English question forms only, so they hold for any paper: nothing here knows a paper,
 a field or a term.
@@ -19,7 +21,6 @@ _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|
 NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
                        r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost))\b", re.I)
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
                      r"^(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+(?:are|were|was|is|do|does|did|have|has)\b",
@@ -52,11 +53,10 @@ class Question:
     """What the reader needs to know of a question."""
 
     kind: str  # number | acronym | definition | list | section | entity | other
-    count: int | None = None  # how many things a list question asks for ('which two')
     short: str | None = None  # the short form an acronym question asks about
     term: str | None = None  # the term a definition question asks about
     elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
-    refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('example', '2')
+    refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('ex', '2')
 
 
 def read_question(question: str) -> Question:
@@ -64,7 +64,6 @@ def read_question(question: str) -> Question:
     q = " ".join(question.split())
     where = {"elements": tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q))),
              "refers": tuple(dict.fromkeys(_references(q)))}
-    counted = _COUNT_Q.search(q)
     acronym = _ACRONYM_Q.search(q)
     if acronym:
         return Question("acronym", short=acronym.group(1) or acronym.group(2), **where)
@@ -72,8 +71,8 @@ def read_question(question: str) -> Question:
         return Question("section", **where)
     if NUMERIC_Q.search(q):
         return Question("number", **where)
-    if counted or _LIST_Q.search(q):
-        return Question("list", count=_COUNTS[counted.group(1).lower()] if counted else None, **where)
+    if _COUNT_Q.search(q) or _LIST_Q.search(q):
+        return Question("list", **where)
     definition = _DEFINITION_Q.search(q)
     if definition:
         term = next(g for g in definition.groups() if g)
@@ -148,9 +147,9 @@ def _abbreviates(short: str, word: str) -> bool:
 
 def table_cell(row: str, question: str) -> str | None:
     """The cell of a table row ('Table 2 | SPECTER | CLS: 84.2 | Avg.: 80.0') that answers a question, with the
-    row's label (its first cell) and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the named value whose
-    header the question holds (most header words; the leftmost on a tie); none when no header matches, or the
-    row is no table row."""
+    row's label (its first cell) and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the
+    named value whose header the question holds (most header words; the leftmost on a tie); none when no header
+    matches, or the row is no table row."""
     cells = [c.strip() for c in row.split(" | ")]
     if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
         return None
