@@ -210,6 +210,10 @@ class AskResponse(BaseModel):
     answer: str | None = Field(description="extractive: sentences of the evidence or values of the graph; null when "
                                            "nothing supports an answer (then `reason` says why and `evidence` is "
                                            "empty)")
+    span: str | None = Field(None, description="the part of the answer's first sentence or table row that answers "
+                                               "the kind of question asked: a number with its unit, a table cell "
+                                               "with its row and column headers, the long form of an abbreviation, "
+                                               "a defining sentence; null when the reader found none")
     reason: str | None = Field(None, description="why there is no answer; null when there is one")
     intent: str
     confidence: float

@@ -11,18 +11,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, terms, tokens
+from kg.qa.reader import (Question, defines, long_form, new_numbers, read_question, refers_to, section_of,
+                          table_cell)
+from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
-_QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
-               r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count)")
-_NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
-                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
-                        r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc))\b", re.I)
-_CITATION = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]")  # '[19]', '[3, 7]': references, not quantities
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
 _NAME_Q = re.compile(r"^(which|what|who|from which|on which|in which|into which|with which)\b", re.I)
 
@@ -39,10 +35,23 @@ class Unit:
     matched: int = 0  # distinct question terms it contains
     announces: bool = False  # names the count of things asked for ('two criteria') but not the things
     lacks_number: bool = False  # a 'how many' question's unit without a number the question does not hold
+    span: str | None = None  # what in it answers the question's kind (kg.qa.reader), if the reader found it
+    leads: bool = False  # the span leads the answer: a table cell with its headers, a section with its number
+    # the span answers by its form alone, however little else of the question the unit holds: the long form of
+    # the short form asked about shares only the short form with 'What does ULBDM stand for?', and a sentence
+    # defining the term asked about need not repeat 'defined'
+    sure: bool = False
 
     @property
     def text(self) -> str:
         return squash(self.chunk["text"][self.start:self.end])
+
+    @property
+    def answer_text(self) -> str:
+        """The unit as an answer: a table cell with its headers, or the numbered section asked for, leads, so it
+        is read before the row's other columns or the sentence push it out of the first 300 characters; any
+        other unit is its own text."""
+        return f"{self.span} \u2014 {self.text}" if self.leads else self.text
 
 
 @lru_cache(maxsize=4096)
@@ -50,7 +59,7 @@ def units_of(text: str) -> tuple[tuple[int, int], ...]:
     """Sentences, and for sentences longer than an answer, overlapping windows of whole clauses. Cached: the
     questions about one paper compete over the same chunks, and splitting is about a quarter of scoring's CPU."""
     out = []
-    for start, end in sentences(text):
+    for start, end in _continued(text, sentences(text)):
         if end - start <= _UNIT_CHARS:
             out.append((start, end))
             continue
@@ -62,6 +71,22 @@ def units_of(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+def _continued(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentence spans with a sentence cut by a line or paragraph break rejoined: one that ends without a full
+    stop, colon or question mark and whose next part begins in lower case ('the nuclear norm' / 'or the sum of
+    singular values'), and one cut after initials ('the U.S.' / 'National Library')."""
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        if out:
+            before, first = text[out[-1][0]:out[-1][1]].rstrip(), text[start:start + 1]
+            if (first.islower() and not before.endswith((".", "!", "?", ":"))) or \
+                    re.search(r"(?:^|\s)(?:[A-Z]\.){2,}$", before):
+                out[-1] = (out[-1][0], end)
+                continue
+        out.append((start, end))
+    return out
+
+
 def idf_weights(question_terms: list[str], texts: list[str]) -> dict[str, float]:
     """BM25-style idf of each question term over the candidate sentences."""
     bags = [set(terms(t)) for t in texts]
@@ -70,19 +95,20 @@ def idf_weights(question_terms: list[str], texts: list[str]) -> dict[str, float]
     return {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
 
 
-def score_units(question: str, chunks: list[dict]) -> list[Unit]:
+def score_units(question: str, chunks: list[dict], asked: Question | None = None) -> list[Unit]:
     """Every unit of the candidate chunks scored: weighted share of the question's terms (and bigrams) it
-    contains, plus the answer type it offers (a new number for 'how many', a new name for 'which'), plus a
-    small prior from the chunk's retrieval rank."""
+    contains, plus what it offers for the kind of answer asked (`asked`, read from the question when not
+    given; kg.qa.reader), plus a small prior from the chunk's retrieval rank."""
     q_terms = terms(question)
     if not q_terms or not chunks:
         return []
+    asked = asked or read_question(question)
     spans = [(c, a, b) for c in chunks for a, b in units_of(c["text"])]
     weights = idf_weights(q_terms, [c["text"][a:b] for c, a, b in spans])
     total = sum(weights.values()) or 1.0
     q_bigrams = set(zip(q_terms, q_terms[1:]))
     q_tokens = set(tokens(question))
-    numeric, naming = bool(_NUMERIC_Q.search(question)), bool(_NAME_Q.search(question))
+    naming = bool(_NAME_Q.search(question))
     counts = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
@@ -102,10 +128,20 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
                            for t, w in weighted) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
-        announces, lacks_number = False, False
-        if numeric:
-            lacks_number = not any(t[0].isdigit() for t in tokens(_CITATION.sub(" ", raw)) if t not in q_tokens)
-            score += -0.15 if lacks_number else 0.15
+        score += _element_bonus(chunk, raw, asked)
+        span, leads, lacks_number = _read(chunk, raw, question, asked)
+        announces = False
+        if asked.kind == "number":
+            score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
+        elif asked.kind == "section" and span:
+            score += 0.5 * len(set(terms(span)) & set(q_terms)) / len(set(q_terms))
+        elif asked.kind == "acronym" and span:
+            score += 1.0
+        elif asked.kind == "definition" and span:
+            score += 0.2
+        elif asked.kind == "list" and _counts_asked(raw, counts, set(q_terms), forms):  # 'two KBs: UMLS ...'
+            score += 0.2
+            announces = True
         elif naming and _has_new_name(raw, known):
             score += 0.05
         elif naming:
@@ -113,8 +149,50 @@ def score_units(question: str, chunks: list[dict]) -> list[Unit]:
         if len(raw) < 30:
             score *= 0.6
         matched = sum(t in present for t, _ in weighted)
-        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number))
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads,
+                           sure=asked.kind in ("acronym", "definition") and span is not None))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tuple[set[str], set[str]]]) -> bool:
+    """A unit that counts the things a list question asks for ('two KBs' for 'Which two knowledge bases'): the
+    question's count word followed by one of its nouns (in either form of an abbreviation): where the list
+    begins."""
+    words = tokens(raw)
+    for i, word in enumerate(words):
+        if word in counts:
+            after = with_other_forms({stem(w) for w in words[i + 1:i + 3]}, forms)
+            if after & q_terms:
+                return True
+    return False
+
+
+def _element_bonus(chunk: dict, raw: str, asked: Question) -> float:
+    """For a question naming a table or figure ('in Table 3'): its own caption and rows, and sentences that refer
+    to it, are where the answer is; so are sentences that refer to any numbered thing it names ('Example 2')."""
+    if asked.elements and chunk.get("kind") in ("table", "figure") and chunk["text"].startswith(asked.elements):
+        return 0.3
+    return 0.15 if asked.refers and refers_to(raw, asked.refers) else 0.0
+
+
+def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool]:
+    """(span, whether it leads the answer, whether the unit lacks a number) of a unit for the kind of answer
+    asked. A section question reads the section the unit is in, which counts more as its title holds more of
+    the question's terms."""
+    if asked.kind == "section":
+        span = section_of(chunk)
+        return span, span is not None, False
+    if asked.kind == "number":
+        cell = table_cell(" ".join(raw.split()), question)
+        if cell:
+            return cell, True, False
+        numbers = new_numbers(raw, question)
+        return (numbers[0] if numbers else None), False, not numbers
+    if asked.kind == "acronym" and asked.short:
+        return long_form(raw, asked.short), False, False
+    if asked.kind == "definition" and asked.term:
+        return (squash(raw) if defines(raw, asked.term) else None), False, False
+    return None, False, False
 
 
 def short_forms(chunks: list[dict]) -> list[tuple[set[str], set[str]]]:
@@ -191,8 +269,9 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
     passage, which usually names them; for a question asking for a number, the best unit holding a number
-    leads when it has support. Returns the answer and the units it is made of."""
-    if not units or units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms:
+    leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
+    the answer and the units it is made of."""
+    if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
         return "", []
     if units[0].lacks_number:  # a question asking for a number: the best supported unit holding one leads
         lead = next((u for u in units if not u.lacks_number and u.score >= 0.5 * units[0].score
@@ -200,18 +279,19 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
         units = [lead, *(u for u in units if u is not lead)]
     best = units[0]
     taken = [best]
-    length = len(best.text)
+    length = len(best.answer_text)
     follow = _next_in_chunk(best, units) if best.announces else None
     for unit in [*([follow] if follow else []), *units[1:]]:
         if unit is not follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue
-        if length + 1 + len(unit.text) > ANSWER_CHARS + 120:
+        if length + 1 + len(unit.answer_text) > ANSWER_CHARS + 120:
             continue
         taken.append(unit)
-        length += 1 + len(unit.text)
-    return " ".join(u.text for u in taken), taken
+        length += 1 + len(unit.answer_text)
+    return " ".join(u.text if u.leads and u.span in {t.span for t in taken[:i]} else u.answer_text
+                    for i, u in enumerate(taken)), taken
 
 
 def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:

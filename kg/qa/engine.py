@@ -13,6 +13,7 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader
 from kg.qa.intents import Intent, analyse, paper_names
+from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, retrieve
 from kg.qa.text import squash, terms
 from kg.queries import PaperMatch, edge_dict, node_dict
@@ -33,10 +34,12 @@ class Answer:
     cypher: list[str] = field(default_factory=list)
     reason: str | None = None
     paper_id: str | None = None  # the paper the answer comes from alone, if any
+    span: str | None = None  # what the reader read out of the answer's first unit (kg.qa.reader), if anything
 
     def as_dict(self) -> dict[str, Any]:
-        return {"answer": self.answer, "reason": self.reason, "intent": self.intent, "confidence": self.confidence,
-                "paper_id": self.paper_id, "evidence": self.evidence, "graph": self.graph, "cypher": self.cypher}
+        return {"answer": self.answer, "span": self.span, "reason": self.reason, "intent": self.intent,
+                "confidence": self.confidence, "paper_id": self.paper_id, "evidence": self.evidence,
+                "graph": self.graph, "cypher": self.cypher}
 
 
 def ask(driver: Driver, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
@@ -116,8 +119,9 @@ def _evidence_for(reader: GraphReader, rels: list, top_k: int) -> list[dict]:
 
 def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_id: str | None, top_k: int,
                       embed: Embedder | None) -> Answer:
-    found = retrieve(reader, question, paper_id, CANDIDATES, embed)
-    units = score_units(question, found.chunks)
+    asked = read_question(question)
+    found = retrieve(reader, question, paper_id, CANDIDATES, embed, asked.elements)
+    units = score_units(question, found.chunks, asked)
     if intent.name == "definition":  # prefer sentences that read as a definition of the term
         units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))
     text, taken = compose(units, needed_terms=min(2, len(set(terms(question)))))
@@ -131,7 +135,7 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
     nodes = found.entities + [{"id": c["id"], "labels": ["Chunk"], "properties": {"page_start": c.get("page_start")}}
                               for c in found.chunks[:top_k]]
     return Answer(answer=text[: ANSWER_CHARS + 120], intent=name, confidence=confidence(units), evidence=evidence,
-                  graph={"nodes": nodes, "edges": found.edges})
+                  graph={"nodes": nodes, "edges": found.edges}, span=taken[0].span)
 
 
 # ------------------------------------------------------------------ intent answers (None: let retrieval answer)

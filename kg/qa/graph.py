@@ -38,12 +38,12 @@ CALL db.index.fulltext.queryNodes($index, {_chunk_lucene("$sha")}, {{limit: $k}}
 WHERE {_VISIBLE.format("c")}
 WITH c, score ORDER BY score DESC, c.id
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, score
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, score
 """
 
 _HITS = f"""OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
   WITH c, s, score ORDER BY score DESC, c.id
-  RETURN collect({{chunk: {_CHUNK_FIELDS}, section: s.title, score: score}})"""
+  RETURN collect({{chunk: {_CHUNK_FIELDS}, section: s.title, section_number: s.number, score: score}})"""
 
 # Within one paper, exact cosine over its own chunks: the index ranks every paper's chunks, so filtering its
 # list to one paper would need a list as deep as the corpus. Same score as the index ((1 + cosine) / 2).
@@ -60,10 +60,12 @@ _VECTOR_ALL = f"""WITH p WHERE $vector IS NOT NULL
 
 
 def _retrieve(vector_part: str) -> str:
-    """The first round trip of retrieval: the paper of the scope, chunks by fulltext and by vector, and the
-    entities whose name or alias the question's words hit (checked as whole words by the caller). One query
-    instead of four, since every query costs the server a transaction and the client a round trip. A list
-    whose input is missing ($text or $vector null, or an unknown paper) is empty."""
+    """The first round trip of retrieval: the paper of the scope, chunks by fulltext and by vector, the chunks of
+    the tables and figures the question names within the paper ($elements: 'Table 3:', the start of such a
+    chunk's text), and the entities whose name or alias the question's words hit (checked as whole words by
+    the caller). One query instead of five, since every query costs the server a transaction and the client a
+    round trip. A list whose input is missing ($text or $vector null, no $elements, or an unknown paper) is
+    empty."""
     return f"""
 OPTIONAL MATCH (p:Paper {{id: $paper_id}})
 CALL (p) {{
@@ -77,6 +79,13 @@ CALL (p) {{
   {_HITS} AS vector_hits
 }}
 CALL (p) {{
+  WITH p WHERE p IS NOT NULL AND size($elements) > 0
+  MATCH (c:Chunk {{paper_sha256: p.sha256}})
+  WHERE c.kind IN ['table', 'figure'] AND any(e IN $elements WHERE c.text STARTS WITH e) AND {_VISIBLE.format("c")}
+  WITH c, 1.0 AS score
+  {_HITS} AS element_hits
+}}
+CALL (p) {{
   WITH p WHERE $text IS NOT NULL AND ($paper_id IS NULL OR p IS NOT NULL)
   CALL db.index.fulltext.queryNodes($name_index, $text, {{limit: 25}}) YIELD node AS e, score
   WITH e, score WHERE any(l IN labels(e) WHERE l IN $labels) AND {_VISIBLE.format("e")}
@@ -84,7 +93,7 @@ CALL (p) {{
   RETURN collect({{id: e.id, element_id: elementId(e), labels: labels(e),
                    properties: e {{.id, .name, .aliases, .confidence, .verification_status}}}}) AS names
 }}
-RETURN p.sha256 AS sha, p.title AS title, text_hits, vector_hits, names
+RETURN p.sha256 AS sha, p.title AS title, text_hits, vector_hits, element_hits, names
 """
 
 
@@ -104,13 +113,13 @@ MATCH (c:Chunk)-[r]->(e) WHERE type(r) IN $types AND ($sha IS NULL OR c.paper_sh
   AND {_VISIBLE.format("c")} AND {_VISIBLE.format("r")}
 WITH c, collect(DISTINCT r) AS rels, count(DISTINCT e) AS hits ORDER BY hits DESC, c.id LIMIT $k
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, toFloat(hits) AS score, rels
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, toFloat(hits) AS score, rels
 """
 
 CHUNKS_BY_ID = f"""
 MATCH (c:Chunk) WHERE c.id IN $ids AND {_VISIBLE.format("c")}
 OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
-RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, 1.0 AS score
+RETURN {_CHUNK_FIELDS} AS chunk, s.title AS section, s.number AS section_number, 1.0 AS score
 """
 
 PAPER_TITLES = "MATCH (p:Paper) WHERE p.sha256 IN $shas RETURN p.sha256 AS sha, p.id AS id, p.title AS title"
@@ -174,8 +183,10 @@ ORDER BY d.name, metric.name, m.name
 
 
 def chunk_row(hit: Any) -> dict:
-    """A chunk hit (a record or a map of `chunk`, `section`, `score`) as the flat dict answers work on."""
-    return {**hit["chunk"], "section": hit["section"], "score": float(hit["score"] or 0.0)}
+    """A chunk hit (a record or a map of `chunk`, `section`, `section_number`, `score`) as the flat dict answers
+    work on."""
+    return {**hit["chunk"], "section": hit["section"], "section_number": hit["section_number"],
+            "score": float(hit["score"] or 0.0)}
 
 
 def no_such_paper(paper_id: str) -> NotFoundError:

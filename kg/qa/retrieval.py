@@ -49,15 +49,16 @@ def named_in(question: str, candidates: list[dict]) -> list[dict]:
 
 
 def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 12,
-             embed: Embedder | None = None) -> Retrieval:
+             embed: Embedder | None = None, elements: tuple[str, ...] = ()) -> Retrieval:
     """Chunks for a question, within one paper when `paper_id` is given (NotFoundError when there is none).
-    Two round trips at most: fulltext, vector and entity names in one query, then the chunks one hop from
-    the entities the question names."""
+    Two round trips at most: fulltext, vector, the paper's tables and figures `elements` names ('Table 3:',
+    kg.qa.reader) and entity names in one query, then the chunks one hop from the entities the question
+    names."""
     vector_index = reader.index("vector", "Chunk", "embedding")
     first = reader.run(q.RETRIEVE_ALL if paper_id is None else q.RETRIEVE_IN_PAPER, paper_id=paper_id,
                        text=keyword_query(question) or None,
                        vector=embed(question) if embed is not None and vector_index else None,
-                       k=k, fetch=k * 4, chunk_index=reader.index("fulltext", "Chunk", "text"),
+                       elements=list(elements), k=k, fetch=k * 4, chunk_index=reader.index("fulltext", "Chunk", "text"),
                        vector_index=vector_index, name_index=reader.index("fulltext", "Method", "name"),
                        labels=reader.entity_labels())[0]
     sha = first["sha"]
@@ -66,7 +67,7 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
             raise q.no_such_paper(paper_id)
         reader.known_paper(sha, paper_id, first["title"])
     # ranked by relevance: their heads always compete for the answer
-    lists = [[q.chunk_row(hit) for hit in first[key]] for key in ("text_hits", "vector_hits")]
+    lists = [[q.chunk_row(hit) for hit in first[key]] for key in ("text_hits", "vector_hits", "element_hits")]
     entities = named_in(question, first["names"])
     edges: list[dict] = []
     expanded: list[dict] = []

@@ -1,8 +1,9 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from kg.qa.answer import (_NUMERIC_Q, ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
+from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
+from kg.qa.reader import NUMERIC_Q
 from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
@@ -130,7 +131,7 @@ def test_a_best_sentence_that_only_restates_the_question_is_followed_by_the_next
 def test_what_is_the_quantity_questions_want_a_number():
     asks = ["What is the resolution of the video?", "What is the dimensionality of the vectors?",
             "What are the average scores?", "What is the main idea?", "What is a knowledge base?"]
-    assert [bool(_NUMERIC_Q.search(q)) for q in asks] == [True, True, True, False, False]
+    assert [bool(NUMERIC_Q.search(q)) for q in asks] == [True, True, True, False, False]
 
 
 def test_a_number_question_is_led_by_the_best_supported_sentence_with_a_number_not_a_citation():

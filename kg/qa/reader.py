@@ -1,0 +1,212 @@
+"""The reader: what kind of answer a question asks for (a number, a list, a definition, an abbreviation's long
+form, a section, a name), the tables, figures and other numbered things it names, and the span of a candidate
+unit (a sentence, a list item or a table row) that gives the answer: a number with its unit, the cell of a table
+row with its row and column headers, the long form of an abbreviation, a defining sentence, a numbered section.
+kg.qa.answer scores the units with it.
+
+Rules of typography and English question forms only, so they hold for any paper: nothing here knows a paper,
+a field or a term.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kg.qa.text import STOPWORDS, abbreviations, stem, terms, tokens
+
+_QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
+               r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count|"
+               r"range|cost|spread)")
+NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
+                       rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
+                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost))\b", re.I)
+_COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
+_LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
+                     r"^(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+(?:are|were|was|is|do|does|did|have|has)\b",
+                     re.I)
+# "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
+_SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
+_ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+)?{_SHORT_FORM}\s+stand\s+for\b|"
+                        rf"\b(?:abbreviation|acronym|short\s+form)\s+{_SHORT_FORM}\b", re.I)
+_DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:defined|described|characteri[sz]ed|"
+                           r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
+                           r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
+# Numbered things a question may name, and their labels, one or several: 'Examples 1 and 2', 'Sec. 3.2'
+_REFERRED = re.compile(r"\b(tables?|tab\.|figures?|figs?\.|examples?|sections?|secs?\.|equations?|eqs?\.|"
+                       r"theorems?|lemmas?|corollar(?:y|ies)|algorithms?|appendi(?:x|ces))\s*"
+                       r"((?:[A-Z]?\d+(?:\.\d+)*[a-z]?|\b[IVXL]+\b)(?:\s*(?:,|and|&)\s*(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|"
+                       r"\b[IVXL]+\b))*)", re.I)
+_SECTION_Q = re.compile(r"^(?:which|what|in which|in what)\s+(?:sub)?sections?\b", re.I)
+# A table or figure the question names: 'Table 3', 'Table III', 'Fig. 2', 'Figure A.1'
+_ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)?[a-z]?|[IVXL]+\b|[A-Z]\.\d+)",
+                      re.I)
+# '[19]', '[3, 7]', 'Figure 3', 'Table 2', 'Sec. 4.1', 'Eq. (5)': references, not quantities
+_REFERENCE = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|"
+                        r"eqs?|equations?|examples?|theorems?|lemmas?|§)\.?\s*\(?\d+(?:\.\d+)*\)?", re.I)
+# a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
+_NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the reader needs to know of a question."""
+
+    kind: str  # number | acronym | definition | list | section | entity | other
+    short: str | None = None  # the short form an acronym question asks about
+    term: str | None = None  # the term a definition question asks about
+    elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
+    refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('ex', '2')
+
+
+def read_question(question: str) -> Question:
+    """The kind of answer a question asks for, by the form of the question."""
+    q = " ".join(question.split())
+    where = {"elements": tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q))),
+             "refers": tuple(dict.fromkeys(_references(q)))}
+    acronym = _ACRONYM_Q.search(q)
+    if acronym:
+        return Question("acronym", short=acronym.group(1) or acronym.group(2), **where)
+    if _SECTION_Q.search(q):
+        return Question("section", **where)
+    if NUMERIC_Q.search(q):
+        return Question("number", **where)
+    if _COUNT_Q.search(q) or _LIST_Q.search(q):
+        return Question("list", **where)
+    definition = _DEFINITION_Q.search(q)
+    if definition:
+        term = next(g for g in definition.groups() if g)
+        term = re.sub(r"^(?:the|an?)\s+", "", term, flags=re.I)
+        if len(term.split()) <= 6:
+            return Question("definition", term=term, **where)
+    if re.match(r"^(?:which|what|who)\b", q, re.I):
+        return Question("entity", **where)
+    return Question("other", **where)
+
+
+def _element_prefix(match: re.Match) -> str:
+    kind = "Table" if match.group(1).lower().startswith("tab") else "Figure"
+    return f"{kind} {match.group(2)}:"
+
+
+def section_of(chunk: dict) -> str | None:
+    """The numbered section a chunk belongs to, as an answer to 'Which section ...': 'Section 3.5 Lower Bounds'."""
+    number, title = chunk.get("section_number"), chunk.get("section")
+    return f"Section {number} {title}" if number and title else None
+
+
+def _references(text: str) -> list[tuple[str, str]]:
+    """(kind, label) of the numbered things a text names; the kind is the first two letters of its word, which
+    tell the kinds apart and meet the word's abbreviation ('Eq.' and 'Equation')."""
+    return [(m.group(1).lower()[:2], label) for m in _REFERRED.finditer(text)
+            for label in re.findall(r"[A-Z]?\d+(?:\.\d+)*[a-z]?|\b[IVXL]+\b", m.group(2))]
+
+
+def refers_to(text: str, refers: tuple[tuple[str, str], ...]) -> bool:
+    """A sentence that refers to one of the numbered things the question names ('as Table 3 shows', 'in Fig. 3',
+    'see Examples 1 and 2')."""
+    return any(found in refers for found in _references(text))
+
+
+def new_numbers(text: str, question: str) -> list[str]:
+    """The numbers of a text (with a unit or scale word after them) that the question does not hold itself,
+    citations and labels of figures, tables, sections and equations left out."""
+    known = {t for t in tokens(question) if t[:1].isdigit()}
+    out = []
+    for match in _NUMBER.finditer(_REFERENCE.sub(" ", text)):
+        value = match.group().strip()
+        number, _, unit = value.partition(" ")
+        value = number if unit.lower() in STOPWORDS else value
+        if tokens(value) and tokens(value)[0] not in known:
+            out.append(value)
+    return out
+
+
+# ------------------------------------------------------------------ table rows
+
+_ABBREVIATED = re.compile(r"^([a-z]{2,})\.$")
+
+
+def header_matches(header: str, question_terms: set[str], question_words: set[str]) -> int:
+    """How many words of a column or row header the question holds: as a term, or as the word an abbreviation
+    with a final period stands for ('Avg.' for 'average': same first letter, its letters in order)."""
+    hits = len(set(terms(header)) & question_terms)
+    for word in re.findall(r"[A-Za-z]+\.", header):
+        short = _ABBREVIATED.match(word.lower())
+        if short and any(_abbreviates(short.group(1), w) for w in question_words):
+            hits += 1
+    return hits
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    if len(word) <= len(short) or word[0] != short[0]:
+        return False
+    rest = iter(word)
+    return all(ch in rest for ch in short)
+
+
+def table_cell(row: str, question: str) -> str | None:
+    """The cell of a table row ('Table 2 | SPECTER | CLS: 84.2 | Avg.: 80.0') that answers a question, with the
+    row's label (its first cell) and the cell's column header: 'Table 2, SPECTER, Avg.: 80.0'. The cell is the
+    named value whose header the question holds (most header words; the leftmost on a tie); none when no header
+    matches, or the row is no table row."""
+    cells = [c.strip() for c in row.split(" | ")]
+    if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
+        return None
+    q_terms, q_words = set(terms(question)), {w for w in tokens(question) if w.isalpha()}
+    best, best_hits = None, 0
+    for cell in cells[1:]:
+        header, sep, value = cell.rpartition(": ")
+        if not sep or not any(ch.isdigit() for ch in value):
+            continue
+        hits = header_matches(header, q_terms, q_words)
+        if hits > best_hits:
+            best, best_hits = cell, hits
+    if best is None:
+        return None
+    label = cells[1].rpartition(": ")[2]  # the row's first cell names it ('SPECTER', 'Model: Large')
+    return ", ".join([cells[0], *([label] if cells[1] != best else []), best])
+
+
+# ------------------------------------------------------------------ abbreviations
+
+def long_form(text: str, short: str) -> str | None:
+    """The long form a passage gives a short form, before it ('Ultra Light Bosonic Dark Matter (ULBDM)') or
+    in parentheses after it ('SIDD (Second Improvement of DegreeDistance)'), if it does."""
+    wanted = short.lower().removesuffix("s")
+    for found_short, found_long in abbreviations(text):
+        if found_short.lower().removesuffix("s") == wanted:
+            return found_long
+    for match in re.finditer(rf"\b{re.escape(short)}\s*\(([^()]{{3,120}})\)", text):
+        inside = " ".join(match.group(1).split())
+        if _initials(inside) == list(wanted):
+            return inside
+    return None
+
+
+_LINKING = frozenset("of the and for in on to with a an".split())
+
+
+def _initials(long: str) -> list[str]:
+    """The letters a long form gives its short form: each word's first letter, and the inner capitals of a word
+    written in camel case ('DegreeDistance' gives d, d); linking words ('of', 'the') give none."""
+    out = []
+    for word in re.findall(r"[A-Za-z][\w']*", long.replace("-", " ")):
+        if word.lower() in _LINKING:
+            continue
+        out += [word[0].lower(), *(c.lower() for c in word[1:] if c.isupper())]
+    return out
+
+
+def defines(text: str, term: str) -> bool:
+    """A sentence that reads as a definition of `term`: the term followed closely by a defining verb or an
+    apposition ('X is ...', 'X, i.e. ...', 'X or the sum of ...', 'X (the ...)', 'X = ...'), or 'we define X'."""
+    head = re.split(r"\s+(?:of|in|for)\s+", term, maxsplit=1)[0]  # 'the nuclear norm of X': its head
+    words = [stem(w) for w in tokens(head)]
+    if not words:
+        return False
+    pattern = r"\W+".join(re.escape(w) + r"\w*" for w in words)
+    lowered = " ".join(text.lower().split())
+    return bool(re.search(rf"\b{pattern}\b[^.;]{{0,40}}?(?:\b(?:is|are|was|were|refers? to|denotes?|stands? for|means?|"
+                          rf"is defined as|is given by|is computed as|corresponds? to)\b|,?\s+(?:i\.e\.|or the|that is|"
+                          rf"namely)\b|\s*[=:(])|\bdefine[sd]?\b[^.]{{0,30}}\b{pattern}\b", lowered))

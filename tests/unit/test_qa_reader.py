@@ -1,0 +1,139 @@
+"""The reader on hand-written evidence: the kind of answer a question asks for, the span a sentence, a list or a
+table row offers for it, and the answer composed from the best of them (or none)."""
+
+import pytest
+
+from kg.qa.answer import compose, score_units, units_of
+from kg.qa.reader import Question, defines, long_form, new_numbers, read_question, refers_to, table_cell
+
+
+def chunk(id, text, score=1.0, kind="text"):
+    return {"id": id, "text": text, "score": score, "kind": kind, "bboxes": [], "page_start": 1,
+            "paper_sha256": "x"}
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("How many layers does the encoder have?", "number"),
+    ("At what resolution was the structure determined?", "number"),
+    ("What range of temperatures is shown in Figure 2?", "number"),
+    ("Which two corpora are used for pre-training?", "list"),
+    ("Which kinds of documents does the benchmark cover?", "list"),
+    ("What does the abbreviation CRF stand for?", "acronym"),
+    ("What does GAN stand for?", "acronym"),
+    ("How is the disk efficiency defined?", "definition"),
+    ("What is meant by a frozen encoder?", "definition"),
+    ("Which optimizer is used for training?", "entity"),
+    ("Why does the method fail on long inputs?", "other"),
+])
+def test_the_kind_of_answer_comes_from_the_form_of_the_question(question, kind):
+    assert read_question(question).kind == kind
+
+
+def test_a_question_names_its_tables_figures_other_numbered_things_and_short_form():
+    assert read_question("Which three metrics are reported in Table IV and Fig. 2?") == Question(
+        "list", elements=("Table IV:", "Figure 2:"), refers=(("ta", "IV"), ("fi", "2")))
+    assert read_question("Which norms are studied in Examples 1 and 2?").refers == (("ex", "1"), ("ex", "2"))
+    assert refers_to("the columnwise norm (see Examples 1 and 2 below).", (("ex", "2"),))
+    assert refers_to("as Equation 3 shows", (("eq", "3"),)) and not refers_to("see Figure 12", (("fi", "1"),))
+    assert not refers_to("the second 1 of them", (("se", "1"),))
+    assert read_question("What does the acronym LSTM stand for?").short == "LSTM"
+    assert read_question("How is the learning rate of the decoder defined?").term == "learning rate of the decoder"
+
+
+def test_numeric_question_answered_by_the_second_of_three_sentences():
+    text = ("The encoder is a stack of identical layers, as in the original design. "
+            "The encoder has 12 layers with 768 hidden units each. "
+            "Figure 3 shows how the layers of the encoder are connected.")
+    units = score_units("How many layers does the encoder have?", [chunk("c1", text)])
+    assert units[0].text == "The encoder has 12 layers with 768 hidden units each."
+    assert units[0].span == "12 layers"
+    answer, taken = compose(units)
+    assert answer.startswith("The encoder has 12 layers with 768 hidden units each.")
+
+
+def test_a_number_in_the_question_or_a_citation_is_no_answer():
+    assert new_numbers("As in [12], the 2 models reach 81.5% and 0.3 nm.", "What do the 2 models reach?") == [
+        "81.5%", "0.3 nm"]
+    assert new_numbers("The results of [4, 7] hold for 10 runs.", "How many runs?") == ["10 runs"]
+
+
+def test_list_question_led_by_the_sentence_that_counts_the_asked_things_then_the_next_one():
+    text = ("Linking grounds each mention of an entity in a reference resource such as a knowledge base. "
+            "We use two knowledge bases: UMLS for biomedical concepts. "
+            "DBpedia covers the concepts of computer science. "
+            "Linking knowledge bases is hard.")
+    units = score_units("Which two knowledge bases are used?", [chunk("c1", text)])
+    assert units[0].text == "We use two knowledge bases: UMLS for biomedical concepts."
+    answer, taken = compose(units)
+    assert answer.startswith("We use two knowledge bases: UMLS for biomedical concepts. "
+                             "DBpedia covers the concepts of computer science.")
+
+
+def test_definition_question_prefers_the_sentence_that_defines_over_one_that_mentions():
+    text = ("We report the disk efficiency of every placement in Section 5. "
+            "The disk efficiency is the share of the disk bandwidth that carries video data. "
+            "Placements with a high disk efficiency serve more streams.")
+    units = score_units("How is the disk efficiency defined?", [chunk("c1", text)])
+    assert units[0].text == "The disk efficiency is the share of the disk bandwidth that carries video data."
+    assert compose(units)[0].startswith("The disk efficiency is the share")
+    assert defines("the nuclear norm or the sum of singular values", "nuclear norm of the matrix")
+    assert not defines("we regularise with the nuclear norm and a second norm", "nuclear norm")
+
+
+def test_question_with_no_answer_in_the_evidence_gets_none():
+    text = ("The encoder has 12 layers with 768 hidden units each. "
+            "Training took three days on one GPU.")
+    units = score_units("What is the boiling point of mercury at sea level?", [chunk("c1", text)])
+    assert compose(units) == ("", [])
+
+
+def test_abbreviation_question_answered_by_its_long_form_in_either_order():
+    first = "We study Ultra Light Bosonic Dark Matter (ULBDM) as a candidate."
+    after = "Three measures are compared: (3) SIDD (Second Improvement of DegreeDistance): a refinement of it."
+    assert long_form(first, "ULBDM") == "Ultra Light Bosonic Dark Matter"
+    assert long_form(after, "SIDD") == "Second Improvement of DegreeDistance"
+    assert long_form("SIDD (see Section 3) is fast.", "SIDD") is None
+    units = score_units("What does the abbreviation ULBDM stand for?",
+                        [chunk("c1", "The ULBDM is studied here. " + first)])
+    answer, taken = compose(units)  # only 'ULBDM' is shared with the question, yet the long form answers it
+    assert answer.startswith(first) and taken[0].span == "Ultra Light Bosonic Dark Matter"
+
+
+def test_table_cell_named_by_its_row_and_its_column_header():
+    row = "Table 2 | SPECTER | CLS: 84.2 | USR: 88.4 | CITE: 91.5 | REC: 36.9 | Avg.: 80.0"
+    assert table_cell(row, "What average score does SPECTER reach?") == "Table 2, SPECTER, Avg.: 80.0"
+    assert table_cell(row, "What CITE score does SPECTER reach?") == "Table 2, SPECTER, CITE: 91.5"
+    assert table_cell(row, "How many parameters does SPECTER have?") is None
+    assert table_cell("The encoder has 12 layers.", "How many layers?") is None
+
+
+def test_a_question_naming_a_table_is_answered_from_its_row_led_by_the_cell():
+    table = ("Table 3: Model sizes.\n\nTable 3 | Model: Base | Layers: 12 | Params: 110M\n\n"
+             "Table 3 | Model: Large | Layers: 24 | Params: 340M")
+    text = "Our large model doubles the depth of the base model, as Table 3 shows in detail."
+    units = score_units("According to Table 3, how many layers does the large model have?",
+                        [chunk("t3", table, kind="table"), chunk("c1", text)], read_question(
+                            "According to Table 3, how many layers does the large model have?"))
+    assert units[0].span == "Table 3, Large, Layers: 24" and units[0].leads
+    assert compose(units)[0].startswith("Table 3, Large, Layers: 24 \u2014 Table 3 | Model: Large | Layers: 24")
+
+
+def test_a_sentence_broken_by_a_paragraph_break_is_read_whole():
+    text = "We combine the nuclear norm\n\nor the sum of singular values, with a second norm. Next we test it."
+    assert [text[a:b] for a, b in units_of(text)] == [
+        "We combine the nuclear norm\n\nor the sum of singular values, with a second norm.", "Next we test it."]
+    initials = "It is funded by the U.S. National Library of Medicine. It is large."
+    assert [initials[a:b] for a, b in units_of(initials)] == [
+        "It is funded by the U.S. National Library of Medicine.", "It is large."]
+
+
+def test_section_question_answered_with_the_number_and_title_of_the_section_said_once():
+    bounds = {**chunk("c1", "Theorem 2 gives a minimax lower bound. It matches the upper bound up to constants."),
+              "section": "Lower Bounds", "section_number": "3.5"}
+    intro = {**chunk("c2", "We then prove that the minimax rates are attained."), "section": "Introduction",
+             "section_number": "1"}  # as much of the question as the theorem's sentence, but not in its title
+    units = score_units("Which section presents the minimax lower bounds?", [intro, bounds])
+    assert units[0].span == "Section 3.5 Lower Bounds"
+    answer, taken = compose(units)
+    assert answer.startswith("Section 3.5 Lower Bounds \u2014 Theorem 2 gives a minimax lower bound.")
+    assert answer.count("Section 3.5") == 1
