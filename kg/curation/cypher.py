@@ -132,3 +132,34 @@ RETURN elementId(r) AS edge_id, properties(r) AS props,
                            RETURN {id: p.id, title: p.title} ORDER BY p.id },
                        evidence: COUNT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL }}] AS ends
 """
+
+# The review list (kg/curation/review.py). REVIEW_MATCH selects the nodes of a view and carries `shas`, the papers
+# each belongs to (its own paper, or those of the extracted edges pointing at a shared entity). `{queue}` is a
+# fixed clause of review.QUEUES and `{order}` a fixed expression of review.SORTS, never client text.
+REVIEW_MATCH = """
+MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
+  AND ($statuses IS NULL OR n.verification_status IN $statuses)
+  AND ($min_confidence IS NULL OR n.confidence >= $min_confidence)
+  AND ($max_confidence IS NULL OR n.confidence <= $max_confidence)
+  AND ($extractor IS NULL OR n.extractor STARTS WITH $extractor)
+  AND ($since IS NULL OR n.updated_at >= datetime($since))
+  AND ($text IS NULL OR toLower(coalesce(n.name, n.title, n.label, n.caption, n.text, n.id)) CONTAINS $text)
+  AND ($ids IS NULL OR elementId(n) IN $ids)
+WITH n, coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END) AS own,
+     COLLECT {{ MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL RETURN DISTINCT e.paper_sha256 }} AS edge_shas
+WITH n, CASE WHEN own IS NULL THEN edge_shas ELSE [own] + [s IN edge_shas WHERE s <> own] END AS shas
+WHERE ($sha IS NULL OR $sha IN shas) {queue}
+"""
+REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
+REVIEW_KEYS = REVIEW_MATCH + "RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id"
+REVIEW_PAGE = REVIEW_MATCH + """
+WITH n, shas ORDER BY {order}, n.id SKIP $offset LIMIT $limit
+RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id,
+       coalesce(n.name, n.title, n.label, left(n.caption, 120), left(n.text, 120), n.id) AS name,
+       n.confidence AS confidence, n.verification_status AS status, n.extractor AS extractor,
+       toString(n.updated_at) AS updated_at, size(shas) AS paper_count,
+       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
+         AS papers,
+       COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = n.id
+                  RETURN {{action: ev.action, reason: ev.reason}} ORDER BY ev.id DESC LIMIT 1 }}[0] AS last_event
+"""
