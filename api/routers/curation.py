@@ -204,6 +204,7 @@ class ReviewPage(BaseModel):
     offset: int
     limit: int
     progress: Progress = Field(description="the view's nodes by status")
+    labels: list[str] = Field(description="the labels the list can be filtered by")
     items: list[ReviewItem]
 
 

@@ -92,6 +92,7 @@ def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float,
             "progress": {"verified": counts.get("verified", 0), "rejected": counts.get("rejected", 0),
                          "edited": counts.get("edited", 0), "flagged": counts.get("flagged", 0),
                          "auto": counts.get("auto", 0), "total": total},
+            "labels": reviewable_labels(schema),
             "items": [_item(r) for r in rows]}
 
 
