@@ -23,20 +23,8 @@ from ontology.loader import Schema
 # Passages are the evidence shown beside an item, not claims to judge one by one.
 NOT_REVIEWED = frozenset({"Chunk"})
 HIGH_IMPACT_PAPERS = 2
-QUEUES = {
-    "all": "",
-    "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
-    "high_impact": f"AND size(shas) >= {HIGH_IMPACT_PAPERS}",
-    "sample": "",
-}
-SORTS = {
-    "confidence": "n.confidence",
-    "name": "toLower(coalesce(n.name, n.title, n.label, n.caption, n.text, n.id))",
-    "label": "[l IN labels(n) WHERE l IN $labels][0]",
-    "status": "n.verification_status",
-    "updated": "n.updated_at",
-    "papers": "size(shas)",
-}
+QUEUES = tuple(cypher.REVIEW_QUEUES)
+SORTS = tuple(cypher.REVIEW_SORTS)
 # A queue's order when the curator chose none: the most important first.
 DEFAULT_ORDER = {"high_impact": ("papers", True)}
 
@@ -67,7 +55,8 @@ class View:
                 "sha": self.paper_sha256, "min_confidence": self.min_confidence,
                 "max_confidence": self.max_confidence, "extractor": self.extractor or None,
                 "since": self.changed_since.isoformat() if self.changed_since else None,
-                "text": self.text.lower() if self.text else None, "threshold": threshold, "ids": None}
+                "text": self.text.lower() if self.text else None, "threshold": threshold, "ids": None,
+                "min_papers": HIGH_IMPACT_PAPERS}
 
 
 def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float, offset: int = 0, limit: int = 50,
@@ -75,10 +64,10 @@ def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float,
     """One page of the view, its total and its counts by status."""
     run = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
     params = view.parameters(schema, threshold)
-    match = {"queue": QUEUES[view.queue]}
+    match = {"queue": cypher.REVIEW_QUEUES[view.queue], "shas": cypher.REVIEW_SHAS}
     counts = {r["status"]: r["count"] for r in run(cypher.REVIEW_COUNTS.format(**match), **params)}
     sort, descending = (view.sort, view.descending) if view.sort else DEFAULT_ORDER.get(view.queue, ("confidence", False))
-    order = SORTS[sort] + (" DESC" if descending else "")
+    order = cypher.REVIEW_SORTS[sort] + (" DESC" if descending else "")
     if view.queue == "sample":
         chosen = _sample(run(cypher.REVIEW_KEYS.format(**match), **params), view.seed)[offset:offset + limit]
         rank = {element_id: i for i, element_id in enumerate(chosen)}
