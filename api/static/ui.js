@@ -431,6 +431,7 @@ async function decide(call) {
   let message, failed = false;
   try {
     const result = await call();
+    if (result && result.event) done.push(result.event.id);
     message = result && result.event ? result.event.action + " recorded" : "nothing to change";
   } catch (error) {
     [message, failed] = [error.message, true];

@@ -95,11 +95,17 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press("j")
         opened(rows[0])
         shot("2-item-open")
+        browser.find_element(By.CSS_SELECTOR, "#edit-box summary").click()  # an edit begun, not saved
+        browser.find_element(By.ID, "edit-json").send_keys('{"name": "meant for this item only"}')
+        browser.execute_script("document.activeElement.blur()")
         press("v")
         message("verify recorded")
         assert statuses(empty_db, rows[:2]) == ["verified", "auto"]
         opened(rows[1])  # automatic advance
-        assert browser.find_element(By.ID, "reason").get_attribute("value") == ""
+        assert browser.find_element(By.ID, "edit-json").get_attribute("value") == ""  # fields are per item
+        assert browser.find_element(By.ID, "edit-box").get_attribute("open") is None
+        assert browser.execute_script("const r = document.getElementById('element-panel').getBoundingClientRect();"
+                                      "return r.top >= 0 && r.top < window.innerHeight;"), "the item is out of view"
 
         press("r")
         dialog = wait_on_page(browser, "the reason dialog", lambda b: b.find_element(By.ID, "reason-dialog")
