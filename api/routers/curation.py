@@ -5,10 +5,9 @@ must send it back in `If-Match` (428 without), and a change made meanwhile by so
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
-
-from datetime import datetime
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -261,18 +260,19 @@ def queue(limit: int = Query(100, ge=1, le=1000), cur: Curation = Depends(curato
 
 
 @router.get("/items", response_model=ReviewPage)
-def review_items(queue: ReviewQueue = Query(ReviewQueue.all, description="all | low_confidence | high_impact | sample"),
-          paper: str | None = Query(None, max_length=MAX_PAPER_NAME, description=PAPER_NAME_HELP),
-          label: list[str] = Query([], description="node labels (repeat for several)"),
-          status: list[CandidateStatus] = Query([], description="curation statuses (repeat for several)"),
-          min_confidence: float | None = Query(None, ge=0, le=1), max_confidence: float | None = Query(None, ge=0, le=1),
-          extractor: str | None = Query(None, max_length=MAX_TEXT, description="extractor name prefix"),
-          changed_since: datetime | None = Query(None, description="ISO time: nodes changed at or after it"),
-          q: str | None = Query(None, max_length=MAX_TEXT, description="text in the name, title or text"),
-          sort: ReviewSort | None = Query(None, description="default: the queue's own order"),
-          descending: bool = False, seed: int = Query(0, ge=0, le=2**31, description="the sample's seed"),
-          offset: Offset = 0, limit: int = Query(50, ge=1, le=200), cur: Curation = Depends(curator),
-          settings: Settings = Depends(deps.settings)):
+def review_items(
+        queue: ReviewQueue = Query(ReviewQueue.all, description="all | low_confidence | high_impact | sample"),
+        paper: str | None = Query(None, max_length=MAX_PAPER_NAME, description=PAPER_NAME_HELP),
+        label: list[str] = Query([], description="node labels (repeat for several)"),
+        status: list[CandidateStatus] = Query([], description="curation statuses (repeat for several)"),
+        min_confidence: float | None = Query(None, ge=0, le=1), max_confidence: float | None = Query(None, ge=0, le=1),
+        extractor: str | None = Query(None, max_length=MAX_TEXT, description="extractor name prefix"),
+        changed_since: datetime | None = Query(None, description="ISO time with its zone: changed at or after it"),
+        q: str | None = Query(None, max_length=MAX_TEXT, description="text in the name, title, caption or text"),
+        sort: ReviewSort | None = Query(None, description="default: the queue's own order"),
+        descending: bool = False, seed: int = Query(0, ge=0, le=2**31, description="the sample's seed"),
+        offset: Offset = 0, limit: int = Query(50, ge=1, le=200), cur: Curation = Depends(curator),
+        settings: Settings = Depends(deps.settings)):
     """The review list: curatable nodes of a queue, narrowed by filters that combine (AND), sorted, one page at a
     time, with the view's counts by status (the curator's progress). Filtering and sorting run in Neo4j."""
     allowed = reviewable_labels(cur.schema)
@@ -282,7 +282,8 @@ def review_items(queue: ReviewQueue = Query(ReviewQueue.all, description="all | 
         errors.append({"loc": ["query", "min_confidence"], "msg": "min_confidence is above max_confidence",
                        "type": "value_error"})
     if changed_since is not None and changed_since.tzinfo is None:
-        errors.append({"loc": ["query", "changed_since"], "msg": "give a time zone (Z or +hh:mm)", "type": "value_error"})
+        errors.append({"loc": ["query", "changed_since"], "msg": "give a time zone (Z or +hh:mm)",
+                       "type": "value_error"})
     if errors:
         raise RequestValidationError(errors)
     sha = resolve_paper(cur.driver, paper, cur.database).sha256 if paper else None

@@ -104,7 +104,8 @@ async function loadList() {
   const p = page.progress;
   $("progress").textContent = p.verified + " verified, " + p.rejected + " rejected of " + p.total + " in view" +
     " (" + p.flagged + " flagged, " + p.edited + " edited, " + p.auto + " not reviewed)";
-  $("page-info").textContent = page.total ? (page.offset + 1) + "–" + (page.offset + rows.length) + " of " + page.total : "none";
+  $("page-info").textContent = page.total
+    ? (page.offset + 1) + "–" + (page.offset + rows.length) + " of " + page.total : "none";
   $("prev-page").disabled = page.offset === 0;
   $("next-page").disabled = page.offset + rows.length >= page.total;
   showSelection();
@@ -130,7 +131,8 @@ function row(item, index) {
 }
 
 function choose(index, on, range) {
-  const [from, to] = range && lastClicked >= 0 ? [Math.min(lastClicked, index), Math.max(lastClicked, index)] : [index, index];
+  const [from, to] = range && lastClicked >= 0
+    ? [Math.min(lastClicked, index), Math.max(lastClicked, index)] : [index, index];
   lastClicked = index;
   select(from, to, on);
 }
@@ -327,7 +329,8 @@ function askReason(title, required) {
 
 async function statusAsking(action, required) {
   if (!current) return;
-  const reason = await askReason((action === "reject" ? "Reject " : "Flag ") + $("element-title").textContent, required);
+  const title = (action === "reject" ? "Reject " : "Flag ") + $("element-title").textContent;
+  const reason = await askReason(title, required);
   if (reason !== null) await status(action, reason || null, true);
 }
 
@@ -453,14 +456,20 @@ $("filters").addEventListener("submit", (event) => {
   loadList().catch((e) => say(e.message, true));
 });
 $("f-queue").addEventListener("change", () => { $("seed-label").hidden = $("f-queue").value !== "sample"; });
-$("prev-page").addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); loadList().catch((e) => say(e.message, true)); });
-$("next-page").addEventListener("click", () => { offset += PAGE_SIZE; loadList().catch((e) => say(e.message, true)); });
+function turn(by) {
+  offset = Math.max(0, offset + by);
+  loadList().catch((e) => say(e.message, true));
+}
+$("prev-page").addEventListener("click", () => turn(-PAGE_SIZE));
+$("next-page").addEventListener("click", () => turn(PAGE_SIZE));
 $("select-page").addEventListener("change", () => select(0, rows.length - 1, $("select-page").checked));
 $("bulk-verify").addEventListener("click", () => bulk("verify"));
 $("bulk-reject").addEventListener("click", () => bulk("reject"));
 $("clear-selection").addEventListener("click", () => { selected.clear(); select(0, -1, false); });
 $("show-help").addEventListener("click", () => $("help-dialog").showModal());
-for (const action of ["verify", "reject", "flag"]) $(action).addEventListener("click", () => status(action, undefined, true));
+for (const action of ["verify", "reject", "flag"]) {
+  $(action).addEventListener("click", () => status(action, undefined, true));
+}
 $("unflag").addEventListener("click", () => status("unflag"));
 $("save-edit").addEventListener("click", () => {
   let properties;

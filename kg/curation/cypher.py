@@ -169,7 +169,8 @@ MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
   {queue}
 """
 REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
-REVIEW_KEYS = REVIEW_MATCH + "RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id"
+REVIEW_KEYS = REVIEW_MATCH + ("RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, "
+                              "n.id AS id")
 REVIEW_PAGE = REVIEW_MATCH + """
 WITH n ORDER BY {order}, n.id SKIP $offset LIMIT $limit
 WITH n, {shas} AS shas

@@ -66,7 +66,8 @@ def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float,
     params = view.parameters(schema, threshold)
     match = {"queue": cypher.REVIEW_QUEUES[view.queue], "shas": cypher.REVIEW_SHAS}
     counts = {r["status"]: r["count"] for r in run(cypher.REVIEW_COUNTS.format(**match), **params)}
-    sort, descending = (view.sort, view.descending) if view.sort else DEFAULT_ORDER.get(view.queue, ("confidence", False))
+    default = DEFAULT_ORDER.get(view.queue, ("confidence", False))
+    sort, descending = (view.sort, view.descending) if view.sort else default
     order = cypher.REVIEW_SORTS[sort] + (" DESC" if descending else "")
     if view.queue == "sample":
         chosen = _sample(run(cypher.REVIEW_KEYS.format(**match), **params), view.seed)[offset:offset + limit]

@@ -43,7 +43,8 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"])
         browser.find_element(By.ID, "use-key").click()
         wait_on_page(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
-        wait_on_page(browser, "the label filter filled", lambda b: len(b.find_elements(By.CSS_SELECTOR, "#f-label option")) > 1)
+        wait_on_page(browser, "the label filter filled",
+                     lambda b: len(b.find_elements(By.CSS_SELECTOR, "#f-label option")) > 1)
         Select(browser.find_element(By.ID, "f-label")).select_by_visible_text("Section")
         browser.find_element(By.ID, "apply-filters").click()
 

@@ -35,7 +35,8 @@ def papers(empty_db, neo4j_settings, tmp_path) -> Iterator[tuple[str, dict[str, 
     paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
              write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
     assert Ingestor(settings, empty_db, workers=0, embed=False).run(paths).count("ingested") == 2
-    ids = {r["sha"]: r["id"] for r in empty_db.execute_query("MATCH (p:Paper) RETURN p.sha256 AS sha, p.id AS id").records}
+    ids = {r["sha"]: r["id"] for r in empty_db.execute_query(
+        "MATCH (p:Paper) RETURN p.sha256 AS sha, p.id AS id").records}
     with served(settings) as url:
         yield url, {"a": ids[file_sha256(paths[0])], "b": ids[file_sha256(paths[1])]}
 
@@ -123,7 +124,8 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
             ("reject", rows[1], "alice", "a running header, not content")
         opened(rows[2])
         row = browser.find_element(By.CSS_SELECTOR, f'#items tr[data-element="{rows[1]}"]')
-        assert [c.text for c in row.find_elements(By.TAG_NAME, "td")[-2:]] == ["rejected", "a running header, not content"]
+        assert [c.text for c in row.find_elements(By.TAG_NAME, "td")[-2:]] == \
+            ["rejected", "a running header, not content"]
         assert "1 verified, 1 rejected of" in browser.find_element(By.ID, "progress").text
 
         press("k")
