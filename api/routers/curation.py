@@ -5,24 +5,29 @@ must send it back in `If-Match` (428 without), and a change made meanwhile by so
 
 from __future__ import annotations
 
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from neo4j import Driver
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import deps
 from api.auth import require
 from api.models import ErrorBody
+from api.params import MAX_TEXT, PAPER_NAME_HELP, Offset
 from kg.apikeys import Identity
 from kg.curation import history
 from kg.curation.duplicates import candidates
 from kg.curation.merge import merge
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
+from kg.curation.review import QUEUES, SORTS, View, review_page, reviewable_labels
 from kg.curation.undo import split, undo_change
 from kg.errors import InvalidEditError, PreconditionRequiredError
+from kg.queries import MAX_PAPER_NAME, resolve_paper
 from kg.settings import Settings
 from ontology.loader import Schema
 
@@ -166,6 +171,42 @@ class DuplicatePage(BaseModel):
     items: list[DuplicateCandidate]
 
 
+ReviewQueue = StrEnum("ReviewQueue", {name: name for name in QUEUES})
+ReviewSort = StrEnum("ReviewSort", {name: name for name in SORTS})
+
+
+class ReviewItem(BaseModel):
+    id: str = Field(description="node id: GET /curation/nodes/{id}")
+    label: str
+    name: str | None
+    confidence: float | None
+    status: str | None
+    reason: str | None = Field(description="the reason of the newest curation event of the node")
+    last_action: str | None = Field(description="the newest curation event's action")
+    extractor: str | None
+    updated_at: str | None
+    paper_count: int = Field(description="how many papers the node belongs to or is named by")
+    papers: list[PaperRef] = Field(description="the first three of those papers, by id")
+
+
+class Progress(BaseModel):
+    verified: int
+    rejected: int
+    edited: int
+    flagged: int
+    auto: int
+    total: int
+
+
+class ReviewPage(BaseModel):
+    total: int
+    offset: int
+    limit: int
+    progress: Progress = Field(description="the view's nodes by status")
+    labels: list[str] = Field(description="the labels the list can be filtered by")
+    items: list[ReviewItem]
+
+
 class IdentityOut(BaseModel):
     name: str
     role: str
@@ -216,6 +257,42 @@ def queue(limit: int = Query(100, ge=1, le=1000), cur: Curation = Depends(curato
     """What needs a person: flagged, SAME_AS candidates, low-confidence extractions, unlinked figures/tables."""
     return review_queue(cur.driver, cur.schema, threshold=settings.curation_low_confidence, limit=limit,
                         database=cur.database)
+
+
+@router.get("/items", response_model=ReviewPage)
+def review_items(
+        queue: ReviewQueue = Query(ReviewQueue.all, description="all | low_confidence | high_impact | sample"),
+        paper: str | None = Query(None, max_length=MAX_PAPER_NAME, description=PAPER_NAME_HELP),
+        label: list[str] = Query([], description="node labels (repeat for several)"),
+        status: list[CandidateStatus] = Query([], description="curation statuses (repeat for several)"),
+        min_confidence: float | None = Query(None, ge=0, le=1), max_confidence: float | None = Query(None, ge=0, le=1),
+        extractor: str | None = Query(None, max_length=MAX_TEXT, description="extractor name prefix"),
+        changed_since: datetime | None = Query(None, description="ISO time with its zone: changed at or after it"),
+        q: str | None = Query(None, max_length=MAX_TEXT, description="text in the name, title, caption or text"),
+        sort: ReviewSort | None = Query(None, description="default: the queue's own order"),
+        descending: bool = False, seed: int = Query(0, ge=0, le=2**31, description="the sample's seed"),
+        offset: Offset = 0, limit: int = Query(50, ge=1, le=200), cur: Curation = Depends(curator),
+        settings: Settings = Depends(deps.settings)):
+    """The review list: curatable nodes of a queue, narrowed by filters that combine (AND), sorted, one page at a
+    time, with the view's counts by status (the curator's progress). Filtering and sorting run in Neo4j."""
+    allowed = reviewable_labels(cur.schema)
+    errors = [{"loc": ["query", "label"], "msg": f"{l!r} is not a reviewable label ({', '.join(allowed)})",
+               "type": "value_error"} for l in label if l not in allowed]
+    if min_confidence is not None and max_confidence is not None and min_confidence > max_confidence:
+        errors.append({"loc": ["query", "min_confidence"], "msg": "min_confidence is above max_confidence",
+                       "type": "value_error"})
+    if changed_since is not None and changed_since.tzinfo is None:
+        errors.append({"loc": ["query", "changed_since"], "msg": "give a time zone (Z or +hh:mm)",
+                       "type": "value_error"})
+    if errors:
+        raise RequestValidationError(errors)
+    sha = resolve_paper(cur.driver, paper, cur.database).sha256 if paper else None
+    view = View(queue=queue.value, labels=tuple(label), statuses=tuple(s.value for s in status), paper_sha256=sha,
+                min_confidence=min_confidence, max_confidence=max_confidence, extractor=extractor,
+                changed_since=changed_since, text=q, sort=sort.value if sort else None, descending=descending,
+                seed=seed)
+    return review_page(cur.driver, cur.schema, view, threshold=settings.curation_low_confidence, offset=offset,
+                       limit=limit, database=cur.database)
 
 
 @router.get("/duplicates", response_model=DuplicatePage)

@@ -13,9 +13,21 @@ function el(tag, text, attrs) {
   return node;
 }
 
+// Every outcome goes to the status line, a toast and the log: a toast of success leaves after a few seconds, one
+// of failure stays until dismissed, and the log keeps them all for the session.
+const TOAST_MS = 6000;
+
 function say(text, isError) {
   $("message").textContent = text;
   $("message").className = isError ? "error" : "";
+  const toast = el("div", undefined, {class: "toast" + (isError ? " error" : ""), role: isError ? "alert" : "status"});
+  const close = el("button", "×", {type: "button", "aria-label": "dismiss"});
+  close.addEventListener("click", () => toast.remove());
+  toast.append(el("span", text), close);
+  $("toasts").append(toast);
+  if (!isError) setTimeout(() => toast.remove(), TOAST_MS);
+  const entry = el("li", new Date().toLocaleTimeString() + " " + text, isError ? {class: "error"} : {});
+  $("log").prepend(entry);
 }
 
 async function api(method, path, body, version) {
@@ -44,39 +56,141 @@ async function start() {
   try {
     const me = await api("GET", "/curation/whoami");
     $("whoami").textContent = "signed in as " + me.name + " (" + me.role + ")";
-    await loadQueue();
+    await Promise.all([loadList(), loadPaperNames()]);
   } catch (error) {
     say(error.message, true);
   }
 }
 
-async function loadQueue() {
-  const items = await api("GET", "/curation/queue?limit=200");
-  const body = $("queue").tBodies[0];
+// The review list: the API filters, sorts and pages (GET /curation/items); the page keeps only the rows shown,
+// the curator's selection and the events of this session (for u, undo).
+const PAGE_SIZE = 50;
+let offset = 0;
+let rows = []; // the items shown, in order
+let position = -1; // index in rows of the open item, -1 when the open item is not in the list
+const selected = new Set();
+let lastClicked = -1; // for shift-click ranges
+const done = []; // event ids of this session's changes, newest last
+
+function query() {
+  const params = new URLSearchParams({queue: $("f-queue").value, offset: String(offset), limit: String(PAGE_SIZE)});
+  const add = (name, value) => { if (value !== "") params.append(name, value); };
+  add("q", $("f-q").value.trim());
+  add("paper", $("f-paper").value.trim());
+  add("label", $("f-label").value);
+  add("status", $("f-status").value);
+  add("min_confidence", $("f-min").value);
+  add("max_confidence", $("f-max").value);
+  add("extractor", $("f-extractor").value.trim());
+  if ($("f-since").value) params.append("changed_since", new Date($("f-since").value).toISOString());
+  add("sort", $("f-sort").value);
+  if ($("f-desc").checked) params.append("descending", "true");
+  if ($("f-queue").value === "sample") add("seed", $("f-seed").value);
+  return params;
+}
+
+async function loadList() {
+  const page = await api("GET", "/curation/items?" + query());
+  rows = page.items;
+  $("select-page").checked = false;
+  const labels = $("f-label");
+  if (labels.options.length === 1) for (const label of page.labels) labels.append(el("option", label));
+  const body = $("items").tBodies[0];
   body.replaceChildren();
-  for (const item of items) {
-    const row = el("tr", undefined, {"data-element": item.element});
-    row.append(el("td", item.why), el("td", item.label), el("td", item.name),
-               el("td", item.confidence === null ? "" : item.confidence.toFixed(2)));
-    const open = el("button", "Open", {type: "button", "aria-label": "open " + item.label + " " + (item.name || item.element)});
-    open.addEventListener("click", () => openElement(item.element_kind, item.element));
-    const cell = el("td");
-    cell.append(open);
-    row.append(cell);
-    body.append(row);
+  rows.forEach((item, index) => body.append(row(item, index)));
+  const openId = current && current.kind === "node" ? current.ref : null;
+  position = rows.findIndex((item) => item.id === openId);
+  markOpen();
+  const p = page.progress;
+  $("progress").textContent = p.verified + " verified, " + p.rejected + " rejected of " + p.total + " in view" +
+    " (" + p.flagged + " flagged, " + p.edited + " edited, " + p.auto + " not reviewed)";
+  $("page-info").textContent = page.total
+    ? (page.offset + 1) + "–" + (page.offset + rows.length) + " of " + page.total : "none";
+  $("prev-page").disabled = page.offset === 0;
+  $("next-page").disabled = page.offset + rows.length >= page.total;
+  showSelection();
+}
+
+function row(item, index) {
+  const tr = el("tr", undefined, {"data-element": item.id});
+  const box = el("input", undefined, {type: "checkbox", "aria-label": "select " + item.label + " " + item.name});
+  box.checked = selected.has(item.id);
+  box.addEventListener("click", (event) => choose(index, box.checked, event.shiftKey));
+  const pick = el("td");
+  pick.append(box);
+  const papers = item.papers.map((p) => p.title || p.id).join("; ") +
+    (item.paper_count > item.papers.length ? " +" + (item.paper_count - item.papers.length) : "");
+  const open = el("button", item.name || item.id, {type: "button", class: "link"});
+  open.addEventListener("click", () => openAt(index));
+  const name = el("td");
+  name.append(open);
+  tr.append(pick, el("td", papers, {class: "paper"}), el("td", item.label), name,
+            el("td", item.confidence === null ? "" : item.confidence.toFixed(2)),
+            el("td", item.status, {class: "status-" + item.status}), el("td", item.reason || ""));
+  return tr;
+}
+
+function choose(index, on, range) {
+  const [from, to] = range && lastClicked >= 0
+    ? [Math.min(lastClicked, index), Math.max(lastClicked, index)] : [index, index];
+  lastClicked = index;
+  select(from, to, on);
+}
+
+function select(from, to, on) {
+  for (let i = from; i <= to; i++) on ? selected.add(rows[i].id) : selected.delete(rows[i].id);
+  for (const tr of $("items").tBodies[0].rows) tr.cells[0].firstChild.checked = selected.has(tr.dataset.element);
+  showSelection();
+}
+
+function showSelection() {
+  $("selected-count").textContent = selected.size + " selected";
+  $("bulk-verify").disabled = $("bulk-reject").disabled = selected.size === 0;
+}
+
+function markOpen() {
+  const body = $("items").tBodies[0];
+  for (const tr of body.rows) tr.classList.remove("open");
+  if (position >= 0) {
+    body.rows[position].classList.add("open");
+    body.rows[position].scrollIntoView({block: "nearest"});
   }
-  say(items.length + " items to review");
+}
+
+async function openAt(index) {
+  if (index < 0 || index >= rows.length) return;
+  position = index;
+  markOpen();
+  await openElement("node", rows[index].id);
+}
+
+async function loadPaperNames() {
+  const page = await api("GET", "/papers?limit=200");
+  $("paper-names").replaceChildren(...page.items.map((p) => el("option", p.title || p.id, {value: p.id})));
 }
 
 function path(kind, ref) {
   return "/curation/" + (kind === "node" ? "nodes/" : "edges/") + encodeURIComponent(ref);
 }
 
+// Opening an item empties every field a change takes, so nothing typed for one item is applied to another.
+const ITEM_FIELDS = ["reason", "edit-json", "duplicate-id", "edge-type", "edge-target"];
+
 async function openElement(kind, ref) {
   try {
     const data = await api("GET", path(kind, ref));
+    const changed = !current || current.kind !== kind || current.ref !== (kind === "node" ? data.id : data.edge_id);
     current = {kind, ref: kind === "node" ? data.id : data.edge_id, data};
+    if (changed) {
+      for (const id of ITEM_FIELDS) $(id).value = "";
+      for (const box of ["edit-box", "merge-box"]) $(box).open = false;
+    }
+    if (kind !== "node" || (rows[position] || {}).id !== ref) {
+      position = rows.findIndex((item) => kind === "node" && item.id === ref);
+      markOpen();
+    }
     render();
+    $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
   } catch (error) {
     say(error.message, true);
@@ -167,29 +281,109 @@ async function loadHistory() {
   }
 }
 
-async function act(call) {
+// After a change: the open item, its history and the list are read again (the list's filters may now leave the
+// item out), and the change joins this session's undo stack.
+async function act(call, advance) {
+  const next = advance && position >= 0 ? rows[position + 1] : undefined;
+  const at = position;
   try {
     const result = await call();
-    if (result && result.element) {
-      current.data = result.element;
-      current.ref = result.element.kind === "node" ? result.element.id : result.element.edge_id;
-      render();
-      await loadHistory();
-    } else {
-      $("element-panel").hidden = true;
-    }
+    if (result && result.event) done.push(result.event.id);
     say(result && result.event ? result.event.action + " recorded" : "nothing to change");
-    await loadQueue();
+    if (!(result && result.element)) $("element-panel").hidden = true;
+    await loadList();
+    if (advance) {
+      const index = next ? rows.findIndex((item) => item.id === next.id) : -1;
+      const target = index >= 0 ? index : Math.min(at, rows.length - 1);
+      if (target >= 0 && rows[target].id !== (current && current.ref)) return openAt(target);
+    }
+    if (result && result.element) {
+      const element = result.element;
+      await openElement(element.kind, element.kind === "node" ? element.id : element.edge_id);
+    }
   } catch (error) {
     say(error.message, true);
-    if (error.status === 409) await openElement(current.kind, current.ref);
+    if (error.status === 409 && current) await openElement(current.kind, current.ref);
   }
 }
 
-function status(action) {
-  const reason = $("reason").value.trim() || null;
-  return act(() => api("POST", path(current.kind, current.ref) + "/" + action, {reason}, current.data.version));
+function status(action, reason, advance) {
+  if (!current) return;
+  const why = reason === undefined ? $("reason").value.trim() || null : reason;
+  return act(() => api("POST", path(current.kind, current.ref) + "/" + action, {reason: why}, current.data.version),
+             advance);
 }
+
+// A reason asked for in a dialog (keyboard work): resolves to the text, or null when cancelled.
+function askReason(title, required) {
+  const dialog = $("reason-dialog");
+  $("reason-dialog-title").textContent = title;
+  $("dialog-reason").value = "";
+  $("dialog-reason").required = required;
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("dialog-reason").focus();
+  return new Promise((resolve) => dialog.addEventListener("close", () =>
+    resolve(dialog.returnValue === "ok" ? $("dialog-reason").value.trim() : null), {once: true}));
+}
+
+async function statusAsking(action, required) {
+  if (!current) return;
+  const title = (action === "reject" ? "Reject " : "Flag ") + $("element-title").textContent;
+  const reason = await askReason(title, required);
+  if (reason !== null) await status(action, reason || null, true);
+}
+
+// Bulk changes go through the same operation as one item's, one at a time, each with the version it was read
+// at, so each is recorded in the history and each can be undone alone.
+async function bulk(action) {
+  const ids = rows.filter((item) => selected.has(item.id)).map((item) => item.id);
+  if (!ids.length) return;
+  let reason = null;
+  if (action === "reject") {
+    reason = await askReason("Reject " + ids.length + " selected items", false);
+    if (reason === null) return;
+  }
+  let changed = 0;
+  for (const id of ids) {
+    try {
+      const node = await api("GET", path("node", id));
+      const result = await api("POST", path("node", id) + "/" + action, {reason: reason || null}, node.version);
+      if (result.event) { done.push(result.event.id); changed++; }
+      selected.delete(id);
+    } catch (error) {
+      say(id + ": " + error.message, true);
+    }
+  }
+  say(action + " recorded for " + changed + " of " + ids.length + " selected items");
+  await loadList();
+  if (current) await openElement(current.kind, current.ref);
+}
+
+async function undoLast() {
+  const id = done.pop();
+  if (!id) { say("nothing of this session to undo", true); return; }
+  await act(() => api("POST", "/curation/undo/" + encodeURIComponent(id), {}), false);
+}
+
+const KEYS = {
+  j: () => openAt(position + 1),
+  k: () => openAt(position < 0 ? 0 : position - 1),
+  v: () => status("verify", undefined, true),
+  r: () => statusAsking("reject", false),
+  f: () => statusAsking("flag", true),
+  x: () => { if (position >= 0) choose(position, !selected.has(rows[position].id), false); },
+  u: () => undoLast(),
+  "/": () => $("f-q").focus(),
+  "?": () => $("help-dialog").showModal(),
+};
+
+document.addEventListener("keydown", (event) => {
+  const typing = event.target.closest("input, textarea, select, dialog");
+  if (typing || event.ctrlKey || event.metaKey || event.altKey || !KEYS[event.key]) return;
+  event.preventDefault();
+  KEYS[event.key]();
+});
 
 // Duplicate candidates side by side: both entities with their papers and evidence, the detector's score and
 // reasons, and merge (keeping either end) or reject; the list reloads after each decision.
@@ -240,12 +434,13 @@ async function decide(call) {
   let message, failed = false;
   try {
     const result = await call();
+    if (result && result.event) done.push(result.event.id);
     message = result && result.event ? result.event.action + " recorded" : "nothing to change";
   } catch (error) {
     [message, failed] = [error.message, true];
   }
   try {
-    await Promise.all([loadDuplicates(), loadQueue()]);
+    await Promise.all([loadDuplicates(), loadList()]);
   } catch (error) {
     [message, failed] = [error.message, true];
   }
@@ -254,8 +449,28 @@ async function decide(call) {
 
 $("key-form").addEventListener("submit", useKey);
 $("load-duplicates").addEventListener("click", () => loadDuplicates().catch((e) => say(e.message, true)));
-$("reload-queue").addEventListener("click", () => loadQueue().catch((e) => say(e.message, true)));
-for (const action of ["verify", "reject", "flag", "unflag"]) $(action).addEventListener("click", () => status(action));
+$("filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  offset = 0;
+  selected.clear();
+  loadList().catch((e) => say(e.message, true));
+});
+$("f-queue").addEventListener("change", () => { $("seed-label").hidden = $("f-queue").value !== "sample"; });
+function turn(by) {
+  offset = Math.max(0, offset + by);
+  loadList().catch((e) => say(e.message, true));
+}
+$("prev-page").addEventListener("click", () => turn(-PAGE_SIZE));
+$("next-page").addEventListener("click", () => turn(PAGE_SIZE));
+$("select-page").addEventListener("change", () => select(0, rows.length - 1, $("select-page").checked));
+$("bulk-verify").addEventListener("click", () => bulk("verify"));
+$("bulk-reject").addEventListener("click", () => bulk("reject"));
+$("clear-selection").addEventListener("click", () => { selected.clear(); select(0, -1, false); });
+$("show-help").addEventListener("click", () => $("help-dialog").showModal());
+for (const action of ["verify", "reject", "flag"]) {
+  $(action).addEventListener("click", () => status(action, undefined, true));
+}
+$("unflag").addEventListener("click", () => status("unflag"));
 $("save-edit").addEventListener("click", () => {
   let properties;
   try { properties = JSON.parse($("edit-json").value); } catch (e) { say("the edit is not valid JSON", true); return; }

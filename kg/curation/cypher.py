@@ -132,3 +132,54 @@ RETURN elementId(r) AS edge_id, properties(r) AS props,
                            RETURN {id: p.id, title: p.title} ORDER BY p.id },
                        evidence: COUNT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL }}] AS ends
 """
+
+# The review list (kg/curation/review.py). REVIEW_MATCH selects the nodes of a view with cheap predicates only;
+# a node's papers (REVIEW_SHAS: its own paper, then those of the extracted edges pointing at a shared node) are
+# collected where a queue, a sort or a page row needs them. `{queue}`, `{order}` and `{shas}` are filled with the
+# fixed fragments below, never with client text.
+REVIEW_SHAS = ("[s IN [coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END)] WHERE s IS NOT NULL] + "
+               "COLLECT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL "
+               "AND e.paper_sha256 <> coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END, '') "
+               "RETURN DISTINCT e.paper_sha256 }")
+REVIEW_QUEUES = {
+    "all": "",
+    "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
+    "high_impact": f"AND size({REVIEW_SHAS}) >= $min_papers",
+    "sample": "",
+}
+REVIEW_SORTS = {
+    "confidence": "n.confidence",
+    "name": "toLower(coalesce(n.name, n.title, n.label, n.caption, n.text, n.id))",
+    "label": "[l IN labels(n) WHERE l IN $labels][0]",
+    "status": "n.verification_status",
+    "updated": "n.updated_at",
+    "papers": f"size({REVIEW_SHAS})",
+}
+REVIEW_MATCH = """
+MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
+  AND ($statuses IS NULL OR n.verification_status IN $statuses)
+  AND ($min_confidence IS NULL OR n.confidence >= $min_confidence)
+  AND ($max_confidence IS NULL OR n.confidence <= $max_confidence)
+  AND ($extractor IS NULL OR n.extractor STARTS WITH $extractor)
+  AND ($since IS NULL OR n.updated_at >= datetime($since))
+  AND ($text IS NULL OR toLower(coalesce(n.name, n.title, n.label, n.caption, n.text, n.id)) CONTAINS $text)
+  AND ($ids IS NULL OR elementId(n) IN $ids)
+  AND ($sha IS NULL OR coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END) = $sha
+       OR EXISTS {{ MATCH (n)<-[e]-() WHERE e.paper_sha256 = $sha }})
+  {queue}
+"""
+REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
+REVIEW_KEYS = REVIEW_MATCH + ("RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, "
+                              "n.id AS id")
+REVIEW_PAGE = REVIEW_MATCH + """
+WITH n ORDER BY {order}, n.id SKIP $offset LIMIT $limit
+WITH n, {shas} AS shas
+RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id,
+       coalesce(n.name, n.title, n.label, left(n.caption, 120), left(n.text, 120), n.id) AS name,
+       n.confidence AS confidence, n.verification_status AS status, n.extractor AS extractor,
+       toString(n.updated_at) AS updated_at, size(shas) AS paper_count,
+       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
+         AS papers,
+       COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = n.id
+                  RETURN {{action: ev.action, reason: ev.reason}} ORDER BY ev.id DESC LIMIT 1 }}[0] AS last_event
+"""

@@ -1,6 +1,7 @@
 """The curator page in headless Chromium against the real API (uvicorn) and a real Neo4j holding an ingested
-PDF: a curator opens the queue, sees an item's evidence image, verifies one item (with the keyboard), edits
-another and flags a third; the graph and the history then show exactly those changes."""
+PDF: a curator lists the paper's sections, sees an item's evidence image, verifies one item (with the keyboard),
+edits another and flags a third with the panel's buttons; the graph and the history then show exactly those
+changes. (The keyboard shortcuts, filters and bulk work: test_workbench_ui.py.)"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Iterator
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
 from kg.filestore import file_sha256
@@ -25,9 +27,8 @@ SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routin
 
 @pytest.fixture
 def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
-    """The ingested sample served by uvicorn; every automatic element counts as low confidence (threshold
-    above 1) so the queue has sections to review."""
-    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data", curation_low_confidence=1.01)
+    """The ingested sample served by uvicorn."""
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     assert Ingestor(settings, empty_db, workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
     with served(settings) as url:
         yield url
@@ -42,29 +43,40 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"])
         browser.find_element(By.ID, "use-key").click()
         wait_on_page(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
-        rows = wait_on_page(browser, "section rows in the queue", lambda b: [
-            r for r in b.find_elements(By.CSS_SELECTOR, "#queue tbody tr")
-            if r.find_elements(By.TAG_NAME, "td")[1].text == "Section"])
+        wait_on_page(browser, "the label filter filled",
+                     lambda b: len(b.find_elements(By.CSS_SELECTOR, "#f-label option")) > 1)
+        Select(browser.find_element(By.ID, "f-label")).select_by_visible_text("Section")
+        browser.find_element(By.ID, "apply-filters").click()
+
+        def section_rows(b):
+            rows = b.find_elements(By.CSS_SELECTOR, "#items tbody tr")
+            return rows if {r.find_elements(By.TAG_NAME, "td")[2].text for r in rows} == {"Section"} else None
+        rows = wait_on_page(browser, "section rows only in the list", section_rows)
         chosen = [r.get_attribute("data-element") for r in rows[:3]]
         assert len(chosen) == 3 and set(chosen) <= set(sections)
 
         def open_item(node_id: str) -> None:
-            def click(b) -> bool:  # the queue re-renders after a change: a row found a moment ago may be stale
-                row = b.find_element(By.CSS_SELECTOR, f'#queue tbody tr[data-element="{node_id}"]')
-                row.find_element(By.TAG_NAME, "button").click()
+            def click(b) -> bool:  # the list re-renders after a change: a row found a moment ago may be stale
+                b.find_element(By.CSS_SELECTOR, f'#items tbody tr[data-element="{node_id}"] button.link').click()
                 return True
-            wait_on_page(browser, f"the queue row of {node_id}", click)
+            wait_on_page(browser, f"the list row of {node_id}", click)
             wait_on_page(browser, f"the element page of {node_id}",
                  lambda b: b.find_element(By.ID, "element-title").text.endswith(node_id))
 
         def status_becomes(value: str) -> None:
             wait_on_page(browser, f"status {value}", lambda b: b.find_element(By.ID, "status").text == value)
 
+        def row_shows(node_id: str, status: str, reason: str) -> None:
+            wait_on_page(browser, f"{node_id} {status} in the list", lambda b: [c.text for c in b.find_elements(
+                By.CSS_SELECTOR, f'#items tr[data-element="{node_id}"] td')][-2:] == [status, reason])
+
         open_item(chosen[0])
         width = wait_on_page(browser, "the evidence image", lambda b: b.execute_script(
             "const i = document.getElementById('evidence'); return i.complete && i.naturalWidth;"))
         assert width > 100
         browser.find_element(By.ID, "verify").send_keys(Keys.ENTER)  # keyboard, not mouse
+        row_shows(chosen[0], "verified", "")
+        open_item(chosen[0])
         status_becomes("verified")
         wait_on_page(browser, "the verify event in the history",
              lambda b: " alice verify" in b.find_element(By.ID, "history").text)
@@ -83,9 +95,7 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         open_item(chosen[2])
         browser.find_element(By.ID, "reason").send_keys("heading looks split")
         browser.find_element(By.ID, "flag").click()
-        status_becomes("flagged")
-        wait_on_page(browser, "the flagged item first in the queue", lambda b: b.find_element(
-            By.CSS_SELECTOR, "#queue tbody tr").get_attribute("data-element") == chosen[2])
+        row_shows(chosen[2], "flagged", "heading looks split")
 
     statuses = {r["id"]: r["status"] for r in empty_db.execute_query(
         "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id AS id, s.verification_status AS status", sha=sha).records}

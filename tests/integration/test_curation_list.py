@@ -1,0 +1,124 @@
+"""The review list (GET /curation/items) against the real app and a real Neo4j holding the hand-made sample graph:
+filters combine, queues pick what they promise, sorting and the seeded sample are reproducible, the progress
+counts follow the curator's work, and bad parameters are refused with 422 before any query runs."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from tests.curation_support import ANY_VERSION, as_role, curated_settings
+
+CURATOR = as_role("curator")
+# The sample graph's nodes a curator reviews (every label with a verification status but Chunk), by hand.
+REVIEWABLE = {"paper_a", "paper_b", "author_lee", "author_kim", "sec_a1", "sec_a2", "sec_a21", "sec_a3", "fig_a1",
+              "fig_a2", "tab_a1", "eq_a1", "ref_a1", "ref_b1", "method_srt", "method_transformer", "method_srt_dup",
+              "dataset_pg19", "metric_ppl", "task_lm", "concept_routing", "exp_a1", "res_a1", "res_a2"}
+
+
+@pytest.fixture
+def client(sample_db, neo4j_settings, tmp_path):
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data", curation_low_confidence=0.65)
+    with TestClient(create_app(settings), base_url="http://localhost") as test_client:
+        yield test_client
+
+
+def ids(client, **params) -> set[str]:
+    page = listed(client, **params)
+    assert page["total"] == len(page["items"]), "the test views fit one page"
+    return {item["id"] for item in page["items"]}
+
+
+def listed(client, **params) -> dict:
+    response = client.get("/curation/items", params={"limit": 200, **params}, headers=CURATOR)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def curate(client, node_id: str, action: str, reason: str | None = None) -> None:
+    response = client.post(f"/curation/nodes/{node_id}/{action}", json={"reason": reason},
+                           headers={**CURATOR, **ANY_VERSION})
+    assert response.status_code == 200, response.text
+
+
+def test_filters_combine_and_the_progress_counts_the_view(client):
+    assert ids(client) == REVIEWABLE
+    before = datetime.now(timezone.utc).isoformat()
+    curate(client, "fig_a1", "verify")
+    curate(client, "sec_a2", "reject", "not a section: a running header")
+    curate(client, "ref_b1", "verify")
+
+    # paper_b's own nodes, and the shared nodes its extracted edges point at (its author, its dataset, the paper
+    # it cites)
+    assert ids(client, paper="paper_b") == {"paper_b", "ref_b1", "author_kim", "dataset_pg19", "paper_a"}
+    assert ids(client, paper="A Benchmark for Long Documents") == ids(client, paper="paper_b")  # any paper name
+    assert ids(client, paper="paper_a", status=["verified", "rejected"]) == {"fig_a1", "sec_a2"}
+    page = listed(client, paper="paper_a", label=["Section", "Figure"])
+    assert {i["id"] for i in page["items"]} == {"sec_a1", "sec_a2", "sec_a21", "sec_a3", "fig_a1", "fig_a2"}
+    assert page["progress"] == {"verified": 1, "rejected": 1, "edited": 0, "flagged": 0, "auto": 4, "total": 6}
+    rejected = next(i for i in page["items"] if i["id"] == "sec_a2")
+    assert (rejected["status"], rejected["last_action"], rejected["reason"]) == \
+        ("rejected", "reject", "not a section: a running header")
+    assert [p["id"] for p in rejected["papers"]] == ["paper_a"]
+    assert ids(client, paper="paper_a", label=["Section"], status=["auto"]) == {"sec_a1", "sec_a21", "sec_a3"}
+    assert ids(client, q="ROUTING") == {"sec_a21", "method_srt", "concept_routing", "paper_a", "ref_b1"}
+    assert ids(client, q="routing", label=["Method"]) == {"method_srt"}
+    assert ids(client, min_confidence=0.5, max_confidence=0.7) == {"method_srt_dup"}
+    assert ids(client, min_confidence=0.95, label=["Paper"]) == {"paper_a", "paper_b"}
+    assert ids(client, changed_since=before) == {"fig_a1", "sec_a2", "ref_b1"}
+    assert ids(client, changed_since=before, paper="paper_b") == {"ref_b1"}
+    assert ids(client, extractor="paperkg-test") == REVIEWABLE
+    assert ids(client, extractor="curator:") == set()
+
+
+def test_queues_pick_what_they_promise(client):
+    impact = listed(client, queue="high_impact")["items"]
+    # named by the extracted edges of both papers: the shared author, the shared dataset, the cited paper
+    assert {i["id"] for i in impact} == {"author_kim", "dataset_pg19", "paper_a"}
+    assert {i["paper_count"] for i in impact} == {2}
+    assert ids(client, queue="low_confidence") == {"method_srt_dup"}  # the only automatic node under 0.65
+    curate(client, "method_srt_dup", "verify")
+    assert ids(client, queue="low_confidence") == set()
+
+
+def test_sorting_and_paging(client):
+    names = [i["name"].lower() for i in listed(client, sort="name")["items"]]
+    assert names == sorted(names) and len(names) == len(REVIEWABLE)
+    assert [i["name"].lower() for i in listed(client, sort="name", descending=True)["items"]] == names[::-1]
+    confidences = [i["confidence"] for i in listed(client)["items"]]  # least sure first by default
+    assert confidences[0] == 0.6 and confidences == sorted(confidences)
+    first, second = listed(client, sort="name", limit=10), listed(client, sort="name", limit=10, offset=10)
+    assert [i["name"].lower() for i in first["items"] + second["items"]] == names[:20]
+    assert first["total"] == len(REVIEWABLE)
+
+
+def test_the_sample_is_seeded_reproducible_and_pages_through_the_whole_view(client):
+    sample = [i["id"] for i in listed(client, queue="sample", seed=7)["items"]]
+    assert set(sample) == REVIEWABLE
+    assert [i["id"] for i in listed(client, queue="sample", seed=7)["items"]] == sample
+    assert [i["id"] for i in listed(client, queue="sample", seed=8)["items"]] != sample
+    pages = [listed(client, queue="sample", seed=7, limit=5, offset=offset)["items"] for offset in (0, 5)]
+    assert [i["id"] for page in pages for i in page] == sample[:10]
+    assert [i["id"] for i in listed(client, queue="sample", seed=7, label=["Section"])["items"]] == \
+        [i for i in sample if i.startswith("sec_")]
+
+
+@pytest.mark.parametrize("params", [
+    {"limit": 201}, {"limit": 0}, {"offset": -1}, {"queue": "everything"}, {"sort": "n.id; DROP"},
+    {"label": "Chunk"}, {"label": "NoSuchLabel"}, {"status": "maybe"}, {"min_confidence": 1.5},
+    {"min_confidence": 0.8, "max_confidence": 0.2}, {"changed_since": "yesterday"},
+    {"changed_since": "2026-01-01T00:00:00"}, {"q": "x" * 501}, {"seed": -1}])
+def test_bad_parameters_are_refused_with_422(client, params):
+    response = client.get("/curation/items", params=params, headers=CURATOR)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["code"] == "INVALID_REQUEST"
+
+
+def test_an_unknown_paper_is_404_and_the_list_needs_a_curator(client):
+    response = client.get("/curation/items", params={"paper": "no such paper"}, headers=CURATOR)
+    assert response.status_code == 404 and response.json()["error"]["code"] == "NOT_FOUND"
+    assert client.get("/curation/items", headers=as_role("reader")).status_code == 403
+    assert client.get("/curation/items").status_code == 401

@@ -1,0 +1,170 @@
+"""The curator workbench in headless Chromium against the real API (uvicorn) and a real Neo4j holding two generated
+papers: a curator's working pass by keyboard. Find one paper's items with the filters, verify one (v), reject the
+next with a reason (r, asked in a dialog), move back and forth (k, j), bulk-verify two items selected with a click
+and a shift-click, undo the last change (u). After each step the graph in Neo4j is checked, not only the page;
+a screenshot of each view is kept under build/test-artifacts/curator-workbench for review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from kg.curation import history
+from kg.filestore import file_sha256
+from kg.ingest import Ingestor
+from tests.browser_support import headless_chromium, wait_on_page
+from tests.curation_support import KEYS, curated_settings
+from tests.integration.test_duplicates import PAPER_A, PAPER_B
+from tests.live_api import served
+from tests.pdf_factory import entities_paper, write
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts" / "curator-workbench"
+
+
+@pytest.fixture
+def papers(empty_db, neo4j_settings, tmp_path) -> Iterator[tuple[str, dict[str, str]]]:
+    """The API over two ingested papers; yields its URL and each paper's id by file SHA-256."""
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
+    paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
+             write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
+    assert Ingestor(settings, empty_db, workers=0, embed=False).run(paths).count("ingested") == 2
+    ids = {r["sha"]: r["id"] for r in empty_db.execute_query(
+        "MATCH (p:Paper) RETURN p.sha256 AS sha, p.id AS id").records}
+    with served(settings) as url:
+        yield url, {"a": ids[file_sha256(paths[0])], "b": ids[file_sha256(paths[1])]}
+
+
+def statuses(driver, ids: list[str]) -> list[str]:
+    found = {r["id"]: r["status"] for r in driver.execute_query(
+        "MATCH (n) WHERE n.id IN $ids RETURN n.id AS id, n.verification_status AS status", ids=ids).records}
+    return [found[i] for i in ids]
+
+
+def test_a_curators_working_pass_by_keyboard(papers, empty_db):
+    url, paper = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    sections_a = {r["id"] for r in empty_db.execute_query(
+        "MATCH (s:Section)<-[:HAS_SECTION]-(:Paper {id: $id}) RETURN s.id AS id", id=paper["a"]).records}
+    own_b = {r["id"] for r in empty_db.execute_query(
+        "MATCH (p:Paper {id: $id}) MATCH (n) WHERE n.paper_sha256 = p.sha256 AND NOT n:Chunk RETURN n.id AS id",
+        id=paper["b"]).records}
+    assert sections_a and own_b
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+
+        def press(key: str) -> None:
+            ActionChains(browser).send_keys(key).perform()
+
+        def shot(name: str) -> None:
+            browser.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+        def message(text: str) -> None:
+            wait_on_page(browser, repr(text), lambda b: b.find_element(By.ID, "message").text == text)
+
+        def open_item() -> str:
+            return browser.find_element(By.ID, "element-title").text.split(" ")[-1]
+
+        def opened(node_id: str) -> None:
+            wait_on_page(browser, f"{node_id} open, its row marked", lambda b: open_item() == node_id and
+                         b.find_element(By.CSS_SELECTOR, "#items tr.open").get_attribute("data-element") == node_id)
+
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "who is signed in", lambda b: "alice (curator)" in b.find_element(By.ID, "whoami").text)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+
+        # find paper A's items: the filter runs in the API, so paper B's own nodes leave the list
+        browser.find_element(By.ID, "f-paper").send_keys(paper["a"], Keys.ENTER)
+
+        def listed(b) -> list[str] | None:
+            shown = [r.get_attribute("data-element") for r in b.find_elements(By.CSS_SELECTOR, "#items tbody tr")]
+            return shown if shown and not set(shown) & own_b and sections_a <= set(shown) else None
+        rows = wait_on_page(browser, "paper A's items only", listed)
+        assert len(rows) >= 5
+        progress = browser.find_element(By.ID, "progress").text
+        assert progress.startswith(f"0 verified, 0 rejected of {len(rows)} in view"), progress
+        shot("1-list-filtered-by-paper")
+        browser.execute_script("document.activeElement.blur()")  # keys go to the page, not the paper field
+
+        press("j")
+        opened(rows[0])
+        shot("2-item-open")
+        browser.find_element(By.CSS_SELECTOR, "#edit-box summary").click()  # an edit begun, not saved
+        browser.find_element(By.ID, "edit-json").send_keys('{"name": "meant for this item only"}')
+        browser.execute_script("document.activeElement.blur()")
+        press("v")
+        message("verify recorded")
+        assert statuses(empty_db, rows[:2]) == ["verified", "auto"]
+        opened(rows[1])  # automatic advance
+        assert browser.find_element(By.ID, "edit-json").get_attribute("value") == ""  # fields are per item
+        assert browser.find_element(By.ID, "edit-box").get_attribute("open") is None
+        assert browser.execute_script("const r = document.getElementById('element-panel').getBoundingClientRect();"
+                                      "return r.top >= 0 && r.top < window.innerHeight;"), "the item is out of view"
+
+        press("r")
+        dialog = wait_on_page(browser, "the reason dialog", lambda b: b.find_element(By.ID, "reason-dialog")
+                              if b.find_element(By.ID, "reason-dialog").is_displayed() else None)
+        wait_on_page(browser, "the reason field focused", lambda b: b.switch_to.active_element.get_attribute("id")
+                     == "dialog-reason")
+        press("a running header, not content")
+        shot("3-reject-asks-a-reason")
+        press(Keys.ENTER)
+        message("reject recorded")
+        assert not dialog.is_displayed()
+        assert statuses(empty_db, rows[:3]) == ["verified", "rejected", "auto"]
+        last = history.read(empty_db, limit=1)[0]
+        assert (last.action, last.element, last.actor, last.reason) == \
+            ("reject", rows[1], "alice", "a running header, not content")
+        opened(rows[2])
+        row = browser.find_element(By.CSS_SELECTOR, f'#items tr[data-element="{rows[1]}"]')
+        assert [c.text for c in row.find_elements(By.TAG_NAME, "td")[-2:]] == \
+            ["rejected", "a running header, not content"]
+        assert "1 verified, 1 rejected of" in browser.find_element(By.ID, "progress").text
+
+        press("k")
+        opened(rows[1])
+        press("j")
+        opened(rows[2])
+        assert statuses(empty_db, rows[:4]) == ["verified", "rejected", "auto", "auto"]  # moving changes nothing
+        assert len(history.read(empty_db)) == 2
+
+        # bulk: a click on one box, a shift-click on the next selects both; verify them through the operations
+        boxes = {r.get_attribute("data-element"): r.find_element(By.CSS_SELECTOR, "input[type=checkbox]")
+                 for r in browser.find_elements(By.CSS_SELECTOR, "#items tbody tr")}
+        boxes[rows[3]].click()
+        ActionChains(browser).key_down(Keys.SHIFT).click(boxes[rows[4]]).key_up(Keys.SHIFT).perform()
+        wait_on_page(browser, "two selected", lambda b: b.find_element(By.ID, "selected-count").text == "2 selected")
+        shot("4-bulk-selection")
+        browser.find_element(By.ID, "bulk-verify").click()
+        message("verify recorded for 2 of 2 selected items")
+        assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "verified"]
+        assert [(e.action, e.element) for e in history.read(empty_db, limit=2)] == \
+            [("verify", rows[4]), ("verify", rows[3])]
+        assert "3 verified, 1 rejected of" in browser.find_element(By.ID, "progress").text
+
+        browser.execute_script("document.activeElement.blur()")
+        press("u")
+        message("undo recorded")
+        assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "auto"]
+        undo, undone = history.read(empty_db, limit=2)
+        assert (undo.action, undo.element, undo.undoes) == ("undo", rows[4], undone.id)
+        opened(rows[4])
+        wait_on_page(browser, "the panel's status refreshed", lambda b: b.find_element(By.ID, "status").text == "auto")
+        log = browser.find_element(By.ID, "log").text
+        assert all(m in log for m in ("verify recorded", "reject recorded", "undo recorded"))
+        shot("5-after-undo-with-log")
+
+        press("?")
+        wait_on_page(browser, "the keyboard help", lambda b: b.find_element(By.ID, "help-dialog").is_displayed())
+        shot("6-keyboard-help")
+        press(Keys.ESCAPE)
+        wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
+
+    assert [e.action for e in reversed(history.read(empty_db))] == ["verify", "reject", "verify", "verify", "undo"]
