@@ -1,4 +1,4 @@
-"""Where a server answers questions: in its own process, or in worker processes of their own.
+"""Where a server answers questions and checks claims: in its own process, or in worker processes of their own.
 
 An answer costs many times the Python CPU of a node lookup (it ranks sentences). In one process the two
 share one interpreter lock, so under concurrent questions a lookup waited behind question work for the lock
@@ -26,6 +26,7 @@ from kg.errors import ServerError
 from kg.qa.engine import ask
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
+from kg.qa.verify import verify
 from kg.settings import Settings
 from ontology.loader import get_schema
 
@@ -62,6 +63,14 @@ class InlineQA:
         return ask(self.driver, get_schema(), question, paper_id, top_k, database=self.settings.neo4j_database,
                    embed=self.embed(), rewrite=self.rewrite).as_dict()
 
+    async def verify(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        return await asyncio.to_thread(self.check, claim, paper_id)
+
+    def check(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        """The verdict on a claim as a plain dict; also what a question process runs (_verify)."""
+        return verify(self.driver, get_schema(), claim, paper_id, database=self.settings.neo4j_database,
+                      embed=self.embed()).as_dict()
+
     def close(self) -> None:
         return None
 
@@ -83,15 +92,21 @@ class ProcessQA:
         await asyncio.gather(*(loop.run_in_executor(self.pool, _ready) for _ in range(self.processes)))
 
     async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        return await self._run(_ask, question, paper_id, top_k)
+
+    async def verify(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        return await self._run(_verify, claim, paper_id)
+
+    async def _run(self, work, *args: Any) -> dict[str, Any]:
         loop, pool = asyncio.get_running_loop(), self.pool
         try:
-            return await loop.run_in_executor(pool, _ask, question, paper_id, top_k)
+            return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start them afresh, ask once more
             if self.pool is pool:  # the first question to see it replaces the pool, the others use the new one
                 pool.shutdown(wait=False, cancel_futures=True)
                 self.pool = self._start()
         try:
-            return await loop.run_in_executor(self.pool, _ask, question, paper_id, top_k)
+            return await loop.run_in_executor(self.pool, work, *args)
         except BrokenProcessPool:
             raise ServerError("a question process died while answering, twice",
                               hint="the server log has the reason (out of memory?); the next question starts "
@@ -120,3 +135,7 @@ def _ready() -> bool:
 
 def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
     return _worker["qa"].answer(question, paper_id, top_k)
+
+
+def _verify(claim: str, paper_id: str | None) -> dict[str, Any]:
+    return _worker["qa"].check(claim, paper_id)
