@@ -48,6 +48,7 @@ class Quantity:
     start: int
     end: int
     text: str
+    unit: str | None = None  # the word printed right after it ('200 processors' -> 'processor'), if any
 
     @property
     def tolerance(self) -> float:
@@ -72,9 +73,11 @@ def quantities(text: str) -> list[Quantity]:
         if m.group("sign") in ("-", "\u2212"):
             value = -value
         if not _labels(clean, m.start()):
-            out.append(Quantity(value, bool(m.group("percent")), decimals, m.start(), m.end(), text[m.start():m.end()]))
+            out.append(Quantity(value, bool(m.group("percent")), decimals, m.start(), m.end(), text[m.start():m.end()],
+                                _unit(clean, m.end())))
     for m in _WORD_NUMBER.finditer(clean):
-        out.append(Quantity(float(_WORD_NUMBERS[m.group(1).lower()]), False, 0, m.start(), m.end(), m.group()))
+        out.append(Quantity(float(_WORD_NUMBERS[m.group(1).lower()]), False, 0, m.start(), m.end(), m.group(),
+                            _unit(clean, m.end())))
     return sorted(out, key=lambda q: q.start)
 
 
@@ -85,6 +88,24 @@ _LABEL_WORDS = ("table", "tab.", "figure", "fig.", "section", "sec.", "eq.", "eq
 def _labels(text: str, start: int) -> bool:
     """A number that names a thing rather than measures it: 'Table 2', 'Fig. 3', 'Section 4', 'Model 1'."""
     return text[max(0, start - 10):start].rstrip().lower().endswith(_LABEL_WORDS)
+
+
+_UNIT = re.compile(r"\s*([A-Za-z][\w\-]*)")
+
+
+def _unit(text: str, end: int) -> str | None:
+    """The stemmed word right after a number, unless it is a stop word ('of', 'on') or the text goes on with
+    something else (a comma, a bar of a table row)."""
+    m = _UNIT.match(text, end)
+    found = terms(m.group(1)) if m else []
+    return found[0] if found else None
+
+
+def same_kind(claimed: Quantity, stated: Quantity) -> bool:
+    """Whether two numbers can measure the same thing: the word after each (its unit or what it counts) is the
+    same, or one of them has none ('57.6 F1' and '8,000 tokens' are not comparable; '57.6 F1' and a table's
+    '57.6' are)."""
+    return claimed.unit is None or stated.unit is None or claimed.unit == stated.unit
 
 
 def percentage_context(text: str) -> bool:

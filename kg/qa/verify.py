@@ -17,7 +17,8 @@ from neo4j import Driver
 from kg.errors import InvalidQueryError, LimitExceededError
 from kg.qa import graph as q
 from kg.qa.answer import Unit, locate_in_chunk, score_units
-from kg.qa.claims import MAX_CLAIM, Claim, Quantity, parse_claim, percentage_context, quantities, same_number
+from kg.qa.claims import (MAX_CLAIM, Claim, Quantity, parse_claim, percentage_context, quantities, same_kind,
+                           same_number)
 from kg.qa.engine import evidence_item
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import Embedder, retrieve
@@ -53,7 +54,7 @@ class Reading:
     about: float  # share of the claim's key terms present
     names: bool  # every name of the claim present
     agreeing: tuple[Quantity, ...]  # the claim's numbers, as the sentence states them
-    other: tuple[Quantity, ...]  # numbers the sentence states that none of the claim's numbers is
+    other: tuple[Quantity, ...]  # numbers it states of a claimed number's kind that none of the claim's is
 
 
 def verify(driver: Driver, schema: Schema, claim_text: str, paper: str | None = None, *,
@@ -99,7 +100,8 @@ def claim_names(claim: Claim) -> list[str]:
 
 
 def read(claim: Claim, unit: Unit, title: set[str] = frozenset()) -> Reading:
-    """A unit read against a claim. A table's rows rarely repeat its caption or header, so for a table chunk the
+    """A unit read against a claim: its numbers that agree with the claim's, and the others that could measure
+    the same (kg.qa.claims.same_kind), which may contradict it. A table's rows rarely repeat its caption or header, so for a table chunk the
     names and words may be anywhere in the chunk; a sentence of text must hold them itself. The terms of the
     title of the unit's paper (`title`) count as present: a paper calls what its title names 'our model'."""
     own = set(terms(unit.text)) | title
@@ -108,8 +110,9 @@ def read(claim: Claim, unit: Unit, title: set[str] = frozenset()) -> Reading:
     about = sum(_present(t, where) for t in key) / len(key) if key else 0.0
     names = all(t in where for t in claim_names(claim))
     stated = quantities(unit.text)
-    agreeing = tuple(s for s in stated if any(same_number(c, s, claim.percentage) for c in claim.numbers))
-    other = tuple(s for s in stated if s not in agreeing)
+    agreeing = tuple(s for s in stated if any(same_kind(c, s) and same_number(c, s, claim.percentage)
+                                              for c in claim.numbers))
+    other = tuple(s for s in stated if s not in agreeing and any(same_kind(c, s) for c in claim.numbers))
     return Reading(unit, about, names, agreeing, other)
 
 

@@ -4,7 +4,7 @@ number with a claimed one, the words and names a claim is about, and how a sente
 import pytest
 
 from kg.qa.answer import Unit
-from kg.qa.claims import parse_claim, percentage_context, quantities, same_number
+from kg.qa.claims import parse_claim, percentage_context, quantities, same_kind, same_number
 from kg.qa.verify import claim_names, read
 
 
@@ -51,6 +51,14 @@ def test_percentage_and_share_of_one_agree_only_for_a_percentage():
     assert not same_number(one("92.1"), one("0.92"), percentage=True)  # printed less precisely than claimed
 
 
+def test_numbers_of_different_units_are_not_of_a_kind():
+    assert [q.unit for q in quantities("A cluster of 200 processors ran 40 tasks, 1.9 on average, 57.6 | 12")] == [
+        "processor", "task", None, None, None]
+    assert same_kind(one("128 processors"), one("200 processors"))
+    assert same_kind(one("57.6 F1"), one("57.6"))  # a table cell: no unit printed beside it
+    assert not same_kind(one("57.6 F1"), one("8,000 tokens"))
+
+
 def test_a_percentage_context_comes_from_the_metric_or_the_sign():
     assert percentage_context("SemEAGAT reaches 76.8 F1 on ACE2005")
     assert percentage_context("The title accuracy is 0.93")
@@ -85,6 +93,12 @@ def test_a_sentence_stating_the_claimed_number_agrees():
     assert reading.names and reading.about == 1.0
     assert [n.text for n in reading.agreeing] == ["76.8"]
     assert [n.text for n in reading.other] == ["1.2"]
+
+
+def test_a_number_of_another_kind_neither_agrees_nor_contradicts():
+    claim = parse_claim("Routed attention reaches 57.6 F1 on long questions")
+    reading = read(claim, unit("Routed attention gains most on long questions, beyond 8,000 tokens."))
+    assert (reading.agreeing, reading.other) == ((), ())
 
 
 def test_a_sentence_stating_another_number_does_not_agree():
