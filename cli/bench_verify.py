@@ -28,7 +28,8 @@ from ontology.loader import get_schema
 RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"
 
 
-def verify_bench(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the gold papers' PDFs."),
+def verify_bench(corpus: Path = typer.Option(..., exists=True, file_okay=False,
+                                             help="Folder of the gold papers' PDFs."),
                  claims: Path = typer.Option(CLAIMS, exists=True, dir_okay=False, help="The claim set (TSV)."),
                  out: Path = typer.Option(None, help="Where to write the JSON; default bench/results/verify-<UTC "
                                                      "time>.json."),

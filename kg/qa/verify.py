@@ -22,7 +22,8 @@ from kg.qa.claims import (MAX_CLAIM, Claim, Quantity, parse_claim, percentage_co
 from kg.qa.engine import evidence_item
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import Embedder, retrieve
-from kg.qa.text import terms, tokens
+from kg.qa.text import sentences, squash, terms, tokens
+from kg.queries import PaperMatch
 from ontology.loader import Schema
 
 SUPPORTED, CONTRADICTED, NOT_FOUND = "supported", "contradicted", "not_found"
@@ -101,9 +102,10 @@ def claim_names(claim: Claim) -> list[str]:
 
 def read(claim: Claim, unit: Unit, title: set[str] = frozenset()) -> Reading:
     """A unit read against a claim: its numbers that agree with the claim's, and the others that could measure
-    the same (kg.qa.claims.same_kind), which may contradict it. A table's rows rarely repeat its caption or header, so for a table chunk the
-    names and words may be anywhere in the chunk; a sentence of text must hold them itself. The terms of the
-    title of the unit's paper (`title`) count as present: a paper calls what its title names 'our model'."""
+    the same (kg.qa.claims.same_kind), which may contradict it. A table's rows rarely repeat its caption or
+    header, so for a table chunk the names and words may be anywhere in the chunk; a sentence of text must hold
+    them itself. The terms of the title of the unit's paper (`title`) count as present: a paper calls what its
+    title names 'our model'."""
     own = set(terms(unit.text)) | title
     where = own | set(terms(unit.chunk["text"])) if unit.chunk.get("kind") == "table" else own
     key = claim.key_terms
@@ -122,7 +124,8 @@ def _present(term: str, words: set[str]) -> float:
     return 0.7 if len(term) >= 5 and any(w[:5] == term[:5] for w in words) else 0.0
 
 
-def _numeric(reader: GraphReader, claim: Claim, readings: list[Reading], titles: dict, scope) -> Verdict:
+def _numeric(reader: GraphReader, claim: Claim, readings: list[Reading], titles: dict,
+             scope: PaperMatch | None) -> Verdict:
     """Supported by a Result fact or a sentence about the claim that states all its numbers; contradicted by one
     about the claim that states other numbers and not all of the claim's (the number stated next to the claim's
     names is another)."""
@@ -158,10 +161,9 @@ def _entity(reader: GraphReader, claim: Claim, entities: list[dict], readings: l
     names = set(claim_names(claim))
     linked = reader.run(q.PAPER_ENTITY_EDGES, eids=[e["element_id"] for e in entities], paper_id=paper_id,
                         limit=20) if entities and names else []
-    covered = {t for r in linked for n in [r["e"].get("name") or "", *(r["e"].get("aliases") or [])] for t in terms(n)}
-    if linked and names <= covered:
-        evidence = _edge_evidence(reader, [r["r"] for r in linked],
-                                  [n for r in linked for n in [r["e"].get("name"), *(r["e"].get("aliases") or [])] if n])
+    entity_names = [n for r in linked for n in [r["e"].get("name"), *(r["e"].get("aliases") or [])] if n]
+    if linked and names <= {t for n in entity_names for t in terms(n)}:
+        evidence = _edge_evidence(reader, [r["r"] for r in linked], entity_names)
         if evidence:
             return Verdict(claim.text, SUPPORTED, "the paper is linked to " + ", ".join(
                 sorted({r["e"].get("name") for r in linked})) + " in the graph", evidence=evidence)
@@ -187,7 +189,7 @@ def _text_evidence(reading: Reading, titles: dict, role: str) -> dict:
             "span": [unit.start, unit.end], "numbers": [n.text for n in numbers]}
 
 
-def _result_facts(reader: GraphReader, claim: Claim, scope) -> list[dict]:
+def _result_facts(reader: GraphReader, claim: Claim, scope: PaperMatch | None) -> list[dict]:
     """The Result facts whose method and metric (and dataset, when the fact has one) the claim names, each
     marked with whether its value is one of the claim's numbers."""
     words = f" {' '.join(tokens(claim.about))} "
@@ -217,8 +219,8 @@ def _fact_evidence(reader: GraphReader, fact: dict, role: str) -> dict:
 
 
 def _edge_evidence(reader: GraphReader, rels: list, names: list[str]) -> list[dict]:
-    """The chunks that edges' provenance names, each with the span (page and box) where one of the entity's
-    names is printed in it."""
+    """The chunks that edges' provenance names, each as the sentence where one of the entity's names is printed
+    (its page and box), with the name's span."""
     ids = list(dict.fromkeys(cid for r in rels for cid in (r.get("source_chunk_ids") or [])))[:3]
     if not ids:
         return []
@@ -226,9 +228,11 @@ def _edge_evidence(reader: GraphReader, rels: list, names: list[str]) -> list[di
     titles = reader.titles({c.get("paper_sha256") for c in chunks if c.get("paper_sha256")})
     items = []
     for chunk in chunks:
-        text = chunk["text"].lower()
-        at, name = min(((text.find(n.lower()), n) for n in names if n.lower() in text), default=(0, ""))
+        lower = chunk["text"].lower()
+        at, name = min(((lower.find(n.lower()), n) for n in names if n.lower() in lower), default=(0, ""))
+        start, end = next(((a, b) for a, b in sentences(chunk["text"]) if a <= at < b), (0, len(chunk["text"])))
         page, box = locate_in_chunk(chunk, at)
-        items.append({**evidence_item(chunk, titles, 1.0), "page": page, "bbox": box, "role": "supports",
-                      "source": "graph", "span": [at, at + len(name)] if name else None, "numbers": []})
+        items.append({**evidence_item(chunk, titles, 1.0), "text": squash(chunk["text"][start:end]), "page": page,
+                      "bbox": box, "role": "supports", "source": "graph",
+                      "span": [at, at + len(name)] if name else [start, end], "numbers": []})
     return items
