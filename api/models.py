@@ -7,6 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from kg.qa.claims import MAX_CLAIM
 from kg.queries import MAX_PAPER_NAME
 
 T = TypeVar("T")
@@ -221,6 +222,47 @@ class AskResponse(BaseModel):
                                                    "resolved, or the paper the question names; null for all papers")
     evidence: list[Evidence]
     graph: dict[str, list[dict[str, Any]]]
+    cypher: list[str]
+
+
+class VerifyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    claim: str = Field(min_length=3, max_length=MAX_CLAIM, examples=["SPECTER achieves an average score of 80.0 on "
+                                                                     "SciDocs", "The paper uses the ACE2005 dataset"],
+                       description=f"one sentence stating a number or naming what a paper uses (at most {MAX_CLAIM} "
+                                   "characters; 422 beyond)")
+    paper_id: str | None = Field(
+        default=None, max_length=MAX_PAPER_NAME, examples=["paper_0123456789abcdef0123", "arXiv:1810.04805"],
+        description="check within this paper only: its id, file SHA-256, DOI, arXiv id or title, as for /ask. 404 "
+                    "when no paper matches, 409 listing the candidates when several do; without it, all papers")
+
+
+class VerifyEvidence(BaseModel):
+    paper_id: str | None
+    title: str | None
+    section: str | None
+    chunk_id: str | None
+    text: str
+    page: int | None
+    bbox: str | None = Field(description='"page:x0,y0,x1,y1" in PDF points, origin top-left')
+    span: list[int] | None = Field(description="[start, end) character offsets of `text` (the sentence, the value "
+                                               "or the name) in the chunk's text")
+    score: float
+    role: str = Field(description="supports | contradicts | nearest (the closest passage of a not_found claim)")
+    source: str = Field(description="text (a sentence), result (a Result fact of a table) or graph (an edge from "
+                                    "the paper to an entity the claim names)")
+    numbers: list[str] = Field(description="the numbers of the evidence that agree with the claim (supports) or "
+                                           "that differ from it (contradicts), as printed")
+
+
+class VerifyResponse(BaseModel):
+    claim: str
+    verdict: str = Field(description="supported | contradicted | not_found")
+    reason: str
+    paper_id: str | None = Field(None, description="the request's paper_id resolved; null for all papers")
+    evidence: list[VerifyEvidence] = Field(description="supported and contradicted: what supports or contradicts "
+                                                       "the claim; not_found: the nearest passages read, if any")
     cypher: list[str]
 
 

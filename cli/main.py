@@ -9,8 +9,8 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import (bench, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa, bench_robustness, config,
-                 curate, db, export, graph_import, ingest, ontology, papers, parse, qa)
+from cli import (bench, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa, bench_robustness,
+                 bench_verify, config, curate, db, export, graph_import, ingest, ontology, papers, parse, qa)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -51,6 +51,7 @@ app.command("outline")(papers.outline)
 app.command("import")(graph_import.import_)
 app.command()(serve)
 app.command("ask")(qa.ask)
+app.command("verify")(qa.verify)
 app.command("locate")(qa.locate)
 app.command("coverage")(qa.coverage)
 app.command()(doctor)
@@ -59,6 +60,7 @@ bench.app.command("ingest")(bench_ingest.ingest_bench)
 bench.app.command("robustness")(bench_robustness.robustness_bench)
 bench.app.command("first-ingest")(bench_first_ingest.first_ingest_bench)
 bench.app.command("duplicates")(bench_duplicates.duplicates_bench)
+bench.app.command("verify")(bench_verify.verify_bench)
 
 
 def main() -> None:

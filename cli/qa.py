@@ -1,4 +1,4 @@
-"""`kg ask`, `kg locate`, `kg coverage`: the API's answers in the terminal, as readable tables."""
+"""`kg ask`, `kg verify`, `kg locate`, `kg coverage`: the API's answers in the terminal, as readable tables."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from kg.locate import locate as locate_in_graph
 from kg.qa.engine import ask as ask_graph
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
+from kg.qa.verify import verify as verify_claim
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -44,6 +45,29 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
     for n, e in enumerate(result.evidence, start=1):
         table.add_row(str(n), str(e["page"]), e["section"] or "", e["text"][:200], (e["title"] or "")[:40],
                       e["chunk_id"])
+    if result.evidence:
+        console.print(table)
+
+
+def verify(claim: str = typer.Argument(..., help='The claim, in quotes: "SPECTER achieves 80.0 on SciDocs".'),
+           paper: str = typer.Option(None, "--paper", "-p", help="Check within this paper only: " + PAPER_NAME + "."),
+           as_json: bool = _JSON) -> None:
+    """Check a claim against the graph and the papers' text: supported, contradicted or not_found, with evidence."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        result = verify_claim(driver, get_schema(), claim, paper, database=settings.neo4j_database,
+                              embed=query_embedder(settings))
+    if as_json:
+        console.print_json(json.dumps(result.as_dict(), default=str))
+        return
+    colour = {"supported": "green", "contradicted": "red"}.get(result.verdict, "yellow")
+    console.print(f"[bold {colour}]{result.verdict}[/]: {result.reason}", highlight=False)
+    table = Table(title="evidence")
+    for col in ("role", "source", "page", "box", "numbers", "text", "paper"):
+        table.add_column(col, overflow="fold")
+    for e in result.evidence:
+        table.add_row(e["role"], e["source"], str(e["page"]), e["bbox"] or "", " ".join(e["numbers"]),
+                      e["text"][:200], (e["title"] or "")[:40])
     if result.evidence:
         console.print(table)
 

@@ -7,7 +7,7 @@ from neo4j import Driver
 
 from api import auth, deps, params
 from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
-                        ErrorBody, LocateResponse)
+                        ErrorBody, LocateResponse, VerifyRequest, VerifyResponse)
 from kg import queries
 from kg.cypher_workers import CypherWorkers
 from kg.coverage import coverage
@@ -28,6 +28,18 @@ async def ask_question(body: AskRequest, request: Request):
     a bounded number wait; beyond that, or past the time limit, 429."""
     state = request.app.state
     return await state.ask_admission.run(lambda: state.qa.ask(body.question, body.paper_id, body.top_k))
+
+
+@router.post("/verify", response_model=VerifyResponse,
+             responses={**PAPER_NAME_ERRORS, 400: {"model": ErrorBody}, 429: {"model": ErrorBody}})
+async def verify_claim(body: VerifyRequest, request: Request):
+    """Check a claim ("SPECTER achieves 80.0 on SciDocs", "The paper uses ACE2005") against the graph's Result
+    facts and entities and the papers' text: `supported`, `contradicted` (a passage about the claim states another
+    number) or `not_found`, with the evidence's paper, page, box and span. Numbers are compared with their units
+    and to the precision printed (92.1 = 92.10; 92.1 F1 = 0.921). Deterministic, no language model. Admitted as
+    questions to /ask are (429 when busy); a claim longer than the limit is a 422."""
+    state = request.app.state
+    return await state.ask_admission.run(lambda: state.qa.verify(body.claim, body.paper_id))
 
 
 @router.get("/locate", response_model=LocateResponse, responses=PAPER_NAME_ERRORS)

@@ -182,6 +182,25 @@ ORDER BY d.name, metric.name, m.name
 """
 
 
+# Claim checks (kg.qa.verify): the edges from a paper (or any paper) to entities a claim names, and the Result
+# facts of a paper with the names of their method, metric and dataset.
+PAPER_ENTITY_EDGES = f"""
+MATCH (e) WHERE elementId(e) IN $eids
+MATCH (p:Paper)-[r]->(e) WHERE ($paper_id IS NULL OR p.id = $paper_id) AND {_VISIBLE.format("r")}
+RETURN p.id AS paper_id, r, e ORDER BY r.confidence DESC, e.name LIMIT $limit
+"""
+
+RESULT_FACTS = f"""
+MATCH (res:Result) WHERE ($sha IS NULL OR res.paper_sha256 = $sha) AND {_VISIBLE.format("res")}
+MATCH (res)-[:OF_METHOD]->(m)
+MATCH (res)-[:FOR_METRIC]->(metric)
+OPTIONAL MATCH (res)-[:ON_DATASET]->(d)
+OPTIONAL MATCH (p:Paper {{sha256: res.paper_sha256}})
+RETURN res, res.value_text AS value_text, m.name AS method, metric.name AS metric, d.name AS dataset,
+       p.id AS paper_id, p.title AS title
+ORDER BY res.id LIMIT $limit
+"""
+
 def chunk_row(hit: Any) -> dict:
     """A chunk hit (a record or a map of `chunk`, `section`, `section_number`, `score`) as the flat dict answers
     work on."""

@@ -1,4 +1,4 @@
-"""Where a server answers questions: in its own process, or in worker processes of their own.
+"""Where a server answers questions and checks claims: in its own process, or in worker processes of their own.
 
 An answer costs many times the Python CPU of a node lookup (it ranks sentences). In one process the two
 share one interpreter lock, so under concurrent questions a lookup waited behind question work for the lock
@@ -24,6 +24,7 @@ from kg.process_pool import RespawningPool, WorkerDied
 from kg.qa.engine import ask
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder
+from kg.qa.verify import verify
 from kg.settings import Settings
 from ontology.loader import get_schema
 
@@ -60,6 +61,14 @@ class InlineQA:
         return ask(self.driver, get_schema(), question, paper_id, top_k, database=self.settings.neo4j_database,
                    embed=self.embed(), rewrite=self.rewrite).as_dict()
 
+    async def verify(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        return await asyncio.to_thread(self.check, claim, paper_id)
+
+    def check(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        """The verdict on a claim as a plain dict; also what a question process runs (_verify)."""
+        return verify(self.driver, get_schema(), claim, paper_id, database=self.settings.neo4j_database,
+                      embed=self.embed()).as_dict()
+
     def close(self) -> None:
         return None
 
@@ -75,12 +84,18 @@ class ProcessQA:
         await self.pool.warm()
 
     async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
+        return await self._run(_ask, question, paper_id, top_k)
+
+    async def verify(self, claim: str, paper_id: str | None) -> dict[str, Any]:
+        return await self._run(_verify, claim, paper_id)
+
+    async def _run(self, work, *args: Any) -> dict[str, Any]:
         try:
-            return await self.pool.call_async(_ask, question, paper_id, top_k)
+            return await self.pool.call_async(work, *args)
         except WorkerDied:  # killed, out of memory: the pool has new workers; ask once more
             pass
         try:
-            return await self.pool.call_async(_ask, question, paper_id, top_k)
+            return await self.pool.call_async(work, *args)
         except WorkerDied:
             raise ServerError("a question process died while answering, twice",
                               hint="the server log has the reason (out of memory?); the next question starts "
@@ -105,3 +120,7 @@ def _init_worker(settings: Settings) -> None:
 
 def _ask(question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
     return _worker["qa"].answer(question, paper_id, top_k)
+
+
+def _verify(claim: str, paper_id: str | None) -> dict[str, Any]:
+    return _worker["qa"].check(claim, paper_id)
