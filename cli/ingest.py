@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from api import browser_guide
 from cli.output import console, err_console
 from kg import store
 from kg.delete import collect_orphan_pdfs, delete_paper
@@ -51,8 +52,10 @@ def ingest(
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
         _summary(report, console)
-        console.print(f"Explore: Neo4j Browser {settings.browser_url} — try "
-                      "MATCH (p:Paper)-[r]->(n) RETURN p, r, n LIMIT 100", markup=False, highlight=False)
+        link = browser_guide.browser_link(settings.browser_url, browser_guide.first_query())
+        console.print(f"Explore: Neo4j Browser {settings.browser_url} (with `kg serve` running, it opens paperkg's "
+                      f"guide on connect); the papers with their methods, datasets and tasks: {link}",
+                      markup=False, highlight=False, soft_wrap=True)
     if not report.ok:
         raise typer.Exit(1)
 
