@@ -11,7 +11,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from api import browser_guide
 from cli.output import console, err_console
 from kg import store
 from kg.delete import collect_orphan_pdfs, delete_paper
@@ -52,10 +51,9 @@ def ingest(
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
         _summary(report, console)
-        link = browser_guide.browser_link(settings.browser_url, browser_guide.first_query())
-        console.print(f"Explore: Neo4j Browser {settings.browser_url} (with `kg serve` running, it opens paperkg's "
-                      f"guide on connect); the papers with their methods, datasets and tasks: {link}",
-                      markup=False, highlight=False, soft_wrap=True)
+        console.print(f"Explore: Neo4j Browser {settings.browser_url}; while `kg serve` runs, it opens paperkg's "
+                      "guide on connect, starting with the papers and their methods, datasets and tasks",
+                      markup=False, highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 
