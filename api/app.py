@@ -9,6 +9,7 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from neo4j.exceptions import DriverError, Neo4jError
+from starlette.types import Receive, Scope, Send
 
 from api import auth, browser_guide, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
@@ -36,6 +37,17 @@ REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Ho
                                                    "schema": {"type": "string"}}}},
             403: {"model": ErrorBody, "description": "a valid API key whose role is not enough for this call"},
             **BOUNDS}
+
+
+class ConfiguredCORS(CORSMiddleware):
+    """CORS for the configured origins, except on the files Neo4j Browser fetches, which answer any origin
+    themselves: the configured list would refuse Browser's origin and its guide's preflight."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in browser.PATHS:
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def description(settings: Settings) -> str:
@@ -81,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(params.UrlLengthLimit, max_bytes=settings.api_max_url_bytes)
     app.add_middleware(logs.RequestIdMiddleware)  # outside the limits, so their refusals get a request id too
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
-        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
+        app.add_middleware(ConfiguredCORS, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
                            expose_headers=["ETag", "X-Request-ID", "WWW-Authenticate"])
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too

@@ -18,6 +18,8 @@ from ontology.style import grass
 
 router = APIRouter(include_in_schema=False)
 
+PATHS = frozenset({BROWSER_STYLE_PATH, BROWSER_GUIDE_PATH})
+
 CORS = {"Access-Control-Allow-Origin": "*"}
 PREFLIGHT = {**CORS, "Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "Pragma, Cache-Control",
              "Access-Control-Max-Age": "600"}

@@ -94,6 +94,18 @@ def test_the_api_serves_the_guide_after_browsers_preflight(client):
     assert "default-src 'none'" in response.headers["content-security-policy"]
 
 
+def test_configured_cors_origins_leave_browsers_files_open_and_the_rest_closed():
+    client = TestClient(create_app(Settings(cors_origins=["http://app.example"])), base_url="http://127.0.0.1:8000")
+    ask = {"Origin": NEO4J_BROWSER_ORIGIN, "Access-Control-Request-Method": "GET",
+           "Access-Control-Request-Headers": "pragma,cache-control"}
+    guide = client.options("/browser/guide.html", headers=ask)
+    assert guide.status_code == 204 and guide.headers["access-control-allow-origin"] == "*"
+    assert client.options("/papers", headers=ask).status_code == 400  # Browser's origin is not a configured one
+    app = client.options("/papers", headers={**ask, "Origin": "http://app.example",
+                                             "Access-Control-Request-Headers": "authorization"})
+    assert app.status_code == 200 and app.headers["access-control-allow-origin"] == "http://app.example"
+
+
 def test_the_local_server_has_browser_load_style_and_guide_from_the_api(tmp_path):
     settings = Settings(data_dir=tmp_path, api_port=8123, neo4j_password=SecretStr("unused-pw"))
     server = LocalNeo4j(settings)
