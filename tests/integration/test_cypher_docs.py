@@ -75,7 +75,8 @@ def rejected_elements() -> tuple[list[NodeRecord], list[EdgeRecord]]:
              NodeRecord("Result", "res_fake", {**prov(SHA_A, status="rejected"), "value_text": "9.9", "value": 9.9})]
     edge = lambda type, source, target, sha, status="auto": EdgeRecord(  # noqa: E731
         type, *source, *target, prov(sha, status=status))
-    a, b, srt, books = ("Paper", "paper_a"), ("Paper", "paper_b"), ("Method", "method_srt"), ("Dataset", "dataset_books")
+    a, b, srt = ("Paper", "paper_a"), ("Paper", "paper_b"), ("Method", "method_srt")
+    books = ("Dataset", "dataset_books")
     edges = [edge("PROPOSES", b, ("Method", "method_fake"), SHA_B),
              edge("USES", a, ("Dataset", "dataset_pg19"), SHA_A, "rejected"),
              edge("USES", a, books, SHA_A),
