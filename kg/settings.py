@@ -13,6 +13,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from extractors.limits import ParseLimits
 
 
+# Where the API serves what Neo4j Browser loads when it connects (api/routers/browser.py): paperkg's style sheet
+# and its guide of the documented queries
+BROWSER_STYLE_PATH = "/browser/paperkg.grass"
+BROWSER_GUIDE_PATH = "/browser/guide.html"
+
+
 def _xdg(var: str, fallback: str) -> Path:
     return Path(os.environ.get(var) or Path.home() / fallback)
 
@@ -146,6 +152,13 @@ class Settings(BaseSettings):
         """Where `kg serve` answers with these settings, as a client on this machine reaches it."""
         host = "localhost" if self.api_host in ("0.0.0.0", "::") else self.api_host
         return f"http://{host}:{self.api_port}"
+
+    @property
+    def browser_post_connect_cmd(self) -> str:
+        """The Browser commands the local server has Browser run on connect (`browser.post_connect_cmd`): the style
+        sheet first, so the guide's first query draws styled, then the guide."""
+        return (f"style {self.api_served_url}{BROWSER_STYLE_PATH}; "
+                f"play {self.api_served_url}{BROWSER_GUIDE_PATH}")
 
     @property
     def neo4j_home(self) -> Path:

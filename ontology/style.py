@@ -1,4 +1,7 @@
-"""Neo4j Browser style (GraSS) generated from the ontology: one colour and one caption property per label."""
+"""Neo4j Browser style (GraSS) generated from the ontology: one colour and one caption property per label.
+
+The sheet holds no comment: Browser's GraSS reader knows no comment syntax and reads any text before the first
+block as part of that block's selector, so a heading comment turned `node` into a selector nothing matches."""
 
 from __future__ import annotations
 
@@ -26,9 +29,9 @@ relationship {
 
 
 def grass(schema: Schema) -> str:
-    """The style sheet; `kg ontology style` prints it and ontology/paperkg.grass is a copy of it."""
-    blocks = [f"/* Generated from the paperkg ontology {schema.version} by `kg ontology style`; do not edit. */",
-              _DEFAULTS]
+    """The style sheet; `kg ontology style` prints it, ontology/paperkg.grass is a copy of it and the API serves it
+    to Neo4j Browser (api/routers/browser.py)."""
+    blocks = [_DEFAULTS]
     for label, cls in schema.nodes.items():
         blocks.append(f"node.{label} {{\n  color: {cls.color};\n  border-color: {_darker(cls.color)};\n"
                       f"  text-color-internal: {_readable_text(cls.color)};\n  caption: \"{{{cls.caption}}}\";\n}}\n")

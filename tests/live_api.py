@@ -16,9 +16,9 @@ from tests.neo4j_harness import free_port
 
 
 @contextmanager
-def served(settings: Settings) -> Iterator[str]:
-    """The base URL (http://127.0.0.1:PORT) of `create_app(settings)` until the block ends."""
-    port = free_port()
+def served(settings: Settings, port: int | None = None) -> Iterator[str]:
+    """The base URL (http://127.0.0.1:PORT) of `create_app(settings)` until the block ends, on port or a free one."""
+    port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -16,6 +16,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from neo4j.exceptions import AuthError
 from pydantic import SecretStr
@@ -232,6 +233,10 @@ class LocalNeo4j:
             "dbms.security.auth_enabled": "true",
             # the API's origin as a browser sees it: the one web origin Neo4j's HTTP server answers CORS for
             "dbms.security.http_access_control_allow_origin": s.api_served_url,
+            # Browser applies paperkg's style sheet and opens its guide on connect, both fetched from the API, the one
+            # host it may fetch remote content from
+            "browser.post_connect_cmd": s.browser_post_connect_cmd,
+            "browser.remote_content_hostname_whitelist": urlsplit(s.api_served_url).hostname,
             "internal.dbms.cypher_ip_blocklist": IP_BLOCKLIST,
             "db.memory.transaction.max": s.neo4j_tx_memory_max,
             "dbms.usage_report.enabled": "false",

@@ -15,6 +15,12 @@ def test_committed_grass_file_is_the_generated_one():
     assert (ONTOLOGY_DIR / "paperkg.grass").read_text() == grass(get_schema())
 
 
+def test_the_sheet_is_blocks_only():
+    """Neo4j Browser reads any text before a block (a comment too) into that block's selector."""
+    block = r"(?:node|relationship)(?:\.\w+)? \{\n(?:  [\w-]+: [^;\n]+;\n)+\}\n"
+    assert re.fullmatch(f"{block}(?:\n{block})*", grass(get_schema()))
+
+
 def test_one_colour_and_caption_per_label():
     blocks = dict(re.findall(r"node\.(\w+) \{\n(.*?)\n\}", grass(get_schema()), re.S))
     assert set(blocks) == set(get_schema().labels)

@@ -128,7 +128,8 @@ def _as_conf_name(env_name: str) -> str:
 
 @pytest.mark.parametrize("setting", ["dbms.security.http_access_control_allow_origin",
                                      "internal.dbms.cypher_ip_blocklist", "db.memory.transaction.max",
-                                     "db.tx_log.rotation.retention_policy", "dbms.usage_report.enabled"])
+                                     "db.tx_log.rotation.retention_policy", "dbms.usage_report.enabled",
+                                     "browser.post_connect_cmd", "browser.remote_content_hostname_whitelist"])
 def test_compose_neo4j_is_hardened_as_the_local_server(monkeypatch, tmp_path, setting):
     monkeypatch.chdir(tmp_path)
     compose = _compose()["services"]
