@@ -13,7 +13,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from api import auth, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
-from api.routers import apidocs, curation, export, graph, papers, qa, ui
+from api.routers import apidocs, curation, domains, export, graph, papers, qa, ui
 from kg import __version__, access, store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            expose_headers=["ETag", "X-Request-ID", "WWW-Authenticate"])
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
-    for router in (papers.router, graph.router, qa.router, export.router):
+    for router in (papers.router, domains.router, graph.router, qa.router, export.router):
         app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)
