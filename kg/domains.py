@@ -34,10 +34,10 @@ _PAPERS = "MATCH (p:Paper) RETURN p.sha256 AS sha ORDER BY p.sha256"
 # A paper's text chunks in reading order, each with its section (none for text outside any section).
 _PASSAGES = """
 MATCH (p:Paper {sha256: $sha})
-CALL {
-  WITH p MATCH (p)-[:HAS_CHUNK]->(c:Chunk) RETURN c, null AS s
+CALL (p) {
+  MATCH (p)-[:HAS_CHUNK]->(c:Chunk) RETURN c, null AS s
   UNION
-  WITH p MATCH (p)-[:HAS_SECTION]->(:Section)-[:HAS_SUBSECTION*0..]->(s:Section)-[:HAS_CHUNK]->(c:Chunk) RETURN c, s
+  MATCH (p)-[:HAS_SECTION]->(:Section)-[:HAS_SUBSECTION*0..]->(s:Section)-[:HAS_CHUNK]->(c:Chunk) RETURN c, s
 }
 WITH c, s WHERE c.kind = 'text'
 RETURN c.id AS id, c.text AS text, c.page_start AS page, c.embedding AS vector, s.id AS section,
