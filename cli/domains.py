@@ -12,7 +12,7 @@ from rich.table import Table
 
 from cli.output import console
 from cli.qa import PAPER_NAME
-from extractors.domains import Seeds, Tagger
+from extractors.domains import Seeds, Tagger, seeds_text
 from kg import store
 from kg.domains import domains, paper_domains, retag
 from kg.embeddings import load_embedder
@@ -62,6 +62,12 @@ def paper(name: str = typer.Argument(..., help="The paper: " + PAPER_NAME + ".")
         table.add_row(escape(tag["section_title"] or tag["section_id"]), tag["id"], f"{tag['score']:.3f}",
                       escape(", ".join(tag["matched"])))
     console.print(table)
+
+
+@app.command("seeds")
+def seeds_() -> None:
+    """Print the seeds file in effect (PAPERKG_DOMAIN_SEEDS, else the shipped one): a start for your own."""
+    typer.echo(seeds_text(get_settings().domain_seeds), nl=False)
 
 
 @app.command("retag")

@@ -99,13 +99,17 @@ class Seeds:
     @classmethod
     def load(cls, path: Path | None = None) -> Seeds:
         """The seeds at `path`, or the shipped default."""
-        if path is None:
-            return cls.parse(resources.files("extractors").joinpath(DEFAULT_SEEDS).read_text(), "default seeds")
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SeedsError(f"cannot read the domain seeds {path}: {exc}") from None
-        return cls.parse(text, str(path))
+        return cls.parse(seeds_text(path), str(path or "default seeds"))
+
+
+def seeds_text(path: Path | None = None) -> str:
+    """The text of the seeds file at `path`, or of the shipped default."""
+    if path is None:
+        return resources.files("extractors").joinpath(DEFAULT_SEEDS).read_text(encoding="utf-8")
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SeedsError(f"cannot read the domain seeds {path}: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -140,3 +140,23 @@ def test_agreement_counts_papers_with_an_expected_domain_only():
     result = agreement({"a": "nlp", "b": "physics", "c": None, "d": "nlp"},
                        {"a": "nlp", "b": "biomedicine", "c": "nlp", "d": None})
     assert (result.agree, result.papers) == (1, 3)
+
+
+def test_kg_domains_seeds_prints_the_file_in_effect(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from kg.settings import get_settings
+
+    monkeypatch.delenv("PAPERKG_DOMAIN_SEEDS", raising=False)
+    get_settings.cache_clear()
+    try:
+        shipped = CliRunner().invoke(app, ["domains", "seeds"])
+        assert shipped.exit_code == 0 and Seeds.parse(shipped.output).digest == Seeds.load().digest
+        own = tmp_path / "own.yaml"
+        own.write_text("robots:\n  name: Robotics\n  phrases: [grasping]\n")
+        monkeypatch.setenv("PAPERKG_DOMAIN_SEEDS", str(own))
+        get_settings.cache_clear()
+        assert CliRunner().invoke(app, ["domains", "seeds"]).output == own.read_text()
+    finally:
+        get_settings.cache_clear()
