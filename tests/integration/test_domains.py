@@ -165,3 +165,22 @@ def test_the_api_lists_domains_with_counts_and_a_papers_tags(driver, ingested):
         assert {d["section_id"] for d in body["sections"]} == {t["source"] for t in tags(driver)
                                                                if t["label"] == "Section"}
         assert client.get("/papers/paper_nope/domains").status_code == 404
+
+
+def test_the_cli_prints_the_domains_and_a_papers_tags(driver, ingested, cli_env):
+    sha, _ = ingested
+    names = {r["id"]: r["name"] for r in driver.execute_query("MATCH (d:Domain) RETURN d.id AS id, d.name AS name")
+             .records}
+    listed = CliRunner().invoke(cli_app, ["domains", "list", "--json"])
+    assert listed.exit_code == 0, listed.output
+    assert {d["id"]: d["name"] for d in json.loads(listed.output)} == names
+    table = CliRunner().invoke(cli_app, ["domains", "list"])
+    assert table.exit_code == 0 and all(domain in table.output for domain in names)
+    title = driver.execute_query("MATCH (p:Paper {sha256: $sha}) RETURN p.title AS t", sha=sha).records[0]["t"]
+    own = CliRunner().invoke(cli_app, ["domains", "paper", title, "--json"])
+    assert own.exit_code == 0, own.output
+    report = json.loads(own.output)
+    assert report["paper_id"] == paper_id(sha)
+    assert {d["id"] for d in report["domains"]} == {t["domain"] for t in tags(driver) if t["label"] == "Paper"}
+    printed = CliRunner().invoke(cli_app, ["domains", "paper", title])
+    assert printed.exit_code == 0 and all(d["id"] in printed.output for d in report["domains"])
