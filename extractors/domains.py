@@ -173,12 +173,12 @@ class Tagger:
         shares = _softmax(similarity) if similarity is not None else None
         out = []
         for i, domain in enumerate(self.seeds.domains):
-            words = weight[i] / total if total else None
-            parts = [p for p in (None if shares is None else shares[i], words) if p is not None]
-            value = sum(parts) / 2 if shares is not None else (words or 0.0)
+            words = weight[i] / total if total else 0.0
+            value = (shares[i] + words) / 2 if shares is not None else words
             counts, chunks = hits[i]
             ranked_chunks = [c for c, _ in chunks.most_common(MAX_EVIDENCE_CHUNKS)]
-            pages = sorted({p.page for p in passages if p.chunk_id in set(ranked_chunks)})
+            evidence = set(ranked_chunks)
+            pages = sorted({p.page for p in passages if p.chunk_id in evidence})
             out.append(DomainScore(domain, round(min(1.0, float(value)), 4),
                                    None if similarity is None else round(float(similarity[i]), 4),
                                    sum(counts.values()), tuple(p for p, _ in counts.most_common(MAX_MATCHED)),
@@ -215,7 +215,8 @@ class Tagger:
         return phrases, chunks
 
     def _similarity(self, passages: Sequence[Passage]) -> np.ndarray | None:
-        """Each domain's mean cosine between the passages' summed vector and its TOP_PHRASES closest phrases."""
+        """Each domain's mean cosine between the passages' summed vector and its TOP_PHRASES closest phrases; the
+        passages' text is embedded here when none has a vector (a paper ingested with embeddings off)."""
         if self._vectors is None:
             return None
         vectors = [p.vector for p in passages if p.vector is not None]
