@@ -145,6 +145,41 @@ class Outline(BaseModel):
     sections: list[OutlineSection] = Field(description="top-level sections in reading order, subsections nested")
 
 
+class DomainSummary(BaseModel):
+    id: str
+    name: str
+    phrases: list[str] = Field(description="the domain's seed phrases")
+    papers: int = Field(description="papers tagged with the domain (rejected tags not counted)")
+    sections: int = Field(description="sections tagged with the domain")
+
+
+class DomainTag(BaseModel):
+    id: str
+    name: str
+    score: float | None = Field(description="the tagger's score from 0 to 1")
+    similarity: float | None = Field(description="mean cosine to the domain's closest seed phrases; null without "
+                                                 "embeddings")
+    keyword_hits: int | None = Field(description="occurrences of the domain's seed phrases in the text")
+    matched: list[str] = Field(description="the seed phrases that occur, most frequent first")
+    seeds: str | None = Field(description="digest of the seeds file the tag was scored with")
+    source_chunk_ids: list[str] = Field(description="the chunks the matched phrases occur in")
+    pages: list[int]
+    extractor: str | None
+    verification_status: str | None
+
+
+class SectionDomainTag(DomainTag):
+    section_id: str
+    section_title: str | None
+
+
+class PaperDomains(BaseModel):
+    paper_id: str
+    title: str | None
+    domains: list[DomainTag] = Field(description="the paper's domains, best first")
+    sections: list[SectionDomainTag] = Field(description="its sections' domains, in reading order, best first")
+
+
 class PaperDetail(BaseModel):
     paper: dict[str, Any]
     authors: list[AuthorRef]

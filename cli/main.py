@@ -9,8 +9,9 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import (bench, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa, bench_robustness,
-                 bench_verify, config, curate, db, export, graph_import, ingest, ontology, papers, parse, qa)
+from cli import (bench, bench_domains, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa,
+                 bench_robustness, bench_verify, config, curate, db, domains, export, graph_import, ingest, ontology,
+                 papers, parse, qa)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -43,6 +44,7 @@ app.add_typer(bench.app, name="bench")
 app.add_typer(ontology.app, name="ontology")
 app.add_typer(export.app, name="export")
 app.add_typer(curate.app, name="curate")
+app.add_typer(domains.app, name="domains")
 app.command("parse")(parse.parse)
 app.command("ingest")(ingest.ingest)
 app.command("delete")(ingest.delete)
@@ -61,6 +63,7 @@ bench.app.command("robustness")(bench_robustness.robustness_bench)
 bench.app.command("first-ingest")(bench_first_ingest.first_ingest_bench)
 bench.app.command("duplicates")(bench_duplicates.duplicates_bench)
 bench.app.command("verify")(bench_verify.verify_bench)
+bench.app.command("domains")(bench_domains.domains_bench)
 
 
 def main() -> None:

@@ -21,10 +21,14 @@ from pathlib import Path
 from neo4j import Driver
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
+from extractors import domains
 from extractors.limits import ParseLimits
+from extractors.model import paper_id
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from extractors.semantic import nlp
 from kg import embeddings, store
+from kg.domains import TAGGER
+from kg.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
@@ -114,12 +118,13 @@ class Prepared:
 _worker: dict = {}
 
 
-def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str) -> None:
-    """Load the schema, the spaCy pipelines and the embeddings once per process, before the sandbox's memory limit
-    applies (kg/sandbox.py)."""
+def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str, seeds: domains.Seeds) -> None:
+    """Load the schema, the spaCy pipelines, the embeddings and the domain tagger (which embeds its seed phrases)
+    once per process, before the sandbox's memory limit applies (kg/sandbox.py)."""
     nlp.load()
     _worker["schema"] = get_schema()
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
+    _worker["tagger"] = domains.Tagger(seeds, _worker["embedder"].embed if _worker["embedder"] else None)
 
 
 def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Failure:
@@ -147,6 +152,10 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
         began = time.perf_counter()
         semantic = extract_semantics(doc)  # issue 6: entities, experiments, results and links of the paper
         nodes, edges = nodes + semantic.nodes, edges + semantic.edges
+        tagger = _worker["tagger"]  # issue 30: the paper's and its sections' research domains
+        tagged = domain_records(doc.sha256, paper_id(doc.sha256), tagger.tag_paper(domains.passages_of(doc, vectors)),
+                                tagger.seeds)
+        nodes, edges = nodes + tagged[0], edges + tagged[1]
         seconds["semantic"] = time.perf_counter() - began
         began = time.perf_counter()
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
@@ -226,7 +235,8 @@ class Ingestor:
         self.store = PDFStore(settings.data_dir)
         model = embeddings.installed_version(settings.embedder) if embed else None
         self.embed = model is not None
-        self.versions = [EXTRACTOR, SEMANTIC_EXTRACTOR, model or EMBEDDINGS_OFF]
+        self.versions = [EXTRACTOR, SEMANTIC_EXTRACTOR, TAGGER, model or EMBEDDINGS_OFF]
+        self.seeds = domains.Seeds.load(settings.domain_seeds)  # a broken seeds file stops the run before any parse
         now = datetime.now(timezone.utc)
         off = embeddings.off_reason(settings.embedder) if embed else "embeddings off (--no-embed)"
         self.report = IngestReport(invocation=invocation_id(now), embeddings=model or off)
@@ -241,7 +251,8 @@ class Ingestor:
             # Each parser process loads the spaCy pipelines and the embeddings first, a second or more of CPU: no
             # more of them than there are papers to parse, none for a run whose papers are all unchanged.
             first = list(islice(todo, max(1, self.workers)))
-            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder)
+            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
+                        self.seeds)
             if self.embed and self.workers and first:  # loaded (distilled on first use) here: the forked workers inherit it
                 embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                          kind=self.settings.embedder)

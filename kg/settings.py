@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     # static: token vectors distilled from all-MiniLM-L6-v2 without torch (the default install); contextual: the
     # full transformer through sentence-transformers (the `contextual` extra: torch)
     embedder: Literal["static", "contextual"] = "static"
+    # The seed phrases of the research domains papers and sections are tagged with (extractors/data/domains.yaml
+    # when unset); `kg domains retag` applies a changed file to the papers already in the graph
+    domain_seeds: Path | None = None
 
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped

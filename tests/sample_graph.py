@@ -45,6 +45,8 @@ def sample_graph() -> tuple[list[NodeRecord], list[EdgeRecord]]:
            page_count=12, arxiv_id="2201.00001", year=2022, prov={"confidence": 1.0}),
         _n("Author", "author_lee", None, name="Ada Lee"),
         _n("Author", "author_kim", None, name="Bo Kim"),
+        _n("Domain", "domain_nlp", None, name="Natural language processing", phrases=["language model", "attention"],
+           prov={"confidence": 1.0}),
         _n("Section", "sec_a1", SHA_A, title="Introduction", number="1", level=1, kind="Introduction",
            core_kind="body", page_start=1, page_end=2, ordinal=1, prov={"pages": [1]},
            summary=["Long documents need efficient attention; Figure 1 shows SRT."], summary_starts=[0],
@@ -149,5 +151,11 @@ def sample_graph() -> tuple[list[NodeRecord], list[EdgeRecord]]:
         _e("ON_DATASET", ("Result", "res_a2"), pg19, SHA_A),
         _e("FOR_METRIC", ("Result", "res_a2"), ppl, SHA_A),
         _e("GENERATED_BY", a, ("IngestRun", "run_a"), SHA_A, prov={"confidence": 1.0}),
+        _e("IN_DOMAIN", a, ("Domain", "domain_nlp"), SHA_A, score=0.62, similarity=0.81, keyword_hits=3,
+           matched=["attention"], seeds="0123456789abcdef", prov={"chunks": ["chunk_a1", "chunk_a2"],
+                                                                  "pages": [1, 3], "confidence": 0.62}),
+        _e("IN_DOMAIN", sec("sec_a21"), ("Domain", "domain_nlp"), SHA_A, score=0.55, similarity=0.8, keyword_hits=2,
+           matched=["attention"], seeds="0123456789abcdef", prov={"chunks": ["chunk_a2"], "pages": [3],
+                                                                  "confidence": 0.55}),
     ]
     return nodes, edges

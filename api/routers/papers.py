@@ -8,10 +8,10 @@ from neo4j import Driver
 
 from api import deps, params
 from api.auth import require
-from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail,
+from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail, PaperDomains,
                         PaperSummary)
 from extractors.errors import NotAPDFError
-from kg import queries
+from kg import domains, queries
 from kg.delete import delete_paper
 from kg.filestore import PDFStore
 from kg.jobs import JobRegistry
@@ -38,6 +38,15 @@ def get_outline(paper_id: params.PaperName, driver: Driver = Depends(deps.driver
     its most central sentences, each with its character span, page and box, to navigate the paper without
     reading it. `paper_id` may also be its DOI, arXiv id or title."""
     return queries.paper_outline(driver, paper_id, settings.neo4j_database)
+
+
+@router.get("/papers/{paper_id:path}/domains", response_model=PaperDomains, responses=PAPER_NAME_ERRORS)
+def get_paper_domains(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
+                      settings: Settings = Depends(deps.settings)):
+    """The paper's research domains and its sections', best first, each with its score and evidence: the seed
+    phrases that matched, the chunks and pages they occur in, and the seeds file's digest. `paper_id` may also be
+    its DOI, arXiv id or title."""
+    return domains.paper_domains(driver, paper_id, database=settings.neo4j_database)
 
 
 @router.get("/papers/{paper_id:path}", response_model=PaperDetail, responses=PAPER_NAME_ERRORS)

@@ -62,6 +62,8 @@ EXPECTED = [
       "page": 1, "char_start": 0},
      {"section": "2.1 Routing Attention", "sentence": "Routing attention is attention restricted to clustered keys.",
       "page": 3, "char_start": 60}],
+    [{"domain": "Natural language processing", "paper": SRT, "score": 0.62, "matched": ["attention"],
+      "pages": [1, 3]}],
 ]
 
 

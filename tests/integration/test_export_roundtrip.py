@@ -75,7 +75,7 @@ def test_sample_graph_with_every_label_round_trips(empty_db):
     assert write_graph(empty_db, nodes, edges, schema, now=NOW).ok
     before, after, document = _round_trip(empty_db)
     assert after == before
-    assert len(document["nodes"]) == 29 and len(document["edges"]) == 49
+    assert len(document["nodes"]) == 30 and len(document["edges"]) == 51
     statuses = {n["id"]: n["properties"].get("verification_status") for n in document["nodes"]}
     assert statuses["method_srt_dup"] == "rejected"
     assert "SRT model" not in export(empty_db, schema, ExportFormat.GRAPHML).text

@@ -168,7 +168,7 @@ def test_graphml_is_valid_xml_with_typed_attributes(graph, schema):
     assert data["label"] == "Figure 1" and data["prop_label"] == "1" and data["neo4j_label"] == "Figure"
     assert data["caption"] == HOSTILE  # the form feed, which XML cannot hold, is dropped
     assert json.loads(data["bboxes"]) == ["2:72,80,300,250"]
-    assert len(root.findall(f".//{{{NS}}}node")) == 29 and len(root.findall(f".//{{{NS}}}edge")) == 49
+    assert len(root.findall(f".//{{{NS}}}node")) == 30 and len(root.findall(f".//{{{NS}}}edge")) == 51
 
 
 # ------------------------------------------------------------------ html
@@ -180,7 +180,7 @@ def test_html_page_is_self_contained_and_data_cannot_escape(graph, schema):
     data = json.loads(raw)
     assert {n["label"] for n in data["nodes"]} == {"Paper", "Author", "Section", "Figure", "Table", "Equation",
                                                    "Reference", "Method", "Dataset", "Metric", "Task", "Concept",
-                                                   "Experiment", "Result"}  # chunks and runs are evidence, not drawn
+                                                   "Experiment", "Result", "Domain"}  # chunks and runs: evidence
     paper = next(n for n in data["nodes"] if n["key"] == "Paper/paper_a")
     assert paper["caption"] == HOSTILE and paper["props"]["verification_status"] == "auto"
     assert data["evidence"]["chunk_a3"] == "We evaluate SRT on PG-19 and report perplexity in Table 1."

@@ -9,14 +9,14 @@ from ontology.errors import OntologyError
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema, load_schema
 
 CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Equation", "Reference", "Concept",
-                   "Method", "Dataset", "Metric", "Task", "Experiment", "Result", "IngestRun"}
+                   "Method", "Dataset", "Metric", "Task", "Experiment", "Result", "IngestRun", "Domain"}
 
 
 def test_contract_labels_and_version():
     schema = get_schema()
     assert set(schema.labels) == CONTRACT_LABELS
-    assert schema.version == "1.9.0"
-    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.9.0")
+    assert schema.version == "1.10.0"
+    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.10.0")
 
 
 def test_contract_patterns():
@@ -30,10 +30,12 @@ def test_contract_patterns():
                     ("Paper", "MEASURES", "Metric"), ("Paper", "ADDRESSES", "Task"), ("Chunk", "DEFINES", "Concept"),
                     ("Section", "DEFINES", "Concept"), ("Table", "SUMMARIZES", "Metric"),
                     ("Figure", "ILLUSTRATES", "Method"), ("Chunk", "MENTIONS", "Reference"),
-                    ("Experiment", "EVALUATES_ON", "Dataset"), ("Result", "OF_EXPERIMENT", "Experiment")]:
+                    ("Experiment", "EVALUATES_ON", "Dataset"), ("Result", "OF_EXPERIMENT", "Experiment"),
+                    ("Paper", "IN_DOMAIN", "Domain"), ("Section", "IN_DOMAIN", "Domain")]:
         assert pattern in schema.patterns, pattern
     assert ("Paper", "PROPOSES", "Dataset") not in schema.patterns
     assert ("Chunk", "MENTIONS", "Chunk") not in schema.patterns
+    assert ("Chunk", "IN_DOMAIN", "Domain") not in schema.patterns
 
 
 def test_same_as_only_between_entities_of_one_label():
@@ -140,6 +142,6 @@ def test_broken_ontology_is_a_clear_error(tmp_path):
     with pytest.raises(OntologyError, match="cannot parse"):
         load_schema(broken, SHAPES_FILE)
     unversioned = tmp_path / "unversioned.ttl"
-    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.9.0" ;', ""))
+    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.10.0" ;', ""))
     with pytest.raises(OntologyError, match="versionInfo"):
         load_schema(unversioned, SHAPES_FILE)

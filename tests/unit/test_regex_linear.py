@@ -9,7 +9,7 @@ import multiprocessing
 
 import pytest
 
-from extractors import floats, layout, mentions, metadata, pubyear, references, summaries
+from extractors import domains, floats, layout, mentions, metadata, pubyear, references, summaries
 from extractors.semantic import concepts, patterns, results
 
 LONG = 200_000
@@ -58,6 +58,10 @@ ADVERSARIAL = {
     "author line: a run of marks": (metadata._names, "A" + repeat("1", "\0")),
     "proceedings line without a year": (pubyear._PROCEEDINGS.search, repeat("proceedings 12 ")),
     "copyright signs without a year": (pubyear._COPYRIGHT.search, repeat("© ")),
+    "domain seed phrases: a phrase's first word then hyphens": (lambda text: domains.Tagger(domains.Seeds.load()).score(
+        [domains.Passage("c", text, 1)]), repeat("meta-")),
+    "domain seed phrases: words then spaces": (lambda text: domains.Tagger(domains.Seeds.load()).score(
+        [domains.Passage("c", text, 1)]), repeat("randomized controlled  ")),
     "summary words: a letter then hyphens": (summaries._WORD.findall, "a" + repeat("-")),
     "summary words: letters and underscores": (summaries._WORD.findall, repeat("a_", "_")),
     "received dates without a year": (pubyear._MILESTONE.search, repeat("received 12 may ")),

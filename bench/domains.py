@@ -1,0 +1,70 @@
+"""Scoring of the domain tagger against the corpus MANIFEST's domain notes (`notes`: `domain=NLP/IE; ...`).
+
+The notes name fields in the corpus's own words; MANIFEST_DOMAINS maps each note to one domain id of the shipped
+seeds (extractors/data/domains.yaml), fixed before any figure was measured and never tuned: the note's first
+part decides (NLP -> nlp, biomed -> biomedicine, physics -> physics, ML and CV -> cs_ml, HCI -> cs_ml), except
+under CS, where the subfield does (systems, databases, networking, scheduling, software engineering -> systems;
+algorithms, theory, web and IR -> cs_ml). A note outside the table (e.g. "technical report") is not scored.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+# note (or its first part) -> domain id
+MANIFEST_DOMAINS = {
+    "NLP": "nlp",
+    "biomed": "biomedicine",
+    "biomed text mining": "biomedicine",
+    "physics": "physics",
+    "ML": "cs_ml",
+    "CV": "cs_ml",
+    "HCI": "cs_ml",
+    "CS/algorithms": "cs_ml",
+    "CS/theory": "cs_ml",
+    "CS/web": "cs_ml",
+    "CS/databases": "systems",
+    "CS/multimedia systems": "systems",
+    "CS/networking": "systems",
+    "CS/scheduling": "systems",
+    "CS/software engineering": "systems",
+}
+_NOTE = re.compile(r"domain=(?P<value>[^;]+)")
+
+
+def expected_domain(note: str) -> str | None:
+    """The domain id a MANIFEST domain note stands for: the whole note, its first two parts, or its first part
+    in MANIFEST_DOMAINS; None for a note outside the table."""
+    parts = [p.strip() for p in note.split("/")]
+    for key in (note.strip(), "/".join(parts[:2]), parts[0]):
+        if key in MANIFEST_DOMAINS:
+            return MANIFEST_DOMAINS[key]
+    return None
+
+
+def manifest_notes(manifest: Path) -> dict[str, str]:
+    """The domain note of each file stem of a MANIFEST.tsv that has one."""
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return {Path(r["file"]).stem: m["value"].strip() for r in rows if (m := _NOTE.search(r.get("notes") or ""))}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    papers: int  # scored: a known expected domain and a predicted one
+    agree: int
+
+    @property
+    def rate(self) -> float:
+        return self.agree / self.papers if self.papers else 0.0
+
+
+def agreement(predicted: Mapping[str, str | None], expected: Mapping[str, str | None]) -> Agreement:
+    """How many papers' top domain is the expected one, over the papers with an expected domain (a paper the
+    tagger gave no domain counts as a disagreement)."""
+    scored = [stem for stem in predicted if expected.get(stem)]
+    return Agreement(len(scored), sum(predicted[stem] == expected[stem] for stem in scored))

@@ -1,0 +1,272 @@
+"""Research domains of a paper and of its sections, from a small editable YAML of seed phrases per domain
+(extractors/data/domains.yaml by default).
+
+Two kinds of evidence, both kept as provenance so a reader sees why a paper is in a domain:
+- meaning: the cosine between the passage's embedding (the normalised sum of its chunks' vectors, as the chunk
+  index stores them) and each seed phrase's, averaged over the domain's closest phrases, so that a paper that
+  never uses a seed phrase verbatim is still placed; the domains' similarities are turned into shares by a
+  softmax, because the static embedder gives every pair of English texts a fairly high cosine and only the
+  differences between domains carry information;
+- words: which seed phrases occur in the text (whole words, any case, an optional plural), each counted by the
+  log of its occurrences, so a field's breadth of vocabulary weighs more than one word repeated.
+
+A domain's score is the mean of its two shares, from 0 to 1; without keyword evidence (no seed phrase occurs) it
+is half the meaning share, and without embeddings (ingestion with embeddings off) the keyword share alone.
+
+The embedder lives in kg/, above this layer: callers pass its `embed` function, or None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from extractors.model import Document
+from ontology.errors import PaperKGError
+
+EXTRACTOR = "paperkg-domains"
+VERSION = "1"  # bump when the scoring changes; the seeds' own version is their hash (Seeds.digest)
+DEFAULT_SEEDS = "data/domains.yaml"  # in the extractors package
+MIN_SCORE = 0.2  # a domain scoring less is not tagged (the top domain of a paper always is)
+MAX_DOMAINS = 3  # domains tagged per paper or section at most
+MIN_WORDS = 40  # a section with fewer words of its own is not tagged: too little text to tell
+MAX_MATCHED = 10  # matched phrases kept as provenance, most frequent first
+MAX_EVIDENCE_CHUNKS = 10  # chunks kept as provenance (source_chunk_ids), those with most matches first
+TOP_PHRASES = 5  # a domain's meaning: the mean cosine to its closest phrases
+TEMPERATURE = 0.05  # of the softmax over the domains' mean cosines
+UNTAGGED_CORE_KINDS = frozenset({"reference", "navigation"})  # lists, not prose about the paper's subject
+_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_MAX_PHRASES = 500
+_WORDS = re.compile(r"\w+")
+
+Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]
+
+
+class SeedsError(PaperKGError):
+    """A domain seeds file that cannot be used (the message says where and what)."""
+
+    code = "DOMAIN_SEEDS"
+
+
+@dataclass(frozen=True)
+class Domain:
+    id: str
+    name: str
+    phrases: tuple[str, ...]
+
+    @property
+    def node_id(self) -> str:
+        return f"domain_{self.id}"
+
+
+@dataclass(frozen=True)
+class Seeds:
+    domains: tuple[Domain, ...]
+    digest: str  # sha256 of the file's bytes, first 16 hex digits: which seeds a tag came from
+
+    @classmethod
+    def parse(cls, text: str, where: str = "domain seeds") -> Seeds:
+        """Check and read a seeds file's text; every problem is a SeedsError naming the domain at fault."""
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise SeedsError(f"{where}: not YAML ({exc})") from None
+        if not isinstance(data, dict) or not data:
+            raise SeedsError(f"{where}: expected a mapping of domain ids to {{name, phrases}}")
+        domains = []
+        for key, entry in data.items():
+            if not isinstance(key, str) or not _ID.fullmatch(key):
+                raise SeedsError(f"{where}: domain id {key!r} is not lower-case letters, digits and underscores")
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+                raise SeedsError(f"{where}: domain {key!r} needs a name")
+            phrases = entry.get("phrases")
+            if (not isinstance(phrases, list) or not phrases or len(phrases) > _MAX_PHRASES
+                    or not all(isinstance(p, str) and p.strip() for p in phrases)):
+                raise SeedsError(f"{where}: domain {key!r} needs a list of 1 to {_MAX_PHRASES} non-empty phrases")
+            phrases = tuple(dict.fromkeys(" ".join(p.split()) for p in phrases))
+            domains.append(Domain(key, entry["name"].strip(), phrases))
+        return cls(tuple(domains), hashlib.sha256(text.encode()).hexdigest()[:16])
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Seeds:
+        """The seeds at `path`, or the shipped default."""
+        return cls.parse(seeds_text(path), str(path or "default seeds"))
+
+
+def seeds_text(path: Path | None = None) -> str:
+    """The text of the seeds file at `path`, or of the shipped default."""
+    if path is None:
+        return resources.files("extractors").joinpath(DEFAULT_SEEDS).read_text(encoding="utf-8")
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SeedsError(f"cannot read the domain seeds {path}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A chunk of text to score, with its place in the paper."""
+
+    chunk_id: str
+    text: str
+    page: int
+    vector: Sequence[float] | None = None
+    section_id: str | None = None
+    core_kind: str = "body"  # of its section
+
+
+@dataclass(frozen=True)
+class DomainScore:
+    domain: Domain
+    score: float  # 0..1
+    similarity: float | None  # mean cosine to the domain's closest phrases; None without embeddings
+    keyword_hits: int  # occurrences of the domain's phrases
+    matched: tuple[str, ...]  # the phrases that occur, most frequent first
+    chunk_ids: tuple[str, ...]  # the chunks they occur in, most matches first
+    pages: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tag:
+    """One domain of a paper (section_id None) or of one of its sections."""
+
+    section_id: str | None
+    score: DomainScore
+
+
+def passages_of(doc: Document, vectors: Mapping[str, Sequence[float]] | None = None) -> list[Passage]:
+    """A parsed paper's text chunks as passages, with their vectors when embeddings are on."""
+    core = {s.id: s.core_kind for s in doc.sections}
+    return [Passage(c.id, c.text, c.page_start, (vectors or {}).get(c.id), c.section_id,
+                    core.get(c.section_id, "body") if c.section_id else "body")
+            for c in doc.chunks if c.kind == "text"]
+
+
+class Tagger:
+    """Scores passages against the seeds; build once per process (it embeds every seed phrase)."""
+
+    def __init__(self, seeds: Seeds, embed: Embed | None = None):
+        self.seeds, self.embed = seeds, embed
+        self._patterns = [re.compile(r"\b(?:" + "|".join(_phrase_pattern(p) for p in sorted(d.phrases, key=len,
+                                                                                                reverse=True))
+                                     + r")\b", re.IGNORECASE) for d in seeds.domains]
+        self._canonical = [{_fold(p): p for p in d.phrases} for d in seeds.domains]
+        self._vectors = None
+        if embed is not None:
+            self._vectors = [_unit(np.asarray(embed(list(d.phrases)), dtype=np.float32)) for d in seeds.domains]
+
+    def score(self, passages: Sequence[Passage]) -> list[DomainScore]:
+        """Every domain's score for the passages taken as one text, best first (ties by domain order)."""
+        hits = [self._hits(i, passages) for i in range(len(self.seeds.domains))]
+        weight = [sum(math.log1p(n) for n in counts.values()) for counts, _ in hits]
+        total = sum(weight)
+        similarity = self._similarity(passages)
+        shares = _softmax(similarity) if similarity is not None else None
+        out = []
+        for i, domain in enumerate(self.seeds.domains):
+            words = weight[i] / total if total else 0.0
+            value = (shares[i] + words) / 2 if shares is not None else words
+            counts, chunks = hits[i]
+            ranked_chunks = [c for c, _ in chunks.most_common(MAX_EVIDENCE_CHUNKS)]
+            evidence = set(ranked_chunks)
+            pages = sorted({p.page for p in passages if p.chunk_id in evidence})
+            out.append(DomainScore(domain, round(min(1.0, float(value)), 4),
+                                   None if similarity is None else round(float(similarity[i]), 4),
+                                   sum(counts.values()), tuple(p for p, _ in counts.most_common(MAX_MATCHED)),
+                                   tuple(ranked_chunks), tuple(pages)))
+        order = {d.id: i for i, d in enumerate(self.seeds.domains)}
+        return sorted(out, key=lambda s: (-s.score, order[s.domain.id]))
+
+    def tag_paper(self, passages: Sequence[Passage]) -> list[Tag]:
+        """The paper's domains (its prose outside bibliography and navigation) and each section's, from its own
+        text. Up to MAX_DOMAINS each, those scoring MIN_SCORE or more; a paper always gets its best domain when
+        it has any text, a section only when it has MIN_WORDS words."""
+        prose = [p for p in passages if p.core_kind not in UNTAGGED_CORE_KINDS]
+        tags = [Tag(None, s) for s in _kept(self.score(prose), keep_best=True)] if prose else []
+        by_section: dict[str, list[Passage]] = {}
+        for p in prose:
+            if p.section_id is not None:
+                by_section.setdefault(p.section_id, []).append(p)
+        for section_id, own in by_section.items():
+            if sum(len(_WORDS.findall(p.text)) for p in own) >= MIN_WORDS:
+                tags += [Tag(section_id, s) for s in _kept(self.score(own), keep_best=False)]
+        return tags
+
+    def _hits(self, index: int, passages: Iterable[Passage]) -> tuple[Counter[str], Counter[str]]:
+        """(occurrences per phrase, matches per chunk) of one domain."""
+        phrases: Counter[str] = Counter()
+        chunks: Counter[str] = Counter()
+        canonical = self._canonical[index]
+        for p in passages:
+            found = [f for f in (_canonical(m.group(0), canonical) for m in self._patterns[index].finditer(p.text))
+                     if f is not None]
+            phrases.update(found)
+            if found:
+                chunks[p.chunk_id] += len(found)
+        return phrases, chunks
+
+    def _similarity(self, passages: Sequence[Passage]) -> np.ndarray | None:
+        """Each domain's mean cosine between the passages' summed vector and its TOP_PHRASES closest phrases; the
+        passages' text is embedded here when none has a vector (a paper ingested with embeddings off)."""
+        if self._vectors is None:
+            return None
+        vectors = [p.vector for p in passages if p.vector is not None]
+        if not vectors:
+            if not passages:
+                return None
+            vectors = list(self.embed([" ".join(p.text for p in passages)]))
+        text = np.asarray(vectors, dtype=np.float32).sum(axis=0)
+        norm = float(np.linalg.norm(text))
+        if norm == 0.0:
+            return None
+        text /= norm
+        return np.array([_closest(v, text) for v in self._vectors])
+
+
+def _closest(phrases: np.ndarray, vector: np.ndarray) -> float:
+    """Mean cosine of the TOP_PHRASES phrases closest to a unit vector."""
+    return float(np.sort(phrases @ vector)[-TOP_PHRASES:].mean())
+
+
+def _kept(scores: list[DomainScore], *, keep_best: bool) -> list[DomainScore]:
+    kept = [s for s in scores[:MAX_DOMAINS] if s.score >= MIN_SCORE]
+    return kept or (scores[:1] if keep_best and scores and scores[0].score > 0 else [])
+
+
+def _phrase_pattern(phrase: str) -> str:
+    """A phrase's words with any run of spaces or a hyphen between them, and an optional plural ending."""
+    words = [re.escape(w) for w in re.split(r"[\s-]+", phrase) if w]
+    return r"[\s-]+".join(words) + r"(?:e?s)?"
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.split(r"[\s-]+", text.lower()))
+
+
+def _canonical(match: str, phrases: dict[str, str]) -> str | None:
+    """The seed phrase a match is: as found, or without the plural ending the pattern allowed."""
+    folded = _fold(match)
+    for form in (folded, folded[:-1], folded[:-2]):
+        if form in phrases:
+            return phrases[form]
+    return None
+
+
+def _unit(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+def _softmax(values: np.ndarray) -> np.ndarray:
+    scaled = (values - values.max()) / TEMPERATURE
+    exp = np.exp(scaled)
+    return exp / exp.sum()

@@ -1,0 +1,162 @@
+"""Domain tagging (issue 30): hand-written paragraphs of each field rank that field first, with the project's own
+embedder and with keywords alone; the matched phrases are the ones in the text; a paper is tagged from its prose
+and each section from its own; a broken seeds file is a clear error; the bench's table of MANIFEST notes is fixed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.domains import agreement, expected_domain
+from extractors.domains import MIN_WORDS, Passage, Seeds, SeedsError, Tagger
+from kg.embeddings import load_embedder
+
+# Written for this test, in each field's ordinary vocabulary.
+PARAGRAPHS = {
+    "biomedicine": "Patients admitted to the intensive care unit with sepsis were randomised to early antibiotic "
+                   "therapy or usual care. Mortality at 28 days and adverse events were recorded, and the odds "
+                   "ratio was adjusted for age and comorbid disease.",
+    "physics": "We compute the decay width of the heavy meson in a relativistic quark model whose Hamiltonian "
+               "includes a confining potential and one-gluon exchange; the mass spectrum agrees with experiment.",
+    "nlp": "We train a dependency parser on the treebank and evaluate the named entity recognizer on news "
+           "sentences; annotators labelled every token, and the language model improves F1 on the test corpus.",
+    "systems": "The scheduler places jobs on cluster nodes to minimise latency, while the distributed file system "
+               "replicates blocks across servers for fault tolerance and high throughput.",
+    "cs_ml": "We minimise the regularised loss with stochastic gradient descent and prove a generalization bound "
+             "for the kernel classifier; the convex optimization converges in polynomial time.",
+}
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    found = load_embedder(384)
+    assert found is not None, "the test environment installs the static embedder (make .venv/bin/pytest)"
+    return found
+
+
+@pytest.fixture(scope="module")
+def tagger(embedder):
+    return Tagger(Seeds.load(), embedder.embed)
+
+
+def passage(text: str, embedder=None, chunk_id: str = "c1", **where) -> Passage:
+    return Passage(chunk_id, text, 1, embedder.embed([text])[0] if embedder else None, **where)
+
+
+@pytest.mark.parametrize("field", PARAGRAPHS)
+def test_a_paragraph_of_a_field_ranks_that_field_first(tagger, embedder, field):
+    scores = tagger.score([passage(PARAGRAPHS[field], embedder)])
+    assert scores[0].domain.id == field, [(s.domain.id, s.score) for s in scores]
+    assert scores[0].score > scores[1].score
+    assert all(0.0 <= s.score <= 1.0 for s in scores)
+    assert scores[0].similarity is not None
+
+
+@pytest.mark.parametrize("field", PARAGRAPHS)
+def test_keywords_alone_rank_the_field_first(field):
+    scores = Tagger(Seeds.load()).score([passage(PARAGRAPHS[field])])
+    assert scores[0].domain.id == field
+    assert scores[0].similarity is None
+
+
+def test_the_matched_phrases_are_the_seed_phrases_in_the_text(tagger, embedder):
+    text = "A meta analysis of randomized controlled trials: the patients' outcomes by drug dose."
+    biomedicine = next(s for s in tagger.score([passage(text, embedder, chunk_id="chunk_7")])
+                       if s.domain.id == "biomedicine")
+    # "meta analysis" is the phrase "meta-analysis"; plurals count as their phrase
+    assert set(biomedicine.matched) == {"meta-analysis", "randomized controlled trial", "patient", "drug", "dose"}
+    assert biomedicine.keyword_hits == 5
+    assert biomedicine.chunk_ids == ("chunk_7",)
+    assert biomedicine.pages == (1,)
+
+
+def test_without_any_seed_phrase_only_meaning_speaks_at_half_weight(tagger, embedder):
+    scores = tagger.score([passage("Zebras graze quietly at dusk.", embedder)])
+    assert all(s.keyword_hits == 0 and s.matched == () for s in scores)
+    assert sum(s.score for s in scores) == pytest.approx(0.5, abs=0.01)
+
+
+def test_a_paper_is_tagged_from_its_prose_and_each_long_section_from_its_own(tagger, embedder):
+    bio = " ".join([PARAGRAPHS["biomedicine"]] * 2)
+    phys = " ".join([PARAGRAPHS["physics"]] * 2)
+    passages = [passage(bio, embedder, "c1", section_id="s1"), passage(bio, embedder, "c2", section_id="s1"),
+                passage(phys, embedder, "c3", section_id="s2"),
+                passage("Dose.", embedder, "c4", section_id="s3"),  # too short to tell
+                passage(" ".join([PARAGRAPHS["systems"]] * 6), embedder, "c5", section_id="s4",
+                        core_kind="reference")]  # a bibliography says nothing of the paper's field
+    assert len("Dose.".split()) < MIN_WORDS
+    tags = tagger.tag_paper(passages)
+    paper = [t.score for t in tags if t.section_id is None]
+    assert paper[0].domain.id == "biomedicine"
+    assert "systems" not in {s.domain.id for s in paper}
+    assert set(paper[0].chunk_ids) == {"c1", "c2", "c4"}  # "Dose." is prose of the paper, too short for a section
+    best = {t.section_id: t.score.domain.id for t in reversed(tags) if t.section_id}
+    assert best == {"s1": "biomedicine", "s2": "physics"}
+
+
+def test_a_paper_without_text_has_no_domain(tagger):
+    assert tagger.tag_paper([]) == []
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("a: [unclosed", "not YAML"),
+    ("- just\n- a list\n", "mapping"),
+    ("Bad-Id:\n  name: X\n  phrases: [a]\n", "'Bad-Id'"),
+    ("nlp:\n  phrases: [a]\n", "'nlp' needs a name"),
+    ("nlp:\n  name: NLP\n  phrases: []\n", "'nlp' needs a list"),
+    ("nlp:\n  name: NLP\n  phrases: [parsing, 3]\n", "'nlp' needs a list"),
+])
+def test_a_broken_seeds_file_is_a_clear_error(text, problem):
+    with pytest.raises(SeedsError, match=problem):
+        Seeds.parse(text, "my.yaml")
+
+
+def test_seeds_load_from_a_file_and_their_digest_follows_the_text(tmp_path):
+    path = tmp_path / "seeds.yaml"
+    path.write_text("robots:\n  name: Robotics\n  phrases: [robot arm, 'grasping']\n")
+    first = Seeds.load(path)
+    assert [(d.id, d.node_id, d.name, d.phrases) for d in first.domains] == [
+        ("robots", "domain_robots", "Robotics", ("robot arm", "grasping"))]
+    path.write_text("robots:\n  name: Robotics\n  phrases: [robot arm]\n")
+    assert Seeds.load(path).digest != first.digest
+    with pytest.raises(SeedsError, match="cannot read"):
+        Seeds.load(tmp_path / "missing.yaml")
+
+
+def test_the_shipped_seeds_define_the_five_fields():
+    assert [d.id for d in Seeds.load().domains] == ["cs_ml", "nlp", "biomedicine", "physics", "systems"]
+
+
+@pytest.mark.parametrize("note, domain", [
+    ("NLP", "nlp"), ("NLP/IE", "nlp"), ("NLP/speech", "nlp"), ("biomed text mining", "biomedicine"),
+    ("biomed/psychiatry", "biomedicine"), ("physics/hep-ph", "physics"), ("ML/systems", "cs_ml"), ("CV", "cs_ml"),
+    ("CS/scheduling", "systems"), ("CS/software engineering", "systems"), ("CS/algorithms", "cs_ml"),
+    ("CS/theory/privacy", "cs_ml"), ("technical report", None), ("", None),
+])
+def test_manifest_notes_map_to_domains_by_the_fixed_table(note, domain):
+    assert expected_domain(note) == domain
+
+
+def test_agreement_counts_papers_with_an_expected_domain_only():
+    result = agreement({"a": "nlp", "b": "physics", "c": None, "d": "nlp"},
+                       {"a": "nlp", "b": "biomedicine", "c": "nlp", "d": None})
+    assert (result.agree, result.papers) == (1, 3)
+
+
+def test_kg_domains_seeds_prints_the_file_in_effect(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from kg.settings import get_settings
+
+    monkeypatch.delenv("PAPERKG_DOMAIN_SEEDS", raising=False)
+    get_settings.cache_clear()
+    try:
+        shipped = CliRunner().invoke(app, ["domains", "seeds"])
+        assert shipped.exit_code == 0 and Seeds.parse(shipped.output).digest == Seeds.load().digest
+        own = tmp_path / "own.yaml"
+        own.write_text("robots:\n  name: Robotics\n  phrases: [grasping]\n")
+        monkeypatch.setenv("PAPERKG_DOMAIN_SEEDS", str(own))
+        get_settings.cache_clear()
+        assert CliRunner().invoke(app, ["domains", "seeds"]).output == own.read_text()
+    finally:
+        get_settings.cache_clear()
