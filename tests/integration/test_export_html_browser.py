@@ -20,7 +20,7 @@ from tests.sample_graph import NOW, sample_graph
 pytestmark = pytest.mark.browser
 
 # Every node of paper_a's part of the graph that the page draws (chunks and ingest runs are evidence, not drawn).
-DRAWN = 23
+DRAWN = 24  # with the Domain node paper_a and its section are tagged with
 _PIXELS_OF = """
 const canvas = document.querySelector('#graph canvas');
 const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
