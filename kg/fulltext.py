@@ -24,8 +24,9 @@ _SEPARATORS = re.compile(r"(?<=\d)([.,])(?=\d)|[^\w\-']")
 def lucene_query(text: str) -> str:
     """Free text as a Lucene OR-query of its words. A word keeps letters, digits, `-`, `_`, `'` (hyphens and
     apostrophes escaped) and points and commas between digits; it is lower-cased, so `AND`, `OR` and `NOT` are
-    words, not operators (the indexes' analyser lower-cases anyway, so matches do not change). Words of one character, or without a
-    letter or digit, are left out; after MAX_TERMS terms the rest is ignored. Empty when no word is left."""
+    words, not operators (the indexes' analyser lower-cases anyway, so matches do not change). Words of one
+    character, or without a letter or digit, are left out; after MAX_TERMS terms the rest is ignored. Empty when
+    no word is left."""
     words, terms = [], 0
     for word in _SEPARATORS.sub(lambda m: m[1] or " ", text).split():
         runs = len(_RUN.findall(word))

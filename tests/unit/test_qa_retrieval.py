@@ -1,7 +1,12 @@
 """Retrieval's question analysis (kg.qa.analysis) and the rule that keeps the fulltext winner in the evidence
 (kg.qa.retrieval.keep_lexical_winner). Exact outputs on hand-written questions."""
 
-from kg.fulltext import lucene_query
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kg.fulltext import MAX_TERMS, lucene_query
 from kg.qa.analysis import abbreviation_forms, number_forms, other_number, search_words, symbol_forms
 from kg.qa.retrieval import keep_lexical_winner, question_query
 
@@ -48,6 +53,15 @@ def test_the_question_query_is_plain_lucene_words_with_numbers_whole():
     assert question_query("What is T_pc at 0.959?") == "t_pc OR 0.959 OR tpc OR pc OR 95.9"
     assert lucene_query("F1 of 0.959 on 7,918 pairs, then 3.") == "f1 OR of OR 0.959 OR on OR 7,918 OR pairs OR then"
     assert question_query("What is \"graph*\" (AND)?") == "graph OR graphs"  # syntax never reaches Lucene
+
+
+@given(st.text(alphabet=st.sampled_from("Tp_c^{}5,0.9% nmKBs()-'\"*:?ANDOR \n"), max_size=400) | st.text(max_size=200))
+def test_any_question_gives_a_bounded_query_of_plain_words(question):
+    """Whatever a user asks, analysis raises nothing and the query stays words OR-ed, within the term bound."""
+    query = question_query(question, [("KB", "knowledge base")])
+    terms = query.split(" OR ") if query else []
+    assert all(re.fullmatch(r"[^\s\"()\[\]{}^~*?:/!+&|]+", t) for t in terms), query
+    assert sum(len(re.findall(r"[^\W_]+", t)) for t in terms) <= MAX_TERMS
 
 
 def item(chunk_id, page=1):
