@@ -16,15 +16,19 @@ import re
 MAX_TERMS = 64
 
 _RUN = re.compile(r"[^\W_]+")  # letters and digits, as the standard analyser's tokens are made of
+# Everything but letters, digits, `-`, `_`, `'` separates words, except a point or comma between digits: the
+# analyser keeps `0.959` and `7,918` as one token, so a query must too (no syntax character either).
+_SEPARATORS = re.compile(r"(?<=\d)([.,])(?=\d)|[^\w\-']")
 
 
 def lucene_query(text: str) -> str:
-    """Free text as a Lucene OR-query of its words. A word keeps letters, digits, `-`, `_` and `'` (hyphens
-    and apostrophes escaped); it is lower-cased, so `AND`, `OR` and `NOT` are words, not operators (the
-    indexes' analyser lower-cases anyway, so matches do not change). Words of one character, or without a
-    letter or digit, are left out; after MAX_TERMS terms the rest is ignored. Empty when no word is left."""
+    """Free text as a Lucene OR-query of its words. A word keeps letters, digits, `-`, `_`, `'` (hyphens and
+    apostrophes escaped) and points and commas between digits; it is lower-cased, so `AND`, `OR` and `NOT` are
+    words, not operators (the indexes' analyser lower-cases anyway, so matches do not change). Words of one
+    character, or without a letter or digit, are left out; after MAX_TERMS terms the rest is ignored. Empty when
+    no word is left."""
     words, terms = [], 0
-    for word in "".join(c if c.isalnum() or c in "-_'" else " " for c in text).split():
+    for word in _SEPARATORS.sub(lambda m: m[1] or " ", text).split():
         runs = len(_RUN.findall(word))
         if len(word) < 2 or not runs:
             continue

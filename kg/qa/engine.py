@@ -14,7 +14,7 @@ from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units
 from kg.qa.graph import GraphReader
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.reader import read_question
-from kg.qa.retrieval import Embedder, definitional, retrieve
+from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms
 from kg.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
@@ -87,9 +87,10 @@ def evidence_item(chunk: dict, titles: dict[str, dict], score: float, unit: Unit
 
 
 def _evidence_from_units(reader: GraphReader, taken: list[Unit], ranked: list[Unit], chunks: list[dict],
-                         top_k: int) -> list[dict]:
+                         top_k: int, lexical: dict | None = None) -> list[dict]:
     """Evidence in order: the answer's sentences, the next best sentences of other chunks that say something
-    new (`evidence_units`), then other chunks."""
+    new (`evidence_units`), then other chunks; the fulltext winner `lexical` among the first three
+    (kg.qa.retrieval.keep_lexical_winner), as its best sentence."""
     titles = reader.titles({c.get("paper_sha256") for c in chunks if c.get("paper_sha256")})
     items = [evidence_item(u.chunk, titles, u.score, u) for u in evidence_units(taken, ranked, top_k)]
     seen = {item["chunk_id"] for item in items}
@@ -97,6 +98,10 @@ def _evidence_from_units(reader: GraphReader, taken: list[Unit], ranked: list[Un
         if chunk["id"] not in seen:
             seen.add(chunk["id"])
             items.append(evidence_item(chunk, titles, chunk.get("score", 0.0)))
+    if lexical is not None:
+        unit = next((u for u in ranked if u.chunk["id"] == lexical["id"]), None)
+        winner = evidence_item(unit.chunk if unit else lexical, titles, unit.score if unit else 0.0, unit)
+        items = keep_lexical_winner(items, winner)
     return items[:top_k]
 
 
@@ -131,7 +136,7 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
         reason = (f"no passage of {where} matches the question's words" if not found.chunks else
                   f"no sentence of {where} holds enough of the question's words to answer it")
         return Answer(answer=None, reason=reason, intent=name, confidence=0.0)
-    evidence = _evidence_from_units(reader, taken, units, found.chunks, top_k)
+    evidence = _evidence_from_units(reader, taken, units, found.chunks, top_k, found.lexical)
     nodes = found.entities + [{"id": c["id"], "labels": ["Chunk"], "properties": {"page_start": c.get("page_start")}}
                               for c in found.chunks[:top_k]]
     return Answer(answer=text[: ANSWER_CHARS + 120], intent=name, confidence=confidence(units), evidence=evidence,

@@ -1,5 +1,7 @@
-"""Hybrid retrieval over chunks: Neo4j fulltext (Lucene BM25), vector search when embeddings are available,
-and chunks one hop from the entities the question names; the ranked lists fused by reciprocal rank."""
+"""Hybrid retrieval over chunks: Neo4j fulltext (Lucene BM25) searched with the question's words and their
+other spellings (kg.qa.analysis), vector search when embeddings are available, and chunks one hop from the
+entities the question names; the ranked lists fused by reciprocal rank. The fulltext winner is kept apart, so
+the evidence can hold it whatever fusion made of it (`keep_lexical_winner`)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from typing import Callable
 from kg import embeddings
 from kg.fulltext import lucene_query
 from kg.qa import graph as q
+from kg.qa.analysis import abbreviation_forms, search_words
 from kg.qa.graph import GraphReader
-from kg.qa.text import QUESTION_WORDS, STOPWORDS, normalize, tokens
+from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, normalize, tokens
 from kg.settings import Settings
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion
@@ -24,6 +27,7 @@ class Retrieval:
     chunks: list[dict] = field(default_factory=list)  # fused, best first; `score` is the fused score
     entities: list[dict] = field(default_factory=list)  # entities named in the question
     edges: list[dict] = field(default_factory=list)  # MENTIONS/DEFINES edges from chunks to those entities
+    lexical: dict | None = None  # the fulltext (BM25) list's best chunk, whatever its fused rank
 
 
 def query_embedder(settings: Settings) -> Embedder | None:
@@ -38,6 +42,11 @@ def keyword_query(question: str) -> str:
     """The question's content words as a Lucene OR-query (the index analyser keeps stop words, so drop them)."""
     words = [t for t in tokens(question) if t not in STOPWORDS and t not in QUESTION_WORDS]
     return lucene_query(" ".join(words))
+
+
+def question_query(question: str, pairs: list[tuple[str, str]] = ()) -> str:
+    """The question as a Lucene OR-query of its content words and their other spellings (kg.qa.analysis)."""
+    return lucene_query(" ".join(search_words(question, pairs)))
 
 
 def named_in(question: str, candidates: list[dict]) -> list[dict]:
@@ -56,7 +65,7 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
     names."""
     vector_index = reader.index("vector", "Chunk", "embedding")
     first = reader.run(q.RETRIEVE_ALL if paper_id is None else q.RETRIEVE_IN_PAPER, paper_id=paper_id,
-                       text=keyword_query(question) or None,
+                       text=question_query(question) or None,
                        vector=embed(question) if embed is not None and vector_index else None,
                        elements=list(elements), k=k, fetch=k * 4, chunk_index=reader.index("fulltext", "Chunk", "text"),
                        vector_index=vector_index, name_index=reader.index("fulltext", "Method", "name"),
@@ -68,6 +77,7 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
         reader.known_paper(sha, paper_id, first["title"])
     # ranked by relevance: their heads always compete for the answer
     lists = [[q.chunk_row(hit) for hit in first[key]] for key in ("text_hits", "vector_hits", "element_hits")]
+    lists[0] = _with_abbreviations(reader, question, sha, lists, k) or lists[0]
     entities = named_in(question, first["names"])
     edges: list[dict] = []
     expanded: list[dict] = []
@@ -75,7 +85,22 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
         expanded = reader.chunks(q.ENTITY_CHUNKS, eids=[e["element_id"] for e in entities], sha=sha, k=k,
                                  types=reader.edge_types(source="Chunk"))
         edges = [e for c in expanded for e in c.pop("edges", [])]
-    return Retrieval(chunks=with_heads(fuse([*lists, expanded]), lists, k), entities=entities, edges=edges)
+    return Retrieval(chunks=with_heads(fuse([*lists, expanded]), lists, k), entities=entities, edges=edges,
+                     lexical=lists[0][0] if lists[0] else None)
+
+
+def _with_abbreviations(reader: GraphReader, question: str, sha: str | None, lists: list[list[dict]],
+                        k: int) -> list[dict] | None:
+    """The fulltext list again, searched with the other form of every abbreviation the question uses in one form
+    that the passages found define ('knowledge base (KB)'), or None when there is none: a second round trip,
+    only for those questions. Within one paper only: across papers a short form means different things."""
+    if sha is None:
+        return None
+    pairs = sorted({pair for ranked in lists for c in ranked for pair in abbreviations(c["text"])})
+    if not abbreviation_forms(question, pairs):
+        return None
+    return reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
+                         text=question_query(question, pairs), sha=sha, k=k)
 
 
 def fuse(lists: list[list[dict]]) -> list[dict]:
@@ -98,6 +123,21 @@ def with_heads(fused: list[dict], ranked: list[list[dict]], k: int) -> list[dict
             break
         keep.add(chunk["id"])
     return [c for c in fused if c["id"] in keep]
+
+
+def keep_lexical_winner(items: list[dict], winner: dict | None, top: int = LIST_HEAD) -> list[dict]:
+    """Evidence items with the fulltext winner's item (`winner`, an item of the same shape) among the first `top`.
+    The answer's sentences and fusion order the evidence; when none of the first `top` is BM25's best passage
+    nor on its page, they disagree outright with the plain lexical match on where the answer is, and the lexical
+    match is often the right one (a question in the paper's own words). It then takes place `top`, the items
+    after it move down one, and its own later item, if any, goes. A winner whose page is already shown adds no
+    place to look, so it displaces nothing."""
+    if winner is None or any(item["chunk_id"] == winner["chunk_id"] or item["page"] == winner["page"]
+                             for item in items[:top]):
+        return items
+    rest = [item for item in items if item["chunk_id"] != winner["chunk_id"]]
+    at = min(top - 1, len(rest))
+    return [*rest[:at], winner, *rest[at:]]
 
 
 def definitional(text: str, term: str) -> bool:
