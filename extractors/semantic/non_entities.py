@@ -30,6 +30,8 @@ _PRINTED_PERSON = re.compile(rf"\b(?:[A-Z]\.\s*(?:-?[A-Z]\.\s*)*)(?P<a>{_NAME})\
                              rf"|\b(?P<b>{_NAME}),\s+(?:[A-Z]\.\s*)+|\b(?P<c>{_NAME})\s+[A-Z]{{1,3}}[,.]")
 # a venue in a reference: 'In Proceedings of the ... ,', 'in: Neural Networks, 2007'
 _IN_VENUE = re.compile(r"\b[Ii]n:?\s+(?P<v>[A-Z][^,.()]{2,120})")
+# a run of six or more digits is an identifier (a grant 'IIS-0844566', a phone or patent number), not a name
+_IDENTIFIER = re.compile(r"\d{6,}")
 _ROMAN = re.compile(r"^[IVXL]+(?:-[A-Z0-9])?$")
 _NAME_PARTICLES = {"van", "von", "der", "den", "de", "da", "del", "di", "la", "le", "dos", "du", "y", "and"}
 # what precedes the name of a venue in a reference ('In Proceedings of the 56th Annual Meeting of ...')
@@ -54,19 +56,21 @@ class NonEntities:
         return NonEntities(self.people | names, self.venues, self.organisations)
 
     def excludes(self, label: str, name: str) -> bool:
-        """True when `name`, found as a `label`, is one of the paper's people, venues or organisations, a
-        section word, or a phrase general language types as something else. A name a lexicon knows as a
-        dataset or metric is kept ('SemEval-2017' is a venue and a dataset)."""
+        """True when `name`, found as a `label`, is one of the paper's people, venues or organisations, an
+        organisation by its last word ('German Research Foundation'), an identifier, a section word, or a phrase
+        general language types as something else. A name a lexicon knows as a dataset or metric is kept
+        ('SemEval-2017' is a venue and a dataset)."""
         if is_section_word(name) or label == TASK and is_study_phrase(name) or \
                 label == METHOD and is_artefact(name):
             return True
         if label not in _LABELS_OF_PEOPLE or lexicons.datasets().lookup(name) or lexicons.metrics().lookup(name):
             return False
         words = [w for w in re.split(r"\s+|\s*&\s*", name.strip()) if w and w not in ("and", "et", "al", "al.")]
-        if words and all(w.rstrip(".,'’s") in self.people for w in words):
+        if words and all(re.sub(r"['’]s$", "", w.rstrip(".,")) in self.people for w in words):
             return True
         key = match_key(name)
-        return key in self.organisations or self._in_venue(name)
+        return key in self.organisations or _ORG_WORD.fullmatch(name.split()[-1]) is not None or \
+            _IDENTIFIER.search(name) is not None or self._in_venue(name)
 
     def _in_venue(self, name: str) -> bool:
         """A venue's whole name or acronym, or a run of three or more of its words ('Neural Information
