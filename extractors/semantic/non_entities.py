@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from extractors.model import Document
-from extractors.section_kinds import classify_title
+from extractors.section_kinds import heading_kind
 from extractors.semantic import lexicons
 from extractors.semantic.canonical import match_key, normalize
 from extractors.semantic.patterns import DATASET, METHOD, TASK
@@ -39,7 +39,7 @@ _VENUE_LEAD = re.compile(r"^(?:in\s+)?(?:(?:the\s+)?proceedings\s+of\s+)?(?:the\
                          r"(?:advances\s+in\s+)?", re.I)
 _VENUE_PARTS = re.compile(r"[,.;:()\[\]]|\b(?:19|20)\d\d\b|\bpages?\b|\bpp\b|\bvol(?:ume)?\b")
 _EMAIL_DOMAIN = re.compile(r"@(?:[\w-]+\.)*?(?P<d>[\w-]+)\.(?:com|org|net|ai|io|co|edu|ac|de|fr|uk|cn|jp)\b", re.I)
-_ORG_WORD = re.compile(r"\b(?:Universit\w*|Institut\w*|Inc|Corp\w*|Ltd|Labs?|Laborator\w+|Research|Foundation|"
+_ORG_WORD = re.compile(r"\b(?:Universit\w*|Institut\w*|Inc|Corp|Corporation|Ltd|Labs?|Laborator\w+|Research|Foundation|"
                        r"College|School|Department|Dept|Faculty|Cent(?:er|re)|Company|GmbH|Academy)\b")
 _LABELS_OF_PEOPLE = (METHOD, DATASET)  # a surname, venue or organisation passes for a named method or dataset
 
@@ -69,7 +69,8 @@ class NonEntities:
         if words and all(re.sub(r"['’]s$", "", w.rstrip(".,")) in self.people for w in words):
             return True
         key = match_key(name)
-        return key in self.organisations or _ORG_WORD.fullmatch(name.split()[-1]) is not None or \
+        named_org = len(name.split()) > 1 and _ORG_WORD.fullmatch(name.split()[-1]) is not None
+        return key in self.organisations or named_org or \
             _IDENTIFIER.search(name) is not None or self._in_venue(name)
 
     def _in_venue(self, name: str) -> bool:
@@ -86,10 +87,7 @@ class NonEntities:
 def is_section_word(name: str) -> bool:
     """A name that is a section heading of papers ('Related Work', 'Experimental Setup') or a section's
     number ('III-C', 'VII')."""
-    if _ROMAN.match(name):
-        return True
-    found = classify_title(name)
-    return found is not None and found[1] == 1.0
+    return bool(_ROMAN.match(name)) or heading_kind(name) is not None
 
 
 def is_study_phrase(name: str) -> bool:
