@@ -413,8 +413,11 @@ def dated_paper(dates: DatedPage, columns: int = 2) -> bytes:
     return w.bytes({"creationDate": "D:20260101120000Z", "modDate": "D:20260101120000Z"})
 
 
+BYLINE = ("Alice Smith and Bob Jones", "University of Testing, Example City")
+
+
 def entities_paper(title: str, paragraphs: list[str], references: tuple[str, ...] = (),
-                   byline: tuple[str, str] = ("Alice Smith and Bob Jones", "University of Testing, Example City")) -> bytes:
+                   byline: tuple[str, str] = BYLINE) -> bytes:
     """A one-column paper whose Introduction, Experiments and Conclusion hold the given paragraphs (the
     entities a test needs named), so the semantic extractor has text that names them; `references` are the
     entries of its References section (one cited paper when none are given), `byline` its author and
