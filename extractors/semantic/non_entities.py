@@ -33,6 +33,7 @@ _IN_VENUE = re.compile(r"\b[Ii]n:?\s+(?P<v>[A-Z][^,.()]{2,120})")
 # a run of six or more digits is an identifier (a grant 'IIS-0844566', a phone or patent number), not a name
 _IDENTIFIER = re.compile(r"\d{6,}")
 _ROMAN = re.compile(r"^[IVXL]+(?:-[A-Z0-9])?$")
+_FUNCTION_WORDS = {"of", "in", "on", "and", "for", "the", "a", "an", "to", "with", "at", "by", "from", "&"}
 _NAME_PARTICLES = {"van", "von", "der", "den", "de", "da", "del", "di", "la", "le", "dos", "du", "y", "and"}
 # what precedes the name of a venue in a reference ('In Proceedings of the 56th Annual Meeting of ...')
 _VENUE_LEAD = re.compile(r"^(?:in\s+)?(?:(?:the\s+)?proceedings\s+of\s+)?(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s+)?"
@@ -156,14 +157,21 @@ def printed_people(references: list[str]) -> set[str]:
             if n and n not in stops and n.lower() not in _NAME_PARTICLES}
 
 
+def _title_case(part: str) -> bool:
+    """Every word but the short function words capitalised: how venues and publishers are printed, unlike the
+    sentence-case titles a reference parser sometimes leaves in a venue field."""
+    words = [w for w in re.findall(r"[A-Za-z][\w'’-]*", part) if w.lower() not in _FUNCTION_WORDS]
+    return bool(words) and all(w[0].isupper() for w in words)
+
+
 def venue_names(venue_fields: list[str]) -> set[str]:
-    """Normalised venue and publisher names from references' venue fields: each part between punctuation,
-    years and page numbers, without the 'In Proceedings of the 56th' that leads it."""
+    """Normalised venue and publisher names from references' venue fields: each title-case part between
+    punctuation, years and page numbers, without the 'In Proceedings of the 56th' that leads it."""
     out = set()
     for field in venue_fields:
         for part in _VENUE_PARTS.split(field):
             part = _VENUE_LEAD.sub("", part.strip())
-            if re.search(r"[A-Z]", part) and len(re.findall(r"[A-Za-z]", part)) >= 3:
+            if _title_case(part) and len(re.findall(r"[A-Za-z]", part)) >= 3:
                 out.add(normalize(part))
     return out
 
@@ -180,7 +188,8 @@ def organisation_names(affiliations: list[str], emails: list[str]) -> set[str]:
             lead = _ORG_WORD.split(part)[0].strip()
             if lead and lead[0].isupper() and len(lead.split()) <= 2:
                 out.add(match_key(lead))
-    out |= {match_key(m["d"]) for e in emails for m in [_EMAIL_DOMAIN.search(e)] if m}
+    # a short domain is as often an abbreviation ('cam.ac.uk', 'mit.edu') that a method's acronym may spell
+    out |= {match_key(m["d"]) for e in emails for m in [_EMAIL_DOMAIN.search(e)] if m and len(m["d"]) >= 5}
     return out - {""}
 
 
