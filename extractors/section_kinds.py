@@ -28,12 +28,17 @@ def _clean(title: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
 
 
+def heading_kind(title: str) -> str | None:
+    """The kind a heading text names exactly ('Related Work'), without leading-phrase or fuzzy matches."""
+    return _table()[0].get(_clean(title))
+
+
 def classify_title(title: str) -> tuple[str, float] | None:
     """(kind, confidence) for a heading text, or None when nothing matches."""
     phrases, _ = _table()
     text = _clean(title)
-    if text in phrases:
-        return phrases[text], 1.0
+    if (exact := heading_kind(title)) is not None:
+        return exact, 1.0
     for phrase, kind in sorted(phrases.items(), key=lambda kv: -len(kv[0])):
         if text.startswith(phrase + " ") or text.endswith(" " + phrase):
             return kind, 0.8

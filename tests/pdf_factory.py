@@ -413,14 +413,20 @@ def dated_paper(dates: DatedPage, columns: int = 2) -> bytes:
     return w.bytes({"creationDate": "D:20260101120000Z", "modDate": "D:20260101120000Z"})
 
 
-def entities_paper(title: str, paragraphs: list[str]) -> bytes:
+BYLINE = ("Alice Smith and Bob Jones", "University of Testing, Example City")
+
+
+def entities_paper(title: str, paragraphs: list[str], references: tuple[str, ...] = (),
+                   byline: tuple[str, str] = BYLINE) -> bytes:
     """A one-column paper whose Introduction, Experiments and Conclusion hold the given paragraphs (the
-    entities a test needs named), so the semantic extractor has text that names them."""
+    entities a test needs named), so the semantic extractor has text that names them; `references` are the
+    entries of its References section (one cited paper when none are given), `byline` its author and
+    affiliation lines."""
     w = Writer(columns=1)
     w.line(title, size=18, font=BOLD, full_width=True, center=True)
     w.space(8)
-    w.line("Alice Smith and Bob Jones", size=11, full_width=True, center=True)
-    w.line("University of Testing, Example City", size=10, full_width=True, center=True)
+    w.line(byline[0], size=11, full_width=True, center=True)
+    w.line(byline[1], size=10, full_width=True, center=True)
     w.space(12)
     w.line("Abstract", size=12, font=BOLD, full_width=True)
     w.paragraph(" ".join([paragraphs[0], prose(2)]), full_width=True)
@@ -428,5 +434,6 @@ def entities_paper(title: str, paragraphs: list[str]) -> bytes:
         w.heading(f"{number} {heading}")
         w.paragraph(" ".join([*paragraphs, prose(3, offset=number)]))
     w.heading("References")
-    w.paragraph("[1] A. Author. A cited paper. Journal of Tests, 2011.", size=9)
+    for entry in references or ("[1] A. Author. A cited paper. Journal of Tests, 2011.",):
+        w.paragraph(entry, size=9)
     return w.bytes()

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
+from extractors.semantic.non_entities import NonEntities, cited_people, common_words
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import METRIC, cell_cues, column_cues, find_cues
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 
 
@@ -41,8 +42,16 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
     return out
 
 
-def analyse_passages(passages: list[Passage], extra_cues: list[Located] = ()) -> Analysis:
+def analyse_passages(passages: list[Passage], extra_cues: list[Located] = (),
+                     non_entities: NonEntities = NonEntities()) -> Analysis:
+    """`non_entities`: what the paper's byline and bibliography name (people, venues, organisations); the
+    people its text cites by name are added here, so text without a parsed bibliography is filtered too."""
     sentences, pairs = analyse(passages)
     cues = locate_cues(passages, sentences) + list(extra_cues)
-    ranked = rank_entities(passages, cues, pairs)
+    texts = [p.text for p in passages if p.kind != "cells"]
+    excluded = non_entities.with_people(cited_people(texts))
+    ranked = [e for e in rank_entities(passages, cues, pairs) if not excluded.excludes(e.label, e.name)]
+    common = common_words([e.name for e in ranked if e.label in (METHOD, DATASET)],
+                          [p.text for p in passages if p.kind == "text"])
+    ranked = [e for e in ranked if e.name not in common or e.label not in (METHOD, DATASET)]
     return Analysis(passages, sentences, pairs, cues, ranked, salient(ranked))

@@ -19,6 +19,7 @@ from extractors.semantic.concepts import find_definitions, importance, in_front,
 from extractors.semantic.entities import Analysis, analyse_passages
 from extractors.semantic.lexicons import known_aliases
 from extractors.semantic.linkage import relations_in
+from extractors.semantic.non_entities import of_document
 from extractors.semantic.passages import Passage, document_passages, document_tables
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, name_confidence
 from extractors.semantic.results import table_experiment
@@ -66,7 +67,7 @@ def _evidence_passages(e: Entity) -> list[int]:
 
 def extract_semantics(doc: Document) -> SemanticExtraction:
     passages = document_passages(doc)
-    analysis = analyse_passages(passages)
+    analysis = analyse_passages(passages, non_entities=of_document(doc))
     return build_records(doc.sha256, paper_id(doc.sha256), passages, analysis, doc)
 
 

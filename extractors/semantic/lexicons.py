@@ -33,6 +33,9 @@ class Terms:
     stop_names: frozenset[str]
     phrase_stops: frozenset[str]
     non_task_gerunds: frozenset[str]
+    study_heads: frozenset[str]
+    study_modifiers: frozenset[str]
+    artefact_nouns: frozenset[str]
 
 
 @lru_cache(maxsize=None)
