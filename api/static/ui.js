@@ -66,7 +66,7 @@ async function start() {
 // the curator's selection and the events of this session (for u, undo).
 const PAGE_SIZE = 50;
 let offset = 0;
-let rows = []; // the items shown, in order
+let rows = []; // the items shown, in order: {kind: "node" | "edge", id, ...}
 let position = -1; // index in rows of the open item, -1 when the open item is not in the list
 const selected = new Set();
 let lastClicked = -1; // for shift-click ranges
@@ -89,18 +89,25 @@ function query() {
   return params;
 }
 
+// The queue "needs attention" is the fixed queue of GET /curation/queue (flagged nodes and edges, SAME_AS
+// candidates, low-confidence nodes, figures and tables not linked from the text): it holds edges too, and the
+// review list's filters and pager do not apply to it.
+const ATTENTION = "attention";
+const ATTENTION_LIMIT = 200;
+const GROUPS = {flagged: "flagged", same_as: "duplicate candidates", low_confidence: "low confidence",
+                uncovered: "unlinked figures/tables"};
+
 async function loadList() {
+  if ($("f-queue").value === ATTENTION) return loadAttention();
   const page = await api("GET", "/curation/items?" + query());
-  rows = page.items;
+  rows = page.items.map((item) => ({...item, kind: "node"}));
   $("select-page").checked = false;
   const labels = $("f-label");
   if (labels.options.length === 1) for (const label of page.labels) labels.append(el("option", label));
   const body = $("items").tBodies[0];
   body.replaceChildren();
   rows.forEach((item, index) => body.append(row(item, index)));
-  const openId = current && current.kind === "node" ? current.ref : null;
-  position = rows.findIndex((item) => item.id === openId);
-  markOpen();
+  findOpen();
   const p = page.progress;
   $("progress").textContent = p.verified + " verified, " + p.rejected + " rejected of " + p.total + " in view" +
     " (" + p.flagged + " flagged, " + p.edited + " edited, " + p.auto + " not reviewed)";
@@ -111,8 +118,29 @@ async function loadList() {
   showSelection();
 }
 
+async function loadAttention() {
+  const items = await api("GET", "/curation/queue?limit=" + ATTENTION_LIMIT);
+  rows = items.map((item) => ({kind: item.element_kind, id: item.element, label: item.label, name: item.name,
+                               confidence: item.confidence, status: item.kind, reason: item.why, papers: [],
+                               paper_count: 0}));
+  $("select-page").checked = false;
+  $("items").tBodies[0].replaceChildren(...rows.map(row));
+  findOpen();
+  const counts = Object.entries(GROUPS).map(([group, words]) =>
+    rows.filter((item) => item.status === group).length + " " + words);
+  $("progress").textContent = rows.length + " need attention (" + counts.join(", ") + ")";
+  $("page-info").textContent = rows.length === ATTENTION_LIMIT ? "the first " + ATTENTION_LIMIT : "";
+  $("prev-page").disabled = $("next-page").disabled = true;
+  showSelection();
+}
+
+function findOpen() {
+  position = current ? rows.findIndex((item) => item.kind === current.kind && item.id === current.ref) : -1;
+  markOpen();
+}
+
 function row(item, index) {
-  const tr = el("tr", undefined, {"data-element": item.id});
+  const tr = el("tr", undefined, {"data-element": item.id, "data-kind": item.kind});
   const box = el("input", undefined, {type: "checkbox", "aria-label": "select " + item.label + " " + item.name});
   box.checked = selected.has(item.id);
   box.addEventListener("click", (event) => choose(index, box.checked, event.shiftKey));
@@ -161,7 +189,7 @@ async function openAt(index) {
   if (index < 0 || index >= rows.length) return;
   position = index;
   markOpen();
-  await openElement("node", rows[index].id);
+  await openElement(rows[index].kind, rows[index].id);
 }
 
 async function loadPaperNames() {
@@ -185,10 +213,8 @@ async function openElement(kind, ref) {
       for (const id of ITEM_FIELDS) $(id).value = "";
       for (const box of ["edit-box", "merge-box"]) $(box).open = false;
     }
-    if (kind !== "node" || (rows[position] || {}).id !== ref) {
-      position = rows.findIndex((item) => kind === "node" && item.id === ref);
-      markOpen();
-    }
+    const shown = rows[position] || {};
+    if (shown.kind !== kind || shown.id !== current.ref) findOpen();
     render();
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
@@ -337,25 +363,25 @@ async function statusAsking(action, required) {
 // Bulk changes go through the same operation as one item's, one at a time, each with the version it was read
 // at, so each is recorded in the history and each can be undone alone.
 async function bulk(action) {
-  const ids = rows.filter((item) => selected.has(item.id)).map((item) => item.id);
-  if (!ids.length) return;
+  const chosen = rows.filter((item) => selected.has(item.id));
+  if (!chosen.length) return;
   let reason = null;
   if (action === "reject") {
-    reason = await askReason("Reject " + ids.length + " selected items", false);
+    reason = await askReason("Reject " + chosen.length + " selected items", false);
     if (reason === null) return;
   }
   let changed = 0;
-  for (const id of ids) {
+  for (const {kind, id} of chosen) {
     try {
-      const node = await api("GET", path("node", id));
-      const result = await api("POST", path("node", id) + "/" + action, {reason: reason || null}, node.version);
+      const element = await api("GET", path(kind, id));
+      const result = await api("POST", path(kind, id) + "/" + action, {reason: reason || null}, element.version);
       if (result.event) { done.push(result.event.id); changed++; }
       selected.delete(id);
     } catch (error) {
       say(id + ": " + error.message, true);
     }
   }
-  say(action + " recorded for " + changed + " of " + ids.length + " selected items");
+  say(action + " recorded for " + changed + " of " + chosen.length + " selected items");
   await loadList();
   if (current) await openElement(current.kind, current.ref);
 }

@@ -9,16 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from tests.browser_support import headless_chromium, wait_on_page
-from tests.curation_support import KEYS, curated_settings
+from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
 from tests.live_api import served
 from tests.pdf_factory import entities_paper, write
@@ -168,3 +170,47 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
 
     assert [e.action for e in reversed(history.read(empty_db))] == ["verify", "reject", "verify", "verify", "undo"]
+
+
+def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
+    """The old review queue (flagged nodes and edges, duplicates, unlinked figures) is the workbench's queue
+    "needs attention": a flagged edge is listed there, opens in the item panel and is verified by key."""
+    url, paper = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    edge = empty_db.execute_query(
+        "MATCH (p:Paper {id: $id}) MATCH (c:Chunk)-[r:MENTIONS]->(e) WHERE c.paper_sha256 = p.sha256 "
+        "RETURN elementId(r) AS id, c.id + '|MENTIONS|' + e.id AS key ORDER BY key LIMIT 1", id=paper["a"]).records[0]
+    flagged = httpx.post(f"{url}/curation/edges/{edge['id']}/flag", json={"reason": "the wrong entity"},
+                         headers={**as_role("curator"), **ANY_VERSION})
+    assert flagged.status_code == 200, flagged.text
+
+    def edge_status() -> str:
+        return empty_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN r.verification_status AS s",
+                                      id=edge["id"]).records[0]["s"]
+    assert edge_status() == "flagged"
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        Select(browser.find_element(By.ID, "f-queue")).select_by_value("attention")
+        browser.find_element(By.ID, "apply-filters").click()
+        selector = f'#items tr[data-element="{edge["id"]}"]'
+        row = wait_on_page(browser, "the flagged edge listed", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
+        assert row.get_attribute("data-kind") == "edge"
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[2] == "MENTIONS" and cells[-2:] == ["flagged", "flagged by a curator"], cells
+        assert browser.find_element(By.ID, "progress").text.split(" ")[:2] != ["0", "need"]
+        browser.save_screenshot(str(ARTIFACTS / "7-needs-attention-queue.png"))
+
+        row.find_element(By.CSS_SELECTOR, "button.link").click()
+        wait_on_page(browser, "the edge open", lambda b: "-[MENTIONS]->" in b.find_element(By.ID, "element-title").text
+                     and b.find_element(By.ID, "status").text == "flagged")
+        browser.save_screenshot(str(ARTIFACTS / "8-flagged-edge-open.png"))
+        browser.execute_script("document.activeElement.blur()")
+        ActionChains(browser).send_keys("v").perform()
+        wait_on_page(browser, "verify recorded", lambda b: b.find_element(By.ID, "message").text == "verify recorded")
+        assert edge_status() == "verified"
+        last = history.read(empty_db, limit=1)[0]
+        assert (last.action, last.element, last.actor) == ("verify", edge["key"], "alice")
+        wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
