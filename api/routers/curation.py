@@ -21,6 +21,7 @@ from api.params import MAX_TEXT, PAPER_NAME_HELP, Offset
 from kg.apikeys import Identity
 from kg.curation import history
 from kg.curation.duplicates import candidates
+from kg.curation.evidence import item_evidence
 from kg.curation.merge import merge
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
@@ -169,6 +170,34 @@ class DuplicatePage(BaseModel):
     offset: int
     limit: int
     items: list[DuplicateCandidate]
+
+
+class EvidenceEnd(BaseModel):
+    id: str | None
+    label: str | None
+    name: str | None
+
+
+class EvidencePassage(BaseModel):
+    chunk_id: str
+    text: str
+    section: str | None
+    page: int | None
+    spans: list[list[int]] = Field(description="[start, end) offsets in `text` of what states the edge")
+    boxes: list[str] = Field(description="every box (page:x0,y0,x1,y1) the spans are printed in")
+
+
+class EvidenceItem(BaseModel):
+    edge_id: str = Field(description="GET /evidence/{edge_id}.png crops the PDF around the spans' boxes")
+    type: str
+    source: EvidenceEnd
+    target: EvidenceEnd
+    paper: PaperRef | None
+    extractor: str | None
+    run_id: str | None
+    confidence: float | None
+    status: str | None
+    passages: list[EvidencePassage]
 
 
 ReviewQueue = StrEnum("ReviewQueue", {name: name for name in QUEUES})
@@ -336,6 +365,18 @@ def get_node(node_id: str, response: Response, cur: Curation = Depends(curator))
 @router.get("/edges/{edge_id}", response_model=Element)
 def get_edge(edge_id: str, response: Response, cur: Curation = Depends(curator)):
     return _element(response, cur.get(cur.edge_ref(edge_id)))
+
+
+@router.get("/nodes/{node_id}/evidence", response_model=list[EvidenceItem])
+def node_evidence(node_id: str, cur: Curation = Depends(curator)):
+    """What the node rests on: its most confident edges that have a paper, each with its passages, the spans in
+    them that state it and the boxes those are printed in."""
+    return item_evidence(cur.driver, cur.schema, cur.node_ref(node_id), None, cur.database)
+
+
+@router.get("/edges/{edge_id}/evidence", response_model=list[EvidenceItem])
+def edge_evidence(edge_id: str, cur: Curation = Depends(curator)):
+    return item_evidence(cur.driver, cur.schema, cur.edge_ref(edge_id), edge_id, cur.database)
 
 
 @router.get("/nodes/{node_id}/history", response_model=list[EventOut])

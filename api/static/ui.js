@@ -233,6 +233,7 @@ function render() {
   $("version").textContent = d.version;
   $("remove-edge").hidden = d.kind !== "edge";
   $("merge").disabled = d.kind !== "node";
+  $("provenance").textContent = provenance(d.properties);
   const body = $("properties").tBodies[0];
   body.replaceChildren();
   for (const name of Object.keys(d.properties).sort()) {
@@ -243,19 +244,70 @@ function render() {
   }
 }
 
+// Provenance in words: who or what made the element, in which run, how sure it was, and what curators decided.
+function provenance(p) {
+  const parts = [];
+  if (p.extractor) parts.push("found by " + p.extractor + (p.run_id ? " in run " + p.run_id : ""));
+  if (typeof p.confidence === "number") parts.push("confidence " + p.confidence.toFixed(2));
+  if (p.verification_status) parts.push("status " + p.verification_status);
+  return parts.length ? parts.join(", ") : "no provenance recorded";
+}
+
+async function picture(id) {
+  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png", {headers: {"X-API-Key": key}});
+  return response.ok ? URL.createObjectURL(await response.blob()) : null;
+}
+
+// The element's own crop (figures, tables, sections have a place on a page), then side by side for each edge it
+// rests on (an entity's evidence is on its edges): the crop around the span's boxes and the passage with the
+// span marked.
 async function loadEvidence() {
   const img = $("evidence");
-  const id = current.kind === "node" ? current.data.id : current.data.edge_id;
+  const list = $("evidence-items");
   $("evidence-note").textContent = "";
   img.removeAttribute("src");
-  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png", {headers: {"X-API-Key": key}});
-  if (!response.ok) {
-    $("evidence-note").textContent = "no evidence image for this element";
-    img.hidden = true;
-    return;
+  list.replaceChildren();
+  const own = current.kind === "node" ? await picture(current.data.id) : null;
+  img.hidden = !own;
+  if (own) img.src = own;
+  const items = await api("GET", path(current.kind, current.ref) + "/evidence");
+  for (const item of items) list.append(await evidenceItem(item));
+  if (!own && !items.length) $("evidence-note").textContent = "no evidence in a paper for this element";
+}
+
+async function evidenceItem(item) {
+  const box = el("article", undefined, {class: "evidence-item", "data-edge": item.edge_id});
+  const paper = item.paper ? (item.paper.title || item.paper.id) : "no paper";
+  box.append(el("h4", item.source.label + " " + item.source.name + " -[" + item.type + "]-> " +
+                item.target.label + " " + item.target.name));
+  box.append(el("p", paper + ": " + provenance({extractor: item.extractor, run_id: item.run_id,
+                                                confidence: item.confidence, verification_status: item.status}),
+                {class: "provenance"}));
+  const pair = el("div", undefined, {class: "pair"});
+  const src = await picture(item.edge_id);
+  pair.append(src ? el("img", undefined, {src, class: "crop", alt: "the PDF where this " + item.type + " is stated"})
+                  : el("p", "no page region for this edge"));
+  const texts = el("div", undefined, {class: "passages"});
+  for (const passage of item.passages) texts.append(marked(passage));
+  pair.append(texts);
+  box.append(pair);
+  return box;
+}
+
+// The passage as text nodes with the spans in <mark>: inserted as text, never as HTML.
+function marked(passage) {
+  const out = el("blockquote", undefined, {"data-chunk": passage.chunk_id});
+  out.append(el("cite", (passage.section ? passage.section + ", " : "") + "page " + passage.page));
+  const text = el("p");
+  let at = 0;
+  for (const [start, end] of passage.spans) {
+    if (start < at) continue;
+    text.append(passage.text.slice(at, start), el("mark", passage.text.slice(start, end)));
+    at = end;
   }
-  img.hidden = false;
-  img.src = URL.createObjectURL(await response.blob());
+  text.append(passage.text.slice(at));
+  out.append(text);
+  return out;
 }
 
 async function loadNeighbours() {
@@ -353,6 +405,26 @@ function askReason(title, required) {
     resolve(dialog.returnValue === "ok" ? $("dialog-reason").value.trim() : null), {once: true}));
 }
 
+// A merge is confirmed in a dialog that shows both nodes as the graph holds them now: which stays, which is
+// merged into it. Resolves to true when confirmed.
+async function confirmMerge(survivorId, duplicateId) {
+  const [survivor, duplicate] = await Promise.all([survivorId, duplicateId].map((id) => api("GET", path("node", id))));
+  for (const [side, node, role] of [["merge-survivor", survivor, "Stays"], ["merge-duplicate", duplicate,
+                                                                           "Merged into it (then rejected)"]]) {
+    const p = node.properties;
+    const aliases = (p.aliases || []).join(", ");
+    $(side).replaceChildren(el("h3", role), el("p", node.label + ": " + (p.name || p.title || node.id)),
+                            el("p", "id " + node.id), el("p", aliases ? "also: " + aliases : "no aliases"),
+                            el("p", provenance(p)));
+  }
+  const dialog = $("merge-dialog");
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("merge-cancel").focus();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"),
+                                                          {once: true}));
+}
+
 async function statusAsking(action, required) {
   if (!current) return;
   const title = (action === "reject" ? "Reject " : "Flag ") + $("element-title").textContent;
@@ -381,8 +453,8 @@ async function bulk(action) {
       say(id + ": " + error.message, true);
     }
   }
+  await loadList();  // then the outcome: when it shows, so do the list and progress it changed
   say(action + " recorded for " + changed + " of " + chosen.length + " selected items");
-  await loadList();
   if (current) await openElement(current.kind, current.ref);
 }
 
@@ -435,7 +507,9 @@ function candidate(item) {
     side.append(papers);
     const keep = el("button", "Keep this, merge the other into it",
                     {type: "button", "aria-label": "keep " + (end.name || end.id) + ", merge " + (other.name || other.id)});
-    keep.addEventListener("click", () => decide(() => mergeCandidate(item, end)));
+    keep.addEventListener("click", async () => {
+      if (await confirmMerge(end.id, other.id)) await decide(() => mergeCandidate(item, end));
+    });
     side.append(keep);
     pair.append(side);
   }
@@ -503,9 +577,17 @@ $("save-edit").addEventListener("click", () => {
   act(() => api("PATCH", path(current.kind, current.ref), {properties, reason: $("reason").value.trim() || null},
                 current.data.version));
 });
-$("merge").addEventListener("click", () => act(() => api("POST", "/curation/merge",
-  {survivor: current.data.id, duplicate: $("duplicate-id").value.trim(), reason: $("reason").value.trim() || null},
-  current.data.version)));
+$("merge").addEventListener("click", async () => {
+  const duplicate = $("duplicate-id").value.trim();
+  try {
+    if (!(await confirmMerge(current.data.id, duplicate))) return;
+  } catch (error) {
+    say(error.message, true);
+    return;
+  }
+  await act(() => api("POST", "/curation/merge",
+    {survivor: current.data.id, duplicate, reason: $("reason").value.trim() || null}, current.data.version));
+});
 $("add-edge").addEventListener("click", () => act(async () => {
   const result = await api("POST", "/curation/edges", {source: current.data.id, type: $("edge-type").value.trim(),
                                                        target: $("edge-target").value.trim()});
