@@ -231,7 +231,9 @@ function render() {
   $("status").textContent = status;
   $("status").className = "status-" + status;
   $("version").textContent = d.version;
-  $("remove-edge").hidden = d.kind !== "edge";
+  $("remove-edge").hidden = $("retype-box").hidden = d.kind !== "edge";
+  $("retype").replaceChildren(...(d.allowed_types || []).map((type) => el("option", type, type === d.type
+    ? {value: type, selected: ""} : {value: type})));
   $("merge").disabled = d.kind !== "node";
   $("provenance").textContent = provenance(d.properties);
   const body = $("properties").tBodies[0];
@@ -593,6 +595,8 @@ $("add-edge").addEventListener("click", () => act(async () => {
                                                        target: $("edge-target").value.trim()});
   return {event: result.event, element: current.data};
 }));
+$("save-retype").addEventListener("click", () => act(() => api("POST", path(current.kind, current.ref) + "/retype",
+  {type: $("retype").value, reason: $("reason").value.trim() || null}, current.data.version)));
 $("remove-edge").addEventListener("click", () => act(() => api("DELETE", path(current.kind, current.ref), undefined,
                                                               current.data.version)));
 if (key) { $("api-key").value = key; start(); }

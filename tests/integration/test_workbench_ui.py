@@ -174,15 +174,26 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
 
 def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
     """The old review queue (flagged nodes and edges, duplicates, unlinked figures) is the workbench's queue
-    "needs attention": a flagged edge is listed there, opens in the item panel and is verified by key."""
+    "needs attention": a flagged edge is listed there, opens in the item panel and is verified by key; another
+    flagged edge gets another type the ontology allows between its ends, and u undoes that."""
     url, paper = papers
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     edge = empty_db.execute_query(
         "MATCH (p:Paper {id: $id}) MATCH (c:Chunk)-[r:MENTIONS]->(e) WHERE c.paper_sha256 = p.sha256 "
         "RETURN elementId(r) AS id, c.id + '|MENTIONS|' + e.id AS key ORDER BY key LIMIT 1", id=paper["a"]).records[0]
-    flagged = httpx.post(f"{url}/curation/edges/{edge['id']}/flag", json={"reason": "the wrong entity"},
-                         headers={**as_role("curator"), **ANY_VERSION})
-    assert flagged.status_code == 200, flagged.text
+    paper_edge = empty_db.execute_query(
+        "MATCH (p:Paper {id: $id})-[r]->(d:Dataset) RETURN elementId(r) AS id, type(r) AS type, d.id AS dataset "
+        "ORDER BY d.id LIMIT 1", id=paper["a"]).records[0]
+    for flag in (edge["id"], paper_edge["id"]):
+        flagged = httpx.post(f"{url}/curation/edges/{flag}/flag", json={"reason": "the wrong entity"},
+                             headers={**as_role("curator"), **ANY_VERSION})
+        assert flagged.status_code == 200, flagged.text
+    other_type = {"USES": "EVALUATES_ON", "EVALUATES_ON": "USES"}[paper_edge["type"]]
+
+    def types_between() -> dict[str, str]:
+        return {r["type"]: r["status"] for r in empty_db.execute_query(
+            "MATCH (:Paper {id: $p})-[r]->(:Dataset {id: $d}) RETURN type(r) AS type, r.verification_status AS status",
+            p=paper["a"], d=paper_edge["dataset"]).records}
 
     def edge_status() -> str:
         return empty_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN r.verification_status AS s",
@@ -214,3 +225,21 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         last = history.read(empty_db, limit=1)[0]
         assert (last.action, last.element, last.actor) == ("verify", edge["key"], "alice")
         wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
+
+        other = f'#items tr[data-element="{paper_edge["id"]}"] button.link'
+        wait_on_page(browser, "the other flagged edge", lambda b: b.find_elements(By.CSS_SELECTOR, other))[0].click()
+        wait_on_page(browser, "the paper's edge open", lambda b: f"-[{paper_edge['type']}]->" in
+                     b.find_element(By.ID, "element-title").text)
+        browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
+        Select(browser.find_element(By.ID, "retype")).select_by_value(other_type)
+        browser.save_screenshot(str(ARTIFACTS / "10-change-an-edges-type.png"))
+        browser.find_element(By.ID, "save-retype").click()
+        wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
+        assert types_between() == {paper_edge["type"]: "rejected", other_type: "edited"}
+        assert history.read(empty_db, limit=1)[0].action == "retype"
+        wait_on_page(browser, "the new edge open", lambda b: f"-[{other_type}]->" in
+                     b.find_element(By.ID, "element-title").text)
+        browser.execute_script("document.activeElement.blur()")
+        ActionChains(browser).send_keys("u").perform()
+        wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
+        assert types_between() == {paper_edge["type"]: "flagged"}
