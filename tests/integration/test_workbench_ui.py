@@ -243,3 +243,42 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         ActionChains(browser).send_keys("u").perform()
         wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
         assert types_between() == {paper_edge["type"]: "flagged"}
+
+
+def test_an_entitys_evidence_side_by_side(papers, empty_db):
+    """An entity has no page of its own: its item shows each of its edges with the PDF crop beside the passage,
+    the mention marked, and the provenance in words."""
+    url, _ = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    s2orc = empty_db.execute_query("MATCH (d:Dataset) WHERE toLower(d.name) = 's2orc' RETURN d.id AS id, "
+                                   "d.name AS name").records[0]
+    edges = {r["id"]: (r["type"], r["title"] + ": found by " + r["extractor"]) for r in empty_db.execute_query(
+        "MATCH (:Dataset {id: $id})-[r]-() WHERE r.paper_sha256 IS NOT NULL AND size(r.source_chunk_ids) > 0 "
+        "MATCH (p:Paper {sha256: r.paper_sha256}) "
+        "RETURN elementId(r) AS id, type(r) AS type, p.title AS title, r.extractor AS extractor",
+        id=s2orc["id"]).records}
+    assert "MENTIONS" in {t for t, _ in edges.values()}
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        browser.find_element(By.ID, "f-q").send_keys(s2orc["name"], Keys.ENTER)
+        wait_on_page(browser, "the entity listed", lambda b: b.find_elements(
+            By.CSS_SELECTOR, f'#items tr[data-element="{s2orc["id"]}"] button.link'))[0].click()
+
+        def shown(b) -> list | None:
+            items = b.find_elements(By.CSS_SELECTOR, "#evidence-items .evidence-item")
+            loaded = b.execute_script("return [...document.querySelectorAll('#evidence-items img.crop')]"
+                                      ".every((i) => i.complete && i.naturalWidth > 0);")
+            return items if len(items) == len(edges) and loaded else None
+        items = wait_on_page(browser, "each edge's evidence", shown)
+        assert {i.get_attribute("data-edge") for i in items} == set(edges)
+        for item in items:
+            assert item.find_elements(By.CSS_SELECTOR, "img.crop"), "a crop of the PDF beside the passage"
+            kind, words = edges[item.get_attribute("data-edge")]
+            marks = {m.text.lower() for m in item.find_elements(By.TAG_NAME, "mark")}
+            assert marks == {"s2orc"} if kind == "MENTIONS" else marks, marks
+            assert item.find_element(By.CSS_SELECTOR, ".provenance").text.startswith(words)
+        assert not browser.find_element(By.ID, "properties").is_displayed()  # the raw values are folded
+        browser.save_screenshot(str(ARTIFACTS / "11-entity-evidence-side-by-side.png"))
