@@ -23,9 +23,10 @@ ZOOM = 2.0  # 144 dpi
 HIGHLIGHT = (1.0, 0.85, 0.0)  # yellow, drawn translucent over the text
 
 
-def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: str | None = None
-                   ) -> tuple[str, list[str]]:
-    """(PDF SHA-256, boxes as "page:x0,y0,x1,y1") of a chunk, node or edge: its provenance boxes, else its bbox."""
+def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: str | None = None,
+                   chunk_id: str | None = None) -> tuple[str, list[str]]:
+    """(PDF SHA-256, boxes as "page:x0,y0,x1,y1") of a chunk, node or edge: its provenance boxes, else its bbox;
+    for an edge, the boxes of its spans (in its passage `chunk_id` only, when given)."""
     try:
         holder = get_node(driver, schema, element_id, database)
     except NotFoundError:
@@ -33,7 +34,10 @@ def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: st
     p = holder["properties"]
     boxes = list(p.get("bboxes") or ([p["bbox"]] if p.get("bbox") else []))
     if "source_node" in holder:  # an edge keeps only its passage's first box; show where its span is printed
-        spans = [box for chunk in edge_passages(driver, schema, holder, database) for box in chunk["boxes"]]
+        passages = [c for c in edge_passages(driver, schema, holder, database) if chunk_id in (None, c["chunk_id"])]
+        if chunk_id is not None and not passages:
+            raise NotFoundError(f"{chunk_id!r} is not a passage of the edge {element_id!r}")
+        spans = [box for chunk in passages for box in chunk["boxes"]]
         boxes = list(dict.fromkeys(spans)) or boxes
     if not p.get("paper_sha256") or not boxes:
         raise NotFoundError(f"{element_id!r} has no box on a page to show",
@@ -125,8 +129,8 @@ def render(pdf_path, boxes: list[str], max_pixels: int) -> bytes:
 
 
 def evidence_png(driver: Driver, schema: Schema, store: PDFStore, element_id: str, max_pixels: int,
-                 database: str | None = None) -> bytes:
-    sha, boxes = evidence_boxes(driver, schema, element_id, database)
+                 database: str | None = None, chunk_id: str | None = None) -> bytes:
+    sha, boxes = evidence_boxes(driver, schema, element_id, database, chunk_id)
     path = store.path(sha)
     if not path.exists():
         raise NotFoundError(f"the PDF of {element_id!r} (sha256 {sha[:12]}...) is not in the file store",

@@ -255,8 +255,9 @@ function provenance(p) {
   return parts.length ? parts.join(", ") : "no provenance recorded";
 }
 
-async function picture(id) {
-  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png", {headers: {"X-API-Key": key}});
+async function picture(id, chunk) {
+  const query = chunk ? "?chunk=" + encodeURIComponent(chunk) : "";
+  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png" + query, {headers: {"X-API-Key": key}});
   return response.ok ? URL.createObjectURL(await response.blob()) : null;
 }
 
@@ -285,14 +286,13 @@ async function evidenceItem(item) {
   box.append(el("p", paper + ": " + provenance({extractor: item.extractor, run_id: item.run_id,
                                                 confidence: item.confidence, verification_status: item.status}),
                 {class: "provenance"}));
-  const pair = el("div", undefined, {class: "pair"});
-  const src = await picture(item.edge_id);
-  pair.append(src ? el("img", undefined, {src, class: "crop", alt: "the PDF where this " + item.type + " is stated"})
-                  : el("p", "no page region for this edge"));
-  const texts = el("div", undefined, {class: "passages"});
-  for (const passage of item.passages) texts.append(marked(passage));
-  pair.append(texts);
-  box.append(pair);
+  for (const passage of item.passages) {  // each passage's crop beside its text
+    const pair = el("div", undefined, {class: "pair passages"});
+    const src = passage.boxes.length ? await picture(item.edge_id, passage.chunk_id) : null;
+    pair.append(src ? el("img", undefined, {src, class: "crop", alt: "the PDF where this " + item.type + " is stated"})
+                    : el("p", "no page region for this passage"), marked(passage));
+    box.append(pair);
+  }
   return box;
 }
 

@@ -4,14 +4,18 @@ the passage's text and every box those spans are printed in (as the passage's bo
 
 from __future__ import annotations
 
+import struct
+
 import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from extractors.bbox import parse_bbox
+from kg.evidence import MARGIN, ZOOM
 from tests.curation_support import as_role, curated_settings
 from tests.ingest_support import ingest_settings, run_ingest  # noqa: F401
 from tests.integration.test_duplicates import PAPER_A
-from tests.pdf_factory import entities_paper, write
+from tests.pdf_factory import HEIGHT, entities_paper, write
 
 CURATOR = as_role("curator")
 
@@ -60,6 +64,16 @@ def test_an_entitys_evidence_is_its_edges_with_the_spans_marked(client, driver):
     mention = next(i for i in items if i["type"] == "MENTIONS")
     one = client.get(f"/curation/edges/{mention['edge_id']}/evidence", headers=CURATOR).json()
     assert one == [mention]
+
+    # the crop of one passage is cut around its spans' boxes (with the margin), not around the passage's first box
+    passage = mention["passages"][0]
+    png = client.get(f"/evidence/{mention['edge_id']}.png", params={"chunk": passage["chunk_id"]})
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    width, height = struct.unpack(">II", png.content[16:24])
+    rects = [parse_bbox(b)[1] for b in passage["boxes"] if parse_bbox(b)[0] == parse_bbox(passage["boxes"][0])[0]]
+    top, bottom = min(r[1] for r in rects), max(r[3] for r in rects)
+    assert abs(height - (min(bottom + MARGIN, HEIGHT) - max(top - MARGIN, 0)) * ZOOM) <= 2 * ZOOM
+    assert client.get(f"/evidence/{mention['edge_id']}.png", params={"chunk": "not-a-passage"}).status_code == 404
 
 
 def test_evidence_needs_a_curator_and_a_known_element(client):
