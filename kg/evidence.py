@@ -48,7 +48,7 @@ def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: st
 
 def edge_passages(driver: Driver, schema: Schema, edge: dict, database: str | None = None) -> list[dict]:
     """The passages an edge (as kg.queries.get_edge returns it) rests on, each with `spans` (offsets in its text)
-    and `boxes` (every box of the page those spans are printed in)."""
+    and `boxes` (every box of the passage that those spans are printed in)."""
     ends = [edge["source_node"]["properties"], edge["target_node"]["properties"]]
     out = []
     for chunk in evidence_chunks(driver, schema, edge["id"], database):

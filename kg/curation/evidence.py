@@ -34,8 +34,8 @@ def item_evidence(driver: Driver, schema: Schema, ref: NodeRef | EdgeRef, edge_i
         paper = run(cypher.PAPER_BY_SHA, sha=p.get("paper_sha256")) if p.get("paper_sha256") else []
         out.append({"edge_id": one, "type": edge["type"], "source": _end(schema, edge["source_node"]),
                     "target": _end(schema, edge["target_node"]), "extractor": p.get("extractor"),
-                    "run_id": p.get("run_id"),
-                    "confidence": p.get("confidence"), "status": p.get("verification_status"),
+                    "run_id": p.get("run_id"), "confidence": p.get("confidence"),
+                    "status": p.get("verification_status"),
                     "paper": dict(paper[0]) if paper else None,
                     "passages": [{"chunk_id": c["chunk_id"], "text": c["text"], "section": c["section"],
                                   "page": c["page_start"], "spans": [list(s) for s in c["spans"]], "boxes": c["boxes"]}
