@@ -8,13 +8,14 @@ rendered at a lower zoom instead, so it still shows, smaller."""
 from __future__ import annotations
 
 import math
+import re
 
 from neo4j import Driver
 
 from extractors.bbox import parse_bbox
 from kg.errors import NotFoundError
 from kg.filestore import PDFStore
-from kg.queries import get_edge, get_node
+from kg.queries import evidence_chunks, get_edge, get_node
 from ontology.loader import Schema
 
 MARGIN = 36.0  # points of context around the evidence
@@ -22,20 +23,75 @@ ZOOM = 2.0  # 144 dpi
 HIGHLIGHT = (1.0, 0.85, 0.0)  # yellow, drawn translucent over the text
 
 
-def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: str | None = None
-                   ) -> tuple[str, list[str]]:
-    """(PDF SHA-256, boxes as "page:x0,y0,x1,y1") of a chunk, node or edge: its provenance boxes, else its bbox."""
+def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: str | None = None,
+                   chunk_id: str | None = None) -> tuple[str, list[str]]:
+    """(PDF SHA-256, boxes as "page:x0,y0,x1,y1") of a chunk, node or edge: its provenance boxes, else its bbox;
+    for an edge, the boxes of its spans (in its passage `chunk_id` only, when given)."""
     try:
         holder = get_node(driver, schema, element_id, database)
     except NotFoundError:
         holder = get_edge(driver, element_id, database)
     p = holder["properties"]
     boxes = list(p.get("bboxes") or ([p["bbox"]] if p.get("bbox") else []))
+    if "source_node" in holder:  # an edge keeps only its passage's first box; show where its span is printed
+        passages = [c for c in edge_passages(driver, schema, holder, database) if chunk_id in (None, c["chunk_id"])]
+        if chunk_id is not None and not passages:
+            raise NotFoundError(f"{chunk_id!r} is not a passage of the edge {element_id!r}")
+        spans = [box for chunk in passages for box in chunk["boxes"]]
+        boxes = list(dict.fromkeys(spans)) or boxes
     if not p.get("paper_sha256") or not boxes:
         raise NotFoundError(f"{element_id!r} has no box on a page to show",
                             hint="elements shared across papers (entities, authors) have no page of their own; "
                                  "ask for one of their edges or source chunks")
     return p["paper_sha256"], boxes
+
+
+def edge_passages(driver: Driver, schema: Schema, edge: dict, database: str | None = None) -> list[dict]:
+    """The passages an edge (as kg.queries.get_edge returns it) rests on, each with `spans` (offsets in its text)
+    and `boxes` (every box of the passage that those spans are printed in)."""
+    ends = [edge["source_node"]["properties"], edge["target_node"]["properties"]]
+    out = []
+    for chunk in evidence_chunks(driver, schema, edge["id"], database):
+        spans = edge_spans(chunk["text"], chunk["char_start"], edge["properties"], ends)
+        out.append({**chunk, "spans": spans, "boxes": span_boxes(chunk["bboxes"], chunk["box_starts"], spans)})
+    return out
+
+
+def edge_spans(text: str, char_start: int | None, edge: dict, ends: list[dict]) -> list[tuple[int, int]]:
+    """Where in a passage an edge's claim is stated: the mention spans the edge keeps (offsets in the paper's
+    text), else an end's definition sentence (a DEFINES edge rests on it), else where an end's name or an alias
+    is written. Empty when none of these is in the passage."""
+    starts, ends_at = edge.get("char_starts") or [], edge.get("char_ends") or []
+    if starts and char_start is not None:
+        kept = [(a - char_start, b - char_start) for a, b in zip(starts, ends_at) if 0 <= a - char_start < len(text)]
+        if kept:
+            return kept
+    lowered = text.lower()
+    for node in ends:
+        definition = (node.get("definition") or "").strip().lower()
+        if definition and (at := lowered.find(definition)) >= 0:
+            return [(at, at + len(definition))]
+    found = set()
+    for node in ends:
+        for name in [node.get("name"), *(node.get("aliases") or [])]:
+            if name and name.strip():
+                pattern = r"(?<!\w)" + re.escape(name.strip().lower()) + r"(?!\w)"
+                found |= {(m.start(), m.end()) for m in re.finditer(pattern, lowered)}
+    return sorted(found)
+
+
+def span_boxes(bboxes: list[str], box_starts: list[int], spans: list[tuple[int, int]]) -> list[str]:
+    """The boxes of a passage that hold any of the spans: box i holds the text from box_starts[i] to the next
+    box's start. A passage without box_starts (ingested before extractors 0.4.2) gives none."""
+    if len(box_starts) < len(bboxes) or not bboxes:
+        return []
+    bounds = sorted(set(box_starts[:len(bboxes)]))
+    out = []
+    for box, start in zip(bboxes, box_starts):
+        end = next((b for b in bounds if b > start), math.inf)
+        if any(a < end and b > start for a, b in spans):
+            out.append(box)
+    return out
 
 
 def zoom_for(width: float, height: float, max_pixels: int) -> float:
@@ -73,8 +129,8 @@ def render(pdf_path, boxes: list[str], max_pixels: int) -> bytes:
 
 
 def evidence_png(driver: Driver, schema: Schema, store: PDFStore, element_id: str, max_pixels: int,
-                 database: str | None = None) -> bytes:
-    sha, boxes = evidence_boxes(driver, schema, element_id, database)
+                 database: str | None = None, chunk_id: str | None = None) -> bytes:
+    sha, boxes = evidence_boxes(driver, schema, element_id, database, chunk_id)
     path = store.path(sha)
     if not path.exists():
         raise NotFoundError(f"the PDF of {element_id!r} (sha256 {sha[:12]}...) is not in the file store",

@@ -427,7 +427,8 @@ def chunk_record(r) -> dict[str, Any]:
     c = props(r["c"])
     return {"chunk_id": c["id"], "text": c.get("text", ""), "kind": c.get("kind"), "section": r["section"],
             "paper_id": r["paper_id"], "title": r["title"], "page_start": c.get("page_start"),
-            "page_end": c.get("page_end"), "bboxes": c.get("bboxes") or []}
+            "page_end": c.get("page_end"), "bboxes": c.get("bboxes") or [], "char_start": c.get("char_start"),
+            "box_starts": c.get("box_starts") or []}
 
 
 def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: str | None = None) -> list[dict]:

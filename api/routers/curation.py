@@ -21,6 +21,7 @@ from api.params import MAX_TEXT, PAPER_NAME_HELP, Offset
 from kg.apikeys import Identity
 from kg.curation import history
 from kg.curation.duplicates import candidates
+from kg.curation.evidence import item_evidence
 from kg.curation.merge import merge
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
@@ -71,6 +72,11 @@ class NewEdge(Reason):
     target: str = Field(description="target node id")
 
 
+class Retype(Reason):
+    type: str = Field(description="the new relationship type; the ontology must allow it between the edge's ends",
+                      examples=["EVALUATES_ON"])
+
+
 class Merge(Reason):
     survivor: str = Field(description="the node that stays")
     duplicate: str = Field(description="the node merged into it")
@@ -101,6 +107,8 @@ class Element(BaseModel):
     source_label: str | None = None
     target_label: str | None = None
     edge_id: str | None = Field(None, description="Neo4j element id of an edge, as GET /edges/{id} takes")
+    allowed_types: list[str] | None = Field(None, description="GET of an edge: the relationship types the "
+                                                              "ontology allows between its ends (for a retype)")
 
 
 class EventOut(BaseModel):
@@ -169,6 +177,34 @@ class DuplicatePage(BaseModel):
     offset: int
     limit: int
     items: list[DuplicateCandidate]
+
+
+class EvidenceEnd(BaseModel):
+    id: str | None
+    label: str | None
+    name: str | None
+
+
+class EvidencePassage(BaseModel):
+    chunk_id: str
+    text: str
+    section: str | None
+    page: int | None
+    spans: list[list[int]] = Field(description="[start, end) offsets in `text` of what states the edge")
+    boxes: list[str] = Field(description="every box (page:x0,y0,x1,y1) the spans are printed in")
+
+
+class EvidenceItem(BaseModel):
+    edge_id: str = Field(description="GET /evidence/{edge_id}.png crops the PDF around the spans' boxes")
+    type: str
+    source: EvidenceEnd
+    target: EvidenceEnd
+    paper: PaperRef | None
+    extractor: str | None
+    run_id: str | None
+    confidence: float | None
+    status: str | None
+    passages: list[EvidencePassage]
 
 
 ReviewQueue = StrEnum("ReviewQueue", {name: name for name in QUEUES})
@@ -335,7 +371,22 @@ def get_node(node_id: str, response: Response, cur: Curation = Depends(curator))
 
 @router.get("/edges/{edge_id}", response_model=Element)
 def get_edge(edge_id: str, response: Response, cur: Curation = Depends(curator)):
-    return _element(response, cur.get(cur.edge_ref(edge_id)))
+    ref = cur.edge_ref(edge_id)
+    allowed = sorted(t for t, rel in cur.schema.relationships.items()
+                     if (ref.source_label, ref.target_label) in rel.patterns)
+    return _element(response, {**cur.get(ref), "allowed_types": allowed})
+
+
+@router.get("/nodes/{node_id}/evidence", response_model=list[EvidenceItem])
+def node_evidence(node_id: str, cur: Curation = Depends(curator)):
+    """What the node rests on: its most confident edges that have a paper, each with its passages, the spans in
+    them that state it and the boxes those are printed in."""
+    return item_evidence(cur.driver, cur.schema, cur.node_ref(node_id), None, cur.database)
+
+
+@router.get("/edges/{edge_id}/evidence", response_model=list[EvidenceItem])
+def edge_evidence(edge_id: str, cur: Curation = Depends(curator)):
+    return item_evidence(cur.driver, cur.schema, cur.edge_ref(edge_id), edge_id, cur.database)
 
 
 @router.get("/nodes/{node_id}/history", response_model=list[EventOut])
@@ -354,6 +405,14 @@ def node_status(node_id: str, action: Status, response: Response, body: Reason =
                 cur: Curation = Depends(curator), if_match: str = Depends(required_if_match)):
     """verify, flag (with a reason), unflag (back to the status before the flag) or reject (soft delete)."""
     return _answer(response, _status(cur, cur.node_ref(node_id), action, body, if_match))
+
+
+@router.post("/edges/{edge_id}/retype", response_model=ChangeOut)
+def retype_edge(edge_id: str, body: Retype, response: Response, cur: Curation = Depends(curator),
+                if_match: str = Depends(required_if_match)):
+    """Change the edge's type within the ontology (422 when it does not allow the type between the ends): a new
+    edge of that type, `edited`, with the old one's properties; the old edge stays `rejected`. Undo reverses it."""
+    return _answer(response, cur.retype_edge(cur.edge_ref(edge_id), body.type, reason=body.reason, if_match=if_match))
 
 
 @router.post("/edges/{edge_id}/{action}", response_model=ChangeOut)

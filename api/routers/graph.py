@@ -51,10 +51,13 @@ def get_edge(edge_id: str, driver: Driver = Depends(deps.driver), settings: Sett
 
 @router.get("/evidence/{element_id}.png", response_class=Response,
             responses={200: {"content": {"image/png": {}}, "description": "the PDF region, highlighted"}})
-def evidence_image(element_id: str, driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+def evidence_image(element_id: str, chunk: str | None = Query(None, max_length=params.MAX_TEXT,
+                                                             description="an edge's passage: crop around its spans "
+                                                                         "in that passage only"),
+                   driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                    schema: Schema = Depends(deps.schema)):
     png = evidence_png(driver, schema, PDFStore(settings.data_dir), element_id, settings.evidence_max_pixels,
-                       settings.neo4j_database)
+                       settings.neo4j_database, chunk)
     return Response(png, media_type="image/png")
 
 

@@ -66,7 +66,7 @@ async function start() {
 // the curator's selection and the events of this session (for u, undo).
 const PAGE_SIZE = 50;
 let offset = 0;
-let rows = []; // the items shown, in order
+let rows = []; // the items shown, in order: {kind: "node" | "edge", id, ...}
 let position = -1; // index in rows of the open item, -1 when the open item is not in the list
 const selected = new Set();
 let lastClicked = -1; // for shift-click ranges
@@ -89,18 +89,25 @@ function query() {
   return params;
 }
 
+// The queue "needs attention" is the fixed queue of GET /curation/queue (flagged nodes and edges, SAME_AS
+// candidates, low-confidence nodes, figures and tables not linked from the text): it holds edges too, and the
+// review list's filters and pager do not apply to it.
+const ATTENTION = "attention";
+const ATTENTION_LIMIT = 200;
+const GROUPS = {flagged: "flagged", same_as: "duplicate candidates", low_confidence: "low confidence",
+                uncovered: "unlinked figures/tables"};
+
 async function loadList() {
+  if ($("f-queue").value === ATTENTION) return loadAttention();
   const page = await api("GET", "/curation/items?" + query());
-  rows = page.items;
+  rows = page.items.map((item) => ({...item, kind: "node"}));
   $("select-page").checked = false;
   const labels = $("f-label");
   if (labels.options.length === 1) for (const label of page.labels) labels.append(el("option", label));
   const body = $("items").tBodies[0];
   body.replaceChildren();
   rows.forEach((item, index) => body.append(row(item, index)));
-  const openId = current && current.kind === "node" ? current.ref : null;
-  position = rows.findIndex((item) => item.id === openId);
-  markOpen();
+  findOpen();
   const p = page.progress;
   $("progress").textContent = p.verified + " verified, " + p.rejected + " rejected of " + p.total + " in view" +
     " (" + p.flagged + " flagged, " + p.edited + " edited, " + p.auto + " not reviewed)";
@@ -111,8 +118,29 @@ async function loadList() {
   showSelection();
 }
 
+async function loadAttention() {
+  const items = await api("GET", "/curation/queue?limit=" + ATTENTION_LIMIT);
+  rows = items.map((item) => ({kind: item.element_kind, id: item.element, label: item.label, name: item.name,
+                               confidence: item.confidence, status: item.kind, reason: item.why, papers: [],
+                               paper_count: 0}));
+  $("select-page").checked = false;
+  $("items").tBodies[0].replaceChildren(...rows.map(row));
+  findOpen();
+  const counts = Object.entries(GROUPS).map(([group, words]) =>
+    rows.filter((item) => item.status === group).length + " " + words);
+  $("progress").textContent = rows.length + " need attention (" + counts.join(", ") + ")";
+  $("page-info").textContent = rows.length === ATTENTION_LIMIT ? "the first " + ATTENTION_LIMIT : "";
+  $("prev-page").disabled = $("next-page").disabled = true;
+  showSelection();
+}
+
+function findOpen() {
+  position = current ? rows.findIndex((item) => item.kind === current.kind && item.id === current.ref) : -1;
+  markOpen();
+}
+
 function row(item, index) {
-  const tr = el("tr", undefined, {"data-element": item.id});
+  const tr = el("tr", undefined, {"data-element": item.id, "data-kind": item.kind});
   const box = el("input", undefined, {type: "checkbox", "aria-label": "select " + item.label + " " + item.name});
   box.checked = selected.has(item.id);
   box.addEventListener("click", (event) => choose(index, box.checked, event.shiftKey));
@@ -161,7 +189,7 @@ async function openAt(index) {
   if (index < 0 || index >= rows.length) return;
   position = index;
   markOpen();
-  await openElement("node", rows[index].id);
+  await openElement(rows[index].kind, rows[index].id);
 }
 
 async function loadPaperNames() {
@@ -185,10 +213,8 @@ async function openElement(kind, ref) {
       for (const id of ITEM_FIELDS) $(id).value = "";
       for (const box of ["edit-box", "merge-box"]) $(box).open = false;
     }
-    if (kind !== "node" || (rows[position] || {}).id !== ref) {
-      position = rows.findIndex((item) => kind === "node" && item.id === ref);
-      markOpen();
-    }
+    const shown = rows[position] || {};
+    if (shown.kind !== kind || shown.id !== current.ref) findOpen();
     render();
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
@@ -205,8 +231,11 @@ function render() {
   $("status").textContent = status;
   $("status").className = "status-" + status;
   $("version").textContent = d.version;
-  $("remove-edge").hidden = d.kind !== "edge";
+  $("remove-edge").hidden = $("retype-box").hidden = d.kind !== "edge";
+  $("retype").replaceChildren(...(d.allowed_types || []).map((type) => el("option", type, type === d.type
+    ? {value: type, selected: ""} : {value: type})));
   $("merge").disabled = d.kind !== "node";
+  $("provenance").textContent = provenance(d.properties);
   const body = $("properties").tBodies[0];
   body.replaceChildren();
   for (const name of Object.keys(d.properties).sort()) {
@@ -217,19 +246,70 @@ function render() {
   }
 }
 
+// Provenance in words: who or what made the element, in which run, how sure it was, and what curators decided.
+function provenance(p) {
+  const parts = [];
+  if (p.extractor) parts.push("found by " + p.extractor + (p.run_id ? " in run " + p.run_id : ""));
+  if (typeof p.confidence === "number") parts.push("confidence " + p.confidence.toFixed(2));
+  if (p.verification_status) parts.push("status " + p.verification_status);
+  return parts.length ? parts.join(", ") : "no provenance recorded";
+}
+
+async function picture(id, chunk) {
+  const query = chunk ? "?chunk=" + encodeURIComponent(chunk) : "";
+  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png" + query, {headers: {"X-API-Key": key}});
+  return response.ok ? URL.createObjectURL(await response.blob()) : null;
+}
+
+// The element's own crop (figures, tables, sections have a place on a page), then side by side for each edge it
+// rests on (an entity's evidence is on its edges): the crop around the span's boxes and the passage with the
+// span marked.
 async function loadEvidence() {
   const img = $("evidence");
-  const id = current.kind === "node" ? current.data.id : current.data.edge_id;
+  const list = $("evidence-items");
   $("evidence-note").textContent = "";
   img.removeAttribute("src");
-  const response = await fetch("/evidence/" + encodeURIComponent(id) + ".png", {headers: {"X-API-Key": key}});
-  if (!response.ok) {
-    $("evidence-note").textContent = "no evidence image for this element";
-    img.hidden = true;
-    return;
+  list.replaceChildren();
+  const own = current.kind === "node" ? await picture(current.data.id) : null;
+  img.hidden = !own;
+  if (own) img.src = own;
+  const items = await api("GET", path(current.kind, current.ref) + "/evidence");
+  for (const item of items) list.append(await evidenceItem(item));
+  if (!own && !items.length) $("evidence-note").textContent = "no evidence in a paper for this element";
+}
+
+async function evidenceItem(item) {
+  const box = el("article", undefined, {class: "evidence-item", "data-edge": item.edge_id});
+  const paper = item.paper ? (item.paper.title || item.paper.id) : "no paper";
+  box.append(el("h4", item.source.label + " " + item.source.name + " -[" + item.type + "]-> " +
+                item.target.label + " " + item.target.name));
+  box.append(el("p", paper + ": " + provenance({extractor: item.extractor, run_id: item.run_id,
+                                                confidence: item.confidence, verification_status: item.status}),
+                {class: "provenance"}));
+  for (const passage of item.passages) {  // each passage's crop beside its text
+    const pair = el("div", undefined, {class: "pair passages"});
+    const src = passage.boxes.length ? await picture(item.edge_id, passage.chunk_id) : null;
+    pair.append(src ? el("img", undefined, {src, class: "crop", alt: "the PDF where this " + item.type + " is stated"})
+                    : el("p", "no page region for this passage"), marked(passage));
+    box.append(pair);
   }
-  img.hidden = false;
-  img.src = URL.createObjectURL(await response.blob());
+  return box;
+}
+
+// The passage as text nodes with the spans in <mark>: inserted as text, never as HTML.
+function marked(passage) {
+  const out = el("blockquote", undefined, {"data-chunk": passage.chunk_id});
+  out.append(el("cite", (passage.section ? passage.section + ", " : "") + "page " + passage.page));
+  const text = el("p");
+  let at = 0;
+  for (const [start, end] of passage.spans) {
+    if (start < at) continue;
+    text.append(passage.text.slice(at, start), el("mark", passage.text.slice(start, end)));
+    at = end;
+  }
+  text.append(passage.text.slice(at));
+  out.append(text);
+  return out;
 }
 
 async function loadNeighbours() {
@@ -327,6 +407,26 @@ function askReason(title, required) {
     resolve(dialog.returnValue === "ok" ? $("dialog-reason").value.trim() : null), {once: true}));
 }
 
+// A merge is confirmed in a dialog that shows both nodes as the graph holds them now: which stays, which is
+// merged into it. Resolves to true when confirmed.
+async function confirmMerge(survivorId, duplicateId) {
+  const [survivor, duplicate] = await Promise.all([survivorId, duplicateId].map((id) => api("GET", path("node", id))));
+  for (const [side, node, role] of [["merge-survivor", survivor, "Stays"], ["merge-duplicate", duplicate,
+                                                                           "Merged into it (then rejected)"]]) {
+    const p = node.properties;
+    const aliases = (p.aliases || []).join(", ");
+    $(side).replaceChildren(el("h3", role), el("p", node.label + ": " + (p.name || p.title || node.id)),
+                            el("p", "id " + node.id), el("p", aliases ? "also: " + aliases : "no aliases"),
+                            el("p", provenance(p)));
+  }
+  const dialog = $("merge-dialog");
+  dialog.returnValue = "";
+  dialog.showModal();
+  $("merge-cancel").focus();
+  return new Promise((resolve) => dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"),
+                                                          {once: true}));
+}
+
 async function statusAsking(action, required) {
   if (!current) return;
   const title = (action === "reject" ? "Reject " : "Flag ") + $("element-title").textContent;
@@ -337,26 +437,26 @@ async function statusAsking(action, required) {
 // Bulk changes go through the same operation as one item's, one at a time, each with the version it was read
 // at, so each is recorded in the history and each can be undone alone.
 async function bulk(action) {
-  const ids = rows.filter((item) => selected.has(item.id)).map((item) => item.id);
-  if (!ids.length) return;
+  const chosen = rows.filter((item) => selected.has(item.id));
+  if (!chosen.length) return;
   let reason = null;
   if (action === "reject") {
-    reason = await askReason("Reject " + ids.length + " selected items", false);
+    reason = await askReason("Reject " + chosen.length + " selected items", false);
     if (reason === null) return;
   }
   let changed = 0;
-  for (const id of ids) {
+  for (const {kind, id} of chosen) {
     try {
-      const node = await api("GET", path("node", id));
-      const result = await api("POST", path("node", id) + "/" + action, {reason: reason || null}, node.version);
+      const element = await api("GET", path(kind, id));
+      const result = await api("POST", path(kind, id) + "/" + action, {reason: reason || null}, element.version);
       if (result.event) { done.push(result.event.id); changed++; }
       selected.delete(id);
     } catch (error) {
       say(id + ": " + error.message, true);
     }
   }
-  say(action + " recorded for " + changed + " of " + ids.length + " selected items");
-  await loadList();
+  await loadList();  // then the outcome: when it shows, so do the list and progress it changed
+  say(action + " recorded for " + changed + " of " + chosen.length + " selected items");
   if (current) await openElement(current.kind, current.ref);
 }
 
@@ -409,7 +509,9 @@ function candidate(item) {
     side.append(papers);
     const keep = el("button", "Keep this, merge the other into it",
                     {type: "button", "aria-label": "keep " + (end.name || end.id) + ", merge " + (other.name || other.id)});
-    keep.addEventListener("click", () => decide(() => mergeCandidate(item, end)));
+    keep.addEventListener("click", async () => {
+      if (await confirmMerge(end.id, other.id)) await decide(() => mergeCandidate(item, end));
+    });
     side.append(keep);
     pair.append(side);
   }
@@ -477,14 +579,24 @@ $("save-edit").addEventListener("click", () => {
   act(() => api("PATCH", path(current.kind, current.ref), {properties, reason: $("reason").value.trim() || null},
                 current.data.version));
 });
-$("merge").addEventListener("click", () => act(() => api("POST", "/curation/merge",
-  {survivor: current.data.id, duplicate: $("duplicate-id").value.trim(), reason: $("reason").value.trim() || null},
-  current.data.version)));
+$("merge").addEventListener("click", async () => {
+  const duplicate = $("duplicate-id").value.trim();
+  try {
+    if (!(await confirmMerge(current.data.id, duplicate))) return;
+  } catch (error) {
+    say(error.message, true);
+    return;
+  }
+  await act(() => api("POST", "/curation/merge",
+    {survivor: current.data.id, duplicate, reason: $("reason").value.trim() || null}, current.data.version));
+});
 $("add-edge").addEventListener("click", () => act(async () => {
   const result = await api("POST", "/curation/edges", {source: current.data.id, type: $("edge-type").value.trim(),
                                                        target: $("edge-target").value.trim()});
   return {event: result.event, element: current.data};
 }));
+$("save-retype").addEventListener("click", () => act(() => api("POST", path(current.kind, current.ref) + "/retype",
+  {type: $("retype").value, reason: $("reason").value.trim() || null}, current.data.version)));
 $("remove-edge").addEventListener("click", () => act(() => api("DELETE", path(current.kind, current.ref), undefined,
                                                               current.data.version)));
 if (key) { $("api-key").value = key; start(); }

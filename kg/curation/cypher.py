@@ -45,6 +45,15 @@ RETURN type(r) AS type, startNode(r) = n AS outgoing, [l IN labels(m) WHERE l IN
 ORDER BY type, other_id
 """
 
+# The edges a node's evidence is on (an entity has no page of its own): those with a paper and passages, the most
+# confident first.
+EVIDENCE_EDGES_OF_NODE = """
+MATCH (n:`{label}` {{id: $id}})-[r]-()
+WHERE type(r) IN $types AND r.paper_sha256 IS NOT NULL AND size(coalesce(r.source_chunk_ids, [])) > 0
+RETURN elementId(r) AS edge_id ORDER BY coalesce(r.confidence, 0) DESC, edge_id LIMIT $limit
+"""
+PAPER_BY_SHA = "MATCH (p:Paper {sha256: $sha}) RETURN p.id AS id, p.title AS title"
+
 CREATE_EVENT = f"""
 CREATE (ev:{EVENT_LABEL}) SET ev = $event
 MERGE (a:{AGENT_LABEL} {{id: $event.actor}})

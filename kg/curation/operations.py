@@ -314,6 +314,37 @@ class Curation:
             return Outcome(None, event)
         return self.write(work)
 
+    def retype_edge(self, ref: EdgeRef, new_type: str, *, reason: str | None = None,
+                    if_match: str | None = None) -> Outcome:
+        """The same link under another type that the ontology allows between its ends (a USES that is an
+        EVALUATES_ON): a new edge of that type with the old one's properties, `edited`; the old edge stays,
+        `rejected`, so a re-ingest does not propose it again. Undo removes the new edge and gives the old one back
+        its properties."""
+        if new_type not in self.schema.relationships:
+            raise InvalidEditError(f"{new_type!r} is not a relationship type of the ontology",
+                                   details={"reason": "UNKNOWN_TYPE", "property": "type"})
+        retyped = EdgeRef(ref.source_label, ref.source, new_type, ref.target_label, ref.target)
+
+        def work(tx: ManagedTransaction) -> Outcome:
+            current, _ = self.locked(tx, ref, if_match)
+            if new_type == ref.type:
+                return Outcome(state(ref, current, self._edge_id(tx, ref)), None)
+            if (existing := retyped.lock(tx)) is not None:
+                raise ConflictError(f"the edge {retyped.key} exists already",
+                                    details={"current": state(retyped, existing)})
+            now = now_utc()
+            after = {**current, "verification_status": "edited", "updated_at": now}
+            if rejection := retyped.validate(self.schema, after):
+                raise refusal(rejection)
+            ref.set(tx, {"verification_status": "rejected", "updated_at": now})
+            retyped.create(tx, after)
+            event = self.new_event("retype", "retyped", retyped, old={"target": ref.as_dict(), "props": current},
+                                   new={"target": retyped.as_dict(), "props": after}, reason=reason,
+                                   before=current, after=after, elements=[ref.key, retyped.key])
+            record(tx, event, retyped.nodes)
+            return Outcome(state(retyped, after, self._edge_id(tx, retyped)), event)
+        return self.write(work)
+
     # ------------------------------------------------------------ undo
     def reverse(self, tx: ManagedTransaction, done: Event, reason: str | None) -> Outcome:
         """Undo one property or edge change in `tx` (kg/curation/undo.py checks the event, and reverses merges
@@ -333,6 +364,21 @@ class Curation:
             ref.set(tx, old)
             after = {k: v for k, v in {**current, **old}.items() if v is not None}
             event = self.new_event("undo", "props", ref, old=decode(done.new), new=old, after=after, **undo)
+        elif done.change == "retyped":
+            old_ref, after = ref_from_dict(done.old["target"]), decode(done.old["props"])
+            replaced = old_ref.lock(tx)
+            if current is None or version(current) != version(decode(done.new["props"])) or replaced is None or \
+                    version(replaced) != version({**after, "verification_status": "rejected"}):
+                raise ConflictError(f"the edges {old_ref.key} and {ref.key} changed since event {done.id}; undo the "
+                                    "later changes first", details={"current": state(ref, current)})
+            ref.delete(tx)
+            old_ref.set(tx, after)
+            event = self.new_event("undo", "retype_undone", old_ref, old=done.new, new=done.old, after=after,
+                                   elements=[ref.key, old_ref.key], **undo)
+            ref = old_ref
+        elif done.change == "retype_undone":
+            raise InvalidEditError(f"event {done.id} undid a change of type; change the type again instead",
+                                   details={"reason": "NOT_UNDOABLE", "property": None})
         elif done.change == "edge_added":
             if current is None or version(current) != version(decode(done.new)):
                 raise ConflictError(f"the edge {ref.key} changed or went since event {done.id}",

@@ -203,6 +203,40 @@ def test_verify_and_reject_an_edge(client, sample_db):
     assert verified.json()["event"]["element"] == "paper_a|USES|method_transformer"
 
 
+def test_retype_an_edge_within_the_ontology_and_undo_it(client, sample_db):
+    before = graph_dump(sample_db)
+    uses = edge_id(sample_db, "paper_a", "USES", "method_transformer")
+    retype = f"/curation/edges/{uses}/retype"
+    wrong = error_of(client.post(retype, json={"type": "HAS_SECTION"}, headers=CURATOR_ANY), 422, "INVALID_EDIT")
+    assert wrong["details"]["reason"] == "INVALID_ENDPOINTS"
+    unknown = error_of(client.post(retype, json={"type": "LIKES"}, headers=CURATOR_ANY), 422, "INVALID_EDIT")
+    assert unknown["details"]["reason"] == "UNKNOWN_TYPE"
+    error_of(client.post(retype, json={"type": "PROPOSES"}, headers=CURATOR), 428, "PRECONDITION_REQUIRED")
+    assert graph_dump(sample_db) == before
+
+    old = sample_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN properties(r) AS p",
+                                  id=uses).records[0]["p"]
+    done = client.post(retype, json={"type": "PROPOSES", "reason": "the paper introduces it"}, headers=CURATOR_ANY)
+    assert done.status_code == 200, done.text
+    assert done.json()["element"]["key"] == "paper_a|PROPOSES|method_transformer"
+    edges = {r["type"]: r["p"] for r in sample_db.execute_query(
+        "MATCH ({id: 'paper_a'})-[r]->({id: 'method_transformer'}) RETURN type(r) AS type, properties(r) AS p").records}
+    assert set(edges) == {"USES", "PROPOSES"}
+    assert edges["USES"]["verification_status"] == "rejected"  # kept, so a re-ingest does not bring it back
+    assert edges["PROPOSES"]["verification_status"] == "edited"
+    assert {k: edges["PROPOSES"][k] for k in ("confidence", "extractor", "source_chunk_ids", "paper_sha256")} == \
+        {k: old[k] for k in ("confidence", "extractor", "source_chunk_ids", "paper_sha256")}
+    [event] = history.read(sample_db, element="paper_a|USES|method_transformer")
+    assert (event.action, event.actor, event.reason) == ("retype", "alice", "the paper introduces it")
+    assert set(event.elements) == {"paper_a|USES|method_transformer", "paper_a|PROPOSES|method_transformer"}
+    error_of(client.post(retype, json={"type": "PROPOSES"}, headers=CURATOR_ANY), 409, "CONFLICT")  # exists now
+
+    undone = client.post(f"/curation/undo/{event.id}", headers=CURATOR)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["element"]["key"] == "paper_a|USES|method_transformer"
+    assert graph_dump(sample_db) == before
+
+
 def test_merge_then_split_restores_the_graph(client, sample_db):
     before = graph_dump(sample_db)
     merged = client.post("/curation/merge", json={"survivor": "method_srt", "duplicate": "method_srt_dup",

@@ -86,6 +86,7 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "edit-json").send_keys('{"title": "Edited <b>in</b> the browser"}')
         browser.find_element(By.ID, "save-edit").click()
         status_becomes("edited")
+        browser.find_element(By.CSS_SELECTOR, "#properties-box summary").click()  # the raw values, folded
         cell = wait_on_page(browser, "the edited title", lambda b: [
             r for r in b.find_elements(By.CSS_SELECTOR, "#properties tr")
             if r.find_element(By.TAG_NAME, "th").text == "title"])[0]

@@ -1,7 +1,7 @@
 """The duplicate candidates of the curator page in headless Chromium against the real API (uvicorn) and a real
 Neo4j holding two generated papers that name one corpus and one method differently: the curator sees both ends of
-a candidate side by side, merges one pair by keeping the short name and rejects the other; the graph then holds
-exactly those decisions."""
+a candidate side by side, merges one pair by keeping the short name (confirmed in a dialog that shows both, after
+one cancelled) and rejects the other; the graph then holds exactly those decisions."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from tests.live_api import served
 from tests.pdf_factory import entities_paper, write
 
 pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts" / "curator-workbench"
 
 
 @pytest.fixture
@@ -60,7 +62,24 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         browser.save_screenshot(str(tmp_path / "duplicates.png"))
         keep = next(e for e in box.find_elements(By.CSS_SELECTOR, ".end")
                     if e.find_element(By.TAG_NAME, "h3").text == "Dataset: S2ORC")
-        keep.find_element(By.TAG_NAME, "button").click()
+
+        def confirm_shows() -> object:
+            keep.find_element(By.TAG_NAME, "button").click()
+            dialog = wait_on_page(browser, "the merge confirmation", lambda b: b.find_element(By.ID, "merge-dialog")
+                                  if b.find_element(By.ID, "merge-dialog").is_displayed() else None)
+            sides = [browser.find_element(By.ID, side).text for side in ("merge-survivor", "merge-duplicate")]
+            assert sides[0].startswith("Stays\nDataset: S2ORC"), sides
+            assert sides[1].startswith("Merged into it (then rejected)\nDataset: Semantic Scholar Open Research "
+                                       "Corpus"), sides
+            return dialog
+        confirm_shows()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "9-merge-confirmation.png"))
+        browser.find_element(By.ID, "merge-cancel").click()  # cancelled: nothing merged
+        assert empty_db.execute_query("MATCH (e:CurationEvent) RETURN count(e) AS n").records[0]["n"] == 0
+        assert _candidate(browser, corpus) is not None
+        confirm_shows()
+        browser.find_element(By.ID, "merge-confirm").click()
         wait_on_page(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
         assert _candidate(browser, corpus) is None
         browser.find_element(By.ID, "duplicate-reason").send_keys("a misprint of another model")

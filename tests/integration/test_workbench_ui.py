@@ -9,16 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+import httpx
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from tests.browser_support import headless_chromium, wait_on_page
-from tests.curation_support import KEYS, curated_settings
+from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
 from tests.live_api import served
 from tests.pdf_factory import entities_paper, write
@@ -168,3 +170,115 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
 
     assert [e.action for e in reversed(history.read(empty_db))] == ["verify", "reject", "verify", "verify", "undo"]
+
+
+def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
+    """The old review queue (flagged nodes and edges, duplicates, unlinked figures) is the workbench's queue
+    "needs attention": a flagged edge is listed there, opens in the item panel and is verified by key; another
+    flagged edge gets another type the ontology allows between its ends, and u undoes that."""
+    url, paper = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    edge = empty_db.execute_query(
+        "MATCH (p:Paper {id: $id}) MATCH (c:Chunk)-[r:MENTIONS]->(e) WHERE c.paper_sha256 = p.sha256 "
+        "RETURN elementId(r) AS id, c.id + '|MENTIONS|' + e.id AS key ORDER BY key LIMIT 1", id=paper["a"]).records[0]
+    paper_edge = empty_db.execute_query(
+        "MATCH (p:Paper {id: $id})-[r]->(d:Dataset) RETURN elementId(r) AS id, type(r) AS type, d.id AS dataset "
+        "ORDER BY d.id LIMIT 1", id=paper["a"]).records[0]
+    for flag in (edge["id"], paper_edge["id"]):
+        flagged = httpx.post(f"{url}/curation/edges/{flag}/flag", json={"reason": "the wrong entity"},
+                             headers={**as_role("curator"), **ANY_VERSION})
+        assert flagged.status_code == 200, flagged.text
+    other_type = {"USES": "EVALUATES_ON", "EVALUATES_ON": "USES"}[paper_edge["type"]]
+
+    def types_between() -> dict[str, str]:
+        return {r["type"]: r["status"] for r in empty_db.execute_query(
+            "MATCH (:Paper {id: $p})-[r]->(:Dataset {id: $d}) RETURN type(r) AS type, r.verification_status AS status",
+            p=paper["a"], d=paper_edge["dataset"]).records}
+
+    def edge_status() -> str:
+        return empty_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN r.verification_status AS s",
+                                      id=edge["id"]).records[0]["s"]
+    assert edge_status() == "flagged"
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        Select(browser.find_element(By.ID, "f-queue")).select_by_value("attention")
+        browser.find_element(By.ID, "apply-filters").click()
+        selector = f'#items tr[data-element="{edge["id"]}"]'
+        row = wait_on_page(browser, "the flagged edge listed", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
+        assert row.get_attribute("data-kind") == "edge"
+        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[2] == "MENTIONS" and cells[-2:] == ["flagged", "flagged by a curator"], cells
+        assert browser.find_element(By.ID, "progress").text.split(" ")[:2] != ["0", "need"]
+        browser.save_screenshot(str(ARTIFACTS / "7-needs-attention-queue.png"))
+
+        row.find_element(By.CSS_SELECTOR, "button.link").click()
+        wait_on_page(browser, "the edge open", lambda b: "-[MENTIONS]->" in b.find_element(By.ID, "element-title").text
+                     and b.find_element(By.ID, "status").text == "flagged")
+        browser.save_screenshot(str(ARTIFACTS / "8-flagged-edge-open.png"))
+        browser.execute_script("document.activeElement.blur()")
+        ActionChains(browser).send_keys("v").perform()
+        wait_on_page(browser, "verify recorded", lambda b: b.find_element(By.ID, "message").text == "verify recorded")
+        assert edge_status() == "verified"
+        last = history.read(empty_db, limit=1)[0]
+        assert (last.action, last.element, last.actor) == ("verify", edge["key"], "alice")
+        wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
+
+        other = f'#items tr[data-element="{paper_edge["id"]}"] button.link'
+        wait_on_page(browser, "the other flagged edge", lambda b: b.find_elements(By.CSS_SELECTOR, other))[0].click()
+        wait_on_page(browser, "the paper's edge open", lambda b: f"-[{paper_edge['type']}]->" in
+                     b.find_element(By.ID, "element-title").text)
+        browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
+        Select(browser.find_element(By.ID, "retype")).select_by_value(other_type)
+        browser.save_screenshot(str(ARTIFACTS / "10-change-an-edges-type.png"))
+        browser.find_element(By.ID, "save-retype").click()
+        wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
+        assert types_between() == {paper_edge["type"]: "rejected", other_type: "edited"}
+        assert history.read(empty_db, limit=1)[0].action == "retype"
+        wait_on_page(browser, "the new edge open", lambda b: f"-[{other_type}]->" in
+                     b.find_element(By.ID, "element-title").text)
+        browser.execute_script("document.activeElement.blur()")
+        ActionChains(browser).send_keys("u").perform()
+        wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
+        assert types_between() == {paper_edge["type"]: "flagged"}
+
+
+def test_an_entitys_evidence_side_by_side(papers, empty_db):
+    """An entity has no page of its own: its item shows each of its edges with the PDF crop beside the passage,
+    the mention marked, and the provenance in words."""
+    url, _ = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    s2orc = empty_db.execute_query("MATCH (d:Dataset) WHERE toLower(d.name) = 's2orc' RETURN d.id AS id, "
+                                   "d.name AS name").records[0]
+    edges = {r["id"]: (r["type"], r["title"] + ": found by " + r["extractor"]) for r in empty_db.execute_query(
+        "MATCH (:Dataset {id: $id})-[r]-() WHERE r.paper_sha256 IS NOT NULL AND size(r.source_chunk_ids) > 0 "
+        "MATCH (p:Paper {sha256: r.paper_sha256}) "
+        "RETURN elementId(r) AS id, type(r) AS type, p.title AS title, r.extractor AS extractor",
+        id=s2orc["id"]).records}
+    assert "MENTIONS" in {t for t, _ in edges.values()}
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        browser.find_element(By.ID, "f-q").send_keys(s2orc["name"], Keys.ENTER)
+        wait_on_page(browser, "the entity listed", lambda b: b.find_elements(
+            By.CSS_SELECTOR, f'#items tr[data-element="{s2orc["id"]}"] button.link'))[0].click()
+
+        def shown(b) -> list | None:
+            items = b.find_elements(By.CSS_SELECTOR, "#evidence-items .evidence-item")
+            loaded = b.execute_script("return [...document.querySelectorAll('#evidence-items img.crop')]"
+                                      ".every((i) => i.complete && i.naturalWidth > 0);")
+            return items if len(items) == len(edges) and loaded else None
+        items = wait_on_page(browser, "each edge's evidence", shown)
+        assert {i.get_attribute("data-edge") for i in items} == set(edges)
+        for item in items:
+            assert item.find_elements(By.CSS_SELECTOR, "img.crop"), "a crop of the PDF beside the passage"
+            kind, words = edges[item.get_attribute("data-edge")]
+            marks = {m.text.lower() for m in item.find_elements(By.TAG_NAME, "mark")}
+            assert marks == {"s2orc"} if kind == "MENTIONS" else marks, marks
+            assert item.find_element(By.CSS_SELECTOR, ".provenance").text.startswith(words)
+        assert not browser.find_element(By.ID, "properties").is_displayed()  # the raw values are folded
+        browser.save_screenshot(str(ARTIFACTS / "11-entity-evidence-side-by-side.png"))
