@@ -63,7 +63,9 @@ _CO_CITATION = f"""
 MATCH (a:Paper {{id: $id}})<-[c1:CITES]-(x:Paper)-[c2:CITES]->(b:Paper)
 WHERE b <> a AND {_VISIBLE.format(x="c1")} AND {_VISIBLE.format(x="c2")}
 WITH a, b, collect(DISTINCT {{paper_id: x.id, title: x.title}}) AS citing
-RETURN b.id AS paper, citing, COUNT {{ (a)<-[:CITES]-(:Paper) }} AS cited_a, COUNT {{ (b)<-[:CITES]-(:Paper) }} AS cited_b
+RETURN b.id AS paper, citing,
+       COUNT {{ MATCH (a)<-[c:CITES]-(:Paper) WHERE {_VISIBLE.format(x="c")} }} AS cited_a,
+       COUNT {{ MATCH (b)<-[c:CITES]-(:Paper) WHERE {_VISIBLE.format(x="c")} }} AS cited_b
 """
 _EMBEDDINGS = f"""
 MATCH (c:Chunk {{paper_sha256: $sha}}) WHERE c.embedding IS NOT NULL AND {_VISIBLE.format(x="c")}

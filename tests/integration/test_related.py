@@ -32,6 +32,8 @@ PAPERS = {
           ["We predict protein structures on the CASP14 benchmark with the AlphaFold model."],
           ("[1] M. Quinn. Protein Structure From Sequence Alone. Journal of Biology, 2020.",)),
 }
+_CITE = "MATCH (c:Paper {id: $citing}), (p:Paper) WHERE p.id IN $cited MERGE (c)-[:CITES]->(p)"
+_UNCITE = "MATCH (:Paper {id: $citing})-[r:CITES]->() DELETE r"
 _REJECT = "MATCH (e:Dataset) WHERE toLower(e.name) CONTAINS 's2orc' SET e.verification_status = $status RETURN count(e)"
 
 
@@ -110,6 +112,22 @@ def test_a_rejected_entity_counts_for_nothing(client, ingested, driver):
         driver.execute_query(_REJECT, status=None)
     assert "s2orc" not in {e["name"].lower() for e in after["entities"]}
     assert len(after["entities"]) == len(before["entities"]) - 1
+
+
+def test_a_paper_citing_both_makes_them_co_cited(client, ingested, driver):
+    """Co-citation: C citing A and B (as ingestion links a bibliography entry to a paper of the graph by DOI)."""
+    ids = ingested[0]
+    driver.execute_query(_CITE, citing=ids["c"], cited=[ids["a"], ids["b"]])
+    try:
+        related = client.get(f"/papers/{ids['a']}/related").json()["related"]
+    finally:
+        driver.execute_query(_UNCITE, citing=ids["c"])
+    citations = reason(related[0], "citations")
+    assert related[0]["paper_id"] == ids["b"]
+    assert citations["co_cited_by"] == [{"paper_id": ids["c"], "title": PAPERS["c"][0]}]
+    # one shared entry of two each (0.5) or-ed with one citing paper of one each (1.0): a full score
+    assert citations["contribution"] == pytest.approx(0.3)
+    assert not [entry for entry in related if entry["paper_id"] == ids["c"] and reason(entry, "citations")]
 
 
 def test_the_paper_is_named_as_everywhere_else_and_the_limit_is_bounded(client, ingested):
