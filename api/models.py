@@ -383,6 +383,8 @@ class RelatedReason(BaseModel):
     contribution: float = Field(description="the reason's weight times its score in [0, 1]; a related paper's "
                                             "contributions add up to its score")
     entities: list[SharedEntity] | None = Field(None, description="entities: the ones both papers have edges to")
+    direct: list[Literal["cites", "cited_by"]] | None = Field(
+        None, description="citations: the asked paper cites the related one, or is cited by it")
     shared_references: list[SharedReference] | None = Field(
         None, description="citations: bibliography entries both papers have (bibliographic coupling)")
     co_cited_by: list[CitingPaper] | None = Field(

@@ -99,7 +99,8 @@ def _reason_text(reason: dict) -> str:
     if kind == "entities":
         return f"{share} shares " + ", ".join(f"{e['label']} {e['name']}" for e in reason["entities"])
     if kind == "citations":
-        parts = [f"{len(reason['shared_references'])} shared reference(s)"] if reason["shared_references"] else []
+        parts = [{"cites": "cites it", "cited_by": "cited by it"}[d] for d in reason["direct"]]
+        parts += [f"{len(reason['shared_references'])} shared reference(s)"] if reason["shared_references"] else []
         parts += [f"co-cited by {len(reason['co_cited_by'])} paper(s)"] if reason["co_cited_by"] else []
         return f"{share} " + ", ".join(parts)
     return f"{share} embedding similarity {reason['similarity']:.2f}"

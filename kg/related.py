@@ -5,8 +5,9 @@ Three kinds of evidence, each scored in [0, 1]:
 - entities: the Method/Dataset/Task/Metric nodes both papers have an edge to, each weighted by its inverse
   document frequency over the graph's papers (an entity every paper uses says little); the score is the weight
   shared over the weight of all the paper's entities;
-- citations: bibliographic coupling (bibliography entries both papers have) and co-citation (papers of the graph
-  citing both), each as a cosine over the two papers' counts, combined as a probabilistic OR;
+- citations: one paper citing the other scores 1; otherwise bibliographic coupling (bibliography entries both
+  papers have) and co-citation (papers of the graph citing both), each as a cosine over the two papers' counts,
+  combined as a probabilistic OR;
 - embedding: the cosine between the paper's mean chunk embedding and the other paper's nearest chunk, found with
   Neo4j's vector index over chunk embeddings (none when the graph has no embeddings).
 A related paper's score is the weighted sum of the three (WEIGHTS); each reason carries its contribution (weight
@@ -67,6 +68,12 @@ RETURN b.id AS paper, citing,
        COUNT {{ MATCH (a)<-[c:CITES]-(:Paper) WHERE {_VISIBLE.format(x="c")} }} AS cited_a,
        COUNT {{ MATCH (b)<-[c:CITES]-(:Paper) WHERE {_VISIBLE.format(x="c")} }} AS cited_b
 """
+# Papers the paper cites or is cited by, in the graph.
+_DIRECT = f"""
+MATCH (a:Paper {{id: $id}})-[c:CITES]-(b:Paper)
+WHERE b <> a AND {_VISIBLE.format(x="c")}
+RETURN b.id AS paper, collect(DISTINCT CASE WHEN startNode(c) = a THEN 'cites' ELSE 'cited_by' END) AS direct
+"""
 _EMBEDDINGS = f"""
 MATCH (c:Chunk {{paper_sha256: $sha}}) WHERE c.embedding IS NOT NULL AND {_VISIBLE.format(x="c")}
 RETURN c.embedding AS v
@@ -79,7 +86,7 @@ MATCH (p:Paper {{sha256: c.paper_sha256}})
 RETURN p.id AS paper, max(2 * score - 1) AS cosine
 """
 # Every reason has every kind's fields, those of other kinds empty, as the API's model has them.
-_NO_DETAILS = {"entities": None, "shared_references": None, "co_cited_by": None, "similarity": None}
+_NO_DETAILS = {"entities": None, "direct": None, "shared_references": None, "co_cited_by": None, "similarity": None}
 _TITLES = "MATCH (p:Paper) WHERE p.id IN $ids RETURN p.id AS id, p.title AS title"
 
 
@@ -104,11 +111,13 @@ def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
         reasons(other)["entities"] = {"score": score, "entities": entities}
     coupling = _coupling(paper.id, read(_REFERENCES))
     cocited = {r["paper"]: r for r in read(_CO_CITATION, id=paper.id)}
-    for other in coupling.keys() | cocited.keys():
+    direct = {r["paper"]: sorted(r["direct"]) for r in read(_DIRECT, id=paper.id)}
+    for other in coupling.keys() | cocited.keys() | direct.keys():
         refs, ref_score = coupling.get(other, ([], 0.0))
         row = cocited.get(other)
         co_score = len(row["citing"]) / math.sqrt(row["cited_a"] * row["cited_b"]) if row else 0.0
-        reasons(other)["citations"] = {"score": 1 - (1 - ref_score) * (1 - co_score), "shared_references": refs,
+        score = 1.0 if other in direct else 1 - (1 - ref_score) * (1 - co_score)
+        reasons(other)["citations"] = {"score": score, "direct": direct.get(other, []), "shared_references": refs,
                                        "co_cited_by": row["citing"] if row else []}
     vector_index = index_name(schema, "vector", "Chunk", "embedding")
     if vector_index:

@@ -127,7 +127,11 @@ def test_a_paper_citing_both_makes_them_co_cited(client, ingested, driver):
     assert citations["co_cited_by"] == [{"paper_id": ids["c"], "title": PAPERS["c"][0]}]
     # one shared entry of two each (0.5) or-ed with one citing paper of one each (1.0): a full score
     assert citations["contribution"] == pytest.approx(0.3)
-    assert not [entry for entry in related if entry["paper_id"] == ids["c"] and reason(entry, "citations")]
+    assert reason(related[0], "citations")["direct"] == []
+    c = next(entry for entry in related if entry["paper_id"] == ids["c"])
+    assert reason(c, "citations")["direct"] == ["cited_by"]  # C cites A: the strongest citation link
+    assert reason(c, "citations")["contribution"] == pytest.approx(0.3)
+    assert reason(c, "citations")["shared_references"] == [] and reason(c, "entities") is None
 
 
 def test_the_paper_is_named_as_everywhere_else_and_the_limit_is_bounded(client, ingested):
