@@ -3,7 +3,7 @@ models fix what a client can rely on and document it in OpenAPI."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -354,3 +354,54 @@ class CypherResponse(BaseModel):
     rows: list[dict[str, Any]]
     truncated: bool
     row_limit: int
+
+
+class SharedEntity(BaseModel):
+    id: str
+    label: str = Field(description="Method, Dataset, Task or Metric")
+    name: str | None
+    papers: int = Field(description="papers of the graph with an edge to the entity")
+    idf: float = Field(description="the entity's weight, ln(1 + papers in the graph / papers)")
+
+
+class SharedReference(BaseModel):
+    id: str = Field(description="the asked paper's bibliography entry")
+    title: str | None
+    doi: str | None
+    matched_by: list[Literal["paper", "doi", "title"]] = Field(
+        description="how an entry of the related paper matched it: the same paper of the graph, DOI, "
+                    "or normalised title")
+
+
+class CitingPaper(BaseModel):
+    paper_id: str
+    title: str | None
+
+
+class RelatedReason(BaseModel):
+    kind: Literal["entities", "citations", "embedding"]
+    contribution: float = Field(description="the reason's weight times its score in [0, 1]; a related paper's "
+                                            "contributions add up to its score")
+    entities: list[SharedEntity] | None = Field(None, description="entities: the ones both papers have edges to")
+    direct: list[Literal["cites", "cited_by"]] | None = Field(
+        None, description="citations: the asked paper cites the related one, or is cited by it")
+    shared_references: list[SharedReference] | None = Field(
+        None, description="citations: bibliography entries both papers have (bibliographic coupling)")
+    co_cited_by: list[CitingPaper] | None = Field(
+        None, description="citations: papers of the graph citing both (co-citation)")
+    similarity: float | None = Field(None, description="embedding: cosine between the asked paper's mean chunk "
+                                                       "embedding and the related paper's nearest chunk")
+
+
+class RelatedPaper(BaseModel):
+    paper_id: str
+    title: str | None
+    score: float
+    reasons: list[RelatedReason]
+
+
+class RelatedPapers(BaseModel):
+    paper_id: str
+    title: str | None
+    weights: dict[str, float] = Field(description="each kind of reason's weight in the score")
+    related: list[RelatedPaper] = Field(description="best first")

@@ -1,5 +1,5 @@
 """`kg papers`: the papers in the graph, with the ids the other commands take; `kg outline`: one paper's section
-tree with each section's summary."""
+tree with each section's summary; `kg related`: the papers related to one, with the reasons."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from rich.tree import Tree
 
 from cli.output import console
 from cli.qa import PAPER_NAME
+from kg import related as related_papers
 from kg import store
 from kg.queries import paper_outline, paper_overview
 from kg.settings import get_settings
@@ -66,3 +67,40 @@ def _add_sections(parent: Tree, sections: list[dict]) -> None:
         for sentence in section["summary"]:
             branch.add(f"{escape(' '.join(sentence['text'].split()))} [dim](p. {sentence['page']})[/]")
         _add_sections(branch, section["children"])
+
+
+def related(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "."),
+            limit: int = typer.Option(10, "--limit", min=1, max=related_papers.MAX_LIMIT,
+                                      help="Related papers to list at most."),
+            as_json: bool = typer.Option(False, "--json", help="Print the API's JSON instead of a table.")) -> None:
+    """The papers of the graph related to this one, best first: the entities they share (rarer ones weigh more),
+    shared bibliography entries and papers citing both, and embedding similarity, each with its contribution."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        report = related_papers.related_papers(driver, get_schema(), paper, limit, settings.neo4j_database)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    if not report["related"]:
+        console.print("No related papers: no other paper shares an entity, a reference or similar text with it.")
+        return
+    table = Table(title=f"Related to {escape(report['title'] or report['paper_id'])}")
+    table.add_column("score", justify="right")
+    table.add_column("paper", overflow="fold")
+    table.add_column("reasons", overflow="fold")
+    for row in report["related"]:
+        table.add_row(f"{row['score']:.3f}", escape(f"{row['title'] or ''} ({row['paper_id']})"),
+                      escape("; ".join(_reason_text(r) for r in row["reasons"])))
+    console.print(table, highlight=False)
+
+
+def _reason_text(reason: dict) -> str:
+    kind, share = reason["kind"], f"+{reason['contribution']:.3f}"
+    if kind == "entities":
+        return f"{share} shares " + ", ".join(f"{e['label']} {e['name']}" for e in reason["entities"])
+    if kind == "citations":
+        parts = [{"cites": "cites it", "cited_by": "cited by it"}[d] for d in reason["direct"]]
+        parts += [f"{len(reason['shared_references'])} shared reference(s)"] if reason["shared_references"] else []
+        parts += [f"co-cited by {len(reason['co_cited_by'])} paper(s)"] if reason["co_cited_by"] else []
+        return f"{share} " + ", ".join(parts)
+    return f"{share} embedding similarity {reason['similarity']:.2f}"

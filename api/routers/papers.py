@@ -1,5 +1,5 @@
 """Papers: list and search, one paper's metadata, authors, section tree and counts, its outline with section
-summaries, upload, delete."""
+summaries, its related papers, upload, delete."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from neo4j import Driver
 from api import deps, params
 from api.auth import require
 from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail, PaperDomains,
-                        PaperSummary)
+                        PaperSummary, RelatedPapers)
 from extractors.errors import NotAPDFError
-from kg import domains, queries
+from kg import domains, queries, related
 from kg.delete import delete_paper
 from kg.filestore import PDFStore
 from kg.jobs import JobRegistry
@@ -47,6 +47,18 @@ def get_paper_domains(paper_id: params.PaperName, driver: Driver = Depends(deps.
     phrases that matched, the chunks and pages they occur in, and the seeds file's digest. `paper_id` may also be
     its DOI, arXiv id or title."""
     return domains.paper_domains(driver, paper_id, database=settings.neo4j_database)
+
+
+@router.get("/papers/{paper_id:path}/related", response_model=RelatedPapers, responses=PAPER_NAME_ERRORS)
+def get_related(paper_id: params.PaperName,
+                limit: int = Query(10, ge=1, le=related.MAX_LIMIT, description="related papers to return at most"),
+                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+                schema: Schema = Depends(deps.schema)):
+    """The papers of the graph related to this one, best first, each with its reasons and what each contributes
+    to its score: the entities both have edges to (rarer ones weigh more), bibliography entries both have and
+    papers citing both, and the embedding similarity of their chunks. `paper_id` may also be its DOI, arXiv id
+    or title."""
+    return related.related_papers(driver, schema, paper_id, limit, settings.neo4j_database)
 
 
 @router.get("/papers/{paper_id:path}", response_model=PaperDetail, responses=PAPER_NAME_ERRORS)

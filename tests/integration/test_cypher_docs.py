@@ -64,6 +64,7 @@ EXPECTED = [
       "page": 3, "char_start": 60}],
     [{"domain": "Natural language processing", "paper": SRT, "score": 0.62, "matched": ["attention"],
       "pages": [1, 3]}],
+    [{"related": BENCH, "shared": ["PG-19"], "count": 1}],  # BookCorpus: paper_b's use of it is rejected
 ]
 
 
