@@ -17,6 +17,7 @@ times score), so the contributions add up to the score. Rejected nodes and edges
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,10 @@ WEIGHTS = {"entities": 0.5, "citations": 0.3, "embedding": 0.2}
 ENTITY_LABELS = ("Method", "Dataset", "Task", "Metric")
 # A title this short ("Attention", "Deep learning") may be two different works: such entries match by DOI only.
 MIN_TITLE_WORDS = 3
+# A "title" that is where the work appeared ("In Advances in Neural Information Processing Systems, 2017") is the
+# reference parser's misreading, shared by every paper citing that venue: such entries match by DOI only.
+_VENUE_AS_TITLE = re.compile(r"^in\s+(?:the\s+)?(?:\d+\w*\s+)?(?:proceedings|advances|conference|workshop|journal|"
+                             r"transactions|annual|international|findings)\b")
 # Nearest chunks read from the vector index per related paper asked for: a paper has many chunks near another.
 CHUNKS_PER_PAPER = 20
 
@@ -156,7 +161,7 @@ def _reference_keys(row) -> set[str]:
     if row["doi"]:
         keys.add(f"doi:{row['doi'].lower()}")
     title = normalize(row["title"] or "")
-    if len(title.split()) >= MIN_TITLE_WORDS:
+    if len(title.split()) >= MIN_TITLE_WORDS and not _VENUE_AS_TITLE.match(title):
         keys.add(f"title:{title}")
     return keys
 
