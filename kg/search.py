@@ -177,8 +177,10 @@ def rank(rows: list[dict], papers: dict[str, dict], named: list[dict], weights: 
             continue
         mine = best.setdefault(r["sha"], {"text": 0.0, "vector": 0.0})
         mine[r["list"]] = max(mine[r["list"]], r["score"])
-        if r["list"] == "vector" and r["vector"] and r["score"] > vectors.get(r["sha"], (-1.0, None))[0]:
-            vectors[r["sha"]] = (r["score"], r["vector"])
+        # its best chunk's vector: the vector list's, else the text list's (ranks first, as BM25 and cosine differ)
+        rank_key = (r["list"] == "vector", r["score"])
+        if r["vector"] and rank_key > vectors.get(r["sha"], ((False, -1.0), None))[0]:
+            vectors[r["sha"]] = (rank_key, r["vector"])
         key = (r["sha"], r["section"])
         hit = sections.setdefault(key, SectionHit(r["section"], r["section_title"], r["page"], _snippet(r["text"]),
                                                   0.0, 0.0))
@@ -215,28 +217,35 @@ def rank(rows: list[dict], papers: dict[str, dict], named: list[dict], weights: 
                              "cited_by": p["cited_by"], "year": p["year"]},
                         entities=sorted(e["properties"].get("name") for e in named
                                         if e["element_id"] in p["entities"]),
-                        sections=own[:SECTIONS_PER_HIT], vector=vectors.get(sha, (0.0, None))[1]))
+                        sections=own[:SECTIONS_PER_HIT], vector=vectors.get(sha, (None, None))[1]))
     return sorted(hits, key=lambda h: (-h.score, h.paper_id))
 
 
 def mmr(hits: list[Hit], limit: int, weight: float = MMR_LAMBDA) -> list[Hit]:
     """Maximal marginal relevance: repeatedly the hit maximising weight * score - (1 - weight) * its highest
-    cosine to a hit already chosen (0 for a hit without a vector), until `limit` are chosen."""
+    similarity to a hit already chosen, until `limit` are chosen. Similarity is the cosine of the hits' vectors
+    after subtracting their mean: the chunk embeddings of any two English passages point much the same way
+    (a text's vector sums its tokens'), so raw cosines would call every pair of papers near-duplicates. A hit
+    without a vector is similar to none."""
+    with_vectors = [h for h in hits if h.vector]
+    centre = np.mean([h.vector for h in with_vectors], axis=0) if with_vectors else None
+    centred = {id(h): np.asarray(h.vector) - centre for h in with_vectors}
     rest, chosen = list(hits), []
     while rest and len(chosen) < limit:
         def gain(h: Hit) -> float:
-            return weight * h.score - (1 - weight) * max((_cosine(h.vector, c.vector) for c in chosen), default=0.0)
+            return weight * h.score - (1 - weight) * max(
+                (_cosine(centred.get(id(h)), centred.get(id(c))) for c in chosen), default=0.0)
         pick = max(rest, key=lambda h: (gain(h), -rest.index(h)))
         rest.remove(pick)
         chosen.append(pick)
     return chosen
 
 
-def _cosine(a: list[float] | None, b: list[float] | None) -> float:
-    if not a or not b:
+def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    if a is None or b is None:
         return 0.0
-    u, v = np.asarray(a), np.asarray(b)
-    return float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+    norms = np.linalg.norm(a) * np.linalg.norm(b)
+    return float(a @ b / norms) if norms else 0.0
 
 
 def _snippet(text: str | None, size: int = 240) -> str:

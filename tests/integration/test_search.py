@@ -101,7 +101,7 @@ def test_mmr_moves_a_near_duplicate_down(driver, corpus):
     assert set(plain[:2]) == {ids["reef"], ids["reef_again"]}
     diverse = [h.paper_id for h in find(driver, settings, query, mmr=True).hits]
     assert sorted(diverse) == sorted(plain) and diverse[0] == plain[0]
-    assert diverse.index(ids["fish"]) < diverse.index(plain[1])
+    assert diverse.index(plain[1]) > 1  # the near-duplicate of the first is no longer second
 
 
 def test_the_api_searches_and_refuses_bad_parameters(driver, corpus):
