@@ -61,4 +61,5 @@ def search_bench(
             "machine": f"{os.cpu_count()} cores, {platform.machine()}",
             "corpus": str(corpus), "judged": str(judged), "queries": len(rows),
             "embeddings": embed is not None, "formula": kg_search.WEIGHTS,
-            f"ndcg_at_{K}": means, "rows": rows}, indent=2))
+            f"ndcg_at_{K}": means, "ahead_of_fulltext": means["system"] > means["fulltext"], "rows": rows},
+            indent=2))
