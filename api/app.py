@@ -14,7 +14,7 @@ from starlette.types import Receive, Scope, Send
 from api import auth, browser_guide, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
-from api.routers import apidocs, browser, curation, domains, export, graph, papers, qa, ui
+from api.routers import apidocs, browser, curation, domains, export, graph, papers, qa, search, ui
 from kg import __version__, access, store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            expose_headers=["ETag", "X-Request-ID", "WWW-Authenticate"])
     app.add_middleware(hardening.HardeningMiddleware, settings=settings)  # outermost: refusals get the headers too
     errors.install(app)
-    for router in (papers.router, domains.router, graph.router, qa.router, export.router):
+    for router in (papers.router, domains.router, graph.router, qa.router, search.router, export.router):
         app.include_router(router, dependencies=[Depends(auth.read_access)], responses=REFUSALS)
     app.include_router(curation.router, responses=REFUSALS)
     app.include_router(ui.router)

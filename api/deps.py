@@ -10,6 +10,7 @@ from neo4j import Driver
 
 from kg.cypher_workers import CypherWorkers
 from kg.jobs import JobRegistry
+from kg.qa import retrieval
 from kg.settings import Settings
 from ontology.loader import Schema, get_schema
 
@@ -32,3 +33,11 @@ async def jobs(request: Request) -> JobRegistry:
 
 async def cypher(request: Request) -> CypherWorkers:
     return request.app.state.cypher
+
+
+async def query_embedder(request: Request):
+    """The query embedder of /search, loaded on the first search (None without the embedder installed)."""
+    state = request.app.state
+    if not hasattr(state, "query_embedder"):
+        state.query_embedder = retrieval.query_embedder(state.settings)
+    return state.query_embedder

@@ -405,3 +405,33 @@ class RelatedPapers(BaseModel):
     title: str | None
     weights: dict[str, float] = Field(description="each kind of reason's weight in the score")
     related: list[RelatedPaper] = Field(description="best first")
+
+
+class SearchSection(BaseModel):
+    id: str | None = Field(description="the section's id; null for text outside any section")
+    title: str | None
+    page: int | None
+    snippet: str
+    text: float = Field(description="BM25 of the section's best matching chunk (0: no word matched)")
+    semantic: float = Field(description="vector score of its chunk nearest the query (0: not among the nearest)")
+
+
+class SearchHit(BaseModel):
+    paper_id: str
+    title: str | None
+    year: int | None
+    domains: list[str]
+    score: float = Field(description="the weighted sum of `signals` by the response's `formula`")
+    signals: dict[str, float] = Field(description="text, semantic, entities, citations, recency; each in [0, 1]")
+    raw: dict[str, float | int | None] = Field(description="bm25, similarity, cited_by, year: what was scaled")
+    entities: list[str] = Field(description="entities the query names that the paper mentions")
+    sections: list[SearchSection] = Field(description="its best matching sections, best first")
+
+
+class SearchResponse(BaseModel):
+    query: str
+    lucene: str = Field(description="the Lucene query the words became")
+    formula: dict[str, float] = Field(description="each signal's weight in the score")
+    entities: list[str] = Field(description="entities the query names (by name or alias)")
+    vectors: bool = Field(description="whether the chunk vector index was searched (false: no embedder)")
+    hits: list[SearchHit]

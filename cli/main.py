@@ -10,8 +10,8 @@ import typer
 from pydantic import ValidationError
 
 from cli import (bench, bench_domains, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa,
-                 bench_robustness, bench_verify, config, curate, db, domains, export, graph_import, ingest, ontology,
-                 papers, parse, qa)
+                 bench_robustness, bench_search, bench_verify, config, curate, db, domains, export, graph_import,
+                 ingest, ontology, papers, parse, qa, search)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -57,6 +57,7 @@ app.command("ask")(qa.ask)
 app.command("verify")(qa.verify)
 app.command("locate")(qa.locate)
 app.command("coverage")(qa.coverage)
+app.command("search")(search.search)
 app.command()(doctor)
 bench.app.command("qa")(bench_qa.qa)
 bench.app.command("ingest")(bench_ingest.ingest_bench)
@@ -65,6 +66,7 @@ bench.app.command("first-ingest")(bench_first_ingest.first_ingest_bench)
 bench.app.command("duplicates")(bench_duplicates.duplicates_bench)
 bench.app.command("verify")(bench_verify.verify_bench)
 bench.app.command("domains")(bench_domains.domains_bench)
+bench.app.command("search")(bench_search.search_bench)
 
 
 def main() -> None:

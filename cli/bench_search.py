@@ -1,0 +1,65 @@
+"""`kg bench search`: ingest the corpus if needed, run every judged query through `kg search` and through the
+fulltext signal alone, and report both systems' mean nDCG@10 (bench/search.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+from datetime import datetime, timezone
+from pathlib import Path
+
+import typer
+
+from bench.search import K, judged_queries, ndcg
+from cli.output import console
+from extractors.model import paper_id
+from kg import search as kg_search
+from kg import store
+from kg.filestore import file_sha256
+from kg.ingest import Ingestor
+from kg.qa.retrieval import query_embedder
+from kg.settings import get_settings
+from ontology.loader import get_schema
+
+
+def search_bench(
+    corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the corpus PDFs."),
+    judged: Path = typer.Option(Path("bench/search_judged.tsv"), exists=True, dir_okay=False,
+                                help="Judged queries (TSV)."),
+    ingest: bool = typer.Option(True, help="Ingest corpus papers missing from the graph first."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the figures to this JSON file."),
+) -> None:
+    """nDCG@10 of `kg search` and of fulltext alone over the judged queries."""
+    settings = get_settings()
+    queries = judged_queries(judged)
+    pdfs = sorted(corpus.glob("*.pdf"))
+    stem_of = {paper_id(file_sha256(p)): p.stem for p in pdfs}
+    embed, schema = query_embedder(settings), get_schema()
+    rows = []
+    with store.connect(settings) as driver:
+        if ingest:
+            Ingestor(settings, driver).run(pdfs)
+        for item in queries:
+            scores = {}
+            for system, weights in (("system", kg_search.WEIGHTS), ("fulltext", kg_search.TEXT_ONLY)):
+                hits = kg_search.search(driver, schema, kg_search.SearchQuery(item.query, K), embed, weights,
+                                        database=settings.neo4j_database).hits
+                ranked = [stem_of.get(h.paper_id, h.paper_id) for h in hits]
+                scores[system] = {"ndcg": round(ndcg(ranked, item.relevant), 4), "ranked": ranked}
+            console.print(f"{scores['system']['ndcg']:.3f} {scores['fulltext']['ndcg']:.3f}  {item.query}",
+                          highlight=False)
+            rows.append({"query": item.query, "relevant": sorted(item.relevant), **scores})
+    means = {s: round(statistics.fmean(r[s]["ndcg"] for r in rows), 4) for s in ("system", "fulltext")}
+    console.print(f"nDCG@{K} over {len(rows)} queries: system {means['system']:.3f}, "
+                  f"fulltext alone {means['fulltext']:.3f}", highlight=False)
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps({
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": f"{os.cpu_count()} cores, {platform.machine()}",
+            "corpus": str(corpus), "judged": str(judged), "queries": len(rows),
+            "embeddings": embed is not None, "formula": kg_search.WEIGHTS,
+            f"ndcg_at_{K}": means, "ahead_of_fulltext": means["system"] > means["fulltext"], "rows": rows},
+            indent=2))

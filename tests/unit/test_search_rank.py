@@ -1,0 +1,30 @@
+"""nDCG@10 of the search benchmark and the MMR re-ordering, on hand-made rankings."""
+
+from __future__ import annotations
+
+import math
+
+from bench.search import ndcg
+from kg.search import Hit, mmr
+
+
+def test_ndcg_is_one_for_the_ideal_order_and_discounts_later_ranks():
+    assert ndcg(["a", "b", "x"], frozenset({"a", "b"})) == 1.0
+    assert ndcg(["x", "a"], frozenset({"a"})) == 1 / math.log2(3)
+    assert ndcg(["x"] * 10 + ["a"], frozenset({"a"})) == 0.0
+
+
+def hit(name: str, score: float, vector: list[float] | None) -> Hit:
+    return Hit(paper_id=name, title=name, year=None, domains=[], score=score, signals={}, raw={}, entities=[],
+               vector=vector)
+
+
+def test_mmr_moves_a_near_duplicate_below_a_different_paper():
+    hits = [hit("a", 0.9, [1.0, 0.0, 0.1]), hit("a_copy", 0.85, [1.0, 0.0, 0.11]), hit("b", 0.7, [0.0, 1.0, 0.1])]
+    assert [h.paper_id for h in mmr(hits, 3)] == ["a", "b", "a_copy"]
+    assert [h.paper_id for h in mmr(hits, 2)] == ["a", "b"]
+
+
+def test_mmr_keeps_the_order_of_hits_without_vectors():
+    hits = [hit("a", 0.9, None), hit("b", 0.8, None), hit("c", 0.7, None)]
+    assert [h.paper_id for h in mmr(hits, 3)] == ["a", "b", "c"]
