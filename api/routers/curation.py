@@ -115,6 +115,8 @@ class Element(BaseModel):
     edge_id: str | None = Field(None, description="Neo4j element id of an edge, as GET /edges/{id} takes")
     allowed_types: list[str] | None = Field(None, description="GET of an edge: the relationship types the "
                                                               "ontology allows between its ends (for a retype)")
+    allowed_labels: list[str] | None = Field(None, description="GET of an entity: the other entity labels (for a "
+                                                               "relabel, which also checks its edges)")
 
 
 class EventOut(BaseModel):
@@ -382,7 +384,10 @@ def feed(element: str | None = Query(None, max_length=MAX_TEXT, description="a n
 
 @router.get("/nodes/{node_id}", response_model=Element)
 def get_node(node_id: str, response: Response, cur: Curation = Depends(curator)):
-    return _element(response, cur.get(cur.node_ref(node_id)))
+    ref = cur.node_ref(node_id)
+    labels = cur.schema.entity_labels
+    allowed = sorted(set(labels) - {ref.label}) if ref.label in labels else None
+    return _element(response, {**cur.get(ref), "allowed_labels": allowed})
 
 
 @router.get("/edges/{edge_id}", response_model=Element)
