@@ -219,7 +219,9 @@ async function openElement(kind, ref) {
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
   } catch (error) {
-    say(error.message, true);
+    // a change made while the item loaded may have removed what it was reading (a relabel moves its edges):
+    // only the open item's failures are news
+    if (!current || current.kind !== kind || current.ref === ref) say(error.message, true);
   }
 }
 
