@@ -10,6 +10,7 @@ back exactly.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -96,14 +97,15 @@ def _allowed(cur: Curation, edge) -> bool:
 
 
 def _new_node(cur: Curation, new: NodeRef, current: dict[str, Any], existing: dict[str, Any] | None,
-              now) -> dict[str, Any]:
-    """The node under its new label: the old node's properties that the new label declares (or, when the node
-    exists, its own with the old node's names and evidence added), `edited`."""
+              now: datetime) -> dict[str, Any]:
+    """The node under its new label: the old node's properties that the new label declares (a Concept's
+    definition has no place on a Method; the event keeps it for the undo), or, when the node exists, its own
+    with the old node's names and evidence added; `edited`."""
     if existing is not None:
         return {**existing, **absorb(cur, new.label, existing, current), "verification_status": "edited",
                 "updated_at": now}
     declared = cur.schema.nodes[new.label].properties
-    kept = {k: v for k, v in current.items() if k in declared or k in ("embedding",)}
+    kept = {k: v for k, v in current.items() if k in declared}
     return {**kept, "id": new.id, "verification_status": "edited", "updated_at": now}
 
 
