@@ -11,7 +11,13 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from extractors.semantic.canonical import entity_id
 from kg.curation import history
+from kg.curation.operations import Curation
+from kg.curation.relabel import relabel
+from kg.ingest import Ingestor
+from ontology.loader import get_schema
 from tests.curation_support import ANY_VERSION, as_role, curated_settings, graph_dump
+from tests.integration.test_duplicates import PAPER_A
+from tests.pdf_factory import entities_paper, write
 
 CURATOR, ADMIN = as_role("curator"), as_role("admin")
 CURATOR_ANY = {**CURATOR, **ANY_VERSION}
@@ -174,3 +180,22 @@ def test_the_history_feed_filters_by_actor_operation_time_and_element(client, sa
         error = error_of(client.get("/curation/history", params=bad, headers=CURATOR), 422, "INVALID_REQUEST")
         assert error["details"][0]["loc"] == ["query", *bad]
     error_of(client.get("/curation/history", params={"operation": "verify"}), 401, "UNAUTHENTICATED")
+
+
+def test_a_relabel_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path):
+    """The paper proposes the entity under its old label again: the old node stays rejected and unlinked, the
+    relabelled node keeps its edges."""
+    settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
+    pdf = write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A))
+    assert Ingestor(settings, empty_db, workers=0, embed=False).run([pdf]).count("ingested") == 1
+    [row] = empty_db.execute_query("MATCH (d:Method) WHERE toLower(d.name) = 'cnn' "
+                                   "RETURN d.id AS id, d.name AS name").records
+    cur = Curation(empty_db, get_schema(), "alice")
+    relabel(cur, row["id"], "Dataset", reason="a corpus")
+    new_id = entity_id("Dataset", row["name"])
+    moved = edges(empty_db, new_id)
+    assert moved
+    Ingestor(settings, empty_db, workers=0, embed=False, force=True).run([pdf])
+    assert node(empty_db, row["id"])[1]["verification_status"] == "rejected"
+    assert edges(empty_db, row["id"]) == set()
+    assert edges(empty_db, new_id) == moved
