@@ -204,7 +204,12 @@ function path(kind, ref) {
 // Opening an item empties every field a change takes, so nothing typed for one item is applied to another.
 const ITEM_FIELDS = ["reason", "edit-json", "duplicate-id", "edge-type", "edge-target"];
 
+// Loads are numbered: a change or a newer load makes an older one stale, and a stale load's failure (a relabel
+// moves the edges whose evidence was being read) is not news.
+let generation = 0;
+
 async function openElement(kind, ref) {
+  const mine = ++generation;
   try {
     const data = await api("GET", path(kind, ref));
     const changed = !current || current.kind !== kind || current.ref !== (kind === "node" ? data.id : data.edge_id);
@@ -219,9 +224,7 @@ async function openElement(kind, ref) {
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
   } catch (error) {
-    // a change made while the item loaded may have removed what it was reading (a relabel moves its edges):
-    // only the open item's failures are news
-    if (!current || current.kind !== kind || current.ref === ref) say(error.message, true);
+    if (mine === generation) say(error.message, true);
   }
 }
 
@@ -396,6 +399,7 @@ async function loadFeed(more) {
 async function act(call, advance) {
   const next = advance && position >= 0 ? rows[position + 1] : undefined;
   const at = position;
+  generation++;
   try {
     const result = await call();
     if (result && result.event) done.push(result.event.id);

@@ -336,6 +336,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
         wait_on_page(browser, "relabel recorded", lambda b: b.find_element(By.ID, "message").text == "relabel recorded")
         wait_on_page(browser, "the new node open", lambda b: b.find_element(By.ID, "element-title").text ==
                      f"{new_label} {new_id}")
+        assert not browser.find_elements(By.CSS_SELECTOR, "#log li.error"), "a stale load reported a failure"
         assert statuses(empty_db, [old_id, new_id]) == ["rejected", "edited"]
         assert content_edges(old_id) == []
         assert content_edges(new_id) == sorted(tuple(new_id if end == old_id else end for end in edge)
