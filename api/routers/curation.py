@@ -25,6 +25,7 @@ from kg.curation.evidence import item_evidence
 from kg.curation.merge import merge
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
+from kg.curation.relabel import relabel
 from kg.curation.review import QUEUES, SORTS, View, review_page, reviewable_labels
 from kg.curation.undo import split, undo_change
 from kg.errors import InvalidEditError, PreconditionRequiredError
@@ -77,6 +78,11 @@ class Retype(Reason):
                       examples=["EVALUATES_ON"])
 
 
+class Relabel(Reason):
+    label: str = Field(description="the new entity label; the ontology must allow each of the node's edges at it",
+                       examples=["Dataset"])
+
+
 class Merge(Reason):
     survivor: str = Field(description="the node that stays")
     duplicate: str = Field(description="the node merged into it")
@@ -109,6 +115,8 @@ class Element(BaseModel):
     edge_id: str | None = Field(None, description="Neo4j element id of an edge, as GET /edges/{id} takes")
     allowed_types: list[str] | None = Field(None, description="GET of an edge: the relationship types the "
                                                               "ontology allows between its ends (for a retype)")
+    allowed_labels: list[str] | None = Field(None, description="GET of an entity: the other entity labels (for a "
+                                                               "relabel, which also checks its edges)")
 
 
 class EventOut(BaseModel):
@@ -355,18 +363,31 @@ def merge_candidate(edge_id: str, body: CandidateMerge, response: Response, cur:
     return _answer(response, merge(cur, survivor, duplicate, reason=body.reason, if_match=if_match))
 
 
+Operation = StrEnum("Operation", {action: action for action in history.ACTIONS})
+
+
 @router.get("/history", response_model=list[EventOut])
-def feed(element: str | None = Query(None, description="a node id or edge key"), actor: str | None = None,
-         before: str | None = Query(None, description="event id: older events only (paging)"),
+def feed(element: str | None = Query(None, max_length=MAX_TEXT, description="a node id or edge key"),
+         actor: str | None = Query(None, max_length=MAX_TEXT, description="the curator (the key's name)"),
+         operation: Operation | None = Query(None, description="the event's action"),
+         since: datetime | None = Query(None, description="ISO time with its zone: events at or after it"),
+         before: str | None = Query(None, max_length=MAX_TEXT, description="event id: older events only (paging)"),
          limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
-    """The feed of changes, newest first."""
-    return [e.as_json() for e in history.read(cur.driver, element=element, actor=actor, before=before, limit=limit,
-                                              database=cur.database)]
+    """The feed of changes, newest first, narrowed by filters that combine (AND)."""
+    if since is not None and since.tzinfo is None:
+        raise RequestValidationError([{"loc": ["query", "since"], "msg": "give a time zone (Z or +hh:mm)",
+                                       "type": "value_error"}])
+    events = history.read(cur.driver, element=element, actor=actor, action=operation.value if operation else None,
+                          since=since, before=before, limit=limit, database=cur.database)
+    return [e.as_json() for e in events]
 
 
 @router.get("/nodes/{node_id}", response_model=Element)
 def get_node(node_id: str, response: Response, cur: Curation = Depends(curator)):
-    return _element(response, cur.get(cur.node_ref(node_id)))
+    ref = cur.node_ref(node_id)
+    labels = cur.schema.entity_labels
+    allowed = sorted(set(labels) - {ref.label}) if ref.label in labels else None
+    return _element(response, {**cur.get(ref), "allowed_labels": allowed})
 
 
 @router.get("/edges/{edge_id}", response_model=Element)
@@ -398,6 +419,15 @@ def node_history(node_id: str, limit: int = Query(50, ge=1, le=500), cur: Curati
 def edge_history(edge_id: str, limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
     key = cur.edge_ref(edge_id).key
     return [e.as_json() for e in history.read(cur.driver, element=key, limit=limit, database=cur.database)]
+
+
+@router.post("/nodes/{node_id}/relabel", response_model=ChangeOut)
+def relabel_node(node_id: str, body: Relabel, response: Response, cur: Curation = Depends(curator),
+                 if_match: str = Depends(required_if_match)):
+    """Change an entity's label (a Method that is really a Dataset): the node under the new label (merged into an
+    existing node of that label and name), its edges moved to it, the old node `rejected`. 422 naming the edges
+    the ontology does not allow at the new label, before anything changes. Undo restores the graph."""
+    return _answer(response, relabel(cur, node_id, body.label, reason=body.reason, if_match=if_match))
 
 
 @router.post("/nodes/{node_id}/{action}", response_model=ChangeOut)

@@ -204,7 +204,12 @@ function path(kind, ref) {
 // Opening an item empties every field a change takes, so nothing typed for one item is applied to another.
 const ITEM_FIELDS = ["reason", "edit-json", "duplicate-id", "edge-type", "edge-target"];
 
+// Loads are numbered: a change or a newer load makes an older one stale, and a stale load's failure (a relabel
+// moves the edges whose evidence was being read) is not news.
+let generation = 0;
+
 async function openElement(kind, ref) {
+  const mine = ++generation;
   try {
     const data = await api("GET", path(kind, ref));
     const changed = !current || current.kind !== kind || current.ref !== (kind === "node" ? data.id : data.edge_id);
@@ -219,7 +224,7 @@ async function openElement(kind, ref) {
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
   } catch (error) {
-    say(error.message, true);
+    if (mine === generation) say(error.message, true);
   }
 }
 
@@ -234,6 +239,8 @@ function render() {
   $("remove-edge").hidden = $("retype-box").hidden = d.kind !== "edge";
   $("retype").replaceChildren(...(d.allowed_types || []).map((type) => el("option", type, type === d.type
     ? {value: type, selected: ""} : {value: type})));
+  $("relabel-box").hidden = !(d.allowed_labels && d.allowed_labels.length);
+  $("relabel").replaceChildren(...(d.allowed_labels || []).map((label) => el("option", label, {value: label})));
   $("merge").disabled = d.kind !== "node";
   $("provenance").textContent = provenance(d.properties);
   const body = $("properties").tBodies[0];
@@ -345,20 +352,46 @@ function link(kind, ref, text) {
 
 async function loadHistory() {
   const events = await api("GET", path(current.kind, current.ref) + "/history");
-  const list = $("history");
-  list.replaceChildren();
-  for (const event of events) {
-    const item = el("li", undefined, {"data-event": event.id});
-    const text = event.at + " " + event.actor + " " + event.action +
-      (event.reason ? ": " + event.reason : "") + (event.undone_by ? " (undone)" : "");
-    item.append(el("span", text, {class: "event"}));
-    if (!event.undone_by && event.action !== "split") {
-      const undo = el("button", "Undo", {type: "button", "aria-label": "undo " + event.action + " of " + event.at});
-      undo.addEventListener("click", () => act(() => api("POST", "/curation/undo/" + encodeURIComponent(event.id), {})));
-      item.append(" ", undo);
-    }
-    list.append(item);
+  $("history").replaceChildren(...events.map((event) => eventItem(event, false)));
+}
+
+// The undo of a retype or a relabel is not itself undone (the API refuses it): the change is made again instead.
+const NOT_UNDOABLE = new Set(["retype_undone", "relabel_undone"]);
+
+// One event as a line of a history, with an Undo button where the API can undo it; the feed also names the
+// element, as it lists events of every element.
+function eventItem(event, named) {
+  const item = el("li", undefined, {"data-event": event.id});
+  const text = event.at + " " + event.actor + " " + event.action + (named ? " " + event.element : "") +
+    (event.reason ? ": " + event.reason : "") + (event.undone_by ? " (undone)" : "");
+  item.append(el("span", text, {class: "event"}));
+  if (!event.undone_by && !NOT_UNDOABLE.has(event.change)) {
+    const undo = el("button", "Undo", {type: "button", "aria-label": "undo " + event.action + " of " + event.at});
+    undo.addEventListener("click", () => act(() => api("POST", "/curation/undo/" + encodeURIComponent(event.id), {})));
+    item.append(" ", undo);
   }
+  return item;
+}
+
+// The history feed (GET /curation/history): newest first, filtered by the API, a page at a time.
+const FEED_PAGE = 50;
+let feedOldest = null; // the id of the oldest event shown, for "Older"
+let feedShown = false; // once shown, the feed is read again after each change
+
+async function loadFeed(more) {
+  const params = new URLSearchParams({limit: String(FEED_PAGE)});
+  const add = (name, value) => { if (value !== "") params.append(name, value); };
+  add("actor", $("h-actor").value.trim());
+  add("operation", $("h-operation").value);
+  add("element", $("h-element").value.trim());
+  if ($("h-since").value) params.append("since", new Date($("h-since").value).toISOString());
+  if (more && feedOldest) params.append("before", feedOldest);
+  const events = await api("GET", "/curation/history?" + params);
+  feedShown = true;
+  const items = events.map((event) => eventItem(event, true));
+  if (more) $("feed").append(...items); else $("feed").replaceChildren(...items);
+  if (events.length) feedOldest = events[events.length - 1].id;
+  $("feed-more").hidden = events.length < FEED_PAGE;
 }
 
 // After a change: the open item, its history and the list are read again (the list's filters may now leave the
@@ -366,12 +399,13 @@ async function loadHistory() {
 async function act(call, advance) {
   const next = advance && position >= 0 ? rows[position + 1] : undefined;
   const at = position;
+  generation++;
   try {
     const result = await call();
     if (result && result.event) done.push(result.event.id);
     say(result && result.event ? result.event.action + " recorded" : "nothing to change");
     if (!(result && result.element)) $("element-panel").hidden = true;
-    await loadList();
+    await Promise.all([loadList(), feedShown ? loadFeed(false) : null]);
     if (advance) {
       const index = next ? rows.findIndex((item) => item.id === next.id) : -1;
       const target = index >= 0 ? index : Math.min(at, rows.length - 1);
@@ -597,6 +631,13 @@ $("add-edge").addEventListener("click", () => act(async () => {
 }));
 $("save-retype").addEventListener("click", () => act(() => api("POST", path(current.kind, current.ref) + "/retype",
   {type: $("retype").value, reason: $("reason").value.trim() || null}, current.data.version)));
+$("save-relabel").addEventListener("click", () => act(() => api("POST", path(current.kind, current.ref) + "/relabel",
+  {label: $("relabel").value, reason: $("reason").value.trim() || null}, current.data.version)));
+$("feed-filters").addEventListener("submit", (event) => {
+  event.preventDefault();
+  loadFeed(false).catch((e) => say(e.message, true));
+});
+$("feed-more").addEventListener("click", () => loadFeed(true).catch((e) => say(e.message, true)));
 $("remove-edge").addEventListener("click", () => act(() => api("DELETE", path(current.kind, current.ref), undefined,
                                                               current.data.version)));
 if (key) { $("api-key").value = key; start(); }

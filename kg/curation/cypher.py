@@ -36,6 +36,12 @@ DELETE_EDGE = "MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` 
 EDGE_PAPERS_OF_NODE = ("MATCH (n:`{label}` {{id: $id}})-[r]-() WHERE r.paper_sha256 IS NOT NULL "
                        "RETURN collect(DISTINCT r.paper_sha256) AS shas")
 
+# A relabel (kg/curation/relabel.py) creates the node under its new label, or writes back exactly the properties
+# an existing node had; its undo deletes the node it created (with the history links to it, nothing else).
+CREATE_NODE = "CREATE (n:`{label}`) SET n = $props"
+REPLACE_NODE = "MATCH (n:`{label}` {{id: $id}}) SET n = $props"
+DELETE_NODE = "MATCH (n:`{label}` {{id: $id}}) DETACH DELETE n"
+
 # The schema relationships of a node, both directions, as (type, outgoing, other end, properties).
 EDGES_OF_NODE = """
 MATCH (n:`{label}` {{id: $id}})-[r]-(m)
@@ -64,10 +70,12 @@ LINK_EVENT = (f"MATCH (ev:{EVENT_LABEL} {{{{id: $event}}}}) "
 LOCK_EVENT = f"MATCH (ev:{EVENT_LABEL} {{id: $id}}) SET ev.undone_by = ev.undone_by RETURN properties(ev) AS event"
 MARK_UNDONE = f"MATCH (ev:{EVENT_LABEL} {{id: $id}}) SET ev.undone_by = $by"
 
-# History: of one element (any event that touched it), or the whole feed; newest first.
+# History: of one element (any event that touched it), or the whole feed, narrowed by curator, action and time;
+# newest first.
 HISTORY = f"""
 MATCH (ev:{EVENT_LABEL})
 WHERE ($element IS NULL OR $element IN ev.elements) AND ($actor IS NULL OR ev.actor = $actor)
+  AND ($action IS NULL OR ev.action = $action) AND ($since IS NULL OR ev.at >= $since)
   AND ($before IS NULL OR ev.id < $before)
 RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT $limit
 """

@@ -59,13 +59,17 @@ def new_event_id(now: datetime) -> str:
     return f"cur_{now:%Y%m%dT%H%M%S%f}_{uuid.uuid4().hex[:8]}"
 
 
+ACTIONS = ("verify", "edit", "flag", "unflag", "reject", "add_edge", "remove_edge", "retype", "merge", "split",
+           "relabel", "undo")
+
+
 @dataclass
 class Event:
     """One recorded change. `target` names the element (see operations.Ref.as_dict); `elements` every node id
     or edge key it touched, which is how per-element history is found."""
 
-    action: str  # verify | edit | flag | unflag | reject | add_edge | remove_edge | merge | split | undo
-    change: str  # props | edge_added | edge_removed | merged | split: what undo has to reverse
+    action: str  # one of ACTIONS
+    change: str  # props | edge_added | edge_removed | retyped | merged | split | relabeled ...: what undo reverses
     target: dict[str, Any]
     element: str
     elements: list[str]
@@ -117,9 +121,11 @@ def record(tx: ManagedTransaction, event: Event, nodes: list[tuple[str, str]]) -
     return event
 
 
-def read(driver: Driver, *, element: str | None = None, actor: str | None = None, before: str | None = None,
-         limit: int = 50, database: str | None = None) -> list[Event]:
-    """Events newest first: of one element (node id or edge key), of one curator, or all; `before` pages."""
-    records = driver.execute_query(cypher.HISTORY, element=element, actor=actor, before=before, limit=limit,
-                                   database_=database, routing_="r").records
+def read(driver: Driver, *, element: str | None = None, actor: str | None = None, action: str | None = None,
+         since: datetime | None = None, before: str | None = None, limit: int = 50,
+         database: str | None = None) -> list[Event]:
+    """Events newest first: of one element (node id or edge key), of one curator, of one action, at or after
+    `since`, or all; `before` pages."""
+    records = driver.execute_query(cypher.HISTORY, element=element, actor=actor, action=action, since=since,
+                                   before=before, limit=limit, database_=database, routing_="r").records
     return [Event.from_props(r["event"]) for r in records]

@@ -39,7 +39,7 @@ def merge(cur: Curation, survivor_id: str, duplicate_id: str, *, reason: str | N
             raise ConflictError(f"{duplicate_id} is rejected (merged already?)", details={"current": state(duplicate, d_props)})
         now = now_utc()
         taken, moved = _move_edges(cur, tx, survivor, duplicate)
-        s_new = {k: v for k, v in _absorb(cur, survivor.label, s_props, d_props).items() if v != s_props.get(k)}
+        s_new = {k: v for k, v in absorb(cur, survivor.label, s_props, d_props).items() if v != s_props.get(k)}
         s_new.update(verification_status="edited", updated_at=now)
         d_new = {"verification_status": "rejected", "updated_at": now}
         decision = EdgeRef(duplicate.label, duplicate_id, "SAME_AS", survivor.label, survivor_id)
@@ -66,14 +66,14 @@ def _lock_pair(tx: ManagedTransaction, survivor: NodeRef, duplicate: NodeRef, pa
     shared nodes in. A paper that linked a node between the two steps is locked late; should that deadlock with
     its re-ingest, the driver retries the transaction."""
     pair = sorted((survivor, duplicate), key=lambda ref: ref.id)
-    found = set(papers).union(*(_papers_of(tx, ref) for ref in pair))
+    found = set(papers).union(*(papers_of_node(tx, ref) for ref in pair))
     lock_papers(tx, found)
     for ref in pair:
         ref.lock(tx)
-    lock_papers(tx, set().union(*(_papers_of(tx, ref) for ref in pair)) - found)
+    lock_papers(tx, set().union(*(papers_of_node(tx, ref) for ref in pair)) - found)
 
 
-def _papers_of(tx: ManagedTransaction, node: NodeRef) -> set[str]:
+def papers_of_node(tx: ManagedTransaction, node: NodeRef) -> set[str]:
     row = tx.run(cypher.EDGE_PAPERS_OF_NODE.format(label=node.label), id=node.id).single()
     return papers_of(tx, node) | set(row["shas"] if row else [])
 
@@ -89,25 +89,25 @@ def _move_edges(cur: Curation, tx: ManagedTransaction, survivor: NodeRef, duplic
     taken, moved = [], []
     for r in list(tx.run(cypher.EDGES_OF_NODE.format(label=duplicate.label), id=duplicate.id, **params)):
         there = (r["other_label"], r["other_id"])
-        old = _oriented(r, duplicate.label, duplicate.id, *there)
+        old = oriented(r, duplicate.label, duplicate.id, *there)
         old.delete(tx)
         taken.append({"ref": old.as_dict(), "props": dict(r["props"])})
         if r["other_id"] == survivor.id or (r["type"], r["outgoing"], r["other_id"]) in has:
             continue
-        new = _oriented(r, survivor.label, survivor.id, *there)
+        new = oriented(r, survivor.label, survivor.id, *there)
         new.create(tx, dict(r["props"]))
         has.add((r["type"], r["outgoing"], r["other_id"]))
         moved.append(new.as_dict())
     return taken, moved
 
 
-def _oriented(row, label: str, node_id: str, other_label: str, other_id: str) -> EdgeRef:
+def oriented(row, label: str, node_id: str, other_label: str, other_id: str) -> EdgeRef:
     if row["outgoing"]:
         return EdgeRef(label, node_id, row["type"], other_label, other_id)
     return EdgeRef(other_label, other_id, row["type"], label, node_id)
 
 
-def _absorb(cur: Curation, label: str, survivor: dict[str, Any], duplicate: dict[str, Any]) -> dict[str, Any]:
+def absorb(cur: Curation, label: str, survivor: dict[str, Any], duplicate: dict[str, Any]) -> dict[str, Any]:
     """The survivor's aliases and evidence with the duplicate's added (order kept, no repeats)."""
     declared = cur.schema.nodes[label].properties
     out: dict[str, Any] = {}

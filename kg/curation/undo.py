@@ -1,7 +1,7 @@
 """Undo of any recorded curation change, and the split (the undo of a merge).
 
-It sits above both kinds of change it reverses: operations.py reverses property and edge changes, merge.py
-merges and splits, so neither of those has to import the other's undo.
+It sits above the kinds of change it reverses: operations.py reverses property and edge changes, merge.py
+merges and splits, relabel.py relabels, so none of those has to import another's undo.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from kg.curation import cypher
 from kg.curation.history import Event
 from kg.curation.merge import remerge_in_transaction, split_in_transaction
 from kg.curation.operations import Curation, Outcome
+from kg.curation.relabel import unrelabel_in_transaction
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 
@@ -32,6 +33,11 @@ def undo_change(cur: Curation, event_id: str, *, reason: str | None = None, merg
             outcome = split_in_transaction(cur, tx, done, reason)
         elif done.change == "split":
             outcome = remerge_in_transaction(cur, tx, done, reason)
+        elif done.change == "relabeled":
+            outcome = unrelabel_in_transaction(cur, tx, done, reason)
+        elif done.change == "relabel_undone":
+            raise InvalidEditError(f"event {event_id} undid a change of label; change the label again instead",
+                                   details={"reason": "NOT_UNDOABLE", "property": None})
         else:
             outcome = cur.reverse(tx, done, reason)
         tx.run(cypher.MARK_UNDONE, id=done.id, by=outcome.event.id).consume()

@@ -16,9 +16,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from extractors.semantic.canonical import entity_id
 from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
+from ontology.loader import get_schema
 from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
@@ -282,3 +284,84 @@ def test_an_entitys_evidence_side_by_side(papers, empty_db):
             assert item.find_element(By.CSS_SELECTOR, ".provenance").text.startswith(words)
         assert not browser.find_element(By.ID, "properties").is_displayed()  # the raw values are folded
         browser.save_screenshot(str(ARTIFACTS / "11-entity-evidence-side-by-side.png"))
+
+
+def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
+    """An entity of the wrong label (a Dataset that is really a Method): its label changed in the item panel (a
+    new node, its edges moved, the old node rejected), found again in the history feed filtered by curator and
+    operation, and undone there."""
+    url, _ = papers
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    # an automatic entity whose every edge the ontology also allows at another entity label
+    schema = get_schema()
+    rows = empty_db.execute_query(
+        "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) AND n.verification_status = 'auto' "
+        "MATCH (n)-[r]-(m) WHERE type(r) IN $types "
+        "RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.name AS name, "
+        "collect([type(r), startNode(r) = n, [l IN labels(m) WHERE l IN $all][0]]) AS edges ORDER BY id",
+        labels=list(schema.entity_labels), all=list(schema.labels), types=list(schema.relationships)).records
+
+    def fits(label: str, edges: list) -> bool:
+        return all(((label, other) if out else (other, label)) in schema.relationships[t].patterns
+                   for t, out, other in edges)
+    found = [(r["label"], r["id"], r["name"], to) for r in rows for to in sorted(schema.entity_labels)
+             if to != r["label"] and fits(to, r["edges"])]
+    assert found, "the generated papers have an entity that fits another label"
+    old_label, old_id, name, new_label = found[0]
+    new_id = entity_id(new_label, name)
+
+    def content_edges(node_id: str) -> list[tuple]:
+        return sorted((r["s"], r["type"], r["t"]) for r in empty_db.execute_query(
+            "MATCH (s)-[r]->(t) WHERE $id IN [s.id, t.id] AND type(r) <> 'WAS_REVISION_OF' "
+            "RETURN s.id AS s, type(r) AS type, t.id AS t", id=node_id).records)
+    edges_before = content_edges(old_id)
+    assert edges_before
+    with headless_chromium() as browser:
+        browser.evidence_dir = ARTIFACTS / "failure"
+        browser.get(url + "/ui")
+        browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
+        wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        browser.find_element(By.ID, "f-q").send_keys(name, Keys.ENTER)
+        wait_on_page(browser, "the entity listed", lambda b: b.find_elements(
+            By.CSS_SELECTOR, f'#items tr[data-element="{old_id}"] button.link'))[0].click()
+        wait_on_page(browser, "the entity open", lambda b: b.find_element(By.ID, "element-title").text ==
+                     f"{old_label} {old_id}")
+        browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
+        options = [o.text for o in Select(browser.find_element(By.ID, "relabel")).options]
+        assert new_label in options and old_label not in options
+        Select(browser.find_element(By.ID, "relabel")).select_by_value(new_label)
+        browser.find_element(By.ID, "reason").send_keys("a model, not a corpus")
+        browser.save_screenshot(str(ARTIFACTS / "12-change-an-entitys-label.png"))
+        browser.find_element(By.ID, "save-relabel").click()
+        wait_on_page(browser, "relabel recorded", lambda b: b.find_element(By.ID, "message").text == "relabel recorded")
+        wait_on_page(browser, "the new node open", lambda b: b.find_element(By.ID, "element-title").text ==
+                     f"{new_label} {new_id}")
+        assert not browser.find_elements(By.CSS_SELECTOR, "#log li.error"), "a stale load reported a failure"
+        assert statuses(empty_db, [old_id, new_id]) == ["rejected", "edited"]
+        assert content_edges(old_id) == []
+        assert content_edges(new_id) == sorted(tuple(new_id if end == old_id else end for end in edge)
+                                               for edge in edges_before)
+        [event] = history.read(empty_db, action="relabel")
+        assert (event.actor, event.reason) == ("alice", "a model, not a corpus")
+
+        browser.find_element(By.ID, "h-actor").send_keys("alice")
+        Select(browser.find_element(By.ID, "h-operation")).select_by_visible_text("verify")
+        browser.find_element(By.ID, "load-feed").click()
+        wait_on_page(browser, "an empty feed", lambda b: b.find_element(By.ID, "feed-more") is not None and
+                     not b.find_elements(By.CSS_SELECTOR, "#feed li"))
+        Select(browser.find_element(By.ID, "h-operation")).select_by_visible_text("relabel")
+        browser.find_element(By.ID, "load-feed").click()
+        entry = wait_on_page(browser, "the relabel in the feed", lambda b: b.find_elements(
+            By.CSS_SELECTOR, f'#feed li[data-event="{event.id}"]'))[0]
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#feed li")) == 1
+        assert "alice relabel " + new_id + ": a model, not a corpus" in entry.text
+        browser.execute_script("arguments[0].scrollIntoView()", entry)
+        browser.save_screenshot(str(ARTIFACTS / "13-history-feed-filtered.png"))
+        entry.find_element(By.TAG_NAME, "button").click()
+        wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
+        assert statuses(empty_db, [old_id]) == ["auto"]
+        assert empty_db.execute_query("MATCH (n {id: $id}) RETURN count(n) AS n", id=new_id).records[0]["n"] == 0
+        assert content_edges(old_id) == edges_before
+        wait_on_page(browser, "the feed marks it undone", lambda b: "(undone)" in b.find_element(
+            By.CSS_SELECTOR, f'#feed li[data-event="{event.id}"]').text)
+        browser.save_screenshot(str(ARTIFACTS / "14-relabel-undone-from-the-feed.png"))
