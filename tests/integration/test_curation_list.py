@@ -16,7 +16,7 @@ CURATOR = as_role("curator")
 # The sample graph's nodes a curator reviews (every label with a verification status but Chunk), by hand.
 REVIEWABLE = {"paper_a", "paper_b", "author_lee", "author_kim", "sec_a1", "sec_a2", "sec_a21", "sec_a3", "fig_a1",
               "fig_a2", "tab_a1", "eq_a1", "ref_a1", "ref_b1", "method_srt", "method_transformer", "method_srt_dup",
-              "dataset_pg19", "metric_ppl", "task_lm", "concept_routing", "exp_a1", "res_a1", "res_a2"}
+              "dataset_pg19", "metric_ppl", "task_lm", "concept_routing", "exp_a1", "res_a1", "res_a2", "domain_nlp"}
 
 
 @pytest.fixture
