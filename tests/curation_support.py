@@ -26,3 +26,10 @@ def curated_settings(settings, **overrides):
 def graph_dump(driver) -> list[str]:
     """The graph's content: curation events and curators are history, not content."""
     return canonical_dump(driver, skip_labels=("PaperKGSchema", *LEDGER_LABELS))
+
+
+def error_of(response, status: int, code: str) -> dict:
+    """The error body of an API answer, after checking its status and error code."""
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+    return response.json()["error"]

@@ -13,7 +13,7 @@ from kg.curation import history
 from kg.curation.operations import Curation
 from kg.export.graph_read import read_graph
 from ontology.loader import get_schema
-from tests.curation_support import ANY_VERSION, as_role, curated_settings, graph_dump
+from tests.curation_support import ANY_VERSION, as_role, curated_settings, error_of, graph_dump
 from tests.sample_graph import SHA_B, sample_graph
 
 CURATOR, ADMIN, READER = as_role("curator"), as_role("admin"), as_role("reader")
@@ -25,12 +25,6 @@ def client(sample_db, neo4j_settings, tmp_path):
     app = create_app(curated_settings(neo4j_settings, data_dir=tmp_path / "data"))
     with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
-
-
-def error_of(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    assert response.json()["error"]["code"] == code
-    return response.json()["error"]
 
 
 def props(driver, node_id: str) -> dict:

@@ -15,7 +15,7 @@ from kg.curation.operations import Curation
 from kg.curation.relabel import relabel
 from kg.ingest import Ingestor
 from ontology.loader import get_schema
-from tests.curation_support import ANY_VERSION, as_role, curated_settings, graph_dump
+from tests.curation_support import ANY_VERSION, as_role, curated_settings, error_of, graph_dump
 from tests.integration.test_duplicates import PAPER_A
 from tests.pdf_factory import entities_paper, write
 
@@ -29,12 +29,6 @@ def client(sample_db, neo4j_settings, tmp_path):
     app = create_app(curated_settings(neo4j_settings, data_dir=tmp_path / "data"))
     with TestClient(app, base_url="http://localhost") as test_client:
         yield test_client
-
-
-def error_of(response, status: int, code: str) -> dict:
-    assert response.status_code == status, response.text
-    assert response.json()["error"]["code"] == code
-    return response.json()["error"]
 
 
 def node(driver, node_id: str) -> tuple[list[str], dict] | None:
