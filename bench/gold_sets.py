@@ -32,7 +32,8 @@ T = TypeVar("T")
 
 
 def split_of(stem: str) -> str:
-    """The half a gold paper belongs to, by the fixed rule of this module's docstring."""
+    """The half a gold paper (by its file stem) belongs to, by the fixed rule of this module's docstring; the
+    search benchmark splits its judged queries by the same rule on their text."""
     return DEV if int(hashlib.sha256(stem.encode()).hexdigest(), 16) % 2 == 0 else HELD_OUT
 
 

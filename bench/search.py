@@ -3,6 +3,10 @@
 The TSV has one query a line: the query, a tab, and the file names (without .pdf) of the corpus papers judged
 relevant to it, separated by spaces. Queries are about topics, not titles; relevance was judged from each
 candidate paper's title and abstract.
+
+Queries fall into a dev and a held-out half by the fixed rule of bench/gold_sets.py applied to the query's text
+(SHA-256, even -> dev), so that a query added later lands in a half without anyone choosing: ranking choices are
+made on the dev half's figures, and the held-out half's only report whether they carry over.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.gold_sets import split_of
+
 K = 10
 
 
@@ -19,6 +25,11 @@ K = 10
 class Judged:
     query: str
     relevant: frozenset[str]  # file stems
+
+    @property
+    def split(self) -> str:
+        """bench.gold_sets.DEV or HELD_OUT, by the query's text."""
+        return split_of(self.query)
 
 
 def judged_queries(path: Path) -> list[Judged]:

@@ -1,5 +1,6 @@
 """`kg bench search`: ingest the corpus if needed, run every judged query through `kg search` and through the
-fulltext signal alone, and report both systems' mean nDCG@10 (bench/search.py)."""
+fulltext signal alone, and report both systems' mean nDCG@10 over all queries and over each half (bench/search.py):
+choices are made on the dev half, the held-out half tells whether they carry over."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from bench.gold_sets import DEV, HELD_OUT
 from bench.search import K, judged_queries, ndcg
 from cli.output import console
 from extractors.model import paper_id
@@ -48,12 +50,18 @@ def search_bench(
                                         database=settings.neo4j_database).hits
                 ranked = [stem_of.get(h.paper_id, h.paper_id) for h in hits]
                 scores[system] = {"ndcg": round(ndcg(ranked, item.relevant), 4), "ranked": ranked}
-            console.print(f"{scores['system']['ndcg']:.3f} {scores['fulltext']['ndcg']:.3f}  {item.query}",
-                          highlight=False)
-            rows.append({"query": item.query, "relevant": sorted(item.relevant), **scores})
-    means = {s: round(statistics.fmean(r[s]["ndcg"] for r in rows), 4) for s in ("system", "fulltext")}
-    console.print(f"nDCG@{K} over {len(rows)} queries: system {means['system']:.3f}, "
-                  f"fulltext alone {means['fulltext']:.3f}", highlight=False)
+            console.print(f"{scores['system']['ndcg']:.3f} {scores['fulltext']['ndcg']:.3f}  {item.split:8} "
+                          f"{item.query}", highlight=False)
+            rows.append({"query": item.query, "split": item.split, "relevant": sorted(item.relevant), **scores})
+    means = {}
+    for part, members in (("all", rows), (DEV, [r for r in rows if r["split"] == DEV]),
+                          (HELD_OUT, [r for r in rows if r["split"] == HELD_OUT])):
+        if not members:
+            continue
+        means[part] = {"queries": len(members),
+                       **{s: round(statistics.fmean(r[s]["ndcg"] for r in members), 4) for s in ("system", "fulltext")}}
+        console.print(f"nDCG@{K} over {len(members)} queries ({part}): system {means[part]['system']:.3f}, "
+                      f"fulltext alone {means[part]['fulltext']:.3f}", highlight=False)
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps({
@@ -61,5 +69,6 @@ def search_bench(
             "machine": f"{os.cpu_count()} cores, {platform.machine()}",
             "corpus": str(corpus), "judged": str(judged), "queries": len(rows),
             "embeddings": embed is not None, "formula": kg_search.WEIGHTS,
-            f"ndcg_at_{K}": means, "ahead_of_fulltext": means["system"] > means["fulltext"], "rows": rows},
+            f"ndcg_at_{K}": means,
+            "ahead_of_fulltext": {part: m["system"] > m["fulltext"] for part, m in means.items()}, "rows": rows},
             indent=2))

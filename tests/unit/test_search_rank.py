@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
+from pathlib import Path
 
-from bench.search import ndcg
+from bench.gold_sets import DEV, HELD_OUT, split_of
+from bench.search import Judged, judged_queries, ndcg
 from kg.search import Hit, mmr
 
 
@@ -28,3 +31,11 @@ def test_mmr_moves_a_near_duplicate_below_a_different_paper():
 def test_mmr_keeps_the_order_of_hits_without_vectors():
     hits = [hit("a", 0.9, None), hit("b", 0.8, None), hit("c", 0.7, None)]
     assert [h.paper_id for h in mmr(hits, 3)] == ["a", "b", "c"]
+
+
+def test_judged_queries_split_by_their_text_into_two_halves():
+    queries = judged_queries(Path(__file__).parents[2] / "bench" / "search_judged.tsv")
+    assert all(q.split == split_of(q.query) for q in queries)
+    halves = Counter(q.split for q in queries)
+    assert set(halves) == {DEV, HELD_OUT} and min(halves.values()) >= len(queries) // 3
+    assert Judged("same words", frozenset()).split == Judged("same words", frozenset({"x"})).split
