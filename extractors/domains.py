@@ -8,7 +8,9 @@ Two kinds of evidence, both kept as provenance so a reader sees why a paper is i
   softmax, because the static embedder gives every pair of English texts a fairly high cosine and only the
   differences between domains carry information;
 - words: which seed phrases occur in the text (whole words, any case, an optional plural), each counted by the
-  log of its occurrences, so a field's breadth of vocabulary weighs more than one word repeated.
+  log of its occurrences, so a field's breadth of vocabulary weighs more than one word repeated, and times its
+  number of words, because a term of several words ("complex network") belongs to one field where a single word
+  ("algorithm") is shared by many.
 
 A domain's score is the mean of its two shares, from 0 to 1; without keyword evidence (no seed phrase occurs) it
 is half the meaning share, and without embeddings (ingestion with embeddings off) the keyword share alone.
@@ -34,7 +36,7 @@ from extractors.model import Document
 from ontology.errors import PaperKGError
 
 EXTRACTOR = "paperkg-domains"
-VERSION = "1"  # bump when the scoring changes; the seeds' own version is their hash (Seeds.digest)
+VERSION = "2"  # bump when the scoring changes; the seeds' own version is their hash (Seeds.digest)
 DEFAULT_SEEDS = "data/domains.yaml"  # in the extractors package
 MIN_SCORE = 0.2  # a domain scoring less is not tagged (the top domain of a paper always is)
 MAX_DOMAINS = 3  # domains tagged per paper or section at most
@@ -167,7 +169,7 @@ class Tagger:
     def score(self, passages: Sequence[Passage]) -> list[DomainScore]:
         """Every domain's score for the passages taken as one text, best first (ties by domain order)."""
         hits = [self._hits(i, passages) for i in range(len(self.seeds.domains))]
-        weight = [sum(math.log1p(n) for n in counts.values()) for counts, _ in hits]
+        weight = [sum(len(phrase.split()) * math.log1p(n) for phrase, n in counts.items()) for counts, _ in hits]
         total = sum(weight)
         similarity = self._similarity(passages)
         shares = _softmax(similarity) if similarity is not None else None

@@ -58,6 +58,14 @@ def test_keywords_alone_rank_the_field_first(field):
     assert scores[0].similarity is None
 
 
+def test_a_term_of_several_words_outweighs_a_single_word_found_as_often():
+    seeds = Seeds.parse("generic: {name: Generic, phrases: [algorithm]}\n"
+                        "networks: {name: Networks, phrases: [complex network]}\n")
+    scores = Tagger(seeds).score([passage("The algorithm finds hubs of a complex network.")])
+    assert [s.domain.id for s in scores] == ["networks", "generic"]
+    assert scores[0].score == pytest.approx(2 / 3, abs=1e-4) and scores[1].score == pytest.approx(1 / 3, abs=1e-4)
+
+
 def test_the_matched_phrases_are_the_seed_phrases_in_the_text(tagger, embedder):
     text = "A meta analysis of randomized controlled trials: the patients' outcomes by drug dose."
     biomedicine = next(s for s in tagger.score([passage(text, embedder, chunk_id="chunk_7")])
