@@ -8,8 +8,10 @@ A paper's score is a weighted sum of five signals, each scaled to [0, 1] over th
     score = 0.50 text + 0.30 semantic + 0.10 entities + 0.05 citations + 0.05 recency
 
 - text: the paper's best chunk BM25 over the best candidate's;
-- semantic: the paper's best chunk similarity to the query vector, min-max scaled over the candidates (the
-  index's scores crowd together, so unscaled they would hardly separate papers);
+- semantic: the paper's best chunk similarity to the query vector over the best candidate's. The index's scores
+  crowd together, so this signal moves papers little; stretching it over the candidates (min-max, z-scores) or
+  replacing it by its rank made rankings worse on the judged queries' dev half, as it magnifies differences the
+  embedder does not mean (docs/search.md);
 - entities: the share of the entities the query names (by name or alias, whole words) that the paper mentions;
 - citations: papers of the corpus citing it, over the most any candidate has;
 - recency: its year's place between the candidates' oldest and newest year (0 when unknown).
@@ -192,8 +194,7 @@ def rank(rows: list[dict], papers: dict[str, dict], named: list[dict], weights: 
     if not best:
         return []
     top_text = max(b["text"] for b in best.values()) or 1.0
-    sims = [b["vector"] for b in best.values() if b["vector"]]
-    low, high = (min(sims), max(sims)) if sims else (0.0, 0.0)
+    top_similarity = max(b["vector"] for b in best.values()) or 1.0
     years = [papers[s]["year"] for s in best if papers[s]["year"]]
     old, new = (min(years), max(years)) if years else (0, 0)
     top_cited = max(papers[s]["cited_by"] for s in best)
@@ -202,7 +203,7 @@ def rank(rows: list[dict], papers: dict[str, dict], named: list[dict], weights: 
         p = papers[sha]
         signals = {
             "text": b["text"] / top_text,
-            "semantic": (b["vector"] - low) / (high - low) if b["vector"] and high > low else float(bool(b["vector"])),
+            "semantic": b["vector"] / top_similarity,
             "entities": len(p["entities"]) / len(named) if named else 0.0,
             "citations": p["cited_by"] / top_cited if top_cited else 0.0,
             "recency": (p["year"] - old) / (new - old) if p["year"] and new > old else 0.0,
