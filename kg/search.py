@@ -10,8 +10,8 @@ A paper's score is a weighted sum of five signals, each scaled to [0, 1] over th
 - text: the paper's best chunk BM25 over the best candidate's;
 - semantic: the paper's best chunk similarity to the query vector over the best candidate's. The index's scores
   crowd together, so this signal moves papers little; stretching it over the candidates (min-max, z-scores) or
-  replacing it by its rank made rankings worse on the judged queries' dev half, as it magnifies differences the
-  embedder does not mean (docs/search.md);
+  replacing it by its rank ranked worse on the judged queries' dev half at the same weights, as it magnifies
+  differences the embedder does not mean (docs/search.md);
 - entities: the share of the entities the query names (by name or alias, whole words) that the paper mentions;
 - citations: papers of the corpus citing it, over the most any candidate has;
 - recency: its year's place between the candidates' oldest and newest year (0 when unknown).
