@@ -1,0 +1,95 @@
+"""OCR of the pages triage finds without a text layer, so a scanned paper still yields sections, chunks and
+evidence.
+
+Tesseract reads the page through MuPDF (`Page.get_textpage_ocr`): its words come back as an ordinary text page, in
+the page's own PDF coordinates, and go through the same layout reading as a text layer, so every box downstream
+(sections, chunks, evidence crops) is where the words are printed. MuPDF carries the engine; what a machine must add
+is Tesseract's English language data (Debian's `tesseract-ocr-eng`, installed by `make install`). Without it the
+pages stay empty and the parse says so in its warnings.
+
+Only pages triage flags are read, at most `max_pages` of them per paper (the rest are named in the warnings), so
+the cost of an untrusted file is bounded by the caps before the parse's own time limit; the same page at the same
+resolution always reads the same.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+from extractors.layout import read_page
+from extractors.model import PageLayout
+from extractors.mupdf import pymupdf
+from extractors.triage import lacks_text
+
+ENGINE = "tesseract"
+LANGUAGE = "eng"
+DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
+# Where Debian (and Ubuntu) put the language data of Tesseract 5 and 4; TESSDATA_PREFIX, when set, comes first.
+_TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                  "/usr/share/tessdata")
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+
+
+@dataclass
+class OcrOutcome:
+    """What OCR did to a paper's pages: the pages (OCR'd ones replaced), and which pages it read or left."""
+
+    pages: list[PageLayout]
+    read: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+    over_cap: list[int] = field(default_factory=list)  # pages without text left unread: over the per-paper cap
+    no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
+
+    def warnings(self, max_pages: int | None) -> list[str]:
+        out = []
+        if self.read:
+            out.append(f"pages {_pages(self.read)} have no text layer and were read by OCR ({ENGINE}, {LANGUAGE}): "
+                       "their text may hold recognition errors")
+        if self.over_cap:
+            out.append(f"pages {_pages(self.over_cap)} have no text layer and were not read: OCR reads at most "
+                       f"{max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
+        if self.no_engine:
+            out.append(f"pages {_pages(self.no_engine)} have no text layer and were not read: OCR needs "
+                       f"Tesseract's {LANGUAGE} language data (`make system-deps`, or `apt-get install "
+                       f"tesseract-ocr-{LANGUAGE}`; or set TESSDATA_PREFIX)")
+        return out
+
+
+def _pages(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers))
+
+
+@cache
+def tessdata() -> str | None:
+    """The folder holding Tesseract's language data for LANGUAGE, or None when this machine has none."""
+    candidates = [os.environ["TESSDATA_PREFIX"]] if os.environ.get("TESSDATA_PREFIX") else []
+    for folder in [*candidates, *_TESSDATA_DIRS]:
+        if (Path(folder) / f"{LANGUAGE}.traineddata").is_file():
+            return folder
+    return None
+
+
+def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None) -> OcrOutcome:
+    """`pages` (as read from the text layer) with the text of those lacking one read by OCR, in page order up to
+    `max_pages`."""
+    wanted = [page.page for page in pages if lacks_text(page)]
+    if not wanted:
+        return OcrOutcome(pages)
+    folder = tessdata()
+    if folder is None:
+        return OcrOutcome(pages, no_engine=wanted)
+    cap = len(wanted) if max_pages is None else max_pages
+    read, over_cap = wanted[:cap], wanted[cap:]
+    out = list(pages)
+    for number in read:
+        out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
+    return OcrOutcome(out, read=read, over_cap=over_cap)
+
+
+def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
+    """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
+    figure is still a figure)."""
+    textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=DPI, full=True, tessdata=folder)
+    return replace(layout, lines=read_page(page, textpage).lines)
