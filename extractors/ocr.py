@@ -15,12 +15,15 @@ resolution always reads the same.
 from __future__ import annotations
 
 import os
+import statistics
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from extractors.layout import read_page
-from extractors.model import PageLayout
+from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.triage import lacks_text
 
@@ -31,6 +34,11 @@ DPI = 300  # Tesseract's own recommendation for body text; lower resolutions los
 _TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
                   "/usr/share/tessdata")
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_INK = 128  # grey level below which a pixel is ink
+# A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
+# are this much thicker than the page's prose (stroke width over font size) is taken as bold.
+_BOLD_STROKE = 1.35
+_PROSE_CHARS = 20  # lines at least this long set the page's regular stroke
 
 
 @dataclass
@@ -92,4 +100,34 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
     textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=DPI, full=True, tessdata=folder)
-    return replace(layout, lines=read_page(page, textpage).lines)
+    return replace(layout, lines=_weights(page, read_page(page, textpage).lines))
+
+
+def _weights(page: pymupdf.Page, lines: list[Line]) -> list[Line]:
+    """The lines with `bold` measured from the ink, since OCR names no font: headings are found by their weight
+    (extractors/sections.py), and Tesseract's size estimates are too rough to tell a heading by size alone."""
+    if not lines:
+        return lines
+    pix = page.get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY)
+    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
+    scale = DPI / 72
+    strokes = [_stroke(ink, line, scale) for line in lines]
+    prose = [s for s, line in zip(strokes, lines) if len(line.text) >= _PROSE_CHARS and s > 0]
+    if not prose:
+        return lines
+    regular = statistics.median(prose)
+    out = []
+    for stroke, line in zip(strokes, lines):
+        bold = stroke >= _BOLD_STROKE * regular
+        out.append(replace(line, bold=bold, spans=[replace(s, bold=bold) for s in line.spans]))
+    return out
+
+
+def _stroke(ink: np.ndarray, line: Line, scale: float) -> float:
+    """The mean width of the line's horizontal ink runs (its strokes), relative to its font size."""
+    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
+    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
+    if box.size == 0:
+        return 0.0
+    starts = int((box[:, 1:] & ~box[:, :-1]).sum() + box[:, 0].sum())
+    return float(box.sum()) / starts / (line.size * scale) if starts and line.size > 0 else 0.0

@@ -438,20 +438,3 @@ def entities_paper(title: str, paragraphs: list[str], references: tuple[str, ...
         w.paragraph(entry, size=9)
     return w.bytes()
 
-
-# --- scanned papers (OCR) -------------------------------------------------------------------------
-
-
-def rasterized(data: bytes, dpi: int = 200, pages: set[int] | None = None) -> bytes:
-    """The PDF with its pages (1-based `pages`, default all) replaced by pictures of themselves: what a scanner
-    gives, with no text layer on those pages. The page size is kept, so a box on the picture is where the words
-    were printed."""
-    source = pymupdf.open(stream=data, filetype="pdf")
-    out = pymupdf.open()
-    for page in source:
-        if pages is None or page.number + 1 in pages:
-            picture = out.new_page(width=page.rect.width, height=page.rect.height)
-            picture.insert_image(picture.rect, pixmap=page.get_pixmap(dpi=dpi))
-        else:
-            out.insert_pdf(source, from_page=page.number, to_page=page.number)
-    return out.tobytes()
