@@ -14,6 +14,7 @@ resolution always reads the same.
 
 from __future__ import annotations
 
+import glob
 import os
 import statistics
 from dataclasses import dataclass, field, replace
@@ -30,9 +31,10 @@ from extractors.triage import lacks_text
 ENGINE = "tesseract"
 LANGUAGE = "eng"
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
-# Where Debian (and Ubuntu) put the language data of Tesseract 5 and 4; TESSDATA_PREFIX, when set, comes first.
-_TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
-                  "/usr/share/tessdata")
+# Where Debian and Ubuntu (one folder per Tesseract version), then Fedora and Arch, put the language data;
+# TESSDATA_PREFIX, when set, comes first.
+_DEBIAN_TESSDATA = "/usr/share/tesseract-ocr/*/tessdata"
+_OTHER_TESSDATA = "/usr/share/tessdata"
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _INK = 128  # grey level below which a pixel is ink
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
@@ -51,29 +53,32 @@ class OcrOutcome:
     no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
 
     def warnings(self, max_pages: int | None) -> list[str]:
+        read = [f"OCR ({ENGINE}, {LANGUAGE}) read {_pages(self.read)}, which have no text layer: their text may "
+                "hold recognition errors"] if self.read else []
+        return read + self.unread(max_pages)
+
+    def unread(self, max_pages: int | None) -> list[str]:
+        """Why pages without a text layer were left without text, for the warnings or a refusal."""
         out = []
-        if self.read:
-            out.append(f"pages {_pages(self.read)} have no text layer and were read by OCR ({ENGINE}, {LANGUAGE}): "
-                       "their text may hold recognition errors")
         if self.over_cap:
-            out.append(f"pages {_pages(self.over_cap)} have no text layer and were not read: OCR reads at most "
-                       f"{max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
+            out.append(f"{_pages(self.over_cap)} without a text layer left unread: OCR reads at most {max_pages} "
+                       "pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
         if self.no_engine:
-            out.append(f"pages {_pages(self.no_engine)} have no text layer and were not read: OCR needs "
-                       f"Tesseract's {LANGUAGE} language data (`make system-deps`, or `apt-get install "
-                       f"tesseract-ocr-{LANGUAGE}`; or set TESSDATA_PREFIX)")
+            out.append(f"{_pages(self.no_engine)} without a text layer left unread: OCR needs Tesseract's "
+                       f"{LANGUAGE} language data (`make system-deps`, or `apt-get install tesseract-ocr-{LANGUAGE}`, "
+                       "or TESSDATA_PREFIX naming its folder)")
         return out
 
 
 def _pages(numbers: list[int]) -> str:
-    return ", ".join(map(str, numbers))
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {', '.join(map(str, numbers))}"
 
 
 @cache
 def tessdata() -> str | None:
     """The folder holding Tesseract's language data for LANGUAGE, or None when this machine has none."""
     candidates = [os.environ["TESSDATA_PREFIX"]] if os.environ.get("TESSDATA_PREFIX") else []
-    for folder in [*candidates, *_TESSDATA_DIRS]:
+    for folder in [*candidates, *sorted(glob.glob(_DEBIAN_TESSDATA), reverse=True), _OTHER_TESSDATA]:
         if (Path(folder) / f"{LANGUAGE}.traineddata").is_file():
             return folder
     return None

@@ -101,7 +101,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     pages = finish_layout(ocr.pages)
     check_layout(pages, path.name, limits)
     with timer("triage"):
-        prof = profile(pages, path.name, ocr.read)
+        prof = profile(pages, path.name, ocr.read, ocr.unread(limits.max_ocr_pages))
     with timer("floats"):
         figures, tables = find_floats(pages, sha256)
         equations = find_equations(pages, sha256, figures + tables)

@@ -71,14 +71,14 @@ def lacks_text(page: PageLayout) -> bool:
     return bool(page.images) and _chars(page) < _MIN_CHARS_PER_PAGE
 
 
-def profile(pages: list[PageLayout], name: str, ocr_pages: list[int] = ()) -> Profile:
+def profile(pages: list[PageLayout], name: str, ocr_pages: list[int] = (), unread: list[str] = ()) -> Profile:
     """native / scanned / mixed from characters per page (`ocr_pages`, read by OCR, count as scanned); raises
-    when there is no text at all."""
+    when there is no text at all, with `unread` (why OCR left pages unread) as the hint."""
     total = sum(_chars(page) for page in pages)
     if total < 20:
-        raise NoTextLayerError(f"{name} has no text layer (it looks scanned) and OCR did not read it",
-                               hint="see the parse warnings, or run OCR first (e.g. `ocrmypdf in.pdf out.pdf`) "
-                                    "and parse the result")
+        raise NoTextLayerError(f"{name} has no text layer (it looks scanned)",
+                               hint="; ".join(unread) or "run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse "
+                                                          "the result")
     check_lines(pages, name, total)
     scanned = sum(1 for page in pages if page.page in ocr_pages or lacks_text(page))
     kind = "native" if scanned == 0 else "scanned" if scanned == len(pages) else "mixed"
