@@ -212,6 +212,9 @@ class Audit(BaseModel):
     seconds_per_stage: dict[str, float] = Field(default_factory=dict)
     extractor_versions: dict[str, str] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
+    # the warnings about pages without a text layer (read by OCR, or left unread and why), also in `warnings`:
+    # ingestion reports these, since a page without text is content missing from the graph
+    page_warnings: list[str] = Field(default_factory=list)
 
 
 class Document(BaseModel):

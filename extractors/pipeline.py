@@ -140,7 +140,8 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     if ocr.read:
         versions[f"ocr/{ENGINE}"] = pymupdf.VersionBind  # the engine MuPDF carries, hence PyMuPDF's version
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
-                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections))
+                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections),
+                  page_warnings=ocr.warnings(limits.max_ocr_pages))
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
                         references=references, chunks=chunks, profile=prof, audit=audit)

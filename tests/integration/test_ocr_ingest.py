@@ -29,6 +29,8 @@ def ingested(driver, neo4j_settings, schema_db, tmp_path_factory):
     settings = neo4j_settings.model_copy(update={"data_dir": folder / "data", "qa_vectors": False})
     report = run_ingest(settings, driver, [path])
     assert [p.status for p in report.papers] == ["ingested"], report.as_json()
+    assert [w.split(":")[0] for w in report.papers[0].warnings] == \
+        [f"OCR (tesseract, eng) read pages {', '.join(map(str, range(1, truth.pages + 1)))}, which have no text layer"]
     printed = pymupdf.open(stream=data, filetype="pdf")[1].search_for(THANKS)[0]
     return settings, paper_id(file_sha256(path)), truth, printed
 

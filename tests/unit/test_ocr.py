@@ -62,6 +62,7 @@ def test_ocr_sections_and_chunks_are_marked_and_boxed_where_printed(paper, scann
     assert {s.text_source for s in scanned.sections} == {"ocr"}
     assert any(w.startswith("OCR (tesseract, eng) read pages 1, 2, 3,") for w in scanned.audit.warnings)
     assert "ocr/tesseract" in scanned.audit.extractor_versions
+    assert scanned.audit.page_warnings == [w for w in scanned.audit.warnings if w.startswith("OCR ")]
     printed = {s.title: s.box for s in original.sections}
     matched = [(s.box, printed[s.title]) for s in scanned.sections if s.title in printed]
     assert len(matched) >= MIN_SECTION_RECALL * len(printed)
