@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import statistics
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -41,6 +42,11 @@ _INK = 128  # grey level below which a pixel is ink
 # are this much thicker than the page's prose (stroke width over font size) is taken as bold.
 _BOLD_STROKE = 1.35
 _PROSE_CHARS = 20  # lines at least this long set the page's regular stroke
+# A Roman section number as OCR misreads it ("Il.", "fil.", "Iv."): I's strokes come out as l, |, i, f or t, and V,
+# X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
+# left alone ("1. INTRODUCTION" is an Arabic number).
+_ROMAN_MISREAD = re.compile(r"^([IVXlivx|ft]{1,4})(\.\s+)(?=[A-Z]{2})")
+_ROMAN_LETTERS = str.maketrans({"l": "I", "i": "I", "|": "I", "f": "I", "t": "I", "v": "V", "x": "X"})
 
 
 @dataclass
@@ -105,7 +111,20 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
     textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=DPI, full=True, tessdata=folder)
-    return replace(layout, lines=_weights(page, read_page(page, textpage).lines))
+    return replace(layout, lines=[_roman_number(line) for line in _weights(page, read_page(page, textpage).lines)])
+
+
+def _roman_number(line: Line) -> Line:
+    """The line with a misread Roman section number at its start read as one (sections are found by their
+    numbers in sequence, so one misread number loses the rest of the paper's)."""
+    m = _ROMAN_MISREAD.match(line.text)
+    if m is None or m[1].isupper() and m[1].isalpha():
+        return line
+    number = m[1].translate(_ROMAN_LETTERS)
+    spans = line.spans
+    if spans and spans[0].text.startswith(m[1]):
+        spans = [replace(spans[0], text=number + spans[0].text[len(m[1]):]), *spans[1:]]
+    return replace(line, text=number + line.text[len(m[1]):], spans=spans)
 
 
 def _weights(page: pymupdf.Page, lines: list[Line]) -> list[Line]:

@@ -10,6 +10,7 @@ from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
 from extractors import ocr
 from extractors.errors import NoTextLayerError
 from extractors.limits import ParseLimits
+from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import one_column_paper, write
 
@@ -111,3 +112,18 @@ def test_scoring_counts_misreads_and_ignores_reading_order():
     assert char_accuracy("heilo world", "hello world") == pytest.approx(1 - 1 / 11)
     assert word_recall("hello there", "hello world") == 0.5
     assert section_recall(["1ntroduction", "Method"], ["Introduction", "Method", "Results"]) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(("read", "number"), [("Il. ULTRA LIGHT BOSONS", "II."), ("fil. TESTING WITH THE CMB", "III."),
+                                              ("Iv. CONCLUSIONS", "IV."), ("II. RESULTS", "II.")])
+def test_a_misread_roman_section_number_is_read_as_one(read, number):
+    line = Line(text=read, page=1, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont",
+                spans=[Span(text=read, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont")])
+    fixed = ocr._roman_number(line)
+    assert fixed.text == number + read.split(".", 1)[1] and fixed.spans[0].text == fixed.text
+
+
+@pytest.mark.parametrize("text", ["it. We evaluate", "1. INTRODUCTION", "11. RELATED WORK", "Ill-posed. THE"])
+def test_other_line_starts_are_left_as_read(text):
+    line = Line(text=text, page=1, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont")
+    assert ocr._roman_number(line).text == text
