@@ -32,6 +32,9 @@ from extractors.triage import lacks_text
 ENGINE = "tesseract"
 LANGUAGE = "eng"
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
+# The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
+# read at a lower resolution, so one untrusted page cannot take gigabytes (the page size cap alone allows 5,000 pt).
+MAX_PIXELS = 40_000_000
 # Where Debian and Ubuntu (one folder per Tesseract version), then Fedora and Arch, put the language data;
 # TESSDATA_PREFIX, when set, comes first.
 _DEBIAN_TESSDATA = "/usr/share/tesseract-ocr/*/tessdata"
@@ -110,8 +113,16 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
 def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
-    textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=DPI, full=True, tessdata=folder)
-    return replace(layout, lines=[_roman_number(line) for line in _weights(page, read_page(page, textpage).lines)])
+    dpi = _dpi(page)
+    textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=dpi, full=True, tessdata=folder)
+    lines = _weights(page, read_page(page, textpage).lines, dpi)
+    return replace(layout, lines=[_roman_number(line) for line in lines])
+
+
+def _dpi(page: pymupdf.Page) -> int:
+    """DPI, or less for a page that would be more than MAX_PIXELS at DPI."""
+    inches = page.rect.width * page.rect.height / 72 ** 2
+    return min(DPI, int((MAX_PIXELS / inches) ** 0.5)) if inches > 0 else DPI
 
 
 def _roman_number(line: Line) -> Line:
@@ -127,14 +138,14 @@ def _roman_number(line: Line) -> Line:
     return replace(line, text=number + line.text[len(m[1]):], spans=spans)
 
 
-def _weights(page: pymupdf.Page, lines: list[Line]) -> list[Line]:
+def _weights(page: pymupdf.Page, lines: list[Line], dpi: int) -> list[Line]:
     """The lines with `bold` measured from the ink, since OCR names no font: headings are found by their weight
     (extractors/sections.py), and Tesseract's size estimates are too rough to tell a heading by size alone."""
     if not lines:
         return lines
-    pix = page.get_pixmap(dpi=DPI, colorspace=pymupdf.csGRAY)
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
-    scale = DPI / 72
+    scale = dpi / 72
     strokes = [_stroke(ink, line, scale) for line in lines]
     prose = [s for s, line in zip(strokes, lines) if len(line.text) >= _PROSE_CHARS and s > 0]
     if not prose:

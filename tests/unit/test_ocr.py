@@ -127,3 +127,15 @@ def test_a_misread_roman_section_number_is_read_as_one(read, number):
 def test_other_line_starts_are_left_as_read(text):
     line = Line(text=text, page=1, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont")
     assert ocr._roman_number(line).text == text
+
+
+def test_a_poster_sized_page_is_read_at_a_bounded_resolution():
+    from extractors.mupdf import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792)
+    doc.new_page(width=3370, height=2384)  # A0
+    letter, poster = doc[0], doc[1]
+    assert ocr._dpi(letter) == ocr.DPI
+    scale = ocr._dpi(poster) / 72
+    assert poster.rect.width * scale * poster.rect.height * scale <= ocr.MAX_PIXELS
