@@ -14,8 +14,6 @@ from collections import Counter
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from extractors.mupdf import pymupdf
-
 _TITLE_MATCH = 90  # rapidfuzz ratio at which an OCR'd heading is the same heading (a misread letter or two)
 
 
@@ -60,6 +58,8 @@ def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
 def rasterized(data: bytes, dpi: int, pages: set[int] | None = None) -> bytes:
     """The PDF with its pages (1-based `pages`, default all) replaced by pictures of themselves at `dpi`, as a
     scanner gives them: no text layer, same page size, so a box on the picture is where the words were printed."""
+    from extractors.mupdf import pymupdf  # MuPDF: imported by the commands that parse only
+
     source = pymupdf.open(stream=data, filetype="pdf")
     out = pymupdf.open()
     for page in source:
