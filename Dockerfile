@@ -3,6 +3,8 @@ FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
+# Tesseract's English language data: OCR of scanned pages (the engine is inside PyMuPDF; extractors/ocr.py)
+RUN apt-get update && apt-get install -y --no-install-recommends tesseract-ocr-eng && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md constraints.txt ./
 COPY kg ./kg
 COPY extractors ./extractors

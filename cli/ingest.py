@@ -85,6 +85,14 @@ def _summary(report: IngestReport, out: Console) -> None:
         for reason, count in sorted(totals["rejections"].items()):
             rejected.add_row(reason, str(count), "\n".join(report.rejection_examples.get(reason, [])))
         out.print(rejected)
+    scanned = [p for p in report.papers if p.warnings]
+    if scanned:
+        table = Table(title="pages without a text layer")
+        table.add_column("file")
+        table.add_column("what happened")
+        for p in scanned:
+            table.add_row(p.path, "\n".join(p.warnings))
+        out.print(table)
     failed = [p for p in report.papers if p.status == "failed"]
     if failed:
         table = Table(title="failed papers")

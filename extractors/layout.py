@@ -29,7 +29,12 @@ _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxe
 
 def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
     """Lines of every page in reading order, furniture removed."""
-    pages = [_raw_page(page) for page in doc]
+    return finish_layout([read_page(page) for page in doc])
+
+
+def finish_layout(pages: list[PageLayout]) -> list[PageLayout]:
+    """Pages as read by read_page (their text layer or OCR) in reading order, furniture removed: the furniture
+    is what repeats across pages, so this needs all of them at once."""
     furniture = _repeated_keys(pages)
     body = _body_size(pages)
     return [_finish_page(layout, furniture, body) for layout in pages]
@@ -47,10 +52,12 @@ def _body_size(pages: list[PageLayout]) -> float:
 # --- reading one page -------------------------------------------------------------------------
 
 
-def _raw_page(page: pymupdf.Page) -> PageLayout:
+def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> PageLayout:
+    """One page's lines as laid out, from its text layer or from `textpage` (an OCR of the page, whose boxes are
+    in the same PDF coordinates)."""
     number = page.number + 1
     lines: list[Line] = []
-    for block_no, block in enumerate(page.get_text("dict", flags=_TEXT_FLAGS)["blocks"]):
+    for block_no, block in enumerate(page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)["blocks"]):
         for raw in block.get("lines", ()):
             line = _line(raw, number, block_no)
             if line is not None:

@@ -30,6 +30,7 @@ class ParseLimits:
     max_pages: int | None = None
     max_page_points: float | None = None
     max_line_chars: int | None = None
+    max_ocr_pages: int | None = None  # pages without a text layer OCR reads per paper; the rest stay unread
 
 
 def _refuse(message: str, setting: str) -> ParseLimitError:

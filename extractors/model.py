@@ -126,6 +126,7 @@ class Section(BaseModel):
     char_start: int  # body text of the section in Document.text, heading excluded
     char_end: int
     summary: list[SummarySentence] = Field(default_factory=list)  # its most central sentences, in reading order
+    text_source: str = "text_layer"  # "ocr": its heading was read by OCR from a page without a text layer
 
 
 class Float(BaseModel):
@@ -194,6 +195,7 @@ class Chunk(BaseModel):
     content_hash: str
     element_id: str | None = None  # the figure/table/equation a non-text chunk holds
     box_starts: list[int] = Field(default_factory=list)  # offset in `text` where each box's text begins
+    text_source: str = "text_layer"  # "ocr": some of its text was read by OCR from a page without a text layer
 
 
 class Profile(BaseModel):
@@ -201,6 +203,7 @@ class Profile(BaseModel):
     chars_per_page: float
     columns: int
     fonts: list[str] = Field(default_factory=list)
+    ocr_pages: list[int] = Field(default_factory=list)  # pages without a text layer whose text OCR read
 
 
 class Audit(BaseModel):
@@ -209,6 +212,9 @@ class Audit(BaseModel):
     seconds_per_stage: dict[str, float] = Field(default_factory=dict)
     extractor_versions: dict[str, str] = Field(default_factory=dict)
     warnings: list[str] = Field(default_factory=list)
+    # the warnings about pages without a text layer (read by OCR, or left unread and why), also in `warnings`:
+    # ingestion reports these, since a page without text is content missing from the graph
+    page_warnings: list[str] = Field(default_factory=list)
 
 
 class Document(BaseModel):

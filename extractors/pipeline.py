@@ -10,12 +10,13 @@ from extractors import EXTRACTOR_VERSION
 from extractors.body import Placed, assemble, body_lines, in_regions
 from extractors.chunking import chunk_document
 from extractors.floats import find_floats
-from extractors.layout import read_layout
+from extractors.layout import finish_layout, read_page
 from extractors.limits import ParseLimits, check_layout
 from extractors.metadata import extract_metadata
+from extractors.ocr import ENGINE, OcrOutcome, ocr_missing_text
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Document, Float, Line, Metadata, Profile, Section
+from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section
 from extractors.mupdf import pymupdf
 from extractors.references import parse_references
 from extractors.section_kinds import assign_kinds
@@ -58,11 +59,9 @@ def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
     return lines[heads[at].lines[-1] + 1:end]
 
 
-def _warnings(prof: Profile, metadata: Metadata, sections: list[Section]) -> list[str]:
+def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section]) -> list[str]:
     """What a reader of the audit should know about this parse."""
-    out = []
-    if prof.text_kind != "native":
-        out.append(f"{prof.text_kind} PDF: pages without a text layer were skipped; OCR them for full text")
+    out = ocr.warnings(limits.max_ocr_pages)
     if not metadata.title:
         out.append("no title found on page 1")
     if not sections:
@@ -78,6 +77,16 @@ def _table_text(table: Float) -> str:
     return "\n\n".join([f"Table {table.label}: {table.caption}", *row_texts(f"Table {table.label}", table.rows)])
 
 
+def _mark_ocr(elements: list, ocr_pages: list[int]) -> list:
+    """Sections (by their heading's box) and chunks (by any of their boxes) printed on a page OCR read, marked
+    as such: their text is a recognition, not the file's own."""
+    if not ocr_pages:
+        return elements
+    return [e.model_copy(update={"text_source": "ocr"})
+            if any(b.page in ocr_pages for b in (e.boxes if isinstance(e, Chunk) else [e.box])) else e
+            for e in elements]
+
+
 def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document:
     """The Document of one PDF; `limits` refuses files over the caps before their cost is paid (see
     extractors/limits.py)."""
@@ -86,10 +95,13 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("open"):
         doc, sha256 = open_pdf(path, limits)
     with timer("layout"), reading(path.name):
-        pages = read_layout(doc)
+        pages = [read_page(page) for page in doc]
+    with timer("ocr"), reading(path.name):
+        ocr = ocr_missing_text(doc, pages, limits.max_ocr_pages)
+    pages = finish_layout(ocr.pages)
     check_layout(pages, path.name, limits)
     with timer("triage"):
-        prof = profile(pages, path.name)
+        prof = profile(pages, path.name, ocr.read, ocr.unread(limits.max_ocr_pages))
     with timer("floats"):
         figures, tables = find_floats(pages, sha256)
         equations = find_equations(pages, sha256, figures + tables)
@@ -121,11 +133,15 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
         first = next((h for h in heads if not h.front), None)
         front_end = next((p.start for p in placed if first and p.index == first.lines[0]), body_end)
         chunks = chunk_document(text, body_end, front_end, placed, sections, elements, sha256)
+        sections, chunks = _mark_ocr(sections, ocr.read), _mark_ocr(chunks, ocr.read)
     with timer("summaries"):
         sections = summarize_sections(sections, chunks)
+    versions = {"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind}
+    if ocr.read:
+        versions[f"ocr/{ENGINE}"] = pymupdf.VersionBind  # the engine MuPDF carries, hence PyMuPDF's version
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
-                  extractor_versions={"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind},
-                  warnings=_warnings(prof, metadata, sections))
+                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections),
+                  page_warnings=ocr.warnings(limits.max_ocr_pages))
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
                         references=references, chunks=chunks, profile=prof, audit=audit)

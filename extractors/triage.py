@@ -62,15 +62,25 @@ def reading(name: str):
                               hint="download the PDF again or repair it (e.g. `qpdf in.pdf out.pdf`)") from None
 
 
-def profile(pages: list[PageLayout], name: str) -> Profile:
-    """native / scanned / mixed from characters per page; raises when there is no text at all."""
-    chars = [sum(len(line.text) for line in page.lines) for page in pages]
-    total = sum(chars)
+def _chars(page: PageLayout) -> int:
+    return sum(len(line.text) for line in page.lines)
+
+
+def lacks_text(page: PageLayout) -> bool:
+    """A page printed as an image with (next to) no text layer: a scan, or a page exported as a picture."""
+    return bool(page.images) and _chars(page) < _MIN_CHARS_PER_PAGE
+
+
+def profile(pages: list[PageLayout], name: str, ocr_pages: list[int] = (), unread: list[str] = ()) -> Profile:
+    """native / scanned / mixed from characters per page (`ocr_pages`, read by OCR, count as scanned); raises
+    when there is no text at all, with `unread` (why OCR left pages unread) as the hint."""
+    total = sum(_chars(page) for page in pages)
     if total < 20:
         raise NoTextLayerError(f"{name} has no text layer (it looks scanned)",
-                               hint="run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse the result")
+                               hint="; ".join(unread) or "run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse "
+                                                          "the result")
     check_lines(pages, name, total)
-    scanned = sum(1 for page, n in zip(pages, chars) if n < _MIN_CHARS_PER_PAGE and page.images)
+    scanned = sum(1 for page in pages if page.page in ocr_pages or lacks_text(page))
     kind = "native" if scanned == 0 else "scanned" if scanned == len(pages) else "mixed"
     fonts = Counter()
     for page in pages:
@@ -78,7 +88,7 @@ def profile(pages: list[PageLayout], name: str) -> Profile:
             fonts[line.font] += len(line.text)
     columns = Counter(page.columns for page in pages).most_common(1)[0][0]
     return Profile(text_kind=kind, chars_per_page=round(total / len(pages), 1), columns=columns,
-                   fonts=[font for font, _ in fonts.most_common(8)])
+                   fonts=[font for font, _ in fonts.most_common(8)], ocr_pages=list(ocr_pages))
 
 
 def check_lines(pages: list[PageLayout], name: str, total_chars: int) -> None:

@@ -64,6 +64,7 @@ class PaperOutcome:
     kept: int = 0  # proposed elements left as a curator had them
     rejections: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # pages without a text layer: read by OCR, or left unread
 
 
 @dataclass
@@ -113,6 +114,7 @@ class Prepared:
     edges: list[EdgeRecord]
     rejections: list[Rejection]
     seconds: dict[str, float]
+    warnings: list[str]
 
 
 _worker: dict = {}
@@ -165,7 +167,7 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
         return Failure.of(exc)
     return Prepared(run=run, pages=doc.page_count, nodes=batch.nodes, edges=batch.edges,
-                    rejections=batch.rejections, seconds=seconds)
+                    rejections=batch.rejections, seconds=seconds, warnings=doc.audit.page_warnings)
 
 
 class _Inline:
@@ -336,7 +338,8 @@ class Ingestor:
             return path, sha, run, prepared, None, None
         self._examples(prepared.rejections)
         outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
-                               rejections=dict(Counter(r.reason.value for r in prepared.rejections)))
+                               rejections=dict(Counter(r.reason.value for r in prepared.rejections)),
+                               warnings=prepared.warnings)
         future = writer.submit(prepared.run, prepared.nodes, prepared.edges, rejected=len(prepared.rejections),
                                on_batch=self.on_batch)
         return path, sha, run, prepared, outcome, future

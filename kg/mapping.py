@@ -90,6 +90,7 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
         nodes.append(NodeRecord("Section", s.id, {
             "title": s.title, "number": s.number, "level": s.level, "kind": s.kind, "core_kind": s.core_kind,
             "page_start": s.page_start, "page_end": s.page_end, "ordinal": s.ordinal, **_summary(s),
+            "text_source": s.text_source,
             **provenance(sha, boxes=[s.box])}))
         parent = ("Section", s.parent_id) if s.parent_id else None
         if parent:
@@ -101,7 +102,7 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
     for c in doc.chunks:
         props = {"text": c.text, "kind": c.kind, "page_start": c.page_start, "page_end": c.page_end,
                  "char_start": c.char_start, "char_end": c.char_end, "content_hash": c.content_hash,
-                 **provenance(sha, boxes=c.boxes)}
+                 "text_source": c.text_source, **provenance(sha, boxes=c.boxes)}
         starts: dict[str, int] = {}  # aligned with the deduplicated `bboxes` of provenance
         for b, at in zip(c.boxes, c.box_starts):
             starts.setdefault(format_bbox(b.page, b.bbox), at)

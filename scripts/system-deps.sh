@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages paperkg needs when they are missing (Debian/Ubuntu, as root or with sudo):
-# Java 17 and Maven for the local Neo4j; with --browser, Chromium and ChromeDriver for the Browser test.
+# Java 17 and Maven for the local Neo4j; Tesseract's English language data for OCR of scanned pages (the engine
+# itself ships inside PyMuPDF; extractors/ocr.py); with --browser, Chromium and ChromeDriver for the Browser test.
 set -euo pipefail
 
 want=()
@@ -12,6 +13,7 @@ java_ok() {
 java_ok || want+=(openjdk-17-jre-headless)
 command -v mvn >/dev/null || want+=(maven)
 command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null || want+=(python3-venv)
+compgen -G '/usr/share/tesseract-ocr/*/tessdata/eng.traineddata' >/dev/null || want+=(tesseract-ocr-eng)
 if [ "${1:-}" = "--browser" ]; then
   command -v chromium >/dev/null || want+=(chromium)
   command -v chromedriver >/dev/null || want+=(chromium-driver)

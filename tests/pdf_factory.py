@@ -437,3 +437,4 @@ def entities_paper(title: str, paragraphs: list[str], references: tuple[str, ...
     for entry in references or ("[1] A. Author. A cited paper. Journal of Tests, 2011.",):
         w.paragraph(entry, size=9)
     return w.bytes()
+

@@ -1,0 +1,99 @@
+"""`kg bench ocr`: rasterize corpus pages and papers, read them back with OCR as ingestion does, and score the
+text against their own text layer (character accuracy, seconds per page) and the sections against the original's
+(bench/ocr.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import typer
+
+from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
+from cli.output import console
+from ontology.errors import PaperKGError
+
+# A sample of the corpus's layouts (one and two columns, a 1990s preprint, a journal page); the page numbers are
+# 1-based, and page 2 is body text in each.
+DEFAULT_PAGES = ["s2orc_N18-3011.pdf:2", "grobid_0908.0054.pdf:2", "pm_2304.02623v1.pdf:2", "cermine_test1.pdf:2"]
+DEFAULT_PAPERS = ["grobid_0908.0054.pdf"]
+
+
+def _page_text(doc, number: int) -> str:
+    from extractors.layout import read_page
+
+    return "\n".join(line.text for line in read_page(doc[number - 1]).lines)
+
+
+def ocr_bench(
+    corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the PDFs named below."),
+    page: list[str] = typer.Option(DEFAULT_PAGES, help="FILE:PAGE (1-based) to rasterize and read back."),
+    paper: list[str] = typer.Option(DEFAULT_PAPERS, help="FILE to rasterize whole and parse: section recall."),
+    dpi: int = typer.Option(200, min=72, max=600, help="Resolution of the rasterized copies (the scan)."),
+    json_out: Path | None = typer.Option(None, "--json", help="Write the figures to this JSON file."),
+) -> None:
+    """Character accuracy and seconds per page of OCR on rasterized corpus pages, and the share of a paper's
+    sections its rasterized copy still yields."""
+    from extractors.mupdf import pymupdf  # MuPDF: imported by the commands that parse only
+    from extractors.layout import read_page
+    from extractors.ocr import DPI, ENGINE, LANGUAGE, ocr_missing_text, tessdata
+    from extractors.pipeline import parse_pdf
+
+    if tessdata() is None:
+        raise typer.BadParameter(f"no Tesseract {LANGUAGE} language data here: run `make system-deps` first")
+    pages, papers = [], []
+    for spec in page:
+        name, _, number = spec.rpartition(":")
+        source = pymupdf.open(corpus / name)
+        truth = _page_text(source, int(number))
+        scan = pymupdf.open(stream=rasterized(source.tobytes(), dpi, {int(number)}), filetype="pdf")
+        began = time.perf_counter()
+        outcome = ocr_missing_text(scan, [read_page(p) for p in scan], None)
+        seconds = time.perf_counter() - began
+        text = "\n".join(line.text for line in outcome.pages[int(number) - 1].lines)
+        result = {"page": spec, "chars": len(truth), "char_accuracy": round(char_accuracy(text, truth), 4),
+                  "word_recall": round(word_recall(text, truth), 4), "seconds": round(seconds, 2),
+                  "pages_ocr": len(outcome.read)}
+        pages.append(result)
+        console.print(f"{spec:32} chars {len(truth):5}  char accuracy {result['char_accuracy']:.3f}  word recall "
+                      f"{result['word_recall']:.3f}  {seconds:.1f} s", highlight=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in paper:
+            scan = Path(tmp) / name
+            scan.write_bytes(rasterized((corpus / name).read_bytes(), dpi))
+            try:
+                original = parse_pdf(corpus / name)
+                began = time.perf_counter()
+                ocr = parse_pdf(scan)
+                seconds = time.perf_counter() - began
+            except PaperKGError as exc:
+                console.print(f"{name:32} not parsed: {exc.message}", highlight=False)
+                papers.append({"paper": name, "error": exc.message})
+                continue
+            recall = section_recall([s.title for s in ocr.sections], [s.title for s in original.sections])
+            papers.append({"paper": name, "pages": original.page_count, "sections": len(original.sections),
+                           "ocr_sections": len(ocr.sections), "section_recall": round(recall, 4),
+                           "seconds_per_page": round(seconds / original.page_count, 2)})
+            console.print(f"{name:32} sections {len(original.sections)} -> {len(ocr.sections)} "
+                          f"recall {recall:.3f}  {seconds / original.page_count:.1f} s/page", highlight=False)
+    chars = sum(p["chars"] for p in pages)
+    summary = {
+        "char_accuracy": round(sum(p["char_accuracy"] * p["chars"] for p in pages) / chars, 4) if chars else None,
+        "seconds_per_page": round(sum(p["seconds"] for p in pages) / len(pages), 2) if pages else None,
+        "section_recall": round(sum(p.get("section_recall", 0.0) for p in papers) / len(papers), 4) if papers else None,
+    }
+    console.print(f"all: char accuracy {summary['char_accuracy']}  {summary['seconds_per_page']} s/page  "
+                  f"section recall {summary['section_recall']}", highlight=False)
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps({
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
+                       f"load average {os.getloadavg()[0]:.1f} at the end",
+            "engine": f"{ENGINE} ({LANGUAGE}) through PyMuPDF {pymupdf.VersionBind}", "ocr_dpi": DPI,
+            "scan_dpi": dpi, "corpus": str(corpus), **summary, "pages": pages, "papers": papers}, indent=2))

@@ -1,0 +1,168 @@
+"""OCR of the pages triage finds without a text layer, so a scanned paper still yields sections, chunks and
+evidence.
+
+Tesseract reads the page through MuPDF (`Page.get_textpage_ocr`): its words come back as an ordinary text page, in
+the page's own PDF coordinates, and go through the same layout reading as a text layer, so every box downstream
+(sections, chunks, evidence crops) is where the words are printed. MuPDF carries the engine; what a machine must add
+is Tesseract's English language data (Debian's `tesseract-ocr-eng`, installed by `make install`). Without it the
+pages stay empty and the parse says so in its warnings.
+
+Only pages triage flags are read, at most `max_pages` of them per paper (the rest are named in the warnings), so
+the cost of an untrusted file is bounded by the caps before the parse's own time limit; the same page at the same
+resolution always reads the same.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import statistics
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from extractors.layout import read_page
+from extractors.model import Line, PageLayout
+from extractors.mupdf import pymupdf
+from extractors.triage import lacks_text
+
+ENGINE = "tesseract"
+LANGUAGE = "eng"
+DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
+# The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
+# read at a lower resolution, so one untrusted page cannot take gigabytes (the page size cap alone allows 5,000 pt).
+MAX_PIXELS = 40_000_000
+# Where Debian and Ubuntu (one folder per Tesseract version), then Fedora and Arch, put the language data;
+# TESSDATA_PREFIX, when set, comes first.
+_DEBIAN_TESSDATA = "/usr/share/tesseract-ocr/*/tessdata"
+_OTHER_TESSDATA = "/usr/share/tessdata"
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+_INK = 128  # grey level below which a pixel is ink
+# A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
+# are this much thicker than the page's prose (stroke width over font size) is taken as bold.
+_BOLD_STROKE = 1.35
+_PROSE_CHARS = 20  # lines at least this long set the page's regular stroke
+# A Roman section number as OCR misreads it ("Il.", "fil.", "Iv."): I's strokes come out as l, |, i, f or t, and V,
+# X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
+# left alone ("1. INTRODUCTION" is an Arabic number).
+_ROMAN_MISREAD = re.compile(r"^([IVXlivx|ft]{1,4})(\.\s+)(?=[A-Z]{2})")
+_ROMAN_LETTERS = str.maketrans({"l": "I", "i": "I", "|": "I", "f": "I", "t": "I", "v": "V", "x": "X"})
+
+
+@dataclass
+class OcrOutcome:
+    """What OCR did to a paper's pages: the pages (OCR'd ones replaced), and which pages it read or left."""
+
+    pages: list[PageLayout]
+    read: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
+    over_cap: list[int] = field(default_factory=list)  # pages without text left unread: over the per-paper cap
+    no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
+
+    def warnings(self, max_pages: int | None) -> list[str]:
+        read = [f"OCR ({ENGINE}, {LANGUAGE}) read {_pages(self.read)}, which have no text layer: their text may "
+                "hold recognition errors"] if self.read else []
+        return read + self.unread(max_pages)
+
+    def unread(self, max_pages: int | None) -> list[str]:
+        """Why pages without a text layer were left without text, for the warnings or a refusal."""
+        out = []
+        if self.over_cap:
+            out.append(f"{_pages(self.over_cap)} without a text layer left unread: OCR reads at most {max_pages} "
+                       "pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
+        if self.no_engine:
+            out.append(f"{_pages(self.no_engine)} without a text layer left unread: OCR needs Tesseract's "
+                       f"{LANGUAGE} language data (`make system-deps`, or `apt-get install tesseract-ocr-{LANGUAGE}`, "
+                       "or TESSDATA_PREFIX naming its folder)")
+        return out
+
+
+def _pages(numbers: list[int]) -> str:
+    return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {', '.join(map(str, numbers))}"
+
+
+@cache
+def tessdata() -> str | None:
+    """The folder holding Tesseract's language data for LANGUAGE, or None when this machine has none."""
+    candidates = [os.environ["TESSDATA_PREFIX"]] if os.environ.get("TESSDATA_PREFIX") else []
+    for folder in [*candidates, *sorted(glob.glob(_DEBIAN_TESSDATA), reverse=True), _OTHER_TESSDATA]:
+        if (Path(folder) / f"{LANGUAGE}.traineddata").is_file():
+            return folder
+    return None
+
+
+def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None) -> OcrOutcome:
+    """`pages` (as read from the text layer) with the text of those lacking one read by OCR, in page order up to
+    `max_pages`."""
+    wanted = [page.page for page in pages if lacks_text(page)]
+    if not wanted:
+        return OcrOutcome(pages)
+    folder = tessdata()
+    if folder is None:
+        return OcrOutcome(pages, no_engine=wanted)
+    cap = len(wanted) if max_pages is None else max_pages
+    read, over_cap = wanted[:cap], wanted[cap:]
+    out = list(pages)
+    for number in read:
+        out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
+    return OcrOutcome(out, read=read, over_cap=over_cap)
+
+
+def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
+    """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
+    figure is still a figure)."""
+    dpi = _dpi(page)
+    textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=dpi, full=True, tessdata=folder)
+    lines = _weights(page, read_page(page, textpage).lines, dpi)
+    return replace(layout, lines=[_roman_number(line) for line in lines])
+
+
+def _dpi(page: pymupdf.Page) -> int:
+    """DPI, or less for a page that would be more than MAX_PIXELS at DPI."""
+    inches = page.rect.width * page.rect.height / 72 ** 2
+    return min(DPI, int((MAX_PIXELS / inches) ** 0.5)) if inches > 0 else DPI
+
+
+def _roman_number(line: Line) -> Line:
+    """The line with a misread Roman section number at its start read as one (sections are found by their
+    numbers in sequence, so one misread number loses the rest of the paper's)."""
+    m = _ROMAN_MISREAD.match(line.text)
+    if m is None or m[1].isupper() and m[1].isalpha():
+        return line
+    number = m[1].translate(_ROMAN_LETTERS)
+    spans = line.spans
+    if spans and spans[0].text.startswith(m[1]):
+        spans = [replace(spans[0], text=number + spans[0].text[len(m[1]):]), *spans[1:]]
+    return replace(line, text=number + line.text[len(m[1]):], spans=spans)
+
+
+def _weights(page: pymupdf.Page, lines: list[Line], dpi: int) -> list[Line]:
+    """The lines with `bold` measured from the ink, since OCR names no font: headings are found by their weight
+    (extractors/sections.py), and Tesseract's size estimates are too rough to tell a heading by size alone."""
+    if not lines:
+        return lines
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
+    scale = dpi / 72
+    strokes = [_stroke(ink, line, scale) for line in lines]
+    prose = [s for s, line in zip(strokes, lines) if len(line.text) >= _PROSE_CHARS and s > 0]
+    if not prose:
+        return lines
+    regular = statistics.median(prose)
+    out = []
+    for stroke, line in zip(strokes, lines):
+        bold = stroke >= _BOLD_STROKE * regular
+        out.append(replace(line, bold=bold, spans=[replace(s, bold=bold) for s in line.spans]))
+    return out
+
+
+def _stroke(ink: np.ndarray, line: Line, scale: float) -> float:
+    """The mean width of the line's horizontal ink runs (its strokes), relative to its font size."""
+    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
+    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
+    if box.size == 0:
+        return 0.0
+    starts = int((box[:, 1:] & ~box[:, :-1]).sum() + box[:, 0].sum())
+    return float(box.sum()) / starts / (line.size * scale) if starts and line.size > 0 else 0.0

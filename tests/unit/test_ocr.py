@@ -1,0 +1,141 @@
+"""OCR of pages without a text layer: a generated paper, rasterized (pictures of its pages, no text), parses into
+the sections and words of the original, marked as OCR, with boxes where the words are printed; OCR reads only the
+pages triage flags, at most the cap, and says what it left unread."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
+from extractors import ocr
+from extractors.errors import NoTextLayerError
+from extractors.limits import ParseLimits
+from extractors.model import Line, Span
+from extractors.pipeline import parse_pdf
+from tests.pdf_factory import one_column_paper, write
+
+SCAN_DPI = 200  # a common office-scanner setting
+# What OCR must recover of the generated paper: its sections, and its words (measured on Tesseract 5 with the
+# Debian English data; a misread word is a miss, so these leave room for a few).
+MIN_SECTION_RECALL = 0.9
+MIN_WORD_RECALL = 0.95
+MIN_CHAR_ACCURACY = 0.97
+
+
+@pytest.fixture(scope="module")
+def paper(tmp_path_factory):
+    data, truth = one_column_paper()
+    folder = tmp_path_factory.mktemp("ocr")
+    return folder, data, truth, parse_pdf(write(folder, "original.pdf", data))
+
+
+@pytest.fixture(scope="module")
+def scanned(paper):
+    folder, data, _, _ = paper
+    return parse_pdf(write(folder, "scanned.pdf", rasterized(data, SCAN_DPI)))
+
+
+def _overlap(a, b) -> float:
+    """Intersection over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return max(w, 0) * max(h, 0) / smaller if smaller > 0 else 0.0
+
+
+def test_a_scanned_paper_yields_the_sections_of_its_original(paper, scanned):
+    _, _, truth, _ = paper
+    assert scanned.profile.text_kind == "scanned" and scanned.profile.ocr_pages == list(range(1, truth.pages + 1))
+    assert section_recall([s.title for s in scanned.sections], [t for _, t, _, _ in truth.sections]) \
+        >= MIN_SECTION_RECALL
+    assert scanned.metadata.title == truth.title
+
+
+def test_ocr_text_matches_the_printed_words(paper, scanned):
+    original = paper[3]
+    assert word_recall(scanned.text, original.text) >= MIN_WORD_RECALL
+    assert char_accuracy(scanned.text, original.text) >= MIN_CHAR_ACCURACY
+
+
+def test_ocr_sections_and_chunks_are_marked_and_boxed_where_printed(paper, scanned):
+    original = paper[3]
+    assert scanned.chunks and {c.text_source for c in scanned.chunks} == {"ocr"}
+    assert {s.text_source for s in scanned.sections} == {"ocr"}
+    assert any(w.startswith("OCR (tesseract, eng) read pages 1, 2, 3,") for w in scanned.audit.warnings)
+    assert "ocr/tesseract" in scanned.audit.extractor_versions
+    assert scanned.audit.page_warnings == [w for w in scanned.audit.warnings if w.startswith("OCR ")]
+    printed = {s.title: s.box for s in original.sections}
+    matched = [(s.box, printed[s.title]) for s in scanned.sections if s.title in printed]
+    assert len(matched) >= MIN_SECTION_RECALL * len(printed)
+    for ocr_box, box in matched:  # PDF coordinates of the same page: the heading's box covers the printed heading
+        assert ocr_box.page == box.page and _overlap(ocr_box.bbox, box.bbox) > 0.6, (ocr_box, box)
+
+
+def test_only_pages_without_text_are_read_and_the_same_page_reads_the_same(paper, scanned):
+    folder, data, _, original = paper
+    mixed = parse_pdf(write(folder, "mixed.pdf", rasterized(data, SCAN_DPI, pages={2})))
+    assert mixed.profile.text_kind == "mixed" and mixed.profile.ocr_pages == [2]
+    assert {c.text_source for c in mixed.chunks if c.page_end < 2} == {"text_layer"}
+    assert {c.text_source for c in mixed.chunks if c.page_start == 2} == {"ocr"}
+    on_page_2 = [(s.title, s.box) for s in scanned.sections if s.box.page == 2]
+    assert on_page_2 and [(s.title, s.box) for s in mixed.sections if s.box.page == 2] == on_page_2
+    assert [s.title for s in mixed.sections if s.box.page == 1] == \
+        [s.title for s in original.sections if s.box.page == 1]  # page 1 is its text layer, untouched
+
+
+def test_ocr_reads_at_most_the_cap_and_names_the_pages_it_left(paper):
+    folder, data, truth, _ = paper
+    doc = parse_pdf(write(folder, "capped.pdf", rasterized(data, SCAN_DPI, pages={2, 3})),
+                    ParseLimits(max_ocr_pages=1))
+    assert doc.profile.ocr_pages == [2]
+    left = [w for w in doc.audit.warnings if "unread" in w]
+    assert len(left) == 1 and left[0].startswith("page 3 without a text layer left unread")
+    assert "PAPERKG_PARSE_MAX_OCR_PAGES" in left[0]
+    assert all(c.page_start < 3 for c in doc.chunks)
+
+
+def test_without_language_data_a_scanned_page_is_named_not_silently_dropped(paper, monkeypatch):
+    folder, data, _, _ = paper
+    monkeypatch.setattr(ocr, "tessdata", lambda: None)
+    doc = parse_pdf(write(folder, "mixed-no-ocr.pdf", rasterized(data, SCAN_DPI, pages={2})))
+    assert doc.profile.ocr_pages == [] and doc.profile.text_kind == "mixed"
+    assert any(w.startswith("page 2 without a text layer left unread") and "tesseract-ocr-eng" in w
+               for w in doc.audit.warnings)
+    assert {c.page_start for c in doc.chunks} <= {1, 3}
+    with pytest.raises(NoTextLayerError) as refused:
+        parse_pdf(write(folder, "scanned-no-ocr.pdf", rasterized(data, SCAN_DPI)))
+    assert "tesseract-ocr-eng" in refused.value.hint
+
+
+def test_scoring_counts_misreads_and_ignores_reading_order():
+    assert char_accuracy("b a", "a b") == 1.0
+    assert char_accuracy("heilo world", "hello world") == pytest.approx(1 - 1 / 11)
+    assert word_recall("hello there", "hello world") == 0.5
+    assert section_recall(["1ntroduction", "Method"], ["Introduction", "Method", "Results"]) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(("read", "number"), [("Il. ULTRA LIGHT BOSONS", "II."), ("fil. TESTING WITH THE CMB", "III."),
+                                              ("Iv. CONCLUSIONS", "IV."), ("II. RESULTS", "II.")])
+def test_a_misread_roman_section_number_is_read_as_one(read, number):
+    line = Line(text=read, page=1, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont",
+                spans=[Span(text=read, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont")])
+    fixed = ocr._roman_number(line)
+    assert fixed.text == number + read.split(".", 1)[1] and fixed.spans[0].text == fixed.text
+
+
+@pytest.mark.parametrize("text", ["it. We evaluate", "1. INTRODUCTION", "11. RELATED WORK", "Ill-posed. THE"])
+def test_other_line_starts_are_left_as_read(text):
+    line = Line(text=text, page=1, bbox=(0, 0, 100, 10), size=10, font="GlyphLessFont")
+    assert ocr._roman_number(line).text == text
+
+
+def test_a_poster_sized_page_is_read_at_a_bounded_resolution():
+    from extractors.mupdf import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792)
+    doc.new_page(width=3370, height=2384)  # A0
+    letter, poster = doc[0], doc[1]
+    assert ocr._dpi(letter) == ocr.DPI
+    scale = ocr._dpi(poster) / 72
+    assert poster.rect.width * scale * poster.rect.height * scale <= ocr.MAX_PIXELS
