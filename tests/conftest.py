@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 
@@ -12,13 +11,6 @@ from tests.neo4j_harness import local_settings, running_neo4j
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"
-
-# Every JVM the tests start (the session's Neo4j, the servers of the lifecycle, security and fault tests, the admin
-# tool, `kg db start` run as a user would) reads this from the environment. A test server lives for minutes and runs
-# small queries: the optimising compiler (C2) would spend the cores the suite shares on code that rarely gets hot,
-# so its JVMs compile with C1 only. Users' servers keep the product's flags (kg/localserver/server.py).
-os.environ["JAVA_TOOL_OPTIONS"] = " ".join(filter(None, (os.environ.get("JAVA_TOOL_OPTIONS"),
-                                                         "-XX:TieredStopAtLevel=1")))
 
 
 def pytest_collection_modifyitems(items):
