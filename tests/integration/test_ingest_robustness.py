@@ -15,7 +15,7 @@ from cli.main import app
 from kg.ingest import Ingestor, discover
 from kg.sandbox import WORKER_DIED
 from kg.settings import get_settings
-from tests.ingest_support import SAMPLE_A, ingest_settings, value  # noqa: F401
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 from tests.neo4j_harness import free_port
 from tests.integration.test_corpus_parse import UNREADABLE
 from tests.pdf_factory import one_column_paper, write
