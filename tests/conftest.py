@@ -39,7 +39,7 @@ def _killable_server(tmp_path_factory):
 
 @pytest.fixture
 def killable_neo4j(_killable_server):
-    """A local server besides the session's, for the tests that kill or stop it (a fresh one costs a JVM start):
+    """A local server besides the session's, for the fault tests that kill or stop it (a fresh one costs a JVM start):
     running and empty when the test starts, whatever the test before left; its settings are the server's own."""
     _killable_server.start()  # a no-op unless a test left it killed or stopped
     with store.connect(_killable_server.settings) as driver:

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from api.app import create_app
 from api.params import MAX_OFFSET
-from bench.neo4j import kill_neo4j
+from bench.neo4j import kill_neo4j, own_neo4j
 from kg import store
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of
+from tests.neo4j_harness import local_settings
 from tests.sample_graph import sample_graph
 
 
@@ -206,22 +207,22 @@ def test_a_query_that_finds_no_free_worker_in_time_is_refused_busy(neo4j_setting
 RUNAWAY = "RETURN none(x IN range(1, 1000000000000) WHERE x < 0) AS none_below"
 
 
-def test_queries_neo4j_cannot_stop_at_their_time_are_bounded_in_number(killable_neo4j, tmp_path):
+def test_queries_neo4j_cannot_stop_at_their_time_are_bounded_in_number(tmp_path):
     """Neo4j marks the runaway's transaction terminated at the timeout and runs it on; the caller gets 422 when
     its worker is stopped. With as many of them still running as /cypher runs at once, the next query is refused
-    (429) instead of taking one more of Neo4j's threads; other clients' reads still run. On a server other than the
-    session's, killed at the end: nothing else ends the loop."""
-    settings = killable_neo4j.settings.model_copy(update={"data_dir": tmp_path / "data", "qa_vectors": False,
-                                                          "cypher_timeout_s": 2.0, "cypher_processes": 1})
-    try:
-        with TestClient(create_app(settings), base_url="http://localhost") as bounded:
-            error_of(cypher(bounded, RUNAWAY), 422, "QUERY_TIMEOUT")
-            busy = error_of(cypher(bounded, "RETURN 1 AS one"), 429, "BUSY")
-            assert "still runs 1 earlier" in busy["message"], busy
-            with store.connect(settings) as driver:
-                assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
-    finally:
-        kill_neo4j(killable_neo4j)
+    (429) instead of taking one more of Neo4j's threads; other clients' reads still run. On a server of the test's
+    own, killed at the end: nothing else ends the loop."""
+    settings = local_settings(tmp_path / "data", qa_vectors=False, cypher_timeout_s=2.0, cypher_processes=1)
+    with own_neo4j(settings) as server:
+        try:
+            with TestClient(create_app(settings), base_url="http://localhost") as bounded:
+                error_of(cypher(bounded, RUNAWAY), 422, "QUERY_TIMEOUT")
+                busy = error_of(cypher(bounded, "RETURN 1 AS one"), 429, "BUSY")
+                assert "still runs 1 earlier" in busy["message"], busy
+                with store.connect(settings) as driver:
+                    assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
+        finally:
+            kill_neo4j(server)
 
 
 @pytest.mark.parametrize("query, parameters", [
