@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from kg import store
-from tests.neo4j_harness import running_neo4j
+from bench.neo4j import own_neo4j
+from tests.neo4j_harness import local_settings, running_neo4j
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"
@@ -28,6 +29,22 @@ def neo4j_settings(tmp_path_factory):
 def driver(neo4j_settings):
     with store.connect(neo4j_settings) as drv:
         yield drv
+
+
+@pytest.fixture(scope="session")
+def _killable_server(tmp_path_factory):
+    with own_neo4j(local_settings(tmp_path_factory.mktemp("killable-neo4j"))) as server:
+        yield server
+
+
+@pytest.fixture
+def killable_neo4j(_killable_server):
+    """A local server besides the session's, for the fault tests that kill or stop it (a fresh one costs a JVM start):
+    running and empty when the test starts, whatever the test before left; its settings are the server's own."""
+    _killable_server.start()  # a no-op unless a test left it killed or stopped
+    with store.connect(_killable_server.settings) as driver:
+        _delete_data(driver)
+    return _killable_server
 
 
 def _delete_data(driver) -> None:

@@ -1,45 +1,32 @@
-"""Neo4j killed (SIGKILL) in the middle of a paper's write transaction and of a curator's edit: nothing partial is
-left, no acknowledged edit is lost, the run says which papers committed, and the next `kg ingest` finishes."""
+"""Neo4j killed (SIGKILL) in the middle of a paper's write transaction and of a curator's edit, or stopped in the
+middle of an ingest run: nothing partial is left, no acknowledged edit is lost, the run says which papers committed,
+and the next `kg ingest` finishes."""
 
 from __future__ import annotations
 
-import pytest
+import os
+
 from fastapi.testclient import TestClient
 
 import kg.curation.operations
 from api.app import create_app
 from bench.faults import neo4j_killed_mid_ingest
-from bench.neo4j import kill_neo4j, own_neo4j
+from bench.neo4j import kill_neo4j
 from kg import store
+from kg.ingest import Ingestor
 from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
-from tests.ingest_support import SAMPLE_A, SAMPLE_B
-from tests.neo4j_harness import local_settings
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest, value
 from tests.pdf_factory import one_column_paper, write
 from tests.sample_graph import sample_graph
 
 CURATOR = as_role("curator")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module, of its own: the tests kill it."""
-    with own_neo4j(local_settings(tmp_path_factory.mktemp("killed-neo4j"))) as own:
-        yield own
-
-
-@pytest.fixture
-def emptied(server):
-    server.start()  # a no-op unless a test left it killed
-    with store.connect(server.settings) as driver:
-        driver.execute_query("MATCH (n) DETACH DELETE n")
-    return server
-
-
-def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_finishes(emptied, tmp_path):
-    server = emptied
+def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_finishes(killable_neo4j, tmp_path):
+    server = killable_neo4j
     settings = server.settings.model_copy(update={"data_dir": tmp_path / "data"})
     files = [SAMPLE_A, SAMPLE_B, write(tmp_path, "third.pdf", one_column_paper()[0])]
     report = neo4j_killed_mid_ingest(server, settings, files)
@@ -59,8 +46,36 @@ def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_fin
     assert report["partial_papers_after_next_ingest"] == []
 
 
-def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edit(emptied, tmp_path, monkeypatch):
-    server = emptied
+def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(killable_neo4j, tmp_path):
+    """Neo4j stops once the first paper is in. The second was being written beside it (two papers at once): it
+    committed or it did not, never in part; the third is written only after the stop and fails with the run."""
+    server = killable_neo4j
+    settings = server.settings.model_copy(update={"data_dir": tmp_path / "data"})
+    third = write(tmp_path, "third.pdf", one_column_paper()[0])
+    files = [SAMPLE_A, SAMPLE_B, third]
+    with store.connect(settings) as driver:
+        def stop_after_first(outcome):
+            if outcome.status == "ingested" and outcome.path == str(SAMPLE_A):
+                server.stop()
+
+        report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run(files)
+        assert report.papers[0].path == str(SAMPLE_A) and report.papers[0].status == "ingested"
+        assert not report.ok and "cannot reach Neo4j" in report.stopped and "again" in report.stopped
+        ingested = {p.path for p in report.papers if p.status == "ingested"}
+        assert str(third) not in ingested
+    server.start()
+    with store.connect(settings) as driver:
+        assert set(value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)")) == {os.path.basename(p)
+                                                                                    for p in ingested}
+        assert value(driver, "MATCH (r:IngestRun) RETURN count(r)") == len(ingested)
+        rerun = run_ingest(settings, driver, files)
+        assert [p.status for p in rerun.papers] == ["unchanged" if str(f) in ingested else "ingested"
+                                                    for f in files] and rerun.ok
+        assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 3
+
+
+def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edit(killable_neo4j, tmp_path, monkeypatch):
+    server = killable_neo4j
     schema = get_schema()
     with store.connect(server.settings) as driver:
         init_schema(driver, schema, server.settings.embedding_dim)

@@ -1,5 +1,5 @@
-"""Neo4j down before or during a run: a clear error, no partial paper, and rerunning finishes the rest.
-And the whole shared corpus ingests with zero failures."""
+"""Neo4j unreachable before a run is a clear error (stopped during one: tests/integration/test_fault_injection.py);
+the whole shared corpus ingests with zero failures; a parser process that dies costs only its paper."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ from typer.testing import CliRunner
 
 import extractors.pipeline
 from cli.main import app
-from kg import store
 from kg.ingest import Ingestor, discover
-from kg.localserver import LocalNeo4j
 from kg.sandbox import WORKER_DIED
 from kg.settings import get_settings
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
-from tests.neo4j_harness import free_port, local_settings
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
+from tests.neo4j_harness import free_port
 from tests.integration.test_corpus_parse import UNREADABLE
 from tests.pdf_factory import one_column_paper, write
 
@@ -36,38 +34,6 @@ def test_unreachable_neo4j_is_a_clear_error(tmp_path, monkeypatch):
         get_settings.cache_clear()
     assert result.exit_code != 0
     assert "cannot reach Neo4j" in str(result.exception) or "cannot reach Neo4j" in result.output
-
-
-def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(tmp_path):
-    """Neo4j stops once the first paper is in. The second was being written beside it (two papers at once): it
-    committed or it did not, never in part; the third is written only after the stop and fails with the run."""
-    third = write(tmp_path, "third.pdf", one_column_paper()[0])
-    files = [SAMPLE_A, SAMPLE_B, third]
-    settings = local_settings(tmp_path / "own-neo4j")  # a server of this test's own: it is stopped mid-run
-    server = LocalNeo4j(settings)
-    server.start()
-    try:
-        with store.connect(settings) as driver:
-            def stop_after_first(outcome):
-                if outcome.status == "ingested" and outcome.path == str(SAMPLE_A):
-                    server.stop()
-
-            report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run(files)
-            assert report.papers[0].path == str(SAMPLE_A) and report.papers[0].status == "ingested"
-            assert not report.ok and "cannot reach Neo4j" in report.stopped and "again" in report.stopped
-            ingested = {p.path for p in report.papers if p.status == "ingested"}
-            assert str(third) not in ingested
-        server.start()
-        with store.connect(settings) as driver:
-            assert set(value(driver, "MATCH (p:Paper) RETURN collect(p.file_name)")) == {os.path.basename(p)
-                                                                                        for p in ingested}
-            assert value(driver, "MATCH (r:IngestRun) RETURN count(r)") == len(ingested)
-            rerun = run_ingest(settings, driver, files)
-            assert [p.status for p in rerun.papers] == ["unchanged" if str(f) in ingested else "ingested"
-                                                        for f in files] and rerun.ok
-            assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 3
-    finally:
-        server.stop()
 
 
 def test_the_whole_shared_corpus_ingests_without_failure(ingest_settings, driver, corpus_dir):

@@ -72,11 +72,12 @@ def test_an_aggregation_past_the_transaction_limit_is_422(client, own_driver, qu
     assert_reads_and_writes(client, own_driver)
 
 
-def test_without_a_transaction_limit_the_pool_of_all_transactions_stops_the_query(tmp_path):
+def test_without_a_transaction_limit_the_pool_of_all_transactions_stops_the_query(neo4j_settings):
     """A server whose transactions have no limit of their own (PAPERKG_NEO4J_TX_MEMORY_MAX=0, or one above the pool,
-    as on a small heap): the query meets the pool of all transactions instead, and is refused all the same."""
-    settings = local_settings(tmp_path / "data", neo4j_tx_memory_max="0", qa_vectors=False, cypher_timeout_s=120.0)
-    with own_neo4j(settings), TestClient(create_app(settings), base_url="http://localhost") as unlimited:
+    as on a small heap): the query meets the pool of all transactions instead, and is refused all the same. The
+    session's server is such a one: the default limit on the tests' small heap."""
+    settings = neo4j_settings.model_copy(update={"qa_vectors": False, "cypher_timeout_s": 120.0})
+    with TestClient(create_app(settings), base_url="http://localhost") as unlimited:
         error = error_of(cypher(unlimited, ACCOUNTED["collect"]), 422, "QUERY_MEMORY_LIMIT")
         assert "transactions together" in error["message"]
         assert "dbms.memory.transaction.total.max" in error["details"]["info"], error
