@@ -20,6 +20,7 @@ from kg.curation.duplicates import candidates, detect
 from kg.curation.merge import merge as merge_nodes
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
+from kg.curation.relabel import relabel as relabel_node
 from kg.curation.undo import split as split_merge, undo_change
 from kg.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
 from kg.settings import Settings, get_settings
@@ -175,6 +176,45 @@ def edit(item: str = typer.Argument(..., help="node id or edge key"),
     driver, cur = _session(key)
     with driver:
         _print(item, cur.edit(cur.ref(item), changes, reason=reason, if_match=if_match))
+
+
+@app.command()
+def relabel(node: str = typer.Argument(..., help="the entity's node id, e.g. method_bleu"),
+            label: str = typer.Argument(..., help="the entity label it should have, e.g. Metric"),
+            if_match: str | None = typer.Option(None, "--if-match", help="the version you read (refused if it "
+                                                                         "changed since)"),
+            reason: str | None = REASON, key: str = KEY) -> None:
+    """Give an entity another entity label (a Method that is really a Metric). The node is created under the
+    new label (or merged into the node of that label and name), its edges move to it, and the old node stays
+    rejected, so a re-ingest does not bring it back. Refused, naming them, when the ontology does not allow some
+    of its edges at the new label. `kg curate undo EVENT` restores the graph.
+
+    Example: kg curate relabel method_bleu Metric -r "BLEU is a metric"
+    """
+    driver, cur = _session(key)
+    with driver:
+        _print(node, relabel_node(cur, node, label, reason=reason, if_match=if_match))
+
+
+@app.command()
+def retype(edge: str = typer.Argument(..., help="edge key source|TYPE|target"),
+           rel_type: str = typer.Argument(..., metavar="TYPE", help="the relationship type it should have"),
+           if_match: str | None = typer.Option(None, "--if-match", help="the version you read (refused if it "
+                                                                        "changed since)"),
+           reason: str | None = REASON, key: str = KEY) -> None:
+    """Give an edge another relationship type that the ontology allows between its ends (a USES that is an
+    EVALUATES_ON). A new edge of that type takes the old one's properties (edited); the old edge stays rejected,
+    so a re-ingest does not propose it again. `kg curate undo EVENT` reverses it.
+
+    Example: kg curate retype "exp_1|USES|dataset_squad" EVALUATES_ON -r "evaluated on, not used"
+    """
+    driver, cur = _session(key)
+    with driver:
+        ref = cur.ref(edge)
+        if not isinstance(ref, EdgeRef):
+            raise typer.BadParameter(f"{edge!r} is a node; give an edge key source|TYPE|target", param_hint="EDGE")
+        _print(f"{ref.source}|{rel_type}|{ref.target}", cur.retype_edge(ref, rel_type, reason=reason,
+                                                                        if_match=if_match), was=edge)
 
 
 @app.command("add-edge")

@@ -73,6 +73,7 @@ def _summary(report: IngestReport, out: Console) -> None:
     papers.add_row("pages parsed", str(totals["pages"]))
     papers.add_row("nodes / edges written", f"{totals['nodes_written']} / {totals['edges_written']}")
     papers.add_row("elements kept as curated", str(totals["kept_human"]))
+    papers.add_row("curated elements contested (review queue: contested)", str(totals["contested"]))
     papers.add_row("embeddings", report.embeddings)
     papers.add_row("wall time", f"{report.wall_seconds:.1f} s")
     papers.add_row("time per stage (s, summed over workers)",

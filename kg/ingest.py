@@ -62,6 +62,7 @@ class PaperOutcome:
     nodes_deleted: int = 0
     edges_deleted: int = 0
     kept: int = 0  # proposed elements left as a curator had them
+    contested: int = 0  # curated elements the extraction disagreed with (docs/curation.md, Contested elements)
     rejections: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)  # pages without a text layer: read by OCR, or left unread
@@ -93,7 +94,8 @@ class IngestReport:
                 "failed": self.count("failed"), "pages": sum(p.pages for p in self.papers),
                 "nodes_written": sum(p.nodes_written for p in self.papers),
                 "edges_written": sum(p.edges_written for p in self.papers),
-                "kept_human": sum(p.kept for p in self.papers), "rejections": dict(rejections),
+                "kept_human": sum(p.kept for p in self.papers),
+                "contested": sum(p.contested for p in self.papers), "rejections": dict(rejections),
                 "seconds_per_stage": {s: round(stages.get(s, 0.0), 3) for s in STAGES}}
 
     def as_json(self) -> dict:
@@ -361,6 +363,7 @@ class Ingestor:
         outcome.rejections = dict(Counter(outcome.rejections) + Counter(r.reason.value for r in written.rejections))
         outcome.nodes_written, outcome.edges_written = written.nodes_written, written.edges_written
         outcome.nodes_deleted, outcome.edges_deleted, outcome.kept = written.nodes_deleted, written.edges_deleted, written.kept
+        outcome.contested = written.contested
         if self.on_written:
             self.on_written(prepared)
         self._outcome(outcome)

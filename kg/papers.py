@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import gc
 import itertools
+import json
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 
 from neo4j import Driver, ManagedTransaction
 from neo4j.exceptions import ConstraintError
@@ -23,7 +25,8 @@ from extractors.model import Box
 from kg.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
-from kg.reconcile import Existing, State, reconcile
+from kg.curation.cypher import EVENT_LABEL
+from kg.reconcile import IDENTITY, Contest, Existing, State, reconcile
 from kg.runs import Run
 from kg.validation import Rejection, validate_batch
 from kg.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
@@ -76,6 +79,26 @@ RETURN r.id AS reference, citing.sha256 AS citing, r.bboxes AS bboxes
 # Not PLANNED_ONCE: planned on an empty graph, Neo4j scans every relationship for each id here instead of seeking
 # it (tests/integration/test_ingest_idempotence.py), so its plan must follow the counts.
 _DELETE_EDGES = "UNWIND $ids AS id MATCH ()-[r]->() WHERE elementId(r) = id DELETE r"
+# The properties curators edited on the paper's `edited` elements (their edit events not undone), with the values
+# they have now: a re-ingest that proposes other values contests them.
+_EDITED_NODES = f"""
+UNWIND $ids AS eid MATCH (n) WHERE elementId(n) = eid
+RETURN eid, properties(n) AS props, COLLECT {{
+    MATCH (ev:{EVENT_LABEL}) WHERE ev.element = n.id AND ev.action = 'edit' AND ev.undone_by IS NULL
+    RETURN ev.new }} AS edits
+"""
+_EDITED_EDGES = f"""
+UNWIND $ids AS eid MATCH (s)-[r]->(t) WHERE elementId(r) = eid
+RETURN eid, properties(r) AS props, COLLECT {{
+    MATCH (ev:{EVENT_LABEL}) WHERE ev.element = s.id + '|' + type(r) + '|' + t.id AND ev.action = 'edit'
+      AND ev.undone_by IS NULL
+    RETURN ev.new }} AS edits
+"""
+# The trace of a disagreement on a curated element (kg.reconcile.contests); the element is otherwise kept as is.
+_CONTEST_NODES = ("UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id "
+                  "SET n.contested_at = $at, n.contested_by_run = $run, n.contested_reason = row.reason")
+_CONTEST_EDGES = ("UNWIND $rows AS row MATCH ()-[r]->() WHERE elementId(r) = row.id "
+                  "SET r.contested_at = $at, r.contested_by_run = $run, r.contested_reason = row.reason")
 _DELETE_NODES = PLANNED_ONCE + "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id DETACH DELETE n"
 _DELETE_ORPHANS = PLANNED_ONCE + (
     "UNWIND $ids AS id MATCH (n) WHERE elementId(n) = id AND NOT (n)--() DELETE n RETURN count(*) AS n")
@@ -91,6 +114,7 @@ class PaperWrite:
     edges_deleted: int = 0
     kept: int = 0  # proposed elements left alone because a person owns them
     skipped_rejected: int = 0
+    contested: int = 0  # curated elements the extraction disagreed with (kept, and marked)
     rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
     # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), statements (the
     # pipelined node and edge writes, orphans, the ledger), wait (for the paper before it: WritePipeline), commit
@@ -158,6 +182,26 @@ def _add_node(existing: Existing, row, sha: str, elements: set[str]) -> bool:
         return False
     existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], row["sha"] == sha)
     return True
+
+
+def _read_edits(tx: ManagedTransaction, existing: Existing) -> None:
+    """Give each `edited` element of `existing` the properties curators edited on it, with their values now."""
+    for elements, query in ((existing.nodes, _EDITED_NODES), (existing.edges, _EDITED_EDGES)):
+        keys = {s.element_id: k for k, s in elements.items() if s.status == "edited"}
+        if not keys:
+            continue
+        for row in tx.run(query, ids=list(keys)):
+            edited = {name for new in row["edits"] for name in json.loads(new)}
+            key = keys[row["eid"]]
+            elements[key] = replace(elements[key], edited={name: row["props"].get(name) for name in edited})
+
+
+def _contest(tx: ManagedTransaction, contests: list[Contest], run: Run) -> None:
+    at = datetime.now(timezone.utc)
+    for node, query in ((True, _CONTEST_NODES), (False, _CONTEST_EDGES)):
+        rows = [{"id": c.element_id, "reason": c.reason} for c in contests if c.node is node]
+        for chunk in batches(rows):
+            tx.run(query, rows=chunk, at=at, run=run.id).consume()
 
 
 def lock_paper(tx: ManagedTransaction, sha: str) -> None:
@@ -372,7 +416,8 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
             existing = read_subgraph(tx, run.sha256, schema)
         nodes, edges, signature = _resolve_and_lock(tx, schema, run, nodes, edges, existing, catalog, ends)
         citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
-        plan = reconcile(nodes, edges + citations.edges, existing)
+        _read_edits(tx, existing)
+        plan = reconcile(nodes, edges + citations.edges, existing, schema.provenance | IDENTITY)
         if on_batch and not overlap:
             on_batch(0)
         result.kept, result.skipped_rejected = plan.kept, plan.skipped_rejected
@@ -382,6 +427,8 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
             tx.run(_DELETE_EDGES, ids=ids).consume()
         for ids in batches(plan.delete_nodes):
             tx.run(_DELETE_NODES, ids=ids).consume()
+        _contest(tx, plan.contested, run)
+        result.contested = len(plan.contested)
         began = _timed(result, began, "read")
         new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                         and (n.label, n.id) not in existing.nodes)

@@ -110,6 +110,12 @@ class Schema:
     def patterns(self) -> frozenset[tuple[str, str, str]]:
         return frozenset((s, rel.type, t) for rel in self.relationships.values() for s, t in rel.patterns)
 
+    @property
+    def provenance(self) -> frozenset[str]:
+        """The provenance properties every relationship carries (pkg:ProvenanceShape): where an element came from
+        and its curation state, never its content."""
+        return frozenset.intersection(*(frozenset(r.properties) for r in self.relationships.values()))
+
     def allows(self, source_label: str, rel_type: str, target_label: str) -> bool:
         rel = self.relationships.get(rel_type)
         return rel is not None and (source_label, target_label) in rel.patterns

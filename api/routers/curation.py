@@ -5,6 +5,7 @@ must send it back in `If-Match` (428 without), and a change made meanwhile by so
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -143,19 +144,22 @@ class ChangeOut(BaseModel):
     event: EventOut | None = Field(description="the recorded change; null when nothing changed")
 
 
-class QueueItem(BaseModel):
-    kind: str = Field(description="flagged | same_as | low_confidence | uncovered")
-    element: str
-    element_kind: str
-    label: str
-    name: str | None
-    confidence: float | None
-    why: str
-
-
 class PaperRef(BaseModel):
     id: str
     title: str | None
+
+
+class QueueItem(BaseModel):
+    kind: str = Field(description="flagged | contested | same_as | low_confidence | uncovered")
+    element: str = Field(description="node id, or an edge's element id")
+    element_kind: str = Field(description="node | edge")
+    label: str = Field(description="node label or edge type")
+    name: str | None
+    confidence: float | None
+    status: str | None
+    why: str
+    paper_count: int = Field(description="how many papers the element belongs to or is named by")
+    papers: list[PaperRef] = Field(description="the first three of those papers, by id")
 
 
 class CandidateEnd(BaseModel):
@@ -219,6 +223,12 @@ ReviewQueue = StrEnum("ReviewQueue", {name: name for name in QUEUES})
 ReviewSort = StrEnum("ReviewSort", {name: name for name in SORTS})
 
 
+class Contest(BaseModel):
+    at: str = Field(description="when the re-ingest disagreed")
+    run: str | None = Field(description="the ingest run that disagreed")
+    reason: str | None = Field(description="what the extractor said against what the curator decided")
+
+
 class ReviewItem(BaseModel):
     id: str = Field(description="node id: GET /curation/nodes/{id}")
     label: str
@@ -231,6 +241,8 @@ class ReviewItem(BaseModel):
     updated_at: str | None
     paper_count: int = Field(description="how many papers the node belongs to or is named by")
     papers: list[PaperRef] = Field(description="the first three of those papers, by id")
+    contested: Contest | None = Field(description="a re-ingest's disagreement with the curator's decision, until a "
+                                                  "curator acts on the node again")
 
 
 class Progress(BaseModel):
@@ -295,17 +307,7 @@ def whoami(identity: Identity = Depends(require("reader"))):
     return {"name": identity.name, "role": identity.role}
 
 
-@router.get("/queue", response_model=list[QueueItem])
-def queue(limit: int = Query(100, ge=1, le=1000), cur: Curation = Depends(curator),
-          settings: Settings = Depends(deps.settings)):
-    """What needs a person: flagged, SAME_AS candidates, low-confidence extractions, unlinked figures/tables."""
-    return review_queue(cur.driver, cur.schema, threshold=settings.curation_low_confidence, limit=limit,
-                        database=cur.database)
-
-
-@router.get("/items", response_model=ReviewPage)
-def review_items(
-        queue: ReviewQueue = Query(ReviewQueue.all, description="all | low_confidence | high_impact | sample"),
+def filters(
         paper: str | None = Query(None, max_length=MAX_PAPER_NAME, description=PAPER_NAME_HELP),
         label: list[str] = Query([], description="node labels (repeat for several)"),
         status: list[CandidateStatus] = Query([], description="curation statuses (repeat for several)"),
@@ -313,12 +315,9 @@ def review_items(
         extractor: str | None = Query(None, max_length=MAX_TEXT, description="extractor name prefix"),
         changed_since: datetime | None = Query(None, description="ISO time with its zone: changed at or after it"),
         q: str | None = Query(None, max_length=MAX_TEXT, description="text in the name, title, caption or text"),
-        sort: ReviewSort | None = Query(None, description="default: the queue's own order"),
-        descending: bool = False, seed: int = Query(0, ge=0, le=2**31, description="the sample's seed"),
-        offset: Offset = 0, limit: int = Query(50, ge=1, le=200), cur: Curation = Depends(curator),
-        settings: Settings = Depends(deps.settings)):
-    """The review list: curatable nodes of a queue, narrowed by filters that combine (AND), sorted, one page at a
-    time, with the view's counts by status (the curator's progress). Filtering and sorting run in Neo4j."""
+        cur: Curation = Depends(curator)) -> View:
+    """The filters of the review list and of the needs-attention queue, checked (422 naming each bad parameter)
+    before any query runs; they combine (AND)."""
     allowed = reviewable_labels(cur.schema)
     errors = [{"loc": ["query", "label"], "msg": f"{l!r} is not a reviewable label ({', '.join(allowed)})",
                "type": "value_error"} for l in label if l not in allowed]
@@ -331,10 +330,32 @@ def review_items(
     if errors:
         raise RequestValidationError(errors)
     sha = resolve_paper(cur.driver, paper, cur.database).sha256 if paper else None
-    view = View(queue=queue.value, labels=tuple(label), statuses=tuple(s.value for s in status), paper_sha256=sha,
+    return View(labels=tuple(label), statuses=tuple(s.value for s in status), paper_sha256=sha,
                 min_confidence=min_confidence, max_confidence=max_confidence, extractor=extractor,
-                changed_since=changed_since, text=q, sort=sort.value if sort else None, descending=descending,
-                seed=seed)
+                changed_since=changed_since, text=q)
+
+
+@router.get("/queue", response_model=list[QueueItem])
+def queue(limit: int = Query(100, ge=1, le=1000), view: View = Depends(filters), cur: Curation = Depends(curator),
+          settings: Settings = Depends(deps.settings)):
+    """What needs a person: flagged, contested (a re-ingest disagreed with a curator), SAME_AS candidates,
+    low-confidence extractions, unlinked figures/tables; nodes and edges, narrowed by the review list's filters."""
+    return review_queue(cur.driver, cur.schema, view, threshold=settings.curation_low_confidence, limit=limit,
+                        database=cur.database)
+
+
+@router.get("/items", response_model=ReviewPage)
+def review_items(
+        queue: ReviewQueue = Query(ReviewQueue.all,
+                                   description="all | low_confidence | high_impact | sample | contested"),
+        view: View = Depends(filters),
+        sort: ReviewSort | None = Query(None, description="default: the queue's own order"),
+        descending: bool = False, seed: int = Query(0, ge=0, le=2**31, description="the sample's seed"),
+        offset: Offset = 0, limit: int = Query(50, ge=1, le=200), cur: Curation = Depends(curator),
+        settings: Settings = Depends(deps.settings)):
+    """The review list: curatable nodes of a queue, narrowed by filters that combine (AND), sorted, one page at a
+    time, with the view's counts by status (the curator's progress). Filtering and sorting run in Neo4j."""
+    view = replace(view, queue=queue.value, sort=sort.value if sort else None, descending=descending, seed=seed)
     return review_page(cur.driver, cur.schema, view, threshold=settings.curation_low_confidence, offset=offset,
                        limit=limit, database=cur.database)
 

@@ -89,18 +89,20 @@ function query() {
   return params;
 }
 
-// The queue "needs attention" is the fixed queue of GET /curation/queue (flagged nodes and edges, SAME_AS
-// candidates, low-confidence nodes, figures and tables not linked from the text): it holds edges too, and the
-// review list's filters and pager do not apply to it.
+// The queue "needs attention" is the fixed queue of GET /curation/queue (flagged and contested nodes and edges,
+// SAME_AS candidates, low-confidence nodes, figures and tables not linked from the text): it holds edges too; the
+// review list's filters narrow it, its pager and sort do not apply.
 const ATTENTION = "attention";
 const ATTENTION_LIMIT = 200;
-const GROUPS = {flagged: "flagged", same_as: "duplicate candidates", low_confidence: "low confidence",
-                uncovered: "unlinked figures/tables"};
+const GROUPS = {flagged: "flagged", contested: "contested", same_as: "duplicate candidates",
+                low_confidence: "low confidence", uncovered: "unlinked figures/tables"};
+const NOT_FILTERS = ["queue", "offset", "limit", "sort", "descending", "seed"];
 
 async function loadList() {
   if ($("f-queue").value === ATTENTION) return loadAttention();
   const page = await api("GET", "/curation/items?" + query());
-  rows = page.items.map((item) => ({...item, kind: "node"}));
+  rows = page.items.map((item) => ({...item, kind: "node",
+                                   reason: item.contested ? "re-ingest: " + item.contested.reason : item.reason}));
   $("select-page").checked = false;
   const labels = $("f-label");
   if (labels.options.length === 1) for (const label of page.labels) labels.append(el("option", label));
@@ -119,10 +121,13 @@ async function loadList() {
 }
 
 async function loadAttention() {
-  const items = await api("GET", "/curation/queue?limit=" + ATTENTION_LIMIT);
+  const params = query();
+  for (const name of NOT_FILTERS) params.delete(name);
+  params.append("limit", String(ATTENTION_LIMIT));
+  const items = await api("GET", "/curation/queue?" + params);
   rows = items.map((item) => ({kind: item.element_kind, id: item.element, label: item.label, name: item.name,
-                               confidence: item.confidence, status: item.kind, reason: item.why, papers: [],
-                               paper_count: 0}));
+                               confidence: item.confidence, status: item.kind, reason: item.why,
+                               papers: item.papers, paper_count: item.paper_count}));
   $("select-page").checked = false;
   $("items").tBodies[0].replaceChildren(...rows.map(row));
   findOpen();

@@ -84,30 +84,44 @@ MATCH (ev:{EVENT_LABEL}) WHERE ev.element = $element AND ev.action = $action AND
 RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT 1
 """
 
-# The review queue, most urgent first: flagged elements, SAME_AS candidates, low-confidence extractions.
-QUEUE_FLAGGED_NODES = """
-MATCH (n) WHERE n.verification_status = 'flagged' AND any(l IN labels(n) WHERE l IN $labels)
-RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.confidence AS confidence,
-       coalesce(n.name, n.title, n.label, left(n.text, 80), n.id) AS name
+# The needs-attention queue (kg/curation/queue.py). Its node groups are review-list queries (REVIEW_PAGE with the
+# fragments of QUEUE_NODE_GROUPS); its edges are narrowed by the same filters here. An edge belongs to its paper,
+# a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end. `{queue}` and
+# `{order}` are the fixed fragments of QUEUE_EDGE_GROUPS, never client text.
+QUEUE_NODE_GROUPS = {
+    "flagged": "AND n.verification_status = 'flagged'",
+    "contested": "AND n.contested_at IS NOT NULL",
+    "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
+    "uncovered": "AND n.id IN $node_ids",
+}
+QUEUE_EDGE_GROUPS = {
+    "flagged": ("AND r.verification_status = 'flagged'", "r.confidence"),
+    "contested": ("AND r.contested_at IS NOT NULL", "r.contested_at DESC"),
+    "same_as": ("AND type(r) = 'SAME_AS' AND r.verification_status = 'auto'", "r.confidence DESC, s.id, t.id"),
+}
+QUEUE_EDGES = """
+MATCH (s)-[r]->(t) WHERE type(r) IN $types {queue}
+  AND ($statuses IS NULL OR r.verification_status IN $statuses)
+  AND ($min_confidence IS NULL OR r.confidence >= $min_confidence)
+  AND ($max_confidence IS NULL OR r.confidence <= $max_confidence)
+  AND ($extractor IS NULL OR r.extractor STARTS WITH $extractor)
+  AND ($since IS NULL OR r.updated_at >= datetime($since))
+  AND ($end_labels IS NULL OR any(l IN labels(s) + labels(t) WHERE l IN $end_labels))
+  AND ($text IS NULL OR toLower(coalesce(s.name, s.title, s.id) + ' ' + coalesce(t.name, t.title, t.id)) CONTAINS $text)
+WITH s, r, t, CASE WHEN r.paper_sha256 IS NOT NULL THEN [r.paper_sha256] ELSE COLLECT {{
+    UNWIND [s, t] AS x MATCH (x)<-[e]-() WHERE e.paper_sha256 IS NOT NULL RETURN DISTINCT e.paper_sha256 }} END AS shas
+WHERE $sha IS NULL OR $sha IN shas
+WITH s, r, t, shas ORDER BY {order}, elementId(r) LIMIT $limit
+RETURN elementId(r) AS edge_id, type(r) AS type, r.confidence AS confidence, r.verification_status AS status,
+       coalesce(s.name, s.title, s.id) AS source_name, coalesce(t.name, t.title, t.id) AS target_name,
+       r.contested_reason AS contested_reason, size(shas) AS paper_count,
+       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
+         AS papers,
+       COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = s.id + '|' + type(r) + '|' + t.id
+                  RETURN ev.reason ORDER BY ev.id DESC LIMIT 1 }}[0] AS reason
 """
-QUEUE_FLAGGED_EDGES = """
-MATCH (s)-[r]->(t) WHERE r.verification_status = 'flagged' AND type(r) IN $types
-RETURN elementId(r) AS edge_id, type(r) AS type, s.id AS source, t.id AS target, r.confidence AS confidence,
-       coalesce(s.name, s.title, s.id) + ' → ' + coalesce(t.name, t.title, t.id) AS name
-"""
-QUEUE_SAME_AS = """
-MATCH (s)-[r:SAME_AS]->(t) WHERE r.verification_status = 'auto'
-RETURN elementId(r) AS edge_id, 'SAME_AS' AS type, s.id AS source, t.id AS target, r.confidence AS confidence,
-       coalesce(s.name, s.id) + ' ≟ ' + coalesce(t.name, t.id) AS name
-ORDER BY r.confidence DESC, s.id, t.id LIMIT $limit
-"""
-QUEUE_LOW_CONFIDENCE = """
-MATCH (n) WHERE n.verification_status = 'auto' AND n.confidence < $threshold AND any(l IN labels(n) WHERE l IN $labels)
-RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.confidence AS confidence,
-       coalesce(n.name, n.title, n.label, left(n.text, 80), n.id) AS name
-ORDER BY n.confidence, n.id LIMIT $limit
-"""
-QUEUE_PAPERS = "MATCH (p:Paper) WHERE p.verification_status <> 'rejected' RETURN p.id AS id ORDER BY p.id"
+QUEUE_PAPERS = ("MATCH (p:Paper) WHERE p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha) "
+                "RETURN p.id AS id ORDER BY p.id")
 
 # Duplicate detection (kg/curation/duplicates.py). `{labels}` is the ontology's entity labels joined by '|'.
 DUPLICATE_ENTITIES = """
@@ -163,6 +177,7 @@ REVIEW_QUEUES = {
     "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
     "high_impact": f"AND size({REVIEW_SHAS}) >= $min_papers",
     "sample": "",
+    "contested": "AND n.contested_at IS NOT NULL",
 }
 REVIEW_SORTS = {
     "confidence": "n.confidence",
@@ -171,6 +186,7 @@ REVIEW_SORTS = {
     "status": "n.verification_status",
     "updated": "n.updated_at",
     "papers": f"size({REVIEW_SHAS})",
+    "contested": "n.contested_at",
 }
 REVIEW_MATCH = """
 MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
@@ -195,6 +211,8 @@ RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS lab
        coalesce(n.name, n.title, n.label, left(n.caption, 120), left(n.text, 120), n.id) AS name,
        n.confidence AS confidence, n.verification_status AS status, n.extractor AS extractor,
        toString(n.updated_at) AS updated_at, size(shas) AS paper_count,
+       toString(n.contested_at) AS contested_at, n.contested_by_run AS contested_by_run,
+       n.contested_reason AS contested_reason,
        COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
          AS papers,
        COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = n.id

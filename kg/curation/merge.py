@@ -15,7 +15,7 @@ from neo4j import ManagedTransaction
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.curation.operations import (Curation, EdgeRef, NodeRef, Outcome, curator_extractor, lock_papers, now_utc,
-                                    papers_of, ref_from_dict, state)
+                                    papers_of, ref_from_dict, state, uncontested)
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 _EVIDENCE = ("source_chunk_ids", "pages", "bboxes")
@@ -40,15 +40,15 @@ def merge(cur: Curation, survivor_id: str, duplicate_id: str, *, reason: str | N
         now = now_utc()
         taken, moved = _move_edges(cur, tx, survivor, duplicate)
         s_new = {k: v for k, v in absorb(cur, survivor.label, s_props, d_props).items() if v != s_props.get(k)}
-        s_new.update(verification_status="edited", updated_at=now)
-        d_new = {"verification_status": "rejected", "updated_at": now}
+        s_new.update(verification_status="edited", updated_at=now, **uncontested(s_props))
+        d_new = {"verification_status": "rejected", "updated_at": now, **uncontested(d_props)}
         decision = EdgeRef(duplicate.label, duplicate_id, "SAME_AS", survivor.label, survivor_id)
         decision_props = {"confidence": 1.0, "extractor": curator_extractor(cur.actor), "verification_status": "verified",
                           "source_chunk_ids": [], "pages": [], "bboxes": [], "created_at": now, "updated_at": now}
         survivor.set(tx, s_new)
         duplicate.set(tx, d_new)
         decision.create(tx, decision_props)
-        after = {**s_props, **s_new}
+        after = {k: v for k, v in {**s_props, **s_new}.items() if v is not None}
         event = cur.new_event("merge", "merged", survivor, elements=[survivor_id, duplicate_id], reason=reason,
                            before=s_props, after=after,
                            old={"survivor": {k: s_props.get(k) for k in s_new},

@@ -18,18 +18,12 @@ from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 from kg.papers import lock_paper
+from kg.reconcile import CONTESTED, IDENTITY
 from kg.validation import Rejection, validate_edge, validate_node
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
 STATUSES = ("auto", "verified", "edited", "flagged", "rejected")
-# Identity and content fingerprints: never edited by hand (the provenance fields come from the schema).
-_IDENTITY = frozenset({"id", "embedding", "sha256", "content_hash"})
-
-
-def provenance_fields(schema: Schema) -> frozenset[str]:
-    """The provenance properties every relationship carries (the ontology's ProvenanceShape)."""
-    return frozenset.intersection(*(frozenset(r.properties) for r in schema.relationships.values()))
 
 
 def curator_extractor(actor: str) -> str:
@@ -164,6 +158,12 @@ def refusal(rejection: Rejection) -> InvalidEditError:
                                                         "property": rejection.property})
 
 
+def uncontested(props: dict[str, Any]) -> dict[str, Any]:
+    """The updates that remove a re-ingest's contest from an element (kg.reconcile.CONTESTED): a curator acted on
+    it again. Empty when it is not contested."""
+    return {k: None for k in CONTESTED if props.get(k) is not None}
+
+
 def now_utc() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -183,7 +183,7 @@ class Curation:
     def __init__(self, driver: Driver, schema: Schema, actor: str, *, request_id: str | None = None,
                  database: str | None = None):
         self.driver, self.schema, self.actor, self.request_id, self.database = driver, schema, actor, request_id, database
-        self.not_editable = provenance_fields(schema) | _IDENTITY
+        self.not_editable = schema.provenance | IDENTITY
 
     # ------------------------------------------------------------ references
     def node_ref(self, node_id: str) -> NodeRef:
@@ -261,7 +261,7 @@ class Curation:
                 reason: str | None, if_match: str | None, *, validate: bool = False) -> Outcome:
         def work(tx: ManagedTransaction) -> Outcome:
             current, _ = self.locked(tx, ref, if_match)
-            wanted = updates(tx, current) if callable(updates) else updates
+            wanted = {**(updates(tx, current) if callable(updates) else updates), **uncontested(current)}
             if all(encode(current.get(k)) == encode(v) for k, v in wanted.items()):
                 return Outcome(state(ref, current, self._edge_id(tx, ref)), None)
             new = {**wanted, "updated_at": now_utc()}
@@ -333,10 +333,11 @@ class Curation:
                 raise ConflictError(f"the edge {retyped.key} exists already",
                                     details={"current": state(retyped, existing)})
             now = now_utc()
-            after = {**current, "verification_status": "edited", "updated_at": now}
+            after = {**{k: v for k, v in current.items() if k not in CONTESTED}, "verification_status": "edited",
+                     "updated_at": now}
             if rejection := retyped.validate(self.schema, after):
                 raise refusal(rejection)
-            ref.set(tx, {"verification_status": "rejected", "updated_at": now})
+            ref.set(tx, {"verification_status": "rejected", "updated_at": now, **uncontested(current)})
             retyped.create(tx, after)
             event = self.new_event("retype", "retyped", retyped, old={"target": ref.as_dict(), "props": current},
                                    new={"target": retyped.as_dict(), "props": after}, reason=reason,

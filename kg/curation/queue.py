@@ -1,63 +1,108 @@
-"""The review queue: what needs a person, most urgent first. Flagged elements (someone asked for a look),
-then SAME_AS candidates (a decision only a person makes), then low-confidence extractions (least sure first),
-then figures and tables the coverage check found unlinked."""
+"""The needs-attention queue: what needs a person, most urgent first, nodes and edges. Flagged elements (someone
+asked for a look), then contested ones (a re-ingest disagreed with a curator: kg.reconcile.contests), then SAME_AS
+candidates (a decision only a person makes), then low-confidence extractions (least sure first), then figures and
+tables the coverage check found unlinked. The review list's filters (kg.curation.review.View) narrow every group,
+and every item names its papers, as the list's rows do."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from neo4j import Driver
 
 from kg.coverage import coverage
 from kg.curation import cypher
+from kg.curation.review import View, item
 from ontology.loader import Schema
 
-_UNCOVERED = ("figures", "tables")
+_UNCOVERED = {"figures": "Figure", "tables": "Table"}
+_ARROWS = {"same_as": " ≟ "}
 
 
 @dataclass(frozen=True)
 class QueueItem:
-    kind: str  # flagged | same_as | low_confidence | uncovered
+    kind: str  # flagged | contested | same_as | low_confidence | uncovered
     element: str  # node id, or the edge's element id
     element_kind: str  # node | edge
     label: str  # node label or edge type
     name: str | None
     confidence: float | None
+    status: str | None
     why: str
+    paper_count: int = 0
+    papers: list[dict[str, Any]] = field(default_factory=list)  # the first three, by id
 
 
-def review_queue(driver: Driver, schema: Schema, *, threshold: float, limit: int = 100,
+def curatable_labels(schema: Schema) -> list[str]:
+    return [l for l, c in schema.nodes.items() if "verification_status" in c.properties]
+
+
+def review_queue(driver: Driver, schema: Schema, view: View = View(), *, threshold: float, limit: int = 100,
                  database: str | None = None) -> list[dict[str, Any]]:
-    """At most `limit` items; each group in its own order (see the module docstring)."""
+    """At most `limit` items of the view; each group in its own order (see the module docstring). The view's
+    queue and sort do not apply: the groups are the queue."""
     run = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
-    labels = [l for l, c in schema.nodes.items() if "verification_status" in c.properties]
-    items = [QueueItem("flagged", r["id"], "node", r["label"], r["name"], r["confidence"], "flagged by a curator")
-             for r in run(cypher.QUEUE_FLAGGED_NODES, labels=labels)]
-    items += [QueueItem("flagged", r["edge_id"], "edge", r["type"], r["name"], r["confidence"], "flagged by a curator")
-              for r in run(cypher.QUEUE_FLAGGED_EDGES, types=list(schema.relationship_types))]
-    if len(items) < limit and "SAME_AS" in schema.relationships:
-        items += [QueueItem("same_as", r["edge_id"], "edge", "SAME_AS", r["name"], r["confidence"],
-                            "possibly the same entity: merge, or reject the candidate")
-                  for r in run(cypher.QUEUE_SAME_AS, limit=limit)]
+    params = {**view.parameters(schema, threshold), "labels": list(view.labels) or curatable_labels(schema),
+              "end_labels": list(view.labels) or None, "types": list(schema.relationship_types), "limit": limit,
+              "node_ids": []}
+    items: list[QueueItem] = []
+    for group in ("flagged", "contested"):
+        items += _nodes(run, params, group, threshold)
+        items += _edges(run, params, group)
+    if "SAME_AS" in schema.relationships:
+        items += _edges(run, params, "same_as")
+    items += _nodes(run, params, "low_confidence", threshold)
     if len(items) < limit:
-        items += [QueueItem("low_confidence", r["id"], "node", r["label"], r["name"], r["confidence"],
-                            f"extracted with confidence {r['confidence']:.2f} < {threshold:.2f}")
-                  for r in run(cypher.QUEUE_LOW_CONFIDENCE, threshold=threshold, labels=labels, limit=limit)]
-    if len(items) < limit:
-        items += _uncovered(driver, schema, [r["id"] for r in run(cypher.QUEUE_PAPERS)], limit - len(items), database)
+        items += _uncovered(driver, run, schema, view, params, limit - len(items), database)
     return [asdict(i) for i in items[:limit]]
 
 
-def _uncovered(driver: Driver, schema: Schema, papers: list[str], limit: int, database: str | None) -> list[QueueItem]:
+def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[QueueItem]:
+    order = cypher.REVIEW_SORTS["contested"] + " DESC" if group == "contested" else cypher.REVIEW_SORTS["confidence"]
+    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group], order=order, shas=cypher.REVIEW_SHAS)
+    rows = [item(r) for r in run(query, **params, offset=0)]
+    return [QueueItem(group, r["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
+                      _why(group, r["reason"], (r["contested"] or {}).get("reason"), r["confidence"], threshold),
+                      r["paper_count"], r["papers"]) for r in rows]
+
+
+def _edges(run, params: dict[str, Any], group: str) -> list[QueueItem]:
+    where, order = cypher.QUEUE_EDGE_GROUPS[group]
+    arrow = _ARROWS.get(group, " → ")
+    return [QueueItem(group, r["edge_id"], "edge", r["type"], r["source_name"] + arrow + r["target_name"],
+                      r["confidence"], r["status"], _why(group, r["reason"], r["contested_reason"], None, 0),
+                      r["paper_count"], [dict(p) for p in r["papers"]])
+            for r in run(cypher.QUEUE_EDGES.format(queue=where, order=order), **params)]
+
+
+def _why(group: str, reason: str | None, contest: str | None, confidence: float | None, threshold: float) -> str:
+    if group == "flagged":
+        return "flagged by a curator" + (f": {reason}" if reason else "")
+    if group == "contested":
+        return f"a re-ingest disagrees: {contest}"
+    if group == "same_as":
+        return "possibly the same entity: merge, or reject the candidate"
+    return f"extracted with confidence {confidence:.2f} < {threshold:.2f}"
+
+
+def _uncovered(driver: Driver, run, schema: Schema, view: View, params: dict[str, Any], limit: int,
+               database: str | None) -> list[QueueItem]:
+    """Figures and tables the coverage check found unlinked, paper by paper, as far as the view admits them."""
+    wanted = {c: l for c, l in _UNCOVERED.items() if not view.labels or l in view.labels}
+    if not wanted:
+        return []
+    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS["uncovered"],
+                                      order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS)
     items: list[QueueItem] = []
-    for paper in papers:
-        report = coverage(driver, paper, list(schema.entity_labels), database)
-        for category in report["categories"]:
-            if category["name"] in _UNCOVERED:
-                label = "Figure" if category["name"] == "figures" else "Table"
-                items += [QueueItem("uncovered", m["id"], "node", label, m["label"], None,
-                                    f"{m['reason']}; {m['action']}") for m in category["missing"]]
+    for paper in run(cypher.QUEUE_PAPERS, sha=params["sha"]):
+        report = coverage(driver, paper["id"], list(schema.entity_labels), database)
+        missing = {m["id"]: f"{m['reason']}; {m['action']}" for c in report["categories"] if c["name"] in wanted
+                   for m in c["missing"]}
+        if missing:
+            rows = {r["id"]: item(r) for r in run(query, **{**params, "node_ids": list(missing)}, offset=0)}
+            items += [QueueItem("uncovered", i, "node", r["label"], r["name"], r["confidence"], r["status"], why,
+                                r["paper_count"], r["papers"]) for i, why in missing.items() if (r := rows.get(i))]
         if len(items) >= limit:
             break
     return items

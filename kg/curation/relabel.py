@@ -19,7 +19,9 @@ from extractors.semantic.canonical import entity_id
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.curation.merge import absorb, oriented, papers_of_node
-from kg.curation.operations import Curation, NodeRef, Outcome, lock_papers, now_utc, ref_from_dict, refusal, state
+from kg.curation.operations import (Curation, NodeRef, Outcome, lock_papers, now_utc, ref_from_dict, refusal, state,
+                                    uncontested)
+from kg.reconcile import CONTESTED
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 
@@ -73,7 +75,7 @@ def relabel(cur: Curation, node_id: str, new_label: str, *, reason: str | None =
             moved_ref = oriented(e["row"], new.label, new.id, *e["other"])
             moved_ref.create(tx, dict(e["row"]["props"]))
             moved.append(moved_ref.as_dict())
-        tombstone = {"verification_status": "rejected", "updated_at": now}
+        tombstone = {"verification_status": "rejected", "updated_at": now, **uncontested(current)}
         old.set(tx, tombstone)
         event = cur.new_event("relabel", "relabeled", new, elements=[old.id, new.id], reason=reason,
                               before=current, after=after,
@@ -102,10 +104,11 @@ def _new_node(cur: Curation, new: NodeRef, current: dict[str, Any], existing: di
     definition has no place on a Method; the event keeps it for the undo), or, when the node exists, its own
     with the old node's names and evidence added; `edited`."""
     if existing is not None:
-        return {**existing, **absorb(cur, new.label, existing, current), "verification_status": "edited",
+        kept = {k: v for k, v in existing.items() if k not in CONTESTED}
+        return {**kept, **absorb(cur, new.label, existing, current), "verification_status": "edited",
                 "updated_at": now}
     declared = cur.schema.nodes[new.label].properties
-    kept = {k: v for k, v in current.items() if k in declared}
+    kept = {k: v for k, v in current.items() if k in declared and k not in CONTESTED}
     return {**kept, "id": new.id, "verification_status": "edited", "updated_at": now}
 
 

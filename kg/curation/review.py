@@ -5,7 +5,8 @@ every view also counts its nodes by status, which is the curator's progress thro
 Queues: `all`; `low_confidence` (automatic nodes under the curation threshold); `high_impact` (nodes that the
 extracted edges of several papers point at, so one mistake misleads every one of them; most papers first);
 `sample` (a random sample for quality audits: the seeded order of the whole view, the same for the same seed and
-graph, so two auditors or two runs look at the same items).
+graph, so two auditors or two runs look at the same items); `contested` (curated nodes a re-ingest disagreed with,
+kg.reconcile.contests: the decision stands until a curator looks again; newest disagreement first).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ HIGH_IMPACT_PAPERS = 2
 QUEUES = tuple(cypher.REVIEW_QUEUES)
 SORTS = tuple(cypher.REVIEW_SORTS)
 # A queue's order when the curator chose none: the most important first.
-DEFAULT_ORDER = {"high_impact": ("papers", True)}
+DEFAULT_ORDER = {"high_impact": ("papers", True), "contested": ("contested", True)}
 
 
 def reviewable_labels(schema: Schema) -> list[str]:
@@ -83,7 +84,7 @@ def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float,
                          "edited": counts.get("edited", 0), "flagged": counts.get("flagged", 0),
                          "auto": counts.get("auto", 0), "total": total},
             "labels": reviewable_labels(schema),
-            "items": [_item(r) for r in rows]}
+            "items": [item(r) for r in rows]}
 
 
 def _sample(keys: list, seed: int) -> list[str]:
@@ -93,9 +94,11 @@ def _sample(keys: list, seed: int) -> list[str]:
     return [k["element_id"] for k in sorted(keys, key=digest)]
 
 
-def _item(r) -> dict[str, Any]:
+def item(r) -> dict[str, Any]:
     last = r["last_event"] or {}
     return {"id": r["id"], "label": r["label"], "name": r["name"], "confidence": r["confidence"],
             "status": r["status"], "reason": last.get("reason"), "last_action": last.get("action"),
             "extractor": r["extractor"], "updated_at": r["updated_at"], "paper_count": r["paper_count"],
-            "papers": [dict(p) for p in r["papers"]]}
+            "papers": [dict(p) for p in r["papers"]],
+            "contested": {"at": r["contested_at"], "run": r["contested_by_run"], "reason": r["contested_reason"]}
+            if r["contested_at"] else None}

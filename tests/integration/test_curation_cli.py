@@ -1,5 +1,5 @@
 """`kg curate` against a real Neo4j with the sample graph: bulk verification from a file of ids above a
-confidence, edge keys, history, keygen, and the key's role enforced like the API's. The key is the API's to
+confidence, edge keys, history, keygen, relabel and retype, and the key's role enforced like the API's. The key is the API's to
 check (a live API whose keys the shell does not hold); only where no API answers do the shell's keys decide."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from kg.apikeys import entry, parse_entries
-from kg.errors import AuthenticationError, ConfigurationError, PermissionDeniedError
+from extractors.semantic.canonical import entity_id
+from kg.errors import AuthenticationError, ConfigurationError, InvalidEditError, PermissionDeniedError
 from tests.curation_support import API_KEYS, KEYS, NAMES, curated_settings
 from tests.live_api import served
 from tests.neo4j_harness import free_port
@@ -148,3 +149,50 @@ def test_an_address_that_is_not_the_api_is_named(cli_env, sample_db, neo4j_setti
     assert isinstance(result.exception, ConfigurationError)
     assert result.exception.message.startswith(f"{url} does not answer as the paperkg API")
     assert status(sample_db, "fig_a1") == "auto"
+
+
+def test_relabel_and_retype_through_a_live_api(api_env):
+    """The API's relabel and retype from the shell: the graph changed as the API changes it, one event each, both
+    undone by `kg curate undo`; refusals name what the ontology does not allow, before anything changes."""
+    as_key = ["--key", KEYS["curator"]]
+    refused = runner.invoke(app, ["curate", "relabel", "method_transformer", "Dataset", *as_key])
+    assert isinstance(refused.exception, InvalidEditError)  # its Result's OF_METHOD has no Dataset form
+    assert "res_a2|OF_METHOD|method_transformer" in refused.exception.message
+    api_env.execute_query("MATCH (:Result {id: 'res_a2'})-[r:OF_METHOD]->(:Method {id: 'method_transformer'}) "
+                          "DELETE r")
+    relabeled = runner.invoke(app, ["curate", "relabel", "method_transformer", "Dataset", "-r", "a corpus", *as_key])
+    assert relabeled.exit_code == 0, relabeled.output
+    line = json.loads(relabeled.output)
+    new_id = entity_id("Dataset", "Transformer")
+    assert (line["item"], line["status"]) == ("method_transformer", "edited")
+    assert status(api_env, "method_transformer") == "rejected" and status(api_env, new_id) == "edited"
+    assert api_env.execute_query("MATCH (:Paper {id: 'paper_a'})-[:USES]->(d:Dataset {id: $id}) RETURN count(d) AS n",
+                                 id=new_id).records[0]["n"] == 1
+    assert runner.invoke(app, ["curate", "undo", line["event"], *as_key]).exit_code == 0
+    assert status(api_env, "method_transformer") == "auto"
+    assert api_env.execute_query("MATCH (d {id: $id}) RETURN count(d) AS n", id=new_id).records[0]["n"] == 0
+
+    old_key = "paper_a|USES|method_transformer"
+    wrong = runner.invoke(app, ["curate", "retype", old_key, "EVALUATES_ON", *as_key])
+    assert isinstance(wrong.exception, InvalidEditError) and "EVALUATES_ON" in wrong.exception.message
+    not_an_edge = runner.invoke(app, ["curate", "retype", "method_transformer", "PROPOSES", *as_key])
+    assert not_an_edge.exit_code == 2 and "give an edge key" in not_an_edge.output
+    retyped = runner.invoke(app, ["curate", "retype", old_key, "PROPOSES", "-r", "its own method", *as_key])
+    assert retyped.exit_code == 0, retyped.output
+    line = json.loads(retyped.output)
+    assert (line["item"], line["was"], line["status"]) == ("paper_a|PROPOSES|method_transformer", old_key, "edited")
+    types = "MATCH (:Paper {id: 'paper_a'})-[r]->(:Method {id: 'method_transformer'}) RETURN type(r) AS t, " \
+            "r.verification_status AS s ORDER BY t"
+    assert [tuple(r.values()) for r in api_env.execute_query(types).records] == [("PROPOSES", "edited"),
+                                                                                  ("USES", "rejected")]
+    history = runner.invoke(app, ["curate", "history", line["item"], *as_key])
+    assert [(e["action"], e["actor"], e["reason"]) for e in map(json.loads, history.output.splitlines())] == [
+        ("retype", "alice", "its own method")]
+    assert runner.invoke(app, ["curate", "undo", line["event"], *as_key]).exit_code == 0
+    assert [tuple(r.values()) for r in api_env.execute_query(types).records] == [("USES", "auto")]
+
+
+def test_relabel_and_retype_help_teaches_by_example():
+    for command, example in (("relabel", "kg curate relabel method_bleu Metric"), ("retype", "kg curate retype")):
+        result = runner.invoke(app, ["curate", command, "--help"])
+        assert result.exit_code == 0 and example in result.output and "undo" in result.output

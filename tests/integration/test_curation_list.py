@@ -1,6 +1,7 @@
 """The review list (GET /curation/items) against the real app and a real Neo4j holding the hand-made sample graph:
 filters combine, queues pick what they promise, sorting and the seeded sample are reproducible, the progress
-counts follow the curator's work, and bad parameters are refused with 422 before any query runs."""
+counts follow the curator's work, and bad parameters are refused with 422 before any query runs. The needs-attention
+queue (GET /curation/queue) takes the same filters."""
 
 from __future__ import annotations
 
@@ -122,3 +123,40 @@ def test_an_unknown_paper_is_404_and_the_list_needs_a_curator(client):
     assert response.status_code == 404 and response.json()["error"]["code"] == "NOT_FOUND"
     assert client.get("/curation/items", headers=as_role("reader")).status_code == 403
     assert client.get("/curation/items").status_code == 401
+
+
+def attention(client, **params) -> list[dict]:
+    response = client.get("/curation/queue", params=params, headers=CURATOR)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_the_needs_attention_queue_takes_the_lists_filters_and_names_papers(client, sample_db):
+    """Nodes and edges of the needs-attention queue narrowed by the review list's filters; each item names its
+    papers (an edge its own, a SAME_AS candidate those whose edges point at its ends)."""
+    [edge] = sample_db.execute_query("MATCH (:Paper {id: 'paper_b'})-[r:USES]->(:Dataset {id: 'dataset_pg19'}) "
+                                     "RETURN elementId(r) AS id").records
+    curate(client, "fig_a1", "flag", "blurry")
+    flagged = client.post(f"/curation/edges/{edge['id']}/flag", json={"reason": "not used"},
+                          headers={**CURATOR, **ANY_VERSION})
+    assert flagged.status_code == 200, flagged.text
+    items = attention(client)
+    by_element = {i["element"]: i for i in items}
+    assert [i["kind"] for i in items[:2]] == ["flagged", "flagged"]
+    assert (by_element["fig_a1"]["why"], by_element["fig_a1"]["status"]) == ("flagged by a curator: blurry", "flagged")
+    assert [p["id"] for p in by_element["fig_a1"]["papers"]] == ["paper_a"]
+    assert (by_element[edge["id"]]["element_kind"], by_element[edge["id"]]["why"]) == \
+        ("edge", "flagged by a curator: not used")
+    assert [p["id"] for p in by_element[edge["id"]]["papers"]] == ["paper_b"]
+    [candidate] = [i for i in items if i["kind"] == "same_as"]
+    assert [p["id"] for p in candidate["papers"]] == ["paper_a"] and candidate["status"] == "auto"
+    assert by_element["method_srt_dup"]["kind"] == "low_confidence"
+
+    assert [i["element"] for i in attention(client, paper="paper_b")] == [edge["id"]]
+    assert {i["element"] for i in attention(client, status="flagged")} == {"fig_a1", edge["id"]}
+    assert [i["element"] for i in attention(client, max_confidence=0.62)] == ["method_srt_dup"]
+    figures = attention(client, label="Figure")
+    assert "fig_a1" in {i["element"] for i in figures} and {i["label"] for i in figures} == {"Figure"}
+    assert [i["element"] for i in attention(client, status="flagged", extractor="curator:")] == []
+    response = client.get("/curation/queue", params={"label": "NoSuchLabel"}, headers=CURATOR)
+    assert response.status_code == 422 and "label" in response.text

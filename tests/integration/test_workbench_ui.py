@@ -176,7 +176,8 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
 
 def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
     """The old review queue (flagged nodes and edges, duplicates, unlinked figures) is the workbench's queue
-    "needs attention": a flagged edge is listed there, opens in the item panel and is verified by key; another
+    "needs attention": a flagged edge is listed there with its paper, leaves it when the paper filter names the
+    other paper, opens in the item panel and is verified by key; another
     flagged edge gets another type the ontology allows between its ends, and u undoes that."""
     url, paper = papers
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -212,9 +213,17 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         row = wait_on_page(browser, "the flagged edge listed", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
         assert row.get_attribute("data-kind") == "edge"
         cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
-        assert cells[2] == "MENTIONS" and cells[-2:] == ["flagged", "flagged by a curator"], cells
+        assert cells[2] == "MENTIONS" and cells[-2:] == ["flagged", "flagged by a curator: the wrong entity"], cells
+        assert cells[1] == "Citation Graphs at Scale", cells  # the edge's paper
         assert browser.find_element(By.ID, "progress").text.split(" ")[:2] != ["0", "need"]
         browser.save_screenshot(str(ARTIFACTS / "7-needs-attention-queue.png"))
+        browser.find_element(By.ID, "f-paper").send_keys(paper["b"])  # the list's filters narrow this queue too
+        browser.find_element(By.ID, "apply-filters").click()
+        wait_on_page(browser, "the other paper's items only", lambda b: not b.find_elements(By.CSS_SELECTOR, selector)
+                     and b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
+        browser.find_element(By.ID, "f-paper").clear()
+        browser.find_element(By.ID, "apply-filters").click()
+        row = wait_on_page(browser, "the flagged edge back", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
 
         row.find_element(By.CSS_SELECTOR, "button.link").click()
         wait_on_page(browser, "the edge open", lambda b: "-[MENTIONS]->" in b.find_element(By.ID, "element-title").text

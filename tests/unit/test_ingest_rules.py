@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from extractors.model import Audit, Author, Box, Chunk, Document, Float, Mention, Metadata, Profile, Section, paper_id
 from kg.mapping import EXTRACTOR, author_id, map_document
 from kg.reconcile import Existing, State, reconcile
@@ -84,3 +86,38 @@ def test_reconcile_keeps_human_work_and_removes_stale_automatic_elements():
     assert sorted(plan.delete_nodes) == ["e_c_stale"]  # c_held holds a verified edge, c_curator is a person's
     assert plan.delete_edges == ["e_r1"]  # r3 touches a verified section: left as the curator saw it
     assert plan.orphan_candidates == ["e_a_shared"] and plan.kept == 2
+
+
+def test_reconcile_lists_where_the_extraction_disagrees_with_a_curator():
+    """Each kind of disagreement, and none where the extraction agrees or where the element is a person's own."""
+    new_nodes = [NodeRecord("Section", "s_rejected", {"title": "Intro", "confidence": 0.83}),
+                 NodeRecord("Section", "s_edited", {"title": "Introduction", "level": 1, "confidence": 0.5}),
+                 NodeRecord("Section", "s_agreed", {"title": "Method", "level": 2}),
+                 NodeRecord("Section", "s_verified", {"title": "Results"})]
+    new_edges = [EdgeRecord("MENTIONS", "Chunk", "c_1", "Method", "m_rejected", {}),
+                 EdgeRecord("HAS_CHUNK", "Section", "s_verified", "Chunk", "c_1", {"confidence": 0.9})]
+    edited = lambda id_, **values: replace(_node(id_, "edited"), edited=values)  # noqa: E731
+    existing = Existing(nodes={
+        ("Section", "s_rejected"): _node("s_rejected", "rejected"),
+        ("Section", "s_edited"): edited("s_edited", title="Curated title", confidence=0.9),
+        ("Section", "s_agreed"): edited("s_agreed", title="Method"),
+        ("Section", "s_verified"): _node("s_verified", "verified"),
+        ("Section", "s_gone"): _node("s_gone", "flagged"),
+        ("Section", "s_gone_rejected"): _node("s_gone_rejected", "rejected"),
+        ("Chunk", "c_curator"): _node("c_curator", "verified", extractor="curator:ann@ui"),
+        ("Method", "m_rejected"): _node("m_rejected", "rejected", sha=False),
+        ("Method", "m_shared"): _node("m_shared", "verified", sha=False)})
+    for key, state, ends in [
+        (("s_verified", "HAS_CHUNK", "c_1"), _node("r_rejected", "rejected"), (("Section", "s_verified"),
+                                                                                ("Chunk", "c_1"))),
+        (("s_gone", "HAS_CHUNK", "c_2"), _node("r_verified", "verified"), (("Section", "s_gone"), ("Chunk", "c_2")))]:
+        existing.edges[key], existing.edge_ends[key] = state, ends
+    plan = reconcile(new_nodes, new_edges, existing, frozenset({"confidence"}))
+    assert {c.element_id: (c.node, c.reason) for c in plan.contested} == {
+        "e_s_rejected": (True, "the extractor proposes it again (confidence 0.83); a curator rejected it"),
+        "e_s_edited": (True, "the extractor says title='Introduction' where a curator set 'Curated title'"),
+        "e_s_gone": (True, "the new parse no longer finds it; a curator flagged it"),
+        "e_m_rejected": (True, "the extractor proposes it again; a curator rejected it"),  # only edges name it
+        "e_r_rejected": (False, "the extractor proposes it again (confidence 0.90); a curator rejected it"),
+        "e_r_verified": (False, "the new parse no longer finds it; a curator verified it")}
+    assert [n.id for n in plan.nodes] == []  # every proposed node is curated: none is written
