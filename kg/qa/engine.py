@@ -192,7 +192,7 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     if entities:
         types = _USE_LIKE if intent.relations == ("USES",) else list(intent.relations)
         records = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
-                             per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
+                             skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
     if records:
         papers = [_listed(reader, r["p"], r["rels"], r["entities"]) for r in records]
         return _papers_answer(intent, papers, records, "p", "rels", "entities")
@@ -201,8 +201,9 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
 
 PAPERS_LISTED = 50  # papers a cross-paper answer lists at most
 EVIDENCE_PER_PAPER = 2  # evidence items per listed paper
-# What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it.
-_USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES"]
+# What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it, and
+# what it proposes.
+_USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
 # Sections whose mentions of a name say nothing about what the paper itself does.
 _NOT_OWN_WORK = r"(?s).*\b(related work|previous work|prior work|background|references|bibliography|future work)\b.*"
 

@@ -135,10 +135,13 @@ RETURN p, r, e ORDER BY r.confidence DESC, e.name LIMIT $limit
 """
 
 # Cross-paper questions ("which papers use X"): the papers linked to the matched entities, one row per paper with
-# its edges (most confident first) and the entities they reach.
+# its edges (most confident first) and the entities they reach. An edge read only from sections whose title matches
+# $skip (related work, references) is left out: there a paper names what others did.
 PAPERS_WITH = f"""
 MATCH (e) WHERE elementId(e) IN $eids
 MATCH (p:Paper)-[r]->(e) WHERE type(r) IN $types AND {_VISIBLE.format("r")}
+  AND (size(coalesce(r.source_chunk_ids, [])) = 0 OR any(cid IN r.source_chunk_ids WHERE NOT EXISTS {{
+    MATCH (s:Section)-[:HAS_CHUNK]->(:Chunk {{id: cid}}) WHERE toLower(coalesce(s.title, '')) =~ $skip }}))
 WITH p, r, e ORDER BY r.confidence DESC, e.name
 WITH p, collect(r)[..$per_paper] AS rels, collect(DISTINCT e) AS entities, max(r.confidence) AS best
 RETURN p, rels, entities ORDER BY best DESC, p.title LIMIT $limit

@@ -27,7 +27,7 @@ VERBS = {
     "adopt": "USES", "compare": "USES", "evaluate on": "EVALUATES_ON", "test on": "EVALUATES_ON",
     "evaluate": "EVALUATES_ON", "experiment on": "EVALUATES_ON", "benchmark on": "EVALUATES_ON",
     "measure": "MEASURES", "report": "MEASURES", "address": "ADDRESSES", "tackle": "ADDRESSES",
-    "solve": "ADDRESSES", "work on": "ADDRESSES", "study": "ADDRESSES", "cite": "CITES",
+    "solve": "ADDRESSES", "work on": "ADDRESSES", "study": "ADDRESSES", "cite": "CITES", "mention": "MENTIONS",
 }
 # What a verb means for a label it cannot take directly (a paper "uses" metrics by measuring them).
 RELATION_FOR_LABEL = {("USES", "Metric"): "MEASURES", ("USES", "Task"): "ADDRESSES",
