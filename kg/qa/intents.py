@@ -73,7 +73,7 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
                            re.I)),
     ("papers_with", re.compile(rf"^(?:(?:which|what) (?:of the )?|(?:list|name|find|show)(?: me)? (?:all )?(?:the )?)"
                                rf"(?:papers?|works?|articles?|studies)\s+(?:do |does |that |which |in the corpus )?"
-                               rf"({_VERB_RE})(?:e?s|e?d)?\s+(?:the )?(.+?)\??$", re.I)),
+                               rf"({_VERB_RE})(?:e?s|e?d)?\s+(?:on |in )?(?:the )?(.+?)\??$", re.I)),
     ("entities_of_paper", re.compile(
         rf"^(?:which|what)\s+(?:\w+\s+)?({_NOUN_RE})\s+(?:does|do|did|is|are|were|was)\s+{_SUBJECT}\s+"
         rf"({_VERB_RE})(?:e?[sd]|ing)?\b(?:\s+(?:on|in|for))?\s*\??$", re.I)),
