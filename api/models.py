@@ -242,6 +242,15 @@ class Evidence(BaseModel):
     score: float
 
 
+class ListedPaper(BaseModel):
+    paper_id: str
+    title: str | None
+    relations: list[str] = Field(description="the typed edges from the paper to what the question names (USES, "
+                                             "EVALUATES_ON, ...), or [\"MENTIONS\"] when only its text names it")
+    entities: list[str] = Field(description="the names of the graph's entities the edges reach")
+    evidence: list[Evidence] = Field(description="the chunks the paper's edges (or mentions) come from")
+
+
 class AskResponse(BaseModel):
     answer: str | None = Field(description="extractive: sentences of the evidence or values of the graph; null when "
                                            "nothing supports an answer (then `reason` says why and `evidence` is "
@@ -258,6 +267,8 @@ class AskResponse(BaseModel):
     evidence: list[Evidence]
     graph: dict[str, list[dict[str, Any]]]
     cypher: list[str]
+    papers: list[ListedPaper] | None = Field(None, description="a cross-paper question (\"which papers use X\"): "
+                                             "every paper found, each with its evidence; null for other questions")
 
 
 class VerifyRequest(BaseModel):

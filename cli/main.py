@@ -9,8 +9,8 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import (bench, bench_domains, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_ocr,
-                 bench_qa, bench_robustness, bench_search, bench_verify, config, curate, db, domains, export,
+from cli import (bench, bench_cross_qa, bench_domains, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest,
+                 bench_ocr, bench_qa, bench_robustness, bench_search, bench_verify, config, curate, db, domains, export,
                  graph_import, ingest, ontology, papers, parse, qa, search)
 from cli.doctor import doctor
 from cli.serve import serve
@@ -60,6 +60,7 @@ app.command("coverage")(qa.coverage)
 app.command("search")(search.search)
 app.command()(doctor)
 bench.app.command("qa")(bench_qa.qa)
+bench.app.command("qa-cross")(bench_cross_qa.cross_qa_bench)
 bench.app.command("ingest")(bench_ingest.ingest_bench)
 bench.app.command("robustness")(bench_robustness.robustness_bench)
 bench.app.command("first-ingest")(bench_first_ingest.first_ingest_bench)

@@ -39,6 +39,11 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
                   highlight=False)
     scope = f", from paper {result.paper_id}" if result.paper_id else ""
     console.print(f"intent [cyan]{result.intent}[/], confidence {result.confidence:.2f}{scope}", highlight=False)
+    for listed in result.papers or []:  # a cross-paper answer: each paper with its evidence
+        first = listed["evidence"][0] if listed["evidence"] else None
+        where = f" (p. {first['page']}: {first['text'][:120]})" if first else ""
+        console.print(f"- {listed['title'] or listed['paper_id']} [{', '.join(listed['relations'])}]{where}",
+                      highlight=False)
     table = Table(title="evidence")
     for col in ("#", "page", "section", "text", "paper", "chunk"):
         table.add_column(col, overflow="fold")

@@ -438,3 +438,26 @@ def entities_paper(title: str, paragraphs: list[str], references: tuple[str, ...
         w.paragraph(entry, size=9)
     return w.bytes()
 
+
+# --- papers that share a dataset (cross-paper questions) ------------------------------------------
+
+
+def experiments_paper(title: str, experiments: str, related: str) -> bytes:
+    """A one-column paper titled `title` whose Experiments section says `experiments` and whose Related Work
+    section says `related`: what cross-paper questions tell apart (a paper's own use of a name or a mention)."""
+    w = Writer(columns=1)
+    w.line(title, size=18, font=BOLD, full_width=True, center=True)
+    w.space(8)
+    w.line("Carol White and Dan Green", size=11, full_width=True, center=True)
+    w.space(12)
+    w.line("Abstract", size=12, font=BOLD, full_width=True)
+    w.paragraph(prose(3), size=10, full_width=True)
+    w.start_columns()
+    for heading, text in (("1 Introduction", prose(4)), ("2 Related Work", related),
+                          ("3 Experiments", experiments), ("4 Conclusion", prose(3, offset=1))):
+        w.heading(heading)
+        w.paragraph(text)
+    w.heading("References")
+    w.paragraph("[1] M. Marcus, B. Santorini and M. Marcinkiewicz. Building a large annotated corpus of English. "
+                "Computational Linguistics, 1993.", size=9)
+    return w.bytes({"title": title})

@@ -11,11 +11,12 @@ from neo4j import Driver
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
-from kg.qa.graph import GraphReader
+from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms
+from kg.fulltext import lucene_phrase
 from kg.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
 
@@ -35,11 +36,12 @@ class Answer:
     reason: str | None = None
     paper_id: str | None = None  # the paper the answer comes from alone, if any
     span: str | None = None  # what the reader read out of the answer's first unit (kg.qa.reader), if anything
+    papers: list[dict] | None = None  # a cross-paper answer: each paper with its relations and evidence
 
     def as_dict(self) -> dict[str, Any]:
         return {"answer": self.answer, "span": self.span, "reason": self.reason, "intent": self.intent,
                 "confidence": self.confidence, "paper_id": self.paper_id, "evidence": self.evidence,
-                "graph": self.graph, "cypher": self.cypher}
+                "graph": self.graph, "cypher": self.cypher, "papers": self.papers}
 
 
 def ask(driver: Driver, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
@@ -176,23 +178,71 @@ def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None
 
 
 def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
+    each with the chunks its edges came from; when no paper has such an edge, the papers whose text names it
+    outside related work and references (kg.qa.graph.PAPERS_MENTIONING). A paper scope does not narrow the list:
+    the question asks across papers."""
     name = intent.names[0]
     if intent.relations == ("CITES",):
-        records = reader.run(q.PAPERS_CITING, name=name, limit=100)
-    else:
-        entities = reader.resolve(name)
-        if not entities:
-            return None
-        use_like = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES"]
-        types = use_like if intent.relations == ("USES",) else list(intent.relations)
-        records = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types, limit=100)
-    if not records:
+        records = reader.run(q.PAPERS_CITING, name=name, limit=PAPERS_LISTED)
+        papers = [_listed(reader, r["p"], [r["r"]], [r["e"]]) for r in records]
+        return _papers_answer(intent, papers, records, "p", "r", "e") if papers else None
+    entities = reader.resolve(name)
+    records = []
+    if entities:
+        types = _USE_LIKE if intent.relations == ("USES",) else list(intent.relations)
+        records = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
+                             skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
+    if records:
+        papers = [_listed(reader, r["p"], r["rels"], r["entities"]) for r in records]
+        return _papers_answer(intent, papers, records, "p", "rels", "entities")
+    return _papers_mentioning(reader, intent, name)
+
+
+PAPERS_LISTED = 50  # papers a cross-paper answer lists at most
+EVIDENCE_PER_PAPER = 2  # evidence items per listed paper
+# What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it, and
+# what it proposes.
+_USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
+# Sections whose mentions of a name say nothing about what the paper itself does.
+_NOT_OWN_WORK = r"(?s).*\b(related work|previous work|prior work|background|references|bibliography|future work)\b.*"
+
+
+def _listed(reader: GraphReader, paper, rels: list, entities: list) -> dict:
+    reader.known_paper(paper["sha256"], paper["id"], paper.get("title"))
+    return {"paper_id": paper["id"], "title": paper.get("title"),
+            "relations": sorted({rel.type for rel in rels}), "entities": sorted({e.get("name") or "" for e in entities}),
+            "evidence": _evidence_for(reader, rels, EVIDENCE_PER_PAPER)}
+
+
+def _papers_mentioning(reader: GraphReader, intent: Intent, name: str) -> Answer | None:
+    phrase = lucene_phrase(name)
+    if not phrase:
         return None
-    titles = list(dict.fromkeys(r["p"].get("title") or r["p"]["id"] for r in records))
-    return Answer(answer=f"{len(titles)} paper(s): " + "; ".join(titles), intent=intent.name,
-                  confidence=round(sum(r["r"].get("confidence", 0.5) for r in records) / len(records), 3),
-                  evidence=_evidence_for(reader, [r["r"] for r in records], top_k),
-                  graph=_graph(records, "p", "r", "e"))
+    records = reader.run(q.PAPERS_MENTIONING, index=reader.index("fulltext", "Chunk", "text"), text=phrase,
+                         skip=_NOT_OWN_WORK, k=PAPERS_LISTED * 4, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
+    papers = []
+    for r in records:
+        paper = r["p"]
+        reader.known_paper(paper["sha256"], paper["id"], paper.get("title"))
+        titles = {paper["sha256"]: {"paper_id": paper["id"], "title": paper.get("title")}}
+        papers.append({"paper_id": paper["id"], "title": paper.get("title"), "relations": ["MENTIONS"],
+                       "entities": [name],
+                       "evidence": [evidence_item(chunk_row(hit), titles, float(hit["score"] or 0.0))
+                                    for hit in r["hits"]]})
+    return _papers_answer(intent, papers, records, "p", confidence=0.3) if papers else None
+
+
+def _papers_answer(intent: Intent, papers: list[dict], records, *keys: str, confidence: float | None = None) -> Answer:
+    """The listed papers as the answer: each title once, the first evidence of every paper as the evidence."""
+    if confidence is None:
+        rels = [rel for r in records for rel in (r[keys[1]] if isinstance(r[keys[1]], list) else [r[keys[1]]])]
+        confidence = sum(rel.get("confidence", 0.5) for rel in rels) / max(1, len(rels))
+    how = "" if confidence >= 0.5 else " (from their text: no typed edge names it)"
+    return Answer(answer=f"{len(papers)} paper(s){how}: " + "; ".join(p["title"] or p["paper_id"] for p in papers),
+                  intent=intent.name, confidence=round(confidence, 3),
+                  evidence=[p["evidence"][0] for p in papers if p["evidence"]], graph=_graph(records, *keys),
+                  papers=papers)
 
 
 def _definition(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:

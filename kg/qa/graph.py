@@ -134,10 +134,32 @@ WHERE ($paper_id IS NULL OR p.id = $paper_id) AND type(r) IN $types AND $label I
 RETURN p, r, e ORDER BY r.confidence DESC, e.name LIMIT $limit
 """
 
-PAPERS_WITH = """
+# Cross-paper questions ("which papers use X"): the papers linked to the matched entities, one row per paper with
+# its edges (most confident first) and the entities they reach. An edge read only from sections whose title matches
+# $skip (related work, references) is left out: there a paper names what others did.
+PAPERS_WITH = f"""
 MATCH (e) WHERE elementId(e) IN $eids
-MATCH (p:Paper)-[r]->(e) WHERE type(r) IN $types
-RETURN p, r, e ORDER BY r.confidence DESC, p.title LIMIT $limit
+MATCH (p:Paper)-[r]->(e) WHERE type(r) IN $types AND {_VISIBLE.format("r")}
+  AND (size(coalesce(r.source_chunk_ids, [])) = 0 OR any(cid IN r.source_chunk_ids WHERE NOT EXISTS {{
+    MATCH (s:Section)-[:HAS_CHUNK]->(:Chunk {{id: cid}}) WHERE toLower(coalesce(s.title, '')) =~ $skip }}))
+WITH p, r, e ORDER BY r.confidence DESC, e.name
+WITH p, collect(r)[..$per_paper] AS rels, collect(DISTINCT e) AS entities, max(r.confidence) AS best
+RETURN p, rels, entities ORDER BY best DESC, p.title LIMIT $limit
+"""
+
+# The fallback when no paper has a typed edge to the name: papers whose chunks hold the name as a phrase, outside
+# sections whose title matches $skip (related work and references name things a paper does not use), with their
+# best chunks.
+PAPERS_MENTIONING = f"""
+CALL db.index.fulltext.queryNodes($index, 'text:(' + $text + ')', {{limit: $k}}) YIELD node AS c, score
+WHERE {_VISIBLE.format("c")}
+OPTIONAL MATCH (s:Section)-[:HAS_CHUNK]->(c)
+WITH c, s, score WHERE NOT toLower(coalesce(s.title, '')) =~ $skip
+WITH c.paper_sha256 AS sha, c, s, score ORDER BY score DESC, c.id
+WITH sha, collect({{chunk: {_CHUNK_FIELDS}, section: s.title, section_number: s.number, score: score}})[..$per_paper]
+     AS hits
+MATCH (p:Paper {{sha256: sha}})
+RETURN p, hits ORDER BY hits[0].score DESC, p.title LIMIT $limit
 """
 
 PAPERS_CITING = """

@@ -27,7 +27,7 @@ VERBS = {
     "adopt": "USES", "compare": "USES", "evaluate on": "EVALUATES_ON", "test on": "EVALUATES_ON",
     "evaluate": "EVALUATES_ON", "experiment on": "EVALUATES_ON", "benchmark on": "EVALUATES_ON",
     "measure": "MEASURES", "report": "MEASURES", "address": "ADDRESSES", "tackle": "ADDRESSES",
-    "solve": "ADDRESSES", "work on": "ADDRESSES", "study": "ADDRESSES", "cite": "CITES",
+    "solve": "ADDRESSES", "work on": "ADDRESSES", "study": "ADDRESSES", "cite": "CITES", "mention": "MENTIONS",
 }
 # What a verb means for a label it cannot take directly (a paper "uses" metrics by measuring them).
 RELATION_FOR_LABEL = {("USES", "Metric"): "MEASURES", ("USES", "Task"): "ADDRESSES",
@@ -71,8 +71,9 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
                            r"on\s+(?:the )?(.+?)\??$", re.I)),
     ("results", re.compile(r"^how (?:well )?(?:does|did)\s+(.+?)\s+(?:perform|do|score)\s+on\s+(?:the )?(.+?)\??$",
                            re.I)),
-    ("papers_with", re.compile(rf"^(?:which|what) (?:papers?|works?|articles?|studies)\s+(?:do |does |that )?"
-                               rf"({_VERB_RE})s?\s+(?:the )?(.+?)\??$", re.I)),
+    ("papers_with", re.compile(rf"^(?:(?:which|what) (?:of the )?|(?:list|name|find|show)(?: me)? (?:all )?(?:the )?)"
+                               rf"(?:papers?|works?|articles?|studies)\s+(?:do |does |that |which |in the corpus )?"
+                               rf"({_VERB_RE})(?:e?s|e?d)?\s+(?:on |in )?(?:the )?(.+?)\??$", re.I)),
     ("entities_of_paper", re.compile(
         rf"^(?:which|what)\s+(?:\w+\s+)?({_NOUN_RE})\s+(?:does|do|did|is|are|were|was)\s+{_SUBJECT}\s+"
         rf"({_VERB_RE})(?:e?[sd]|ing)?\b(?:\s+(?:on|in|for))?\s*\??$", re.I)),

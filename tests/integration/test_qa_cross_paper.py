@@ -1,0 +1,68 @@
+"""Cross-paper questions ("which papers use X") over generated papers: the papers whose own experiments use a
+dataset are listed, each with evidence from its own text, and a paper naming the dataset only in related work is
+not (bench/cross_paper_questions.tsv's definition of a positive)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.model import paper_id
+from kg.filestore import file_sha256
+from kg.ingest import Ingestor
+from kg.qa.engine import ask
+from ontology.loader import get_schema
+from tests.pdf_factory import experiments_paper, prose, write
+
+USES = {
+    "tagger.pdf": ("Prototype Tagging of English Sentences",
+                   "We evaluate our tagger on the Penn Treebank. We train on sections 02-21 of the Penn Treebank and "
+                   "report accuracy on section 23. " + prose(3, offset=2)),
+    "parser.pdf": ("A Fast Shift-Reduce Constituency Parser",
+                   "Our parser is trained and evaluated on the Penn Treebank. On the Penn Treebank test set it "
+                   "reaches an F1 score of 90.1. " + prose(3, offset=3)),
+}
+MENTIONS = ("speech.pdf", "Acoustic Models for Narrative Retelling",
+            "We evaluate our acoustic model on the Switchboard corpus. " + prose(3, offset=4))
+RELATED = "Earlier work on syntax relied on treebanks such as the Penn Treebank [1]. " + prose(2, offset=5)
+
+
+@pytest.fixture(scope="module")
+def papers(driver, neo4j_settings, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cross")
+    settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("cross-data")})
+    paths = {name: write(folder, name, experiments_paper(title, text, prose(2, offset=6)))
+             for name, (title, text) in USES.items()}
+    name, title, text = MENTIONS
+    paths[name] = write(folder, name, experiments_paper(title, text, RELATED))
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    report = Ingestor(settings, driver, workers=0, embed=False).run(list(paths.values()))
+    assert [p.status for p in report.papers] == ["ingested"] * 3, report.as_json()
+    return {name: paper_id(file_sha256(path)) for name, path in paths.items()}
+
+
+def test_which_papers_use_a_dataset_lists_exactly_its_users_with_their_evidence(driver, papers):
+    result = ask(driver, get_schema(), "Which papers use the Penn Treebank?")
+    assert result.intent == "papers_with"
+    listed = {p["paper_id"]: p for p in result.papers}
+    assert set(listed) == {papers["tagger.pdf"], papers["parser.pdf"]}  # not speech.pdf's related work
+    for name in USES:
+        paper = listed[papers[name]]
+        assert paper["title"] == USES[name][0]
+        assert paper["evidence"], paper
+        for item in paper["evidence"]:
+            assert item["paper_id"] == papers[name] and "Penn Treebank" in item["text"]
+            assert item["page"] == 1 and item["bbox"]
+    assert all(cypher.count("$") for cypher in result.cypher)  # parameterised
+
+
+def test_a_name_with_no_typed_edge_falls_back_to_the_papers_text(driver, papers):
+    result = ask(driver, get_schema(), "List papers that mention section 23")
+    assert result.intent == "papers_with"
+    assert [p["paper_id"] for p in result.papers] == [papers["tagger.pdf"]]
+    assert result.papers[0]["relations"] == ["MENTIONS"]
+    assert "section 23" in result.papers[0]["evidence"][0]["text"]
+
+
+def test_a_name_no_paper_uses_lists_no_paper(driver, papers):
+    result = ask(driver, get_schema(), "Which papers use ImageNet?")
+    assert not result.papers
