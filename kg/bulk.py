@@ -231,7 +231,8 @@ class GraphImage:
         shared_edges = [e for e in written_edges
                         if (e.source_label, e.source_id) not in own and (e.target_label, e.target_id) not in own]
         rows = self.csv.node_rows(own_nodes) + self.csv.edge_rows(own_edges)
-        self.csv.node_rows(shared_nodes), self.csv.edge_rows(shared_edges)  # refused now, not at close()
+        self.csv.node_rows(shared_nodes)  # built only to refuse a value now rather than at close()
+        self.csv.edge_rows(shared_edges)
 
         self.csv.write(rows)
         for node in shared_nodes:
@@ -372,6 +373,9 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
         csv = CsvGraph(ingestor.schema, folder)
         files = ingestor.write_csv(paths, GraphImage(ingestor.schema, csv))
         parsed = time.perf_counter() - began
+    if not files:  # no PDF: nothing to import, and the server stays up
+        shutil.rmtree(folder, ignore_errors=True)
+        return BulkReport(ingestor.report, seconds={"parse": parsed})
     report = BulkReport(ingestor.report, nodes=csv.nodes, relationships=csv.relationships,
                         seconds={"parse": parsed, **import_files(server, settings, ingestor.schema, folder, files)})
     for path, sha in ingestor.stored:

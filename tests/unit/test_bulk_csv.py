@@ -77,3 +77,13 @@ def test_a_list_holding_the_delimiter_fails_its_paper_and_writes_nothing(tmp_pat
     with pytest.raises(BulkFormatError):
         image.add(run, nodes, edges, rejected=0)
     assert image.close() == [] and not image.shared_nodes
+
+
+def test_a_bulk_load_refuses_any_server_but_the_local_one(tmp_path):
+    from kg.bulk import bulk_load
+    from kg.errors import ConfigurationError
+    from kg.settings import Settings
+
+    remote = Settings(data_dir=tmp_path, neo4j_uri="bolt://db.example.org:7687")
+    with pytest.raises(ConfigurationError, match="db.example.org"):
+        bulk_load([tmp_path], remote)
