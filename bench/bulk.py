@@ -24,14 +24,13 @@ from pathlib import Path
 
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.robustness import _commit, _machine
+from extractors.model import paper_id
 from kg import store
-from kg.bulk import CsvGraph, GraphImage, import_files
-from kg.bulk import BulkIngestor
+from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
 from kg.entities import entity_labels
 from kg.ingest import Prepared
 from kg.runs import Run
 from kg.settings import Settings
-from extractors.model import paper_id
 from ontology.records import EdgeRecord, NodeRecord
 
 TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on this machine
@@ -113,7 +112,8 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
             "seconds": {"parse": round(parse_seconds, 2), "csv": round(csv_seconds, 2),
                         **{k: round(v, 2) for k, v in seconds.items()}},
             "import_elements_per_s": round(rate), "target_elements_per_s": TARGET_ELEMENTS_PER_S,
-            "import_tool_elements_per_s": round(elements / seconds["import_tool"]) if seconds.get("import_tool") else None,
+            "import_tool_elements_per_s": (round(elements / seconds["import_tool"]) if seconds.get("import_tool")
+                                           else None),
             "met": rate >= TARGET_ELEMENTS_PER_S, "load_average_end": [round(x, 2) for x in os.getloadavg()]}
 
 

@@ -29,7 +29,8 @@ def bulk_bench(
                   f"{report['nodes']:,} nodes, {report['relationships']:,} relationships, "
                   f"{report['csv_bytes'] / 2**20:.0f} MiB of CSV, {report['store_bytes'] / 2**20:.0f} MiB store")
     console.print(f"import {seconds['import']:.1f} s: {report['import_elements_per_s']:,} elements/s (target "
-                  f"{report['target_elements_per_s']:,}: {'met' if report['met'] else 'not met'}; by the importer's own time "
+                  f"{report['target_elements_per_s']:,}: {'met' if report['met'] else 'not met'}; by the importer's "
+                  f"own time "
                   f"{report['import_tool_elements_per_s'] or 0:,}); empty lists "
                   f"{seconds['lists']:.1f} s, constraints and indexes {seconds['schema']:.1f} s; parse "
                   f"{seconds['parse']:.1f} s, CSV {seconds['csv']:.1f} s", highlight=False)

@@ -29,7 +29,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from extractors.model import paper_id
 from kg import store
 from kg.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
 from kg.errors import ConfigurationError, Failure, ServerError
@@ -125,7 +124,8 @@ class CsvGraph:
                 specs = self._specs(self.schema.nodes.get(label) or self.schema.ledger[label])
             else:
                 _, type_, source, target = key
-                name, head, tail = f"rels-{type_}-{source}-{target}.csv", [f":START_ID({source})", f":END_ID({target})"], []
+                name, tail = f"rels-{type_}-{source}-{target}.csv", []
+                head = [f":START_ID({source})", f":END_ID({target})"]
                 specs = self._specs(self.schema.relationships[type_])
             out = open(self.folder / name, "w", encoding="utf-8", newline="")
             columns = head + [f"{s.name}:{_column_type(s)}" for s in specs] + [f"{EMPTY_LISTS}:string[]"] + tail
