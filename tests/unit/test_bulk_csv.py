@@ -87,3 +87,12 @@ def test_a_bulk_load_refuses_any_server_but_the_local_one(tmp_path):
     remote = Settings(data_dir=tmp_path, neo4j_uri="bolt://db.example.org:7687")
     with pytest.raises(ConfigurationError, match="db.example.org"):
         bulk_load([tmp_path], remote)
+
+
+def test_replace_without_bulk_is_refused_before_anything_runs(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--replace"])
+    assert result.exit_code == 2 and "--replace goes with --bulk only" in result.output
