@@ -238,7 +238,14 @@ def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nod
     if not any(n.label in entity_labels() for n in nodes):
         return nodes, edges, None
     index, signature = catalog.index(tx) if catalog is not None else (EntityIndex(existing_entities(tx)), None)
+    return *resolve_checked(schema, run, nodes, edges, index), signature
+
+
+def resolve_checked(schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], index: EntityIndex
+                    ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
+    """resolve() against `index`, with the SAME_AS candidates it adds stamped with `run` and validated (a refused
+    one is dropped): the transactional writer's resolution and the bulk loader's (kg.bulk) are this one."""
     nodes, edges = resolve(nodes, edges, index)
     fresh = [e for e in edges if e.type == "SAME_AS" and "created_at" not in e.props]
     checked = validate_batch([], [run.stamped(e, schema) for e in fresh], schema).edges
-    return nodes, [e for e in edges if not (e.type == "SAME_AS" and "created_at" not in e.props)] + checked, signature
+    return nodes, [e for e in edges if not (e.type == "SAME_AS" and "created_at" not in e.props)] + checked

@@ -12,6 +12,7 @@ import os
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import closing
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -251,30 +252,18 @@ class Ingestor:
         try:
             store.require_supported(store.server_info(self.driver).version)
             init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
-            todo = self._todo(discover(paths))
-            # Each parser process loads the spaCy pipelines and the embeddings first, a second or more of CPU: no
-            # more of them than there are papers to parse, none for a run whose papers are all unchanged.
-            first = list(islice(todo, max(1, self.workers)))
-            initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
-                        self.seeds)
-            if self.embed and self.workers and first:  # loaded (distilled on first use) here: the forked workers inherit it
-                embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
-                                         kind=self.settings.embedder)
-            executor = (None if not first else _Inline(initargs) if self.workers == 0
-                        else _Workers(min(self.workers, len(first)), initargs, SandboxLimits.of(self.settings)))
             writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)
             in_flight: deque = deque()
             try:
-                for path, sha, run, prepared in self._prepared(executor, chain(first, todo)):
-                    in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
-                    if len(in_flight) >= _WRITE_DEPTH:
-                        self._finish_first(in_flight)
+                with closing(self.parsed(paths)) as papers:
+                    for path, sha, run, prepared in papers:
+                        in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
+                        if len(in_flight) >= _WRITE_DEPTH:
+                            self._finish_first(in_flight)
                 while in_flight:
                     self._finish_first(in_flight)
             finally:
                 writer.close()
-                if executor is not None:
-                    executor.close()
                 self._written_anyway(in_flight)
         except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
             error = exc if isinstance(exc, DatabaseUnavailable) else store.friendly_error(exc, self.settings)
@@ -282,6 +271,27 @@ class Ingestor:
                                    "written stay; run the same command again to finish the rest")
         self.report.wall_seconds = time.perf_counter() - began
         return self.report
+
+    def parsed(self, paths: Iterable[Path]) -> Iterator[tuple[Path, str, Run, Prepared | Failure]]:
+        """Every new file under `paths` parsed, mapped and validated by the parser processes, in input order (unchanged
+        files and repeats are reported, not yielded); the processes stop when the generator is closed."""
+        todo = self._todo(discover(paths))
+        # Each parser process loads the spaCy pipelines and the embeddings first, a second or more of CPU: no
+        # more of them than there are papers to parse, none for a run whose papers are all unchanged.
+        first = list(islice(todo, max(1, self.workers)))
+        if not first:
+            return
+        initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
+                    self.seeds)
+        if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it
+            embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
+                                     kind=self.settings.embedder)
+        executor = (_Inline(initargs) if self.workers == 0
+                    else _Workers(min(self.workers, len(first)), initargs, SandboxLimits.of(self.settings)))
+        try:
+            yield from self._prepared(executor, chain(first, todo))
+        finally:
+            executor.close()
 
     def _outcome(self, outcome: PaperOutcome) -> None:
         self.report.papers.append(outcome)

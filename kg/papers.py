@@ -259,15 +259,16 @@ def _citations(tx: ManagedTransaction, sha: str, nodes: list[NodeRecord]) -> lis
     """CITES/REFERS_TO between this paper and papers in the graph, both ways, matched by DOI."""
     refs = [{"id": n.id, "doi": n.props["doi"], "bboxes": n.props.get("bboxes", [])}
             for n in nodes if n.label == "Reference" and n.props.get("doi")]
-    matches = [CitationMatch(r["reference"], sha, r["cited"], _boxes(r["bboxes"]))
+    matches = [CitationMatch(r["reference"], sha, r["cited"], stored_boxes(r["bboxes"]))
                for r in tx.run(_CITED, refs=refs)] if refs else []
     doi = next((n.props.get("doi") for n in nodes if n.label == "Paper"), None)
     if doi:
-        matches += [CitationMatch(r["reference"], r["citing"], sha, _boxes(r["bboxes"])) for r in tx.run(_CITING, doi=doi)]
+        matches += [CitationMatch(r["reference"], r["citing"], sha, stored_boxes(r["bboxes"])) for r in tx.run(_CITING, doi=doi)]
     return citation_edges(matches)
 
 
-def _boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
+def stored_boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
+    """The boxes of a stored `bboxes` property (a citation's evidence is the boxes of its bibliography entry)."""
     return tuple(Box(page=page, bbox=box) for page, box in map(parse_bbox, bboxes or []))
 
 

@@ -173,7 +173,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     new nodes, existing nodes by label, then edges by _EdgeShape, `batch_size` rows a statement. Nodes whose (label, id) is in `new`,
     and edges with such a node at an end, are CREATEd (naming the properties `schema` declares for them: see
     _properties); the rest is MERGEd. A node or edge proposed twice is written once, as
-    MERGE would make it (see _distinct). Returns the nodes and edges written (each once) and the proposed edges
+    MERGE would make it (see distinct). Returns the nodes and edges written (each once) and the proposed edges
     whose endpoints were missing.
 
     Statements are pipelined: each returns a record, so the server answers its RUN before executing it and the
@@ -193,7 +193,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
         if on_statement:
             on_statement(sent)
 
-    distinct_nodes = _distinct(nodes, lambda n: (n.label, n.id))
+    distinct_nodes = distinct(nodes, lambda n: (n.label, n.id))
     # New nodes in one group whatever their label (one statement text); existing ones by label (MERGE seeks by it).
     by_label: dict[str | None, list[NodeRecord]] = defaultdict(list)
     for _, node in distinct_nodes:
@@ -213,7 +213,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     # here are filled in once those statements answer.
     element_ids = {} if element_ids is None else element_ids
     written_ends = {(node.label, node.id) for _, node in distinct_nodes} | element_ids.keys()
-    distinct_edges = _distinct(edges, lambda e: e.key)
+    distinct_edges = distinct(edges, lambda e: e.key)
     by_shape: dict[_EdgeShape, list[tuple[int, EdgeRecord]]] = defaultdict(list)
     for group_index, (_, e) in enumerate(distinct_edges):
         source, target = (e.source_label, e.source_id), (e.target_label, e.target_id)
@@ -243,7 +243,7 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     return len(distinct_nodes), len(written), [edge for i, edge in enumerate(edges) if i in missing]
 
 
-def _distinct(records: list, key: Callable[[Any], Any]) -> list[tuple[list[int], Any]]:
+def distinct(records: list, key: Callable[[Any], Any]) -> list[tuple[list[int], Any]]:
     """One record per key, in order of first appearance, with the positions it stands for. MERGE row by row made a
     repeated element once, a later row's properties over an earlier one's and the first one's created_at (set on
     create only); CREATE would make it twice (parallel relationships, or a node's uniqueness failing the paper)."""

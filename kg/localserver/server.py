@@ -137,6 +137,14 @@ class LocalNeo4j:
         self.pid_file.unlink(missing_ok=True)
         return True
 
+    def admin(self, args: list[str], timeout_s: float | None = None) -> subprocess.CompletedProcess:
+        """Run neo4j-admin with `args` on this server's home and configuration (database commands such as `import`
+        need the server stopped); its output is returned, not printed."""
+        java = checked_java(self.settings.java_home).executable
+        lib = self.install()
+        return subprocess.run([str(java), "-cp", f"{lib}/*", _ADMIN_CLASS, *args], capture_output=True, text=True,
+                              env=self._java_env(java), cwd=self.home, timeout=timeout_s)
+
     def reset(self) -> None:
         """Stop the server and delete its databases and logs (the downloaded jars stay cached)."""
         self.stop()

@@ -1,0 +1,39 @@
+"""`kg bench bulk`: a bulk first load's import step in graph elements per second (bench/bulk.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from bench.bulk import run, write
+from cli.output import console
+from kg.settings import get_settings
+
+
+def bulk_bench(
+    corpus: Path = typer.Option(Path("../shared/corpus"), "--corpus", exists=True, file_okay=False,
+                                help="folder of PDFs, parsed once"),
+    papers: int | None = typer.Option(None, "--papers", min=1, help="only the first N PDFs of the corpus"),
+    copies: int = typer.Option(10, "--copies", min=1, help="times each paper goes into the load, as new papers"),
+    workers: int = typer.Option(2, "--workers", "-w", min=0, help="parser processes"),
+    out: Path = typer.Option(Path("bench/results"), "--out", file_okay=False, help="folder of the JSON report"),
+) -> None:
+    """Parse a corpus, load `copies` copies of it into a throw-away local Neo4j with `neo4j-admin database import
+    full` as `kg ingest --bulk` does, and report the import step's elements per second (target 100,000), the
+    empty-list pass and the constraint and index builds apart. Exit status 1 below the target."""
+    with console.status("starting") as status:
+        report = run(corpus, get_settings(), copies, workers, papers, progress=status.update)
+    seconds = report["seconds"]
+    console.print(f"{report['papers']} papers ({report['papers_parsed']} parsed x {report['copies']}): "
+                  f"{report['nodes']:,} nodes, {report['relationships']:,} relationships, "
+                  f"{report['csv_bytes'] / 2**20:.0f} MiB of CSV, {report['store_bytes'] / 2**20:.0f} MiB store")
+    console.print(f"import {seconds['import']:.1f} s: {report['import_elements_per_s']:,} elements/s (target "
+                  f"{report['target_elements_per_s']:,}: {'met' if report['met'] else 'not met'}; by the importer's "
+                  f"own time "
+                  f"{report['import_tool_elements_per_s'] or 0:,}); empty lists "
+                  f"{seconds['lists']:.1f} s, constraints and indexes {seconds['schema']:.1f} s; parse "
+                  f"{seconds['parse']:.1f} s, CSV {seconds['csv']:.1f} s", highlight=False)
+    console.print(f"report: {write(report, out)}", highlight=False)
+    if not report["met"]:
+        raise typer.Exit(1)
