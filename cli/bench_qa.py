@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from bench.gold_sets import report_groups
+from bench.qa import HIT_K, Summary, gold_items, run_baseline, run_system
 from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
@@ -17,7 +18,6 @@ from kg import store
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
 from kg.qa.engine import ask
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings
