@@ -2,7 +2,7 @@
 reason contributes to its score. All the Cypher of related papers is here.
 
 Three kinds of evidence, each scored in [0, 1]:
-- entities: the Method/Dataset/Task/Metric nodes both papers have an edge to, each weighted by its inverse
+- entities: the entity nodes (the ontology's entity classes) both papers have an edge to, each weighted by its inverse
   document frequency over the graph's papers (an entity every paper uses says little); the score is the weight
   shared over the weight of all the paper's entities;
 - citations: one paper citing the other scores 1; otherwise bibliographic coupling (bibliography entries both
@@ -31,7 +31,6 @@ from ontology.loader import Schema
 
 MAX_LIMIT = 50
 WEIGHTS = {"entities": 0.5, "citations": 0.3, "embedding": 0.2}
-ENTITY_LABELS = ("Method", "Dataset", "Task", "Metric")
 # A title this short ("Attention", "Deep learning") may be two different works: such entries match by DOI only.
 MIN_TITLE_WORDS = 3
 # A "title" that is where the work appeared ("In Advances in Neural Information Processing Systems, 2017") is the
@@ -42,16 +41,15 @@ _VENUE_AS_TITLE = re.compile(r"^in\s+(?:the\s+)?(?:\d+\w*\s+)?(?:proceedings|adv
 CHUNKS_PER_PAPER = 20
 
 _VISIBLE = "coalesce({x}.verification_status, '') <> $rejected"
-_ENTITY_EDGE = "USES|PROPOSES|EVALUATES_ON|MEASURES|ADDRESSES"
-
-# The paper's visible entities, each with the number of papers having an edge to it and the other such papers.
+# The paper's visible entities, each with the number of papers having an edge to it and the other such papers;
+# {edges} is the ontology's types of edge from a paper to an entity (see _entities_cypher).
 _ENTITIES = f"""
-MATCH (a:Paper {{id: $id}})-[ra:{_ENTITY_EDGE}]->(e)
+MATCH (a:Paper {{{{id: $id}}}})-[ra:{{edges}}]->(e)
 WHERE any(l IN labels(e) WHERE l IN $labels) AND {_VISIBLE.format(x="ra")} AND {_VISIBLE.format(x="e")}
 WITH DISTINCT a, e
-CALL (e) {{
-  MATCH (e)<-[r:{_ENTITY_EDGE}]-(p:Paper) WHERE {_VISIBLE.format(x="r")} RETURN collect(DISTINCT p) AS papers
-}}
+CALL (e) {{{{
+  MATCH (e)<-[r:{{edges}}]-(p:Paper) WHERE {_VISIBLE.format(x="r")} RETURN collect(DISTINCT p) AS papers
+}}}}
 RETURN e.id AS id, [l IN labels(e) WHERE l IN $labels][0] AS label, e.name AS name, size(papers) AS df,
        [p IN papers WHERE p <> a | p.id] AS others
 """
@@ -111,7 +109,8 @@ def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
     def reasons(other: str) -> dict[str, Any]:
         return candidates.setdefault(other, {})
 
-    for other, entities, score in _entity_scores(read(_ENTITIES, id=paper.id, labels=list(ENTITY_LABELS)),
+    for other, entities, score in _entity_scores(read(_entities_cypher(schema), id=paper.id,
+                                                     labels=list(schema.entity_labels)),
                                                 read(_PAPER_COUNT)[0]["n"]):
         reasons(other)["entities"] = {"score": score, "entities": entities}
     coupling = _coupling(paper.id, read(_REFERENCES))
@@ -136,6 +135,15 @@ def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
     for r in ranked:
         r["title"] = titles.get(r["paper_id"])
     return {"paper_id": paper.id, "title": paper.title, "weights": WEIGHTS, "related": ranked}
+
+
+def _entities_cypher(schema: Schema) -> str:
+    """_ENTITIES over the edge types the ontology declares from a paper to an entity class, so that a new one
+    counts without a change here. Relationship types are interpolated because Cypher takes no parameter for them;
+    the ontology's loader admits plain identifiers only."""
+    edges = sorted(rel.type for rel in schema.relationships.values()
+                   if any(source == "Paper" and target in schema.entity_labels for source, target in rel.patterns))
+    return _ENTITIES.format(edges="|".join(edges))
 
 
 def _entity_scores(rows, papers: int) -> list[tuple[str, list[dict], float]]:
