@@ -9,9 +9,9 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import (bench, bench_domains, bench_duplicates, bench_entities, bench_first_ingest, bench_ingest, bench_qa,
-                 bench_robustness, bench_search, bench_verify, config, curate, db, domains, export, graph_import,
-                 ingest, ontology, papers, parse, qa, search)
+from cli import (bench, bench_checksum, bench_domains, bench_duplicates, bench_entities, bench_first_ingest,
+                 bench_ingest, bench_qa, bench_robustness, bench_search, bench_verify, config, curate, db, domains,
+                 export, graph_import, ingest, ontology, papers, parse, qa, search)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -67,6 +67,7 @@ bench.app.command("duplicates")(bench_duplicates.duplicates_bench)
 bench.app.command("verify")(bench_verify.verify_bench)
 bench.app.command("domains")(bench_domains.domains_bench)
 bench.app.command("search")(bench_search.search_bench)
+bench.app.command("checksum")(bench_checksum.checksum_bench)
 
 
 def main() -> None:
