@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.neo4j import free_port
-from bench.robustness import _commit, _machine
+from bench.stamp import commit, dated, machine, write_json
 from kg.settings import Settings
 
 TARGET_SECONDS = 10.0  # issue 24: the first sample ingest
@@ -69,18 +69,14 @@ def run(papers: Path, settings: Settings, runs: int, progress=lambda _: None) ->
     for n in range(runs):
         progress(f"run {n + 1} of {runs}")
         results.append(run_once(papers, settings))
-    return {"started_at": started.isoformat(timespec="seconds"), "commit": _commit(), "machine": _machine(),
+    return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine(),
             "papers": str(papers), "runs": results, **summary(results),
             "load_average_end": [round(x, 2) for x in os.getloadavg()]}
 
 
 def write(report: dict, out_dir: Path) -> Path:
-    """The report as first-ingest-<UTC timestamp>.json in `out_dir`."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.fromisoformat(report["started_at"]).strftime("%Y%m%dT%H%M%SZ")
-    path = out_dir / f"first-ingest-{stamp}.json"
-    path.write_text(json.dumps(report, indent=2) + "\n")
-    return path
+    """The report as first-ingest-<UTC time it started>.json in `out_dir`."""
+    return write_json(dated(out_dir, "first-ingest", datetime.fromisoformat(report["started_at"])), report)
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -4,10 +4,7 @@ timed under load; one report with the invariants issue 23 asks for, written as d
 
 from __future__ import annotations
 
-import json
 import os
-import platform
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable
@@ -21,6 +18,7 @@ from bench.fuzz import fuzz
 from bench.load import load_phase
 from bench.malformed import malformed_inputs
 from bench.neo4j import own_neo4j, throwaway_settings
+from bench.stamp import commit, dated, machine, write_json
 
 LOAD_RATIO_TARGET = 2.0  # p95 under writes at most this many times the idle p95 (issue 23)
 
@@ -47,8 +45,8 @@ def run(corpus: Path, bounds: Bounds, progress: Callable[[str], None] = lambda _
                          f"(--papers, at least 2, plus --uploads); it has {len(pdfs)}")
     killed_papers, uploads = pdfs[:bounds.papers], pdfs[bounds.papers:bounds.papers + bounds.uploads]
     started, seconds = datetime.now(timezone.utc), {}
-    report: dict = {"started_at": started.isoformat(timespec="seconds"), "commit": _commit(),
-                    "machine": _machine(), "bounds": asdict(bounds), "corpus": str(corpus)}
+    report: dict = {"started_at": started.isoformat(timespec="seconds"), "commit": commit(),
+                    "machine": machine(), "bounds": asdict(bounds), "corpus": str(corpus)}
 
     def phase(name: str, work: Callable[[], dict]) -> None:
         progress(name)
@@ -107,44 +105,5 @@ def invariants(report: dict) -> dict[str, bool]:
 
 
 def write(report: dict, out_dir: Path) -> Path:
-    """The report as robustness-<UTC timestamp>.json in `out_dir`."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.fromisoformat(report["started_at"]).strftime("%Y%m%dT%H%M%SZ")
-    path = out_dir / f"robustness-{stamp}.json"
-    path.write_text(json.dumps(report, indent=2, default=str) + "\n")
-    return path
-
-
-def _commit() -> str | None:
-    """The checked-out commit of this code (with "-dirty" when it has local changes), if it is a git work tree."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if head.returncode:
-        return None
-    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
-
-
-def _machine() -> dict:
-    model = None
-    try:
-        model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                      if line.startswith("model name")), None)
-    except OSError:
-        pass
-    return {"cpu_model": model or platform.processor() or None, "cores": os.cpu_count(),
-            "memory_gb": _memory_gb(), "python": platform.python_version(), "system": platform.platform(),
-            "load_average_start": [round(x, 2) for x in os.getloadavg()]}
-
-
-def _memory_gb() -> float | None:
-    try:
-        kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
-                  if line.startswith("MemTotal:"))
-    except (OSError, StopIteration, ValueError):
-        return None
-    return round(kb / 1024 / 1024, 1)
+    """The report as robustness-<UTC time it started>.json in `out_dir`."""
+    return write_json(dated(out_dir, "robustness", datetime.fromisoformat(report["started_at"])), report)

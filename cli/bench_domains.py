@@ -3,17 +3,14 @@ corpus MANIFEST's domain note (bench/domains.py), on the dev and held-out halves
 
 from __future__ import annotations
 
-import json
-import os
-import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 
 from bench.domains import MANIFEST_DOMAINS, agreement, expected_domain, manifest_notes
 from bench.gold_sets import per_group, report_groups
+from bench.stamp import header, write_json
 from cli.output import console
 from extractors.domains import Seeds, Tagger, passages_of
 from kg.embeddings import load_embedder
@@ -69,14 +66,11 @@ def domains_bench(
     for name, result in {"all": total, **groups}.items():
         console.print(f"{name:28} {result.agree}/{result.papers} = {result.rate:.3f}", highlight=False)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
-                       f"load average {os.getloadavg()[0]:.1f} at the end",
+        write_json(json_out, {
+            **header(),
             "corpus": str(corpus), "gold": str(gold), "seeds": tagger.seeds.digest,
             "embeddings": embedder.version if embedder else None, "seconds": round(seconds, 2),
             "mapping": MANIFEST_DOMAINS,
             "agreement": {name: {"agree": r.agree, "papers": r.papers, "rate": round(r.rate, 4)}
                           for name, r in {"all": total, **groups}.items()},
-            "papers": papers}, indent=2))
+            "papers": papers})

@@ -3,16 +3,13 @@ the hand judgements of bench/duplicates_judged.tsv and the known pairs of bench/
 
 from __future__ import annotations
 
-import json
-import os
-import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 
 from bench.duplicates import JUDGED, KNOWN, TOP, judgements, known_pairs, score
+from bench.stamp import header, write_json
 from cli.output import console
 from kg import store
 from kg.curation.duplicates import candidates, detect
@@ -52,15 +49,12 @@ def duplicates_bench(
     for pair in result.missed:
         console.print(f"  missed: {pair}", highlight=False)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
-                       f"load average {os.getloadavg()[0]:.1f} at the end",
+        write_json(json_out, {
+            **header(),
             "corpus": str(corpus), "papers": papers, "embeddings": embedder.version if embedder else None,
             "detect": report.as_json(), "detect_seconds": round(seconds, 2), "top": TOP,
             "scored": result.top, "correct": result.correct, "wrong": result.wrong, "unjudged": result.unjudged,
             "precision_at_top": round(result.precision, 4), "known": result.known, "known_found": result.known_found,
             "known_recall": round(result.known_recall, 4), "missed": result.missed,
             "candidates": [{"label": l, "names": [a, b], "score": i["score"], "reasons": i["reasons"]}
-                           for i, (l, a, b) in zip(items, proposed)]}, indent=2))
+                           for i, (l, a, b) in zip(items, proposed)]})

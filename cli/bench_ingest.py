@@ -9,19 +9,17 @@ them, and stay in the graph afterwards.
 
 from __future__ import annotations
 
-import json
 import os
-import platform
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from cli.output import console
-from kg import store
 from bench.ingest import (WriterResult, bare_text_seconds, corpus_ingest, papers_writer_throughput, server_runtime,
                           writer_throughput)
+from bench.stamp import header, write_json
+from cli.output import console
+from kg import store
 from kg.ingest import STAGES, discover
 from kg.settings import get_settings
 
@@ -62,8 +60,7 @@ def ingest_bench(
     floor, floor_pages = bare_text_seconds(files)
     totals = first.totals()
     result = {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": f"{os.cpu_count()} cores, {platform.machine()}, load average {os.getloadavg()[0]:.1f} at the end",
+        **header(),
         "server": runtime.describe(),
         "workers": workers, "embeddings": first.embeddings, "papers": len(files),
         "failed": totals["failed"], "pages": totals["pages"], "seconds": round(first.wall_seconds, 2),
@@ -96,7 +93,7 @@ def ingest_bench(
     table.add_row("unchanged re-ingest / first", f"{result['reingest_share']:.2%} ({again.wall_seconds:.1f} s)", "< 5%")
     console.print(table)
     if json_out:
-        json_out.write_text(json.dumps(result, indent=2))
+        write_json(json_out, result)
 
 
 def _figures(w: WriterResult) -> dict:

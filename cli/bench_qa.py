@@ -3,23 +3,21 @@ GOLD_SCHEMA.md, and score the plain BM25 baseline in the same run."""
 
 from __future__ import annotations
 
-import json
-import platform
 import statistics
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
 from bench.gold_sets import report_groups
+from bench.qa import HIT_K, Summary, gold_items, run_baseline, run_system
+from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg import store
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.qa.bench import HIT_K, Summary, gold_items, run_baseline, run_system
 from kg.qa.engine import ask
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings
@@ -56,11 +54,8 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
     _print(system, baseline, show)
     by_group = _by_group(system, baseline, corpus / "MANIFEST.tsv")
     if out:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                   "machine": f"{platform.machine()} {platform.node()}", "vectors": embed is not None,
-                                   "system": system.as_dict(), "baseline": baseline.as_dict(),
-                                   "groups": by_group}, indent=1))
+        write_json(out, {**header(), "vectors": embed is not None, "system": system.as_dict(),
+                         "baseline": baseline.as_dict(), "groups": by_group})
 
 
 def _by_group(system: Summary, baseline: Summary, manifest: Path) -> dict[str, dict]:

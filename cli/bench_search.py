@@ -4,17 +4,14 @@ choices are made on the dev half, the held-out half tells whether they carry ove
 
 from __future__ import annotations
 
-import json
-import os
-import platform
 import statistics
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 
 from bench.gold_sets import DEV, HELD_OUT
 from bench.search import K, judged_queries, ndcg
+from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg import search as kg_search
@@ -63,12 +60,9 @@ def search_bench(
         console.print(f"nDCG@{K} over {len(members)} queries ({part}): system {means[part]['system']:.3f}, "
                       f"fulltext alone {means[part]['fulltext']:.3f}", highlight=False)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}",
+        write_json(json_out, {
+            **header(),
             "corpus": str(corpus), "judged": str(judged), "queries": len(rows),
             "embeddings": embed is not None, "formula": kg_search.WEIGHTS,
             f"ndcg_at_{K}": means,
-            "ahead_of_fulltext": {part: m["system"] > m["fulltext"] for part, m in means.items()}, "rows": rows},
-            indent=2))
+            "ahead_of_fulltext": {part: m["system"] > m["fulltext"] for part, m in means.items()}, "rows": rows})

@@ -3,10 +3,7 @@ scoped to its paper (as `POST /verify` with `paper_id` does), and score the verd
 
 from __future__ import annotations
 
-import json
-import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
@@ -14,6 +11,7 @@ from rich.table import Table
 
 from bench.claims import CLAIMS, Scored, claim_rows, summary
 from bench.gold_sets import report_groups
+from bench.stamp import dated, header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg import store
@@ -24,9 +22,6 @@ from kg.qa.retrieval import query_embedder
 from kg.qa.verify import verify
 from kg.settings import get_settings
 from ontology.loader import get_schema
-
-RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results"
-
 
 def verify_bench(corpus: Path = typer.Option(..., exists=True, file_okay=False,
                                              help="Folder of the gold papers' PDFs."),
@@ -60,12 +55,9 @@ def verify_bench(corpus: Path = typer.Option(..., exists=True, file_okay=False,
             scored.append(Scored(row, verdict.verdict, len(pages), pages, time.perf_counter() - began))
     groups = _groups(scored, corpus / "MANIFEST.tsv")
     _print(scored, groups, show)
-    out = out or RESULTS / f"verify-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                               "machine": f"{platform.machine()} {platform.node()}", "vectors": embed is not None,
-                               "claim_set": claims.name, "all": summary(scored), "groups": groups,
-                               "claims": [s.as_dict() for s in scored]}, indent=1))
+    out = write_json(out or dated(RESULTS, "verify"),
+                     {**header(), "vectors": embed is not None, "claim_set": claims.name, "all": summary(scored),
+                      "groups": groups, "claims": [s.as_dict() for s in scored]})
     console.print(f"written to {out}")
 
 

@@ -8,6 +8,7 @@ import typer
 
 from cli.output import console
 from kg import store
+from kg.dump import checksum as graph_checksum
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_graph
 from kg.export.mermaid import MermaidKind
@@ -63,6 +64,15 @@ def _write(fmt: ExportFormat, papers: list[str] | None, output: Path | None, inc
 def json_(papers: list[str] | None = PAPERS, output: Path | None = OUTPUT) -> None:
     """The full graph (nodes, edges, chunks, provenance, status) as paperkg-graph JSON, for `kg import`."""
     _write(ExportFormat.JSON, papers, output)
+
+
+@app.command()
+def checksum() -> None:
+    """SHA-256 of the whole graph's canonical dump without write times, run ids and the ingest ledger: the same
+    for two graphs of the same papers with the same content, however and whenever they were ingested."""
+    settings = get_settings()
+    with store.connect(settings) as driver:
+        typer.echo(graph_checksum(driver, settings.neo4j_database))
 
 
 @app.command()

@@ -9,10 +9,9 @@ import sys
 import typer
 from pydantic import ValidationError
 
-from cli import (bench, bench_bulk, bench_cross_qa, bench_domains, bench_duplicates, bench_entities, bench_first_ingest,
-                 bench_ingest, bench_ocr, bench_qa, bench_robustness, bench_search, bench_verify, config, curate, db,
-                 domains, export,
-                 graph_import, ingest, ontology, papers, parse, qa, search)
+from cli import (bench, bench_bulk, bench_checksum, bench_cross_qa, bench_domains, bench_duplicates, bench_entities,
+                 bench_first_ingest, bench_ingest, bench_ocr, bench_qa, bench_robustness, bench_search, bench_verify,
+                 config, curate, db, domains, export, graph_import, ingest, ontology, papers, parse, qa, search)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -71,6 +70,7 @@ bench.app.command("domains")(bench_domains.domains_bench)
 bench.app.command("search")(bench_search.search_bench)
 bench.app.command("ocr")(bench_ocr.ocr_bench)
 bench.app.command("bulk")(bench_bulk.bulk_bench)
+bench.app.command("checksum")(bench_checksum.checksum_bench)
 
 
 def main() -> None:

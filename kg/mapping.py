@@ -17,12 +17,20 @@ from dataclasses import dataclass
 from extractors import EXTRACTOR_VERSION
 from extractors.bbox import format_bbox
 from extractors.model import Box, Chunk, Document, Section, element_id, paper_id
+from extractors.semantic.canonical import normalize
 from ontology.records import EdgeRecord, NodeRecord
 
 PIPELINE_PREFIX = "paperkg-"  # extractors of this pipeline; any other `extractor` value is a person or tool
 EXTRACTOR = f"{PIPELINE_PREFIX}extractors@{EXTRACTOR_VERSION}"
 # The structure extractors do not score their output yet: 1.0 means "as extracted", not "certainly right".
 STRUCTURE_CONFIDENCE = 1.0
+
+# A title this short ("Attention", "Deep learning") may be two different works: such entries get no title key.
+MIN_TITLE_WORDS = 3
+# A "title" that is where the work appeared ("In Advances in Neural Information Processing Systems, 2017") is the
+# reference parser's misreading, shared by every paper citing that venue: such entries get no title key.
+_VENUE_AS_TITLE = re.compile(r"^in\s+(?:the\s+)?(?:\d+\w*\s+)?(?:proceedings|advances|conference|workshop|journal|"
+                             r"transactions|annual|international|findings)\b")
 
 _MENTION_TARGETS = {"figure": "Figure", "table": "Table", "equation": "Equation", "section": "Section",
                     "citation": "Reference"}
@@ -37,6 +45,14 @@ def author_id(name: str) -> str:
 def _doi(doi: str | None) -> str | None:
     """DOIs are case-insensitive: stored in lower case so a bibliography entry finds the paper by equality."""
     return doi.strip().lower() if doi else None
+
+
+def title_key(title: str | None) -> str | None:
+    """A bibliography entry's title as a key that entries of other papers citing the same work share (stored as
+    Reference.title_key, indexed, so related papers match entries by equality instead of reading them all); None
+    for a title that cannot tell works apart."""
+    key = normalize(title or "")
+    return key if len(key.split()) >= MIN_TITLE_WORDS and not _VENUE_AS_TITLE.match(key) else None
 
 
 def provenance(sha256: str | None, *, boxes: Iterable[Box] = (), chunks: Iterable[str] = (),
@@ -137,7 +153,8 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
     for r in doc.references:
         box = Box(page=r.page, bbox=r.bbox)
         nodes.append(NodeRecord("Reference", r.id, {
-            "ordinal": r.ordinal, "raw": r.raw, "title": r.title, "year": r.year, "doi": _doi(r.doi),
+            "ordinal": r.ordinal, "raw": r.raw, "title": r.title, "title_key": title_key(r.title), "year": r.year,
+            "doi": _doi(r.doi),
             **provenance(sha, boxes=[box])}))
         edge("HAS_REFERENCE", paper, ("Reference", r.id), **provenance(sha, boxes=[box]))
 

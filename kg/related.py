@@ -2,7 +2,7 @@
 reason contributes to its score. All the Cypher of related papers is here.
 
 Three kinds of evidence, each scored in [0, 1]:
-- entities: the Method/Dataset/Task/Metric nodes both papers have an edge to, each weighted by its inverse
+- entities: the entity nodes (the ontology's entity classes) both papers have an edge to, each weighted by its inverse
   document frequency over the graph's papers (an entity every paper uses says little); the score is the weight
   shared over the weight of all the paper's entities;
 - citations: one paper citing the other scores 1; otherwise bibliographic coupling (bibliography entries both
@@ -17,13 +17,11 @@ times score), so the contributions add up to the score. Rejected nodes and edges
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import numpy as np
 from neo4j import Driver
 
-from extractors.semantic.canonical import normalize
 from kg.curation.hidden import REJECTED
 from kg.errors import InvalidQueryError
 from kg.queries import index_name, resolve_paper
@@ -31,38 +29,47 @@ from ontology.loader import Schema
 
 MAX_LIMIT = 50
 WEIGHTS = {"entities": 0.5, "citations": 0.3, "embedding": 0.2}
-ENTITY_LABELS = ("Method", "Dataset", "Task", "Metric")
-# A title this short ("Attention", "Deep learning") may be two different works: such entries match by DOI only.
-MIN_TITLE_WORDS = 3
-# A "title" that is where the work appeared ("In Advances in Neural Information Processing Systems, 2017") is the
-# reference parser's misreading, shared by every paper citing that venue: such entries match by DOI only.
-_VENUE_AS_TITLE = re.compile(r"^in\s+(?:the\s+)?(?:\d+\w*\s+)?(?:proceedings|advances|conference|workshop|journal|"
-                             r"transactions|annual|international|findings)\b")
 # Nearest chunks read from the vector index per related paper asked for: a paper has many chunks near another.
 CHUNKS_PER_PAPER = 20
 
 _VISIBLE = "coalesce({x}.verification_status, '') <> $rejected"
-_ENTITY_EDGE = "USES|PROPOSES|EVALUATES_ON|MEASURES|ADDRESSES"
-
-# The paper's visible entities, each with the number of papers having an edge to it and the other such papers.
+# The paper's visible entities, each with the number of papers having an edge to it and the other such papers;
+# {edges} is the ontology's types of edge from a paper to an entity (see _entities_cypher).
 _ENTITIES = f"""
-MATCH (a:Paper {{id: $id}})-[ra:{_ENTITY_EDGE}]->(e)
+MATCH (a:Paper {{{{id: $id}}}})-[ra:{{edges}}]->(e)
 WHERE any(l IN labels(e) WHERE l IN $labels) AND {_VISIBLE.format(x="ra")} AND {_VISIBLE.format(x="e")}
 WITH DISTINCT a, e
-CALL (e) {{
-  MATCH (e)<-[r:{_ENTITY_EDGE}]-(p:Paper) WHERE {_VISIBLE.format(x="r")} RETURN collect(DISTINCT p) AS papers
-}}
+CALL (e) {{{{
+  MATCH (e)<-[r:{{edges}}]-(p:Paper) WHERE {_VISIBLE.format(x="r")} RETURN collect(DISTINCT p) AS papers
+}}}}
 RETURN e.id AS id, [l IN labels(e) WHERE l IN $labels][0] AS label, e.name AS name, size(papers) AS df,
        [p IN papers WHERE p <> a | p.id] AS others
 """
 _PAPER_COUNT = "MATCH (p:Paper) RETURN count(p) AS n"
-# Every visible bibliography entry with its paper and the graph's paper it refers to, if any: the matching of
-# entries by DOI and normalised title happens in Python (no index holds a normalised title).
-_REFERENCES = f"""
-MATCH (p:Paper)-[h:HAS_REFERENCE]->(r:Reference)
+# The paper's visible bibliography entries, each with what identifies the work it cites: the graph's paper it
+# refers to, its DOI (stored in lower case) and its title key (kg.mapping.title_key, set when it is written).
+_OWN_REFERENCES = f"""
+MATCH (:Paper {{id: $id}})-[h:HAS_REFERENCE]->(r:Reference)
 WHERE {_VISIBLE.format(x="h")} AND {_VISIBLE.format(x="r")}
 OPTIONAL MATCH (r)-[:REFERS_TO]->(cited:Paper)
-RETURN p.id AS paper, r.id AS id, r.title AS title, r.doi AS doi, cited.id AS cited
+RETURN r.id AS id, r.title AS title, r.doi AS doi, r.title_key AS title_key, cited.id AS cited
+"""
+# The other papers' visible entries citing one of those works, found through the indexes on Reference.title_key,
+# Reference.doi and Paper.id, each with its paper's number of visible entries.
+_MATCHING_REFERENCES = f"""
+CALL () {{
+  MATCH (r:Reference) WHERE r.title_key IN $titles RETURN r
+  UNION
+  MATCH (r:Reference) WHERE r.doi IN $dois RETURN r
+  UNION
+  MATCH (c:Paper)<-[:REFERS_TO]-(r:Reference) WHERE c.id IN $cited RETURN r
+}}
+MATCH (p:Paper)-[h:HAS_REFERENCE]->(r)
+WHERE p.id <> $id AND {_VISIBLE.format(x="h")} AND {_VISIBLE.format(x="r")}
+OPTIONAL MATCH (r)-[:REFERS_TO]->(cited:Paper)
+RETURN p.id AS paper, r.doi AS doi, r.title_key AS title_key, cited.id AS cited,
+       COUNT {{ MATCH (p)-[e:HAS_REFERENCE]->(x:Reference) WHERE {_VISIBLE.format(x="e")} AND {_VISIBLE.format(x="x")} }}
+         AS entries
 """
 # Papers of the graph citing the paper and another, and how many papers cite each.
 _CO_CITATION = f"""
@@ -111,10 +118,15 @@ def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
     def reasons(other: str) -> dict[str, Any]:
         return candidates.setdefault(other, {})
 
-    for other, entities, score in _entity_scores(read(_ENTITIES, id=paper.id, labels=list(ENTITY_LABELS)),
+    for other, entities, score in _entity_scores(read(_entities_cypher(schema), id=paper.id,
+                                                     labels=list(schema.entity_labels)),
                                                 read(_PAPER_COUNT)[0]["n"]):
         reasons(other)["entities"] = {"score": score, "entities": entities}
-    coupling = _coupling(paper.id, read(_REFERENCES))
+    own = read(_OWN_REFERENCES, id=paper.id)
+    coupling = _coupling(own, read(_MATCHING_REFERENCES, id=paper.id,
+                                   titles=sorted({r["title_key"] for r in own if r["title_key"]}),
+                                   dois=sorted({r["doi"].lower() for r in own if r["doi"]}),
+                                   cited=sorted({r["cited"] for r in own if r["cited"]})))
     cocited = {r["paper"]: r for r in read(_CO_CITATION, id=paper.id)}
     direct = {r["paper"]: sorted(r["direct"]) for r in read(_DIRECT, id=paper.id)}
     for other in coupling.keys() | cocited.keys() | direct.keys():
@@ -138,6 +150,15 @@ def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
     return {"paper_id": paper.id, "title": paper.title, "weights": WEIGHTS, "related": ranked}
 
 
+def _entities_cypher(schema: Schema) -> str:
+    """_ENTITIES over the edge types the ontology declares from a paper to an entity class, so that a new one
+    counts without a change here. Relationship types are interpolated because Cypher takes no parameter for them;
+    the ontology's loader admits plain identifiers only."""
+    edges = sorted(rel.type for rel in schema.relationships.values()
+                   if any(source == "Paper" and target in schema.entity_labels for source, target in rel.patterns))
+    return _ENTITIES.format(edges="|".join(edges))
+
+
 def _entity_scores(rows, papers: int) -> list[tuple[str, list[dict], float]]:
     """(other paper, shared entities with their weights, score) for each paper sharing an entity. The weight of
     an entity is ln(1 + N/df), N the graph's papers and df those with an edge to it: positive even for an entity
@@ -154,39 +175,34 @@ def _entity_scores(rows, papers: int) -> list[tuple[str, list[dict], float]]:
 
 
 def _reference_keys(row) -> set[str]:
-    """What identifies the work an entry cites: the graph's paper it refers to, its DOI, its normalised title."""
+    """What identifies the work an entry cites: the graph's paper it refers to, its DOI, its title key."""
     keys = set()
     if row["cited"]:
         keys.add(f"paper:{row['cited']}")
     if row["doi"]:
         keys.add(f"doi:{row['doi'].lower()}")
-    title = normalize(row["title"] or "")
-    if len(title.split()) >= MIN_TITLE_WORDS and not _VENUE_AS_TITLE.match(title):
-        keys.add(f"title:{title}")
+    if row["title_key"]:
+        keys.add(f"title:{row['title_key']}")
     return keys
 
 
-def _coupling(paper: str, rows) -> dict[str, tuple[list[dict], float]]:
+def _coupling(own_rows, other_rows) -> dict[str, tuple[list[dict], float]]:
     """Bibliographic coupling: for each other paper, the paper's entries that one of its entries matches (by
-    the cited graph paper, DOI or normalised title), and their count over the geometric mean of the two
+    the cited graph paper, DOI or title key), and their count over the geometric mean of the two
     bibliographies' sizes."""
+    own = [({"id": r["id"], "title": r["title"], "doi": r["doi"]}, _reference_keys(r)) for r in own_rows]
     sizes: dict[str, int] = {}
-    own: list[tuple[dict, set[str]]] = []
     owners: dict[str, set[str]] = {}
-    for r in rows:
-        sizes[r["paper"]] = sizes.get(r["paper"], 0) + 1
-        keys = _reference_keys(r)
-        if r["paper"] == paper:
-            own.append(({"id": r["id"], "title": r["title"], "doi": r["doi"]}, keys))
-        else:
-            for key in keys:
-                owners.setdefault(key, set()).add(r["paper"])
+    for r in other_rows:
+        sizes[r["paper"]] = r["entries"]
+        for key in _reference_keys(r):
+            owners.setdefault(key, set()).add(r["paper"])
     shared: dict[str, list[dict]] = {}
     for entry, keys in own:
         for other in sorted(set().union(*(owners.get(k, set()) for k in keys))):
             matched = sorted(k.split(":", 1)[0] for k in keys if other in owners.get(k, set()))
             shared.setdefault(other, []).append({**entry, "matched_by": matched})
-    return {other: (entries, min(1.0, len(entries) / math.sqrt(sizes[paper] * sizes[other])))
+    return {other: (entries, min(1.0, len(entries) / math.sqrt(len(own_rows) * sizes[other])))
             for other, entries in shared.items()}
 
 

@@ -22,10 +22,10 @@ import sys
 import time
 from pathlib import Path
 
-from kg.filestore import file_sha256
-from extractors.model import paper_id
-from kg.qa.bench import gold_items
 from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
+from bench.qa import gold_items
+from extractors.model import paper_id
+from kg.filestore import file_sha256
 
 
 async def main() -> None:

@@ -387,6 +387,13 @@ def merge_candidate(edge_id: str, body: CandidateMerge, response: Response, cur:
 Operation = StrEnum("Operation", {action: action for action in history.ACTIONS})
 
 
+@router.get("/operations", response_model=list[str])
+def operations(_: Identity = Depends(require("curator"))):
+    """The actions a history event can record, which the feed's `operation` filter takes: served so that a client
+    (the /ui feed's filter) lists them from the one place they are declared."""
+    return list(history.ACTIONS)
+
+
 @router.get("/history", response_model=list[EventOut])
 def feed(element: str | None = Query(None, max_length=MAX_TEXT, description="a node id or edge key"),
          actor: str | None = Query(None, max_length=MAX_TEXT, description="the curator (the key's name)"),

@@ -56,7 +56,7 @@ async function start() {
   try {
     const me = await api("GET", "/curation/whoami");
     $("whoami").textContent = "signed in as " + me.name + " (" + me.role + ")";
-    await Promise.all([loadList(), loadPaperNames()]);
+    await Promise.all([loadList(), loadPaperNames(), loadOperations()]);
   } catch (error) {
     say(error.message, true);
   }
@@ -200,6 +200,12 @@ async function openAt(index) {
 async function loadPaperNames() {
   const page = await api("GET", "/papers?limit=200");
   $("paper-names").replaceChildren(...page.items.map((p) => el("option", p.title || p.id, {value: p.id})));
+}
+
+// The feed's operation filter lists the actions the API declares (GET /curation/operations), after "any".
+async function loadOperations() {
+  const actions = await api("GET", "/curation/operations");
+  $("h-operation").replaceChildren(el("option", "any", {value: ""}), ...actions.map((action) => el("option", action)));
 }
 
 function path(kind, ref) {

@@ -176,6 +176,17 @@ def test_the_history_feed_filters_by_actor_operation_time_and_element(client, sa
     error_of(client.get("/curation/history", params={"operation": "verify"}), 401, "UNAUTHENTICATED")
 
 
+def test_the_operations_the_feed_filters_by_are_served(client):
+    """The /ui feed's filter lists these: each is a filter the feed takes, and the actions of this file's tests
+    (verify, flag, relabel) are among them."""
+    answer = client.get("/curation/operations", headers=CURATOR)
+    assert answer.status_code == 200, answer.text
+    assert {"verify", "flag", "relabel", "undo"} <= set(answer.json())
+    for operation in answer.json():
+        assert client.get("/curation/history", params={"operation": operation}, headers=CURATOR).status_code == 200
+    error_of(client.get("/curation/operations"), 401, "UNAUTHENTICATED")
+
+
 def test_a_relabel_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path):
     """The paper proposes the entity under its old label again: the old node stays rejected and unlinked, the
     relabelled node keeps its edges."""

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
+from kg import related
 from kg.filestore import file_sha256
 from tests.ingest_support import run_ingest
 from tests.pdf_factory import entities_paper, write
@@ -160,3 +161,21 @@ def test_kg_related_prints_the_api_json_and_a_table(client, ingested, cli_env, m
     first = next(line for line in table.output.splitlines() if ids["b"] in line)
     assert "S2ORC" in first and "GraphSAGE" in first and "1 shared reference" in first
     assert runner.invoke(cli_app, ["related", ids["a"], "--limit", "51"]).exit_code != 0
+
+
+def test_the_entries_citing_the_same_work_are_found_by_index_not_by_reading_every_reference(ingested, driver):
+    """Each entry's title key is written with it, and the other papers' entries are looked up by the indexes on
+    it, the DOI and the paper id: no Reference is read that does not share one of them."""
+    ids = ingested[0]
+    keys = {r["key"] for r in driver.execute_query(
+        "MATCH (:Paper {id: $id})-[:HAS_REFERENCE]->(r:Reference) RETURN r.title_key AS key", id=ids["a"]).records}
+    assert "neural citation graphs for scholarly mining" in keys
+    plan = driver.execute_query("EXPLAIN " + related._MATCHING_REFERENCES, id=ids["a"], titles=sorted(keys - {None}),
+                                dois=[], cited=[], rejected="rejected").summary.plan
+
+    def operators(step) -> list[str]:
+        return [step["operatorType"].split("@")[0], *(o for child in step.get("children", []) for o in operators(child))]
+
+    used = operators(plan)
+    assert "NodeIndexSeek" in used
+    assert not {"NodeByLabelScan", "AllNodesScan"} & set(used), used

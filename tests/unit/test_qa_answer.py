@@ -1,10 +1,10 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
+from bench.qa import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
 from kg.qa.reader import NUMERIC_Q
-from kg.qa.bench import _pieces, answer_correct, evidence_hit, qa_norm
 from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
 

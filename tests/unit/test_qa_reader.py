@@ -40,15 +40,38 @@ def test_a_question_names_its_tables_figures_other_numbered_things_and_short_for
     assert read_question("How is the learning rate of the decoder defined?").term == "learning rate of the decoder"
 
 
-def test_numeric_question_answered_by_the_second_of_three_sentences():
-    text = ("The encoder is a stack of identical layers, as in the original design. "
-            "The encoder has 12 layers with 768 hidden units each. "
-            "Figure 3 shows how the layers of the encoder are connected.")
-    units = score_units("How many layers does the encoder have?", [chunk("c1", text)])
-    assert units[0].text == "The encoder has 12 layers with 768 hidden units each."
+@pytest.mark.parametrize("question, text, leading, answer", [
+    ("How many layers does the encoder have?",
+     "The encoder is a stack of identical layers, as in the original design. "
+     "The encoder has 12 layers with 768 hidden units each. "
+     "Figure 3 shows how the layers of the encoder are connected.",
+     "The encoder has 12 layers with 768 hidden units each.",
+     "The encoder has 12 layers with 768 hidden units each."),
+    ("Which two knowledge bases are used?",
+     "Linking grounds each mention of an entity in a reference resource such as a knowledge base. "
+     "We use two knowledge bases: UMLS for biomedical concepts. "
+     "DBpedia covers the concepts of computer science. "
+     "Linking knowledge bases is hard.",
+     "We use two knowledge bases: UMLS for biomedical concepts.",
+     "We use two knowledge bases: UMLS for biomedical concepts. DBpedia covers the concepts of computer science."),
+    ("How is the disk efficiency defined?",
+     "We report the disk efficiency of every placement in Section 5. "
+     "The disk efficiency is the share of the disk bandwidth that carries video data. "
+     "Placements with a high disk efficiency serve more streams.",
+     "The disk efficiency is the share of the disk bandwidth that carries video data.",
+     "The disk efficiency is the share"),
+], ids=["number: the second of three sentences", "list: the sentence counting the asked things, then the next",
+        "definition: the sentence that defines, not one that mentions"])
+def test_the_sentence_of_the_kind_the_question_asks_for_leads_the_answer(question, text, leading, answer):
+    units = score_units(question, [chunk("c1", text)])
+    assert units[0].text == leading
+    assert compose(units)[0].startswith(answer)
+
+
+def test_a_numeric_answer_is_spanned_by_its_number_and_what_it_counts():
+    units = score_units("How many layers does the encoder have?",
+                        [chunk("c1", "The encoder has 12 layers with 768 hidden units each.")])
     assert units[0].span == "12 layers"
-    answer, taken = compose(units)
-    assert answer.startswith("The encoder has 12 layers with 768 hidden units each.")
 
 
 def test_a_number_in_the_question_or_a_citation_is_no_answer():
@@ -57,25 +80,7 @@ def test_a_number_in_the_question_or_a_citation_is_no_answer():
     assert new_numbers("The results of [4, 7] hold for 10 runs.", "How many runs?") == ["10 runs"]
 
 
-def test_list_question_led_by_the_sentence_that_counts_the_asked_things_then_the_next_one():
-    text = ("Linking grounds each mention of an entity in a reference resource such as a knowledge base. "
-            "We use two knowledge bases: UMLS for biomedical concepts. "
-            "DBpedia covers the concepts of computer science. "
-            "Linking knowledge bases is hard.")
-    units = score_units("Which two knowledge bases are used?", [chunk("c1", text)])
-    assert units[0].text == "We use two knowledge bases: UMLS for biomedical concepts."
-    answer, taken = compose(units)
-    assert answer.startswith("We use two knowledge bases: UMLS for biomedical concepts. "
-                             "DBpedia covers the concepts of computer science.")
-
-
-def test_definition_question_prefers_the_sentence_that_defines_over_one_that_mentions():
-    text = ("We report the disk efficiency of every placement in Section 5. "
-            "The disk efficiency is the share of the disk bandwidth that carries video data. "
-            "Placements with a high disk efficiency serve more streams.")
-    units = score_units("How is the disk efficiency defined?", [chunk("c1", text)])
-    assert units[0].text == "The disk efficiency is the share of the disk bandwidth that carries video data."
-    assert compose(units)[0].startswith("The disk efficiency is the share")
+def test_a_definition_is_told_from_a_mention():
     assert defines("the nuclear norm or the sum of singular values", "nuclear norm of the matrix")
     assert not defines("we regularise with the nuclear norm and a second norm", "nuclear norm")
 

@@ -1,0 +1,30 @@
+"""`kg bench checksum`: the corpus ingested into a throw-away Neo4j of its own, then the graph's checksum
+(kg.dump.checksum: the canonical dump without write times, run ids and the ingest ledger). Issue 25 asks that a
+refactoring leave the corpus's graph as it was: comparing this figure with the committed one checks it."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from bench.neo4j import own_neo4j, throwaway_settings
+from bench.stamp import commit, header
+from kg import store
+from kg.dump import checksum
+from kg.ingest import Ingestor
+from kg.schema import init_schema
+from ontology.loader import get_schema
+
+
+def run(corpus: Path, workers: int) -> dict:
+    """Ingest every PDF of `corpus` into a new database and return the checksum with what it depends on."""
+    schema = get_schema()
+    with tempfile.TemporaryDirectory(prefix="paperkg-bench-checksum-") as tmp:
+        settings = throwaway_settings(Path(tmp) / "data", neo4j_heap="1g", neo4j_pagecache="256m")
+        with own_neo4j(settings), store.connect(settings) as driver:
+            init_schema(driver, schema, settings.embedding_dim, settings.neo4j_database)
+            report = Ingestor(settings, driver, workers=workers).run(sorted(corpus.glob("*.pdf")))
+            digest = checksum(driver, settings.neo4j_database)
+    return {**header(), "commit": commit(), "corpus": str(corpus), "ontology_version": schema.version,
+            "embeddings": report.embeddings, "workers": workers, "ingested": report.count("ingested"),
+            "failed": sorted(Path(p.path).name for p in report.papers if p.status == "failed"), "checksum": digest}
