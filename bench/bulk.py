@@ -12,7 +12,6 @@ importer's own reported time is recorded beside it, and the empty-list pass and 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
@@ -23,7 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.neo4j import own_neo4j, throwaway_settings
-from bench.robustness import _commit, _machine
+from bench.stamp import commit, dated, machine as machine_info, write_json
 from extractors.model import paper_id
 from kg import store
 from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
@@ -71,7 +70,7 @@ def copy_of(run: Run, prepared: Prepared, k: int) -> tuple[Run, list[NodeRecord]
 
 def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int | None,
         progress=lambda _: None) -> dict:
-    started, machine = datetime.now(timezone.utc), _machine()  # the load average before the run
+    started, machine = datetime.now(timezone.utc), machine_info()  # the load average before the run
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-bulk-") as tmp:
         local = throwaway_settings(Path(tmp), cache_dir=settings.cache_dir, neo4j_heap=settings.neo4j_heap,
                                    neo4j_pagecache=settings.neo4j_pagecache)
@@ -104,7 +103,7 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
                               if f.is_file())
     elements = csv.nodes + csv.relationships
     rate = elements / seconds["import"]
-    return {"started_at": started.isoformat(timespec="seconds"), "commit": _commit(), "machine": machine,
+    return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine,
             "corpus": str(corpus), "papers_parsed": len(parsed), "copies": copies, "papers": len(parsed) * copies,
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
             "csv_bytes": csv_bytes, "store_bytes": store_bytes,
@@ -118,9 +117,5 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
 
 
 def write(report: dict, out_dir: Path) -> Path:
-    """The report as bulk-<UTC timestamp>.json in `out_dir`."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.fromisoformat(report["started_at"]).strftime("%Y%m%dT%H%M%SZ")
-    path = out_dir / f"bulk-{stamp}.json"
-    path.write_text(json.dumps(report, indent=2) + "\n")
-    return path
+    """The report as bulk-<UTC time of its start>.json in `out_dir`."""
+    return write_json(dated(out_dir, "bulk", datetime.fromisoformat(report["started_at"])), report)

@@ -4,16 +4,13 @@ per kind of question."""
 
 from __future__ import annotations
 
-import json
-import os
-import platform
 from dataclasses import asdict
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
+from bench.stamp import header, write_json
 from bench.cross_qa import QUESTIONS, cross_questions, report, score
 from cli.output import console
 from extractors.model import paper_id
@@ -62,8 +59,5 @@ def cross_qa_bench(
             console.print(f"{mark}[{r.split}] {r.question}\n     expected {r.expected}\n     answered {r.answered}",
                           highlight=False)
     if out:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps({"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                                   "machine": f"{os.cpu_count()} cores, {platform.machine()}",
-                                   "corpus": str(corpus), "questions": str(questions), "embeddings": embed is not None,
-                                   "figures": figures, "rows": [asdict(r) for r in rows]}, indent=2))
+        write_json(out, {**header(), "corpus": str(corpus), "questions": str(questions),
+                         "embeddings": embed is not None, "figures": figures, "rows": [asdict(r) for r in rows]})

@@ -4,16 +4,13 @@ text against their own text layer (character accuracy, seconds per page) and the
 
 from __future__ import annotations
 
-import json
-import os
-import platform
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import typer
 
+from bench.stamp import header, write_json
 from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
 from cli.output import console
 from ontology.errors import PaperKGError
@@ -90,10 +87,7 @@ def ocr_bench(
     console.print(f"all: char accuracy {summary['char_accuracy']}  {summary['seconds_per_page']} s/page  "
                   f"section recall {summary['section_recall']}", highlight=False)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{os.cpu_count()} cores, {platform.machine()}, "
-                       f"load average {os.getloadavg()[0]:.1f} at the end",
+        write_json(json_out, {
+            **header(),
             "engine": f"{ENGINE} ({LANGUAGE}) through PyMuPDF {pymupdf.VersionBind}", "ocr_dpi": DPI,
-            "scan_dpi": dpi, "corpus": str(corpus), **summary, "pages": pages, "papers": papers}, indent=2))
+            "scan_dpi": dpi, "corpus": str(corpus), **summary, "pages": pages, "papers": papers})
