@@ -1,7 +1,8 @@
 """The duplicate candidates of the curator page in headless Chromium against the real API (uvicorn) and a real
 Neo4j holding two generated papers that name one corpus and one method differently: the curator sees both ends of
 a candidate side by side, merges one pair by keeping the short name (confirmed in a dialog that shows both, after
-one cancelled) and rejects the other; the graph then holds exactly those decisions."""
+one cancelled), undoes the merge by keyboard (the two nodes come back as they were) and merges again, and rejects
+the other; the graph then holds exactly those decisions."""
 
 from __future__ import annotations
 
@@ -45,6 +46,16 @@ def _candidate(browser, names: set[str]):
     return None
 
 
+def _datasets(db, names: set[str]) -> list[tuple]:
+    """The named Dataset nodes as a curator sees them: name, status, aliases and every relationship with its other
+    end."""
+    return sorted((r["name"], r["status"], r["aliases"], sorted(r["edges"])) for r in db.execute_query(
+        "MATCH (n:Dataset) WHERE n.name IN $names "
+        "OPTIONAL MATCH (n)-[r]-(m) WHERE NOT m:CurationEvent "
+        "RETURN n.name AS name, n.verification_status AS status, n.aliases AS aliases, "
+        "collect(type(r) + '/' + coalesce(m.id, '')) AS edges", names=sorted(names)).records)
+
+
 def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, empty_db, tmp_path: Path):
     corpus = {"S2ORC", "Semantic Scholar Open Research Corpus"}
     method = {"Sparse Routing Transformer", "Sparse Routing Transfromer"}
@@ -78,6 +89,19 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         browser.find_element(By.ID, "merge-cancel").click()  # cancelled: nothing merged
         assert empty_db.execute_query("MATCH (e:CurationEvent) RETURN count(e) AS n").records[0]["n"] == 0
         assert _candidate(browser, corpus) is not None
+        before = _datasets(empty_db, corpus)
+        confirm_shows()
+        browser.find_element(By.ID, "merge-confirm").click()
+        wait_on_page(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
+        assert _candidate(browser, corpus) is None
+        assert _datasets(empty_db, corpus) != before
+        browser.find_element(By.TAG_NAME, "body").send_keys("u")  # undo, by keyboard: the merge is split again
+        wait_on_page(browser, "the undo recorded", lambda b: b.find_element(By.ID, "message").text == "split recorded")
+        assert _datasets(empty_db, corpus) == before
+        browser.find_element(By.ID, "load-duplicates").click()
+        box = wait_on_page(browser, "the corpus candidate again", lambda b: _candidate(b, corpus))
+        keep = next(e for e in box.find_elements(By.CSS_SELECTOR, ".end")
+                    if e.find_element(By.TAG_NAME, "h3").text == "Dataset: S2ORC")
         confirm_shows()
         browser.find_element(By.ID, "merge-confirm").click()
         wait_on_page(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
@@ -99,4 +123,5 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
     assert [r["status"] for r in rejected] == ["rejected"]
     reasons = empty_db.execute_query("MATCH (e:CurationEvent) RETURN e.action AS action, e.reason AS reason "
                                      "ORDER BY e.id").records
-    assert [(r["action"], r["reason"]) for r in reasons] == [("merge", None), ("reject", "a misprint of another model")]
+    assert [(r["action"], r["reason"]) for r in reasons] == [("merge", None), ("split", None), ("merge", None),
+                                                             ("reject", "a misprint of another model")]
