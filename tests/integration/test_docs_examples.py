@@ -80,7 +80,8 @@ def test_every_block_runs_or_says_why_not():
     blocks = guide_blocks(GUIDE.read_text())
     assert {language for language, _, _ in blocks} == {"bash", "cypher"}
     skipped = [code.split("\n")[0] for _, code, skip in blocks if skip]
-    assert skipped == ["git clone <address of your paperkg repository> paperkg", "make run", "kg ingest ~/papers/"]
+    assert skipped == ["git clone <address of your paperkg repository> paperkg", "make run", "kg ingest ~/papers/",
+                       "kg ingest --bulk ~/papers/"]
     commands = [line for language, code, _ in blocks if language == "bash" for line in code.splitlines()]
     assert all("-fsS" in line for line in commands if line.startswith("curl") or "$(curl" in line)
 
