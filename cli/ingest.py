@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Callable
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
 from rich.table import Table
 
 from cli.output import console, err_console
@@ -49,14 +51,7 @@ def ingest(
     with store.connect(settings) as driver, _progress(shown) as progress:
         collect_orphan_pdfs(driver, PDFStore(settings.data_dir), settings.neo4j_database)
         task = progress.add_task("ingesting", total=len(files), pages=0)
-        pages = 0
-
-        def advance(outcome: PaperOutcome) -> None:
-            nonlocal pages
-            pages += outcome.pages
-            progress.update(task, advance=1, pages=pages, description=Path(outcome.path).name[:40])
-
-        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, on_paper=advance).run(files)
+        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, on_paper=_advance_on(progress, task)).run(files)
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
@@ -68,17 +63,22 @@ def ingest(
         raise typer.Exit(1)
 
 
+def _advance_on(progress: Progress, task: TaskID) -> Callable[[PaperOutcome], None]:
+    """A callback that moves `task` one paper on, adds the paper's pages and names its file: the ingest and the bulk
+    load report each paper the same way."""
+    pages = 0
+
+    def advance(outcome: PaperOutcome) -> None:
+        nonlocal pages
+        pages += outcome.pages
+        progress.update(task, advance=1, pages=pages, description=Path(outcome.path).name[:40])
+    return advance
+
+
 def _bulk(files: list[Path], settings, replace: bool, workers: int, embed: bool, as_json: bool, shown: Console) -> None:
     with _progress(shown) as progress:
         task = progress.add_task("parsing", total=len(files), pages=0)
-        pages = 0
-
-        def advance(outcome: PaperOutcome) -> None:
-            nonlocal pages
-            pages += outcome.pages
-            progress.update(task, advance=1, pages=pages, description=Path(outcome.path).name[:40])
-
-        report = bulk_load(files, settings, replace=replace, workers=workers, embed=embed, on_paper=advance)
+        report = bulk_load(files, settings, replace=replace, workers=workers, embed=embed, on_paper=_advance_on(progress, task))
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
