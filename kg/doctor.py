@@ -2,7 +2,7 @@
 
 A new user's first failure is usually one of a handful (no Java 17/21, the Neo4j jars not fetched, a port held
 by another program, the embedding model or spaCy pipeline missing); naming the fix beside each check saves
-reading a stack trace. A failure makes the exit status non-zero; a warning (the server is stopped, the
+reading a stack trace. OCR's language data is a warning when missing: only pages without a text layer need it. A failure makes the exit status non-zero; a warning (the server is stopped, the
 embeddings not distilled yet) does not, since the next `kg db start` or `kg ingest` deals with it.
 """
 
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from extractors import ocr
 from extractors.semantic.nlp import PARSER_PACKAGE
 from kg import embeddings
 from kg.localserver import LocalNeo4j, artifacts
@@ -79,7 +80,17 @@ def _spacy_model(s: Settings) -> Check:
     return Check("spaCy model", "ok", PARSER_PACKAGE)
 
 
-CHECKS: tuple[Callable[[Settings], Check], ...] = (_java, _jars, _server, _embedder, _spacy_model)
+def _ocr(s: Settings) -> Check:
+    folder = ocr.tessdata()
+    if folder is None:
+        return Check("OCR", "warn", f"no Tesseract {ocr.LANGUAGE} language data: pages without a text layer "
+                     "(scans) are left unread, with a warning", f"make system-deps (Debian: apt-get install "
+                     f"tesseract-ocr-{ocr.LANGUAGE}), or set TESSDATA_PREFIX to the folder holding "
+                     f"{ocr.LANGUAGE}.traineddata")
+    return Check("OCR", "ok", f"{ocr.ENGINE} {ocr.LANGUAGE} language data in {folder}")
+
+
+CHECKS: tuple[Callable[[Settings], Check], ...] = (_java, _jars, _server, _embedder, _spacy_model, _ocr)
 
 
 def diagnose(settings: Settings) -> list[Check]:

@@ -10,10 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from extractors import ocr
 from kg import embeddings
 from kg.settings import get_settings
 
-CHECKS = ("java", "neo4j jars", "neo4j server", "ports", "embedder", "spaCy model")
+CHECKS = ("java", "neo4j jars", "neo4j server", "ports", "embedder", "spaCy model", "OCR")
 
 
 def _free_port() -> int:
@@ -52,6 +53,7 @@ def test_a_working_install_passes_with_the_stopped_server_as_a_warning(doctor):
     code, rows = doctor()
     assert code == 0, rows
     assert " ok " in rows["java"] and " ok " in rows["neo4j jars"] and " ok " in rows["spaCy model"]
+    assert " ok " in rows["OCR"] and "eng" in rows["OCR"]  # make test installs tesseract-ocr-eng
     assert "warn" in rows["neo4j server"] and "kg db start" in rows["neo4j server"]
     assert "static2@" in rows["embedder"]
 
@@ -76,3 +78,16 @@ def test_a_missing_embedder_fails_with_the_install_command(doctor, monkeypatch):
     monkeypatch.setitem(embeddings._NEEDS, "static", (*embeddings._NEEDS["static"], "no_such_model_package"))
     code, rows = doctor()
     assert code == 1 and "FAIL" in rows["embedder"] and embeddings.MODEL_INSTALL in rows["embedder"]
+
+
+def test_missing_ocr_language_data_warns_with_the_package_and_setting(doctor, monkeypatch, tmp_path):
+    monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
+    monkeypatch.setattr(ocr, "_DEBIAN_TESSDATA", str(tmp_path / "none" / "*"))
+    monkeypatch.setattr(ocr, "_OTHER_TESSDATA", str(tmp_path / "none"))
+    ocr.tessdata.cache_clear()
+    try:
+        code, rows = doctor()
+    finally:
+        ocr.tessdata.cache_clear()
+    assert code == 0 and "warn" in rows["OCR"] and "FAIL" not in rows["OCR"]
+    assert "tesseract-ocr-eng" in rows["OCR"] and "TESSDATA_PREFIX" in rows["OCR"]
