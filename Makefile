@@ -41,16 +41,19 @@ run: install
 	@echo "Graph: Neo4j Browser (URL above). Serving the REST API now (OpenAPI docs at its /docs); Ctrl-C stops it."
 	$(BIN)/kg serve
 
-## test: install everything the tests need (Chromium too), then run unit and integration tests
+## test: install everything the tests need (Chromium too), then run unit and integration tests, a test file per
+## worker process (TEST_WORKERS, default 2; each worker starts its own throw-away Neo4j; TEST_WORKERS=0 runs serially)
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 test: system-deps-browser install $(BIN)/pytest
 	$(BIN)/kg db install
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 ## test-smoke: unit tests and an ingest smoke test against a real Neo4j (CI runs it on the highest supported
 ## Python: make test-smoke PYTHON=python3.13 VENV=.venv-3.13)
 test-smoke: install $(BIN)/pytest
 	$(BIN)/kg db install
-	$(BIN)/python -m pytest tests/unit tests/integration/test_ingest_idempotence.py
+	$(PYTEST) tests/unit tests/integration/test_ingest_idempotence.py
 
 ## browser-guide: write the Neo4j Browser guide (api/browser/guide.html) again from docs/cypher.md
 browser-guide: $(BIN)/kg
