@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, long_form, new_numbers, read_question, refers_to, section_of,
-                          table_cell)
-from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
+from kg.qa.reader import (Question, defines, extreme_row, long_form, new_numbers, read_question, refers_to,
+                          section_of, table_cell)
+from kg.qa.text import STOPWORDS, abbreviations, paragraphs, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
+EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over the table's other rows
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
@@ -114,6 +115,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     forms = short_forms(chunks)
     weighted = list(weights.items())
     known = _words(question)
+    extremes = extreme_rows(chunks, question) if asked.kind not in ("section", "acronym", "definition") else {}
     scored = []
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
@@ -130,6 +132,10 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         score += _element_bonus(chunk, raw, asked)
         span, leads, lacks_number = _read(chunk, raw, question, asked)
+        extreme = extremes.get((chunk["id"], a))
+        if extreme:  # 'the highest MAP': this row holds it, whatever the other rows share with the question
+            span, leads, lacks_number = extreme, True, False
+            score += EXTREME_BONUS
         announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
@@ -149,9 +155,25 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if len(raw) < 30:
             score *= 0.6
         matched = sum(t in present for t, _ in weighted)
-        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads,
-                           sure=asked.kind in ("acronym", "definition") and span is not None))
+        # the extreme row answers by its values: its words are the table's, which every row shares
+        sure = asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def extreme_rows(chunks: list[dict], question: str) -> dict[tuple[str, int], str]:
+    """{(chunk id, start of the row): its cell} for every table chunk holding the row with the extreme value a
+    question asks for ('Which baseline obtains the highest MAP?'; kg.qa.reader.extreme_row): every row of a table
+    shares the caption's terms, so only the values tell the row asked for from the others."""
+    out: dict[tuple[str, int], str] = {}
+    for chunk in chunks:
+        if chunk.get("kind") != "table":
+            continue
+        rows = [(a, squash(chunk["text"][a:b])) for a, b in paragraphs(chunk["text"])]
+        found = extreme_row([row for _, row in rows], question)
+        if found:
+            out[(chunk["id"], rows[found[0]][0])] = found[1]
+    return out
 
 
 def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tuple[set[str], set[str]]]) -> bool:
