@@ -145,7 +145,8 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             score += 1.0
         elif asked.kind == "definition" and span:
             score += 0.2
-        elif asked.kind == "list" and _counts_asked(raw, counts, set(q_terms), forms):  # 'two KBs: UMLS ...'
+        elif asked.kind == "list" and (_counts_asked(raw, counts, set(q_terms), forms)  # 'two KBs: UMLS ...'
+                                       or raw.rstrip().endswith(":")):  # 'on the following benchmarks:'
             score += 0.2
             announces = True
         elif naming and _has_new_name(raw, known):
@@ -290,7 +291,7 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
-    passage, which usually names them; for a question asking for a number, the best unit holding a number
+    passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a question asking for a number, the best unit holding a number
     leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
     the answer and the units it is made of."""
     if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
@@ -302,9 +303,9 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     best = units[0]
     taken = [best]
     length = len(best.answer_text)
-    follow = _next_in_chunk(best, units) if best.announces else None
-    for unit in [*([follow] if follow else []), *units[1:]]:
-        if unit is not follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
+    follows = _announced(best, units) if best.announces else []
+    for unit in [*follows, *units[1:]]:
+        if unit not in follows and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue
@@ -316,10 +317,13 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
                     for i, u in enumerate(taken)), taken
 
 
-def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:
-    """The unit that starts first after `unit` ends in the same chunk: the sentence after an announcing one."""
-    after = [u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end]
-    return min(after, key=lambda u: u.start, default=None)
+def _announced(unit: Unit, units: list[Unit]) -> list[Unit]:
+    """What an announcing unit announces, in its chunk after it: the next sentence ('These criteria are ...'),
+    or, after a colon, the units that follow in order (the items of a list, one paragraph each), as many as the
+    answer has room for."""
+    after = sorted((u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end),
+                   key=lambda u: u.start)
+    return after if unit.text.endswith(":") else after[:1]
 
 
 def evidence_units(taken: list[Unit], ranked: list[Unit], k: int) -> list[Unit]:

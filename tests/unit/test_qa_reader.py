@@ -175,3 +175,15 @@ def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     prose = chunk("p", "We report MAP and nDCG for every baseline on the suite, where SPECTER is the best model.")
     text, taken = compose(score_units("Which baseline obtains the highest MAP on the suite in Table 1?", [table, prose]))
     assert text.startswith("Table 1, SGC (2019a), MAP: 91.6")
+
+
+def test_a_list_announced_by_a_colon_is_answered_with_its_items():
+    listed = chunk("c", "Experiments. We evaluate the reader on the following benchmarks:\n\n"
+                        "\u2022 SQuAD, a set of reading comprehension questions on Wikipedia.\n\n"
+                        "\u2022 TriviaQA, questions written by trivia enthusiasts.\n\n"
+                        "\u2022 Natural Questions, real queries to a search engine.\n\nAll runs use one GPU.")
+    other = chunk("o", "The reader is evaluated with exact match on every benchmark.", score=0.5)
+    text, _ = compose(score_units("Which benchmarks is the reader evaluated on?", [listed, other]))
+    assert text.startswith("We evaluate the reader on the following benchmarks:")
+    assert all(name in text for name in ("SQuAD", "TriviaQA", "Natural Questions"))
+    assert "GPU" not in text[:text.index("Natural Questions")]
