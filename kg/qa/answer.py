@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, extreme_row, long_form, new_numbers, read_question, refers_to,
-                          section_of, table_cell)
+from kg.qa.reader import (Question, defines, extreme_asked, extreme_row, long_form, new_numbers, read_question,
+                          refers_to, section_of, table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, paragraphs, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
@@ -167,6 +167,8 @@ def extreme_rows(chunks: list[dict], question: str) -> dict[tuple[str, int], str
     question asks for ('Which baseline obtains the highest MAP?'; kg.qa.reader.extreme_row): every row of a table
     shares the caption's terms, so only the values tell the row asked for from the others."""
     out: dict[tuple[str, int], str] = {}
+    if extreme_asked(question) is None:  # most questions: no table needs reading again
+        return out
     for chunk in chunks:
         if chunk.get("kind") != "table":
             continue
@@ -291,8 +293,8 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
-    passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a question asking for a number, the best unit holding a number
-    leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
+    passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a
+    question asking for a number, the best unit holding a number leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
     the answer and the units it is made of."""
     if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
         return "", []

@@ -173,7 +173,8 @@ def test_the_extreme_row_is_read_from_the_column_the_question_names():
 def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     table = chunk("t", "\n\n".join(TABLE_ROWS), kind="table")
     prose = chunk("p", "We report MAP and nDCG for every baseline on the suite, where SPECTER is the best model.")
-    text, taken = compose(score_units("Which baseline obtains the highest MAP on the suite in Table 1?", [table, prose]))
+    question = "Which baseline obtains the highest MAP on the suite in Table 1?"
+    text, _ = compose(score_units(question, [table, prose]))
     assert text.startswith("Table 1, SGC (2019a), MAP: 91.6")
 
 
