@@ -170,8 +170,9 @@ def table_cell(row: str, question: str) -> str | None:
 
 # ------------------------------------------------------------------ the extreme row of a table
 
-_MOST = re.compile(r"\b(?:highest|largest|greatest|maximum|max|best|top)\b", re.I)
-_LEAST = re.compile(r"\b(?:lowest|smallest|minimum|min|fewest|worst)\b", re.I)
+# Not 'top', 'max' or 'min': they name quantities too ('top-1 accuracy', a 'Max degree' column).
+_MOST = re.compile(r"\b(?:highest|largest|greatest|maximum|best)\b", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|minimum|fewest|worst)\b", re.I)
 # Quantities of which less is better, so that 'best' asks for their lowest value ('the best perplexity').
 _LESS_IS_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|cost|costs|time|runtime|latency|delay|wer|cer|"
                              r"rmse|mse|mae)\b", re.I)
@@ -192,10 +193,11 @@ def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
     """For rows of one table ('Table 1 | SGC | MAP: 91.6 | nDCG: 84.1'), the row holding the extreme value the
     question asks for (extreme_asked) in the column whose header holds most of the question's words, with that
     cell read as table_cell reads it ('Table 1, SGC, MAP: 91.6'): (row index, cell). None when the question asks
-    for no extreme, no header matches, or fewer than two rows have a plain number in that column. A header named
-    twice in a row (a second level of headers lost) counts its first cell, as table_cell does."""
+    for no extreme, names a row itself ('the maximum degree of Twitter': that row's value is asked for), no
+    header matches, or fewer than two rows have a plain number in that column. A header named twice in a row (a
+    second level of headers lost) counts its first cell, as table_cell does."""
     direction = extreme_asked(question)
-    if direction is None:
+    if direction is None or any(_names_row(row, question) for row in rows):
         return None
     q_terms, q_words = set(terms(question)), {w for w in tokens(question) if w.isalpha()}
     best_hits, header = 0, None
@@ -221,6 +223,18 @@ def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
         return None
     pick = max(found, key=lambda f: (f[0], -f[1])) if direction == "max" else min(found, key=lambda f: (f[0], f[1]))
     return pick[1], pick[2]
+
+
+def _names_row(row: str, question: str) -> bool:
+    """A question holding the label of a table row (its first cell) as whole words, a word of three letters or
+    more among them, so a label '1' or 'all' names nothing."""
+    cells = row.split(" | ")
+    if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0].strip()):
+        return False
+    label = tokens(cells[1].rpartition(": ")[2])
+    if not any(len(w) >= 3 and w.isalpha() for w in label):
+        return False
+    return f" {' '.join(label)} " in f" {' '.join(tokens(question))} "
 
 
 # ------------------------------------------------------------------ abbreviations

@@ -151,6 +151,8 @@ def test_section_question_answered_with_the_number_and_title_of_the_section_said
     ("Which model reaches the best perplexity?", "min"),
     ("Which model reaches the best F1?", "max"),
     ("What F1 does the model reach?", None),
+    ("What top-1 accuracy does the model reach?", None),  # 'top', 'max', 'min' name quantities too
+    ("What is the max degree of the graph?", None),
 ])
 def test_a_question_asks_for_the_highest_or_the_lowest_value(question, direction):
     assert extreme_asked(question) == direction
@@ -168,6 +170,7 @@ def test_the_extreme_row_is_read_from_the_column_the_question_names():
     assert extreme_row(TABLE_ROWS, "Which model has the highest recall?") is None  # no such column
     assert extreme_row(TABLE_ROWS, "What MAP does SGC reach?") is None  # no extreme asked for
     assert extreme_row(TABLE_ROWS[:2], "Which model has the highest F1?") is None  # one row compares nothing
+    assert extreme_row(TABLE_ROWS, "What is the highest MAP of SPECTER?") is None  # a row it names is asked for
 
 
 def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
