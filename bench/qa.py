@@ -48,6 +48,7 @@ class Scored:
     pages: list[int | None]
     intent: str = ""
     seconds: float = 0.0
+    kind: str = ""  # the gold item's question type (GOLD_SCHEMA.md: numeric, list, definition, ...)
 
 
 @dataclass
@@ -138,7 +139,8 @@ def run_baseline(corpus: Path, items: list[tuple[str, dict]]) -> Summary:
         start = time.perf_counter()
         answer, pages = models[file].answer(item["question"])
         summary.add(Scored(file, item["id"], item["question"], answer, answer_correct(item, answer),
-                           evidence_hit(item, pages), pages, "bm25", time.perf_counter() - start))
+                           evidence_hit(item, pages), pages, "bm25", time.perf_counter() - start,
+                           item.get("type", "")))
     return summary
 
 
@@ -156,5 +158,20 @@ def run_system(ask_fn, paper_of: dict[str, str | None], items: list[tuple[str, d
         answer = (result.answer or "") if result else ""  # no answer (None) scores as an empty one
         pages = [e["page"] for e in result.evidence] if result else []
         summary.add(Scored(file, item["id"], item["question"], answer, answer_correct(item, answer),
-                           evidence_hit(item, pages), pages, result.intent if result else "missing", seconds))
+                           evidence_hit(item, pages), pages, result.intent if result else "missing", seconds,
+                           item.get("type", "")))
     return summary
+
+
+def by_kind(rows: list[Scored], halves: dict[str, list[str]]) -> dict[str, list[Scored]]:
+    """The rows of each question type ('type numeric'), and of each type within each half of the papers
+    ('dev: type numeric'; `halves` maps a half to its file stems): a reader rule that helps one type on the dev
+    papers alone shows as a gap between the halves."""
+    out: dict[str, list[Scored]] = {}
+    for row in rows:
+        out.setdefault(f"type {row.kind or 'unknown'}", []).append(row)
+    for half, stems in halves.items():
+        for row in rows:
+            if Path(row.file).stem in stems:
+                out.setdefault(f"{half}: type {row.kind or 'unknown'}", []).append(row)
+    return dict(sorted(out.items()))

@@ -9,8 +9,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from bench.gold_sets import report_groups
-from bench.qa import HIT_K, Summary, gold_items, run_baseline, run_system
+from bench.gold_sets import DEV, HELD_OUT, report_groups
+from bench.qa import HIT_K, Summary, by_kind, gold_items, run_baseline, run_system
 from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
@@ -59,21 +59,28 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
 
 
 def _by_group(system: Summary, baseline: Summary, manifest: Path) -> dict[str, dict]:
-    """Accuracy and hit rate of both systems per group of papers (split, layout, domain), printed and returned."""
+    """Accuracy and hit rate of both systems per group of papers (split, layout, domain) and per question type,
+    over all papers and within each half, printed and returned."""
     stems = {Path(row.file).stem for row in system.rows}
     named = report_groups(sorted(stems), manifest)
-    table = Table(title="by group of papers (dev/held-out split, layout, domain)")
+    table = Table(title="by group of papers (dev/held-out split, layout, domain) and by question type")
     for col in ("group", "questions", "accuracy", f"hit@{HIT_K}", "BM25 accuracy", f"BM25 hit@{HIT_K}"):
         table.add_column(col, justify="left" if col == "group" else "right", overflow="fold")
+    selections = {name: (sorted(members), [[r for r in rows if Path(r.file).stem in members]
+                                           for rows in (system.rows, baseline.rows)])
+                  for name, members in named.items()}
+    halves = {name: named[name] for name in (DEV, HELD_OUT) if name in named}
+    mine, theirs = by_kind(system.rows, halves), by_kind(baseline.rows, halves)
+    selections |= {name: (sorted({Path(r.file).stem for r in mine[name]}), [mine[name], theirs[name]])
+                   for name in mine}
     figures = {}
-    for name, members in named.items():
+    for name, (papers, row_lists) in selections.items():
         pair = [Summary(), Summary()]
-        for summary, rows in zip(pair, (system.rows, baseline.rows)):
+        for summary, rows in zip(pair, row_lists):
             for row in rows:
-                if Path(row.file).stem in members:
-                    summary.add(row)
+                summary.add(row)
         table.add_row(name, str(pair[0].questions), *(f"{v:.3f}" for s in pair for v in (s.accuracy, s.hit_rate)))
-        figures[name] = {"papers": sorted(members), "questions": pair[0].questions,
+        figures[name] = {"papers": papers, "questions": pair[0].questions,
                          **{f"{label}_{key}": round(value, 4) for label, s in zip(("system", "baseline"), pair)
                             for key, value in (("answer_accuracy", s.accuracy), (f"hit@{HIT_K}", s.hit_rate))}}
     console.print(table)

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, long_form, new_numbers, read_question, refers_to, section_of,
-                          table_cell)
-from kg.qa.text import STOPWORDS, abbreviations, sentences, squash, stem, terms, tokens
+from kg.qa.reader import (Question, defines, extreme_asked, extreme_row, long_form, new_numbers, read_question,
+                          refers_to, section_of, table_cell)
+from kg.qa.text import STOPWORDS, abbreviations, paragraphs, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
+EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over the table's other rows
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
@@ -114,6 +115,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     forms = short_forms(chunks)
     weighted = list(weights.items())
     known = _words(question)
+    extremes = extreme_rows(chunks, question) if asked.kind not in ("section", "acronym", "definition") else {}
     scored = []
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
@@ -130,6 +132,10 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         score += _element_bonus(chunk, raw, asked)
         span, leads, lacks_number = _read(chunk, raw, question, asked)
+        extreme = extremes.get((chunk["id"], a))
+        if extreme:  # 'the highest MAP': this row holds it, whatever the other rows share with the question
+            span, leads, lacks_number = extreme, True, False
+            score += EXTREME_BONUS
         announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
@@ -139,7 +145,8 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             score += 1.0
         elif asked.kind == "definition" and span:
             score += 0.2
-        elif asked.kind == "list" and _counts_asked(raw, counts, set(q_terms), forms):  # 'two KBs: UMLS ...'
+        elif asked.kind == "list" and (_counts_asked(raw, counts, set(q_terms), forms)  # 'two KBs: UMLS ...'
+                                       or raw.rstrip().endswith(":")):  # 'on the following benchmarks:'
             score += 0.2
             announces = True
         elif naming and _has_new_name(raw, known):
@@ -149,9 +156,27 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if len(raw) < 30:
             score *= 0.6
         matched = sum(t in present for t, _ in weighted)
-        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads,
-                           sure=asked.kind in ("acronym", "definition") and span is not None))
+        # the extreme row answers by its values: its words are the table's, which every row shares
+        sure = asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
+        scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
+
+
+def extreme_rows(chunks: list[dict], question: str) -> dict[tuple[str, int], str]:
+    """{(chunk id, start of the row): its cell} for every table chunk holding the row with the extreme value a
+    question asks for ('Which baseline obtains the highest MAP?'; kg.qa.reader.extreme_row): every row of a table
+    shares the caption's terms, so only the values tell the row asked for from the others."""
+    out: dict[tuple[str, int], str] = {}
+    if extreme_asked(question) is None:  # most questions: no table needs reading again
+        return out
+    for chunk in chunks:
+        if chunk.get("kind") != "table":
+            continue
+        rows = [(a, squash(chunk["text"][a:b])) for a, b in paragraphs(chunk["text"])]
+        found = extreme_row([row for _, row in rows], question)
+        if found:
+            out[(chunk["id"], rows[found[0]][0])] = found[1]
+    return out
 
 
 def _counts_asked(raw: str, counts: set[str], q_terms: set[str], forms: list[tuple[set[str], set[str]]]) -> bool:
@@ -268,8 +293,8 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
-    passage, which usually names them; for a question asking for a number, the best unit holding a number
-    leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
+    passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a
+    question asking for a number, the best unit holding a number leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
     the answer and the units it is made of."""
     if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
         return "", []
@@ -280,9 +305,9 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     best = units[0]
     taken = [best]
     length = len(best.answer_text)
-    follow = _next_in_chunk(best, units) if best.announces else None
-    for unit in [*([follow] if follow else []), *units[1:]]:
-        if unit is not follow and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
+    follows = _announced(best, units) if best.announces else []
+    for unit in [*follows, *units[1:]]:
+        if unit not in follows and unit.score < 0.5 * best.score or length >= ANSWER_CHARS:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue
@@ -294,10 +319,13 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
                     for i, u in enumerate(taken)), taken
 
 
-def _next_in_chunk(unit: Unit, units: list[Unit]) -> Unit | None:
-    """The unit that starts first after `unit` ends in the same chunk: the sentence after an announcing one."""
-    after = [u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end]
-    return min(after, key=lambda u: u.start, default=None)
+def _announced(unit: Unit, units: list[Unit]) -> list[Unit]:
+    """What an announcing unit announces, in its chunk after it: the next sentence ('These criteria are ...'),
+    or, after a colon, the units that follow in order (the items of a list, one paragraph each), as many as the
+    answer has room for."""
+    after = sorted((u for u in units if u.chunk["id"] == unit.chunk["id"] and u.start >= unit.end),
+                   key=lambda u: u.start)
+    return after if unit.text.endswith(":") else after[:1]
 
 
 def evidence_units(taken: list[Unit], ranked: list[Unit], k: int) -> list[Unit]:

@@ -246,13 +246,17 @@ def _papers_answer(intent: Intent, papers: list[dict], records, *keys: str, conf
 
 
 def _definition(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
+    """The stored definition of the entity the question names. Within a paper, only one that paper's own text
+    states: an entity is shared by the papers that name it and keeps one definition, perhaps another paper's;
+    when this paper defines it otherwise, retrieval reads its own defining sentence."""
     entities = reader.resolve(intent.names[0])
     if not entities:
         return None
-    records = reader.run(q.DEFINITIONS, eids=[e["element_id"] for e in entities])
+    sha = reader.paper(paper_id).sha256 if paper_id is not None else None
+    records = reader.run(q.DEFINITIONS, eids=[e["element_id"] for e in entities], sha=sha)
     for r in records:
         definition = r["e"].get("definition")
-        if definition:
+        if definition and (sha is None or any(squash(definition) in squash(text or "") for text in r["texts"])):
             return Answer(answer=f"{r['e']['name']}: {definition}", intent=intent.name,
                           confidence=round(max([x.get("confidence", 0.5) for x in r["rels"]] or [0.5]), 3),
                           evidence=_evidence_for(reader, r["rels"], top_k), graph=_graph([r], "e", "rels"))

@@ -170,8 +170,8 @@ RETURN p, r, cited AS e ORDER BY p.title LIMIT $limit
 
 DEFINITIONS = """
 MATCH (e) WHERE elementId(e) IN $eids
-OPTIONAL MATCH (x)-[r:DEFINES]->(e)
-RETURN e, collect(r) AS rels
+OPTIONAL MATCH (x)-[r:DEFINES]->(e) WHERE $sha IS NULL OR x.paper_sha256 = $sha
+RETURN e, collect(r) AS rels, collect(x.text) AS texts
 """
 
 ELEMENT_BY_LABEL = """

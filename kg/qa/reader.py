@@ -168,6 +168,75 @@ def table_cell(row: str, question: str) -> str | None:
     return ", ".join([cells[0], *([label] if cells[1] != best else []), best])
 
 
+# ------------------------------------------------------------------ the extreme row of a table
+
+# Not 'top', 'max' or 'min': they name quantities too ('top-1 accuracy', a 'Max degree' column).
+_MOST = re.compile(r"\b(?:highest|largest|greatest|maximum|best)\b", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|minimum|fewest|worst)\b", re.I)
+# Quantities of which less is better, so that 'best' asks for their lowest value ('the best perplexity').
+_LESS_IS_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|cost|costs|time|runtime|latency|delay|wer|cer|"
+                             r"rmse|mse|mae)\b", re.I)
+_VALUE = re.compile(r"^[-\u2212]?\d[\d,]*(?:\.\d+)?%?$|^[-\u2212]?\.\d+%?$")
+
+
+def extreme_asked(question: str) -> str | None:
+    """'max' or 'min' when a question asks for the extreme of a quantity ('the highest MAP', 'the minimum cost',
+    'the best perplexity': best is the lowest of a quantity where less is better), else None."""
+    most, least = bool(_MOST.search(question)), bool(_LEAST.search(question))
+    if most == least:
+        return None
+    flip = bool(_LESS_IS_BETTER.search(question)) and re.search(r"\b(?:best|worst)\b", question, re.I) is not None
+    return ("max" if most else "min") if not flip else ("min" if most else "max")
+
+
+def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
+    """For rows of one table ('Table 1 | SGC | MAP: 91.6 | nDCG: 84.1'), the row holding the extreme value the
+    question asks for (extreme_asked) in the column whose header holds most of the question's words, with that
+    cell read as table_cell reads it ('Table 1, SGC, MAP: 91.6'): (row index, cell). None when the question asks
+    for no extreme, names a row itself ('the maximum degree of Twitter': that row's value is asked for), no
+    header matches, or fewer than two rows have a plain number in that column. A header named twice in a row (a
+    second level of headers lost) counts its first cell, as table_cell does."""
+    direction = extreme_asked(question)
+    if direction is None or any(_names_row(row, question) for row in rows):
+        return None
+    q_terms, q_words = set(terms(question)), {w for w in tokens(question) if w.isalpha()}
+    best_hits, header = 0, None
+    for row in rows:
+        for cell in row.split(" | ")[2:]:
+            name, sep, _ = cell.strip().rpartition(": ")
+            hits = header_matches(name, q_terms, q_words) if sep else 0
+            if hits > best_hits:
+                best_hits, header = hits, name
+    if header is None:
+        return None
+    found: list[tuple[float, int, str]] = []
+    for index, row in enumerate(rows):
+        cells = [c.strip() for c in row.split(" | ")]
+        if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
+            continue
+        cell = next((c for c in cells[2:] if c.rpartition(": ")[0] == header), None)
+        value = cell.rpartition(": ")[2].replace(",", "").replace("\u2212", "-").rstrip("%") if cell else ""
+        if cell and _VALUE.match(cell.rpartition(": ")[2].strip()):
+            label = cells[1].rpartition(": ")[2]
+            found.append((float(value), index, f"{cells[0]}, {label}, {cell}"))
+    if len(found) < 2:
+        return None
+    pick = max(found, key=lambda f: (f[0], -f[1])) if direction == "max" else min(found, key=lambda f: (f[0], f[1]))
+    return pick[1], pick[2]
+
+
+def _names_row(row: str, question: str) -> bool:
+    """A question holding the label of a table row (its first cell) as whole words, a word of three letters or
+    more among them, so a label '1' or 'all' names nothing."""
+    cells = row.split(" | ")
+    if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0].strip()):
+        return False
+    label = tokens(cells[1].rpartition(": ")[2])
+    if not any(len(w) >= 3 and w.isalpha() for w in label):
+        return False
+    return f" {' '.join(label)} " in f" {' '.join(tokens(question))} "
+
+
 # ------------------------------------------------------------------ abbreviations
 
 def long_form(text: str, short: str) -> str | None:

@@ -24,6 +24,7 @@ QUESTION_WORDS = frozenset("what which who whom whose where when why how many mu
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*[a-z%]*|[a-z]+")
 _ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "fig.", "figs.", "eq.", "eqs.", "tab.", "sec.", "vs.", "no.", "cf.",
                   "resp.", "approx.", "ref.", "refs.", "al.", "etc.", "dr.", "prof.", "st.", "inc.")
+_PARAGRAPH = re.compile(r"(?:(?!\n\s*\n).)+", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
@@ -66,11 +67,17 @@ def _terms(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokens(text) if t not in STOPWORDS and t not in QUESTION_WORDS and len(t) > 1)
 
 
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the paragraphs of a passage (text between blank lines), without their outer
+    whitespace: a table chunk's caption and each of its rows."""
+    return [_strip(text, m.start(), m.end()) for m in _PARAGRAPH.finditer(text) if m.group().strip()]
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences of a passage; a paragraph break ends one too, abbreviations such as
     'et al.' and 'Fig.' do not."""
     spans = []
-    for paragraph in re.finditer(r"(?:(?!\n\s*\n).)+", text, re.S):
+    for paragraph in _PARAGRAPH.finditer(text):
         start = paragraph.start()
         for match in _SENTENCE_END.finditer(text, paragraph.start(), paragraph.end()):
             before = text[max(start, match.start() - 8): match.start()].lower()

@@ -27,3 +27,10 @@ def test_bench_qa_beats_the_baseline(cli_env, driver, corpus_dir, tmp_path, monk
                                                                             baseline["answer_accuracy"])
     assert system["evidence_hit@3"] >= 0.85
     assert f"QA benchmark ({system['questions']} questions)" in result.output
+    kinds = {row["kind"] for row in system["rows"]}
+    assert {"numeric", "list", "definition"} <= kinds  # GOLD_SCHEMA.md's question types reach the rows
+    groups = report["groups"]
+    for kind in kinds:  # every type's figures over all papers, and each half's questions of the type add up
+        assert groups[f"type {kind}"]["questions"] == sum(row["kind"] == kind for row in system["rows"])
+        assert sum(groups.get(f"{half}: type {kind}", {"questions": 0})["questions"]
+                   for half in ("dev", "held-out")) == groups[f"type {kind}"]["questions"]

@@ -1,7 +1,7 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
-from bench.qa import _pieces, answer_correct, evidence_hit, qa_norm
+from bench.qa import Scored, _pieces, answer_correct, by_kind, evidence_hit, qa_norm
 from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
 from kg.qa.reader import NUMERIC_Q
@@ -199,3 +199,14 @@ def test_evidence_skips_sentences_that_repeat_one_already_listed():
     assert [u.chunk["id"] for u in units] == ["a", "f4", "f5", "b"]  # without the rule, f5 would be listed third
     assert [u.chunk["id"] for u in evidence_units(units[:1], units, 3)] == ["a", "f4", "b"]
     assert [u.chunk["id"] for u in evidence_units(units[1:3], units, 3)] == ["f4", "f5", "a"]  # the answer's stay
+
+
+def test_bench_rows_group_by_question_type_overall_and_within_each_half():
+    rows = [Scored("a.pdf", "q1", "?", "", True, True, [1], kind="numeric"),
+            Scored("b.pdf", "q1", "?", "", False, True, [1], kind="numeric"),
+            Scored("b.pdf", "q2", "?", "", False, False, [1], kind="list")]
+    grouped = by_kind(rows, {"dev": ["a"], "held-out": ["b"]})
+    assert {name: [(r.file, r.id) for r in group] for name, group in grouped.items()} == {
+        "dev: type numeric": [("a.pdf", "q1")], "held-out: type list": [("b.pdf", "q2")],
+        "held-out: type numeric": [("b.pdf", "q1")], "type list": [("b.pdf", "q2")],
+        "type numeric": [("a.pdf", "q1"), ("b.pdf", "q1")]}

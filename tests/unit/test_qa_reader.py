@@ -4,7 +4,8 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, score_units, units_of
-from kg.qa.reader import Question, defines, long_form, new_numbers, read_question, refers_to, table_cell
+from kg.qa.reader import (Question, defines, extreme_asked, extreme_row, long_form, new_numbers, read_question,
+                          refers_to, table_cell)
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -142,3 +143,51 @@ def test_section_question_answered_with_the_number_and_title_of_the_section_said
     answer, taken = compose(units)
     assert answer.startswith("Section 3.5 Lower Bounds \u2014 Theorem 2 gives a minimax lower bound.")
     assert answer.count("Section 3.5") == 1
+
+
+@pytest.mark.parametrize("question, direction", [
+    ("Which baseline obtains the highest MAP on the Cite task?", "max"),
+    ("What is the minimum total cost per stream?", "min"),
+    ("Which model reaches the best perplexity?", "min"),
+    ("Which model reaches the best F1?", "max"),
+    ("What F1 does the model reach?", None),
+    ("What top-1 accuracy does the model reach?", None),  # 'top', 'max', 'min' name quantities too
+    ("What is the max degree of the graph?", None),
+])
+def test_a_question_asks_for_the_highest_or_the_lowest_value(question, direction):
+    assert extreme_asked(question) == direction
+
+
+TABLE_ROWS = ["Table 1: Results on the suite.",
+              "Table 1 | Model: Random | F1: 4.8 | MAP: 9.4 | nDCG: 25.2",
+              "Table 1 | Model: SGC (2019a) | F1: 76.8 | MAP: 91.6 | nDCG: 84.1",
+              "Table 1 | Model: SPECTER | F1: 82.0 | MAP: 86.4 | nDCG: 83.6"]
+
+
+def test_the_extreme_row_is_read_from_the_column_the_question_names():
+    assert extreme_row(TABLE_ROWS, "Which baseline obtains the highest MAP?") == (2, "Table 1, SGC (2019a), MAP: 91.6")
+    assert extreme_row(TABLE_ROWS, "Which model has the lowest F1?") == (1, "Table 1, Random, F1: 4.8")
+    assert extreme_row(TABLE_ROWS, "Which model has the highest recall?") is None  # no such column
+    assert extreme_row(TABLE_ROWS, "What MAP does SGC reach?") is None  # no extreme asked for
+    assert extreme_row(TABLE_ROWS[:2], "Which model has the highest F1?") is None  # one row compares nothing
+    assert extreme_row(TABLE_ROWS, "What is the highest MAP of SPECTER?") is None  # a row it names is asked for
+
+
+def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
+    table = chunk("t", "\n\n".join(TABLE_ROWS), kind="table")
+    prose = chunk("p", "We report MAP and nDCG for every baseline on the suite, where SPECTER is the best model.")
+    question = "Which baseline obtains the highest MAP on the suite in Table 1?"
+    text, _ = compose(score_units(question, [table, prose]))
+    assert text.startswith("Table 1, SGC (2019a), MAP: 91.6")
+
+
+def test_a_list_announced_by_a_colon_is_answered_with_its_items():
+    listed = chunk("c", "Experiments. We evaluate the reader on the following benchmarks:\n\n"
+                        "\u2022 SQuAD, a set of reading comprehension questions on Wikipedia.\n\n"
+                        "\u2022 TriviaQA, questions written by trivia enthusiasts.\n\n"
+                        "\u2022 Natural Questions, real queries to a search engine.\n\nAll runs use one GPU.")
+    other = chunk("o", "The reader is evaluated with exact match on every benchmark.", score=0.5)
+    text, _ = compose(score_units("Which benchmarks is the reader evaluated on?", [listed, other]))
+    assert text.startswith("We evaluate the reader on the following benchmarks:")
+    assert all(name in text for name in ("SQuAD", "TriviaQA", "Natural Questions"))
+    assert "GPU" not in text[:text.index("Natural Questions")]

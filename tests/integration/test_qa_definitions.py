@@ -1,0 +1,51 @@
+"""A definition question asked of one paper is answered by that paper: two generated papers define the same term
+differently, and each answers 'What is X?' with its own definition, never with the other's (the graph keeps one
+Concept for the term, whose stored definition comes from one of them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.model import paper_id
+from kg.filestore import file_sha256
+from kg.qa.engine import ask
+from ontology.loader import get_schema
+from tests.ingest_support import run_ingest
+from tests.pdf_factory import entities_paper, write
+
+DEFINED = {
+    "clipping": ("Stable Training of Recurrent Networks",
+                 "Gradient clipping is a technique that rescales every gradient whose norm exceeds a fixed "
+                 "threshold of five.", "rescales every gradient"),
+    "pruning": ("Compact Recurrent Networks by Pruning",
+                "Gradient clipping is a technique that drops the updates of every layer whose weights are "
+                "already pruned.", "drops the updates"),
+}
+
+
+@pytest.fixture(scope="module")
+def papers(driver, neo4j_settings, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("definitions")
+    settings = neo4j_settings.model_copy(update={"data_dir": tmp / "data"})
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    paths = {name: write(tmp, f"{name}.pdf", entities_paper(title, [sentence]))
+             for name, (title, sentence, _) in DEFINED.items()}
+    report = run_ingest(settings, driver, list(paths.values()))
+    assert {p.status for p in report.papers} == {"ingested"}, report.as_json()
+    return {name: paper_id(file_sha256(path)) for name, path in paths.items()}
+
+
+def test_the_term_is_defined_by_both_papers(driver, papers):
+    records = driver.execute_query(
+        "MATCH (c:Chunk)-[:DEFINES]->(e) WHERE toLower(e.name) = 'gradient clipping' "
+        "RETURN count(DISTINCT c.paper_sha256) AS papers").records
+    assert records[0]["papers"] == 2  # else the test below would not tell one paper's definition from another's
+
+
+@pytest.mark.parametrize("name", sorted(DEFINED))
+def test_a_definition_question_is_answered_by_the_paper_asked(driver, papers, name):
+    result = ask(driver, get_schema(), "What is gradient clipping?", papers[name], 5)
+    own = DEFINED[name][2]
+    other = next(words for key, (_, _, words) in DEFINED.items() if key != name)
+    assert own in result.answer[:300] and other not in result.answer
+    assert result.evidence and {e["paper_id"] for e in result.evidence} == {papers[name]}
