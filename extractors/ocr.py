@@ -14,31 +14,22 @@ resolution always reads the same.
 
 from __future__ import annotations
 
-import glob
-import os
 import re
 import statistics
 from dataclasses import dataclass, field, replace
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from extractors.layout import read_page
 from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
+from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.triage import lacks_text
 
-ENGINE = "tesseract"
-LANGUAGE = "eng"
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
 # The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
 # read at a lower resolution, so one untrusted page cannot take gigabytes (the page size cap alone allows 5,000 pt).
 MAX_PIXELS = 40_000_000
-# Where Debian and Ubuntu (one folder per Tesseract version), then Fedora and Arch, put the language data;
-# TESSDATA_PREFIX, when set, comes first.
-_DEBIAN_TESSDATA = "/usr/share/tesseract-ocr/*/tessdata"
-_OTHER_TESSDATA = "/usr/share/tessdata"
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _INK = 128  # grey level below which a pixel is ink
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
@@ -81,16 +72,6 @@ class OcrOutcome:
 
 def _pages(numbers: list[int]) -> str:
     return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {', '.join(map(str, numbers))}"
-
-
-@cache
-def tessdata() -> str | None:
-    """The folder holding Tesseract's language data for LANGUAGE, or None when this machine has none."""
-    candidates = [os.environ["TESSDATA_PREFIX"]] if os.environ.get("TESSDATA_PREFIX") else []
-    for folder in [*candidates, *sorted(glob.glob(_DEBIAN_TESSDATA), reverse=True), _OTHER_TESSDATA]:
-        if (Path(folder) / f"{LANGUAGE}.traineddata").is_file():
-            return folder
-    return None
 
 
 def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None) -> OcrOutcome:

@@ -2,8 +2,8 @@
 
 A new user's first failure is usually one of a handful (no Java 17/21, the Neo4j jars not fetched, a port held
 by another program, the embedding model or spaCy pipeline missing); naming the fix beside each check saves
-reading a stack trace. OCR's language data is a warning when missing: only pages without a text layer need it. A failure makes the exit status non-zero; a warning (the server is stopped, the
-embeddings not distilled yet) does not, since the next `kg db start` or `kg ingest` deals with it.
+reading a stack trace. A failure makes the exit status non-zero; a warning (the server is stopped, the
+embeddings not distilled yet, no OCR language data, which only pages without a text layer need) does not.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from extractors import ocr
+from extractors import ocr_data
 from extractors.semantic.nlp import PARSER_PACKAGE
 from kg import embeddings
 from kg.localserver import LocalNeo4j, artifacts
@@ -81,13 +81,13 @@ def _spacy_model(s: Settings) -> Check:
 
 
 def _ocr(s: Settings) -> Check:
-    folder = ocr.tessdata()
+    folder = ocr_data.tessdata()
     if folder is None:
-        return Check("OCR", "warn", f"no Tesseract {ocr.LANGUAGE} language data: pages without a text layer "
+        return Check("OCR", "warn", f"no Tesseract {ocr_data.LANGUAGE} language data: pages without a text layer "
                      "(scans) are left unread, with a warning", f"make system-deps (Debian: apt-get install "
-                     f"tesseract-ocr-{ocr.LANGUAGE}), or set TESSDATA_PREFIX to the folder holding "
-                     f"{ocr.LANGUAGE}.traineddata")
-    return Check("OCR", "ok", f"{ocr.ENGINE} {ocr.LANGUAGE} language data in {folder}")
+                     f"tesseract-ocr-{ocr_data.LANGUAGE}), or set TESSDATA_PREFIX to the folder holding "
+                     f"{ocr_data.LANGUAGE}.traineddata")
+    return Check("OCR", "ok", f"{ocr_data.ENGINE} {ocr_data.LANGUAGE} language data in {folder}")
 
 
 CHECKS: tuple[Callable[[Settings], Check], ...] = (_java, _jars, _server, _embedder, _spacy_model, _ocr)

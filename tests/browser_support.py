@@ -85,6 +85,18 @@ def wait_on_page(browser: WebDriver, what: str, condition: Callable[[WebDriver],
                     f"{browser.find_element(By.TAG_NAME, 'body').text[:3000]}", pytrace=False)
 
 
+def click_on_page(browser: WebDriver, what: str, css: str, timeout_s: float = TIMEOUT_S) -> None:
+    """Click the first element matching css once the page shows one. A list that re-renders between finding the
+    element and clicking it makes it stale, so both are retried together."""
+    def clicked(b: WebDriver) -> bool:
+        found = b.find_elements(By.CSS_SELECTOR, css)
+        if found:
+            found[0].click()
+        return bool(found)
+
+    wait_on_page(browser, what, clicked, timeout_s)
+
+
 class NeoBrowser:
     """The few Neo4j Browser interactions the tests need, found by Browser's own data-testid attributes."""
 

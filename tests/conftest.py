@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
@@ -8,6 +9,10 @@ import pytest
 from kg import store
 from bench.neo4j import own_neo4j
 from tests.neo4j_harness import local_settings, running_neo4j
+
+# pytest-xdist's workers are started with COLUMNS=80, which a rich Console created at import (cli/output.py) would
+# keep as its width for good; the CLI tests set the width they need for each command.
+os.environ.pop("COLUMNS", None)
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"
@@ -81,22 +86,33 @@ def _made_schema() -> dict:
     return {}
 
 
-@pytest.fixture
-def schema_db(driver, neo4j_settings, _made_schema):
-    """The session's database with no data and the ontology's constraints and indexes as init_schema makes them
-    on an empty database (its version node included). Dropping and making the vector and full-text indexes again
-    costs more than the rest of most tests' set-up, so they stay when the test before left them exactly as made;
-    any difference, and they are dropped and made again."""
+@pytest.fixture(scope="session")
+def reset_db(driver, neo4j_settings, _made_schema):
+    """A function that leaves the session's database with no data and the ontology's constraints and indexes as
+    init_schema makes them on an empty database (its version node included), for fixtures of any scope: what an
+    earlier test left (a vector index of another dimension, say) depends on which tests a worker ran before.
+    Dropping and making the vector and full-text indexes again costs more than the rest of most tests' set-up,
+    so they stay when the test before left them exactly as made; any difference, and they are dropped and made
+    again."""
     from kg.schema import init_schema
     from ontology.loader import get_schema
 
-    _delete_data(driver)
-    kept = _schema_rows(driver) == _made_schema.get("rows")
-    if not kept:
-        _drop_schema(driver)
-    init_schema(driver, get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
-    if not kept:
-        _made_schema["rows"] = _schema_rows(driver)
+    def reset() -> None:
+        _delete_data(driver)
+        kept = _schema_rows(driver) == _made_schema.get("rows")
+        if not kept:
+            _drop_schema(driver)
+        init_schema(driver, get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
+        if not kept:
+            _made_schema["rows"] = _schema_rows(driver)
+
+    return reset
+
+
+@pytest.fixture
+def schema_db(driver, reset_db):
+    """The session's database with no data and the ontology's schema (reset_db)."""
+    reset_db()
     return driver
 
 

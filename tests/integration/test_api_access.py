@@ -9,7 +9,6 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.errors import ConfigurationError
-from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, as_role, curated_settings
@@ -22,11 +21,10 @@ CURATOR, ADMIN, READER = as_role("curator"), as_role("admin"), as_role("reader")
 
 
 @pytest.fixture(scope="module")
-def sample_db(driver, neo4j_settings):
+def sample_db(driver, reset_db):
     """The sample graph, written once: the tests here change nothing, which they check."""
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     schema = get_schema()
-    init_schema(driver, schema, neo4j_settings.embedding_dim)
     assert write_graph(driver, *sample_graph(), schema).ok
     return driver
 

@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.filestore import PDFStore
-from kg.schema import init_schema
 from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema
@@ -24,12 +23,11 @@ from tests.sample_graph import SHA_A, sample_graph
 
 
 @pytest.fixture(scope="module")
-def sample_db(driver, neo4j_settings):
+def sample_db(driver, reset_db):
     """The sample graph, written once for this module: its tests only read (writes in /cypher are refused, and
     the upload test deletes the paper it adds)."""
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     schema = get_schema()
-    init_schema(driver, schema, neo4j_settings.embedding_dim)
     nodes, edges = sample_graph()
     assert write_graph(driver, nodes, edges, schema).ok
     return driver

@@ -15,7 +15,6 @@ import schemathesis
 
 from api.app import create_app
 from bench.fuzz import fuzz_operation
-from kg.schema import init_schema
 from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema
@@ -31,10 +30,9 @@ OPERATIONS = [(path, method.upper()) for path, methods in create_app(Settings())
 
 
 @pytest.fixture(scope="module")
-def live_api(driver, neo4j_settings, tmp_path_factory):
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+def live_api(driver, neo4j_settings, tmp_path_factory, reset_db):
+    reset_db()
     schema = get_schema()
-    init_schema(driver, schema, neo4j_settings.embedding_dim)
     assert write_graph(driver, *sample_graph(), schema).ok
     with served(curated_settings(neo4j_settings, data_dir=tmp_path_factory.mktemp("data"))) as url:
         yield url

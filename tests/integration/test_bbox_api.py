@@ -9,7 +9,6 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.filestore import PDFStore
-from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of, with_admin
@@ -17,9 +16,8 @@ from tests.sample_graph import SHA_A, sample_graph
 
 
 @pytest.fixture(scope="module")
-def client(driver, neo4j_settings, tmp_path_factory):
-    driver.execute_query("MATCH (n) DETACH DELETE n")
-    init_schema(driver, get_schema(), neo4j_settings.embedding_dim)
+def client(driver, neo4j_settings, tmp_path_factory, reset_db):
+    reset_db()
     assert write_graph(driver, *sample_graph(), get_schema()).ok
     tmp = tmp_path_factory.mktemp("bbox")
     pdf = pymupdf.open()

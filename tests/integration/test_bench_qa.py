@@ -12,10 +12,10 @@ from kg.settings import get_settings
 from tests.conftest import SHARED
 
 
-def test_bench_qa_beats_the_baseline(cli_env, driver, corpus_dir, tmp_path, monkeypatch):
+def test_bench_qa_beats_the_baseline(cli_env, driver, corpus_dir, tmp_path, monkeypatch, reset_db):
     monkeypatch.setenv("PAPERKG_DATA_DIR", str(tmp_path / "data"))  # stored PDFs go to a throw-away folder
     get_settings.cache_clear()
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     out = tmp_path / "qa.json"
     result = CliRunner().invoke(app, ["bench", "qa", "--corpus", str(corpus_dir), "--gold", str(SHARED / "gold"),
                                       "--out", str(out)])

@@ -38,9 +38,9 @@ RETURN type(r) AS type, elementId(a) AS a, elementId(b) AS b, properties(r) AS p
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, tmp_path_factory):
+def ingested(driver, neo4j_settings, tmp_path_factory, reset_db):
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("domains") / "data"})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     report = run_ingest(settings, driver, [SAMPLE_A], embed=True)
     assert [p.status for p in report.papers] == ["ingested"], report.as_json()
     return file_sha256(SAMPLE_A), settings

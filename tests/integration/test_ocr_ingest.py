@@ -22,8 +22,8 @@ THANKS = "We thank the reviewers for their comments."  # printed once, on page 2
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, tmp_path_factory):
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+def ingested(driver, neo4j_settings, tmp_path_factory, reset_db):
+    reset_db()
     data, truth = one_column_paper()
     folder = tmp_path_factory.mktemp("ocr-ingest")
     path = write(folder, "scanned.pdf", rasterized(data, SCAN_DPI))

@@ -32,9 +32,9 @@ RETURN c.text AS text, c.char_start AS start, c.char_end AS end, c.pages AS page
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, tmp_path_factory):
+def ingested(driver, neo4j_settings, tmp_path_factory, reset_db):
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("outline") / "data"})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     report = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B])
     assert [p.status for p in report.papers] == ["ingested"] * 2, report.as_json()
     return paper_id(file_sha256(SAMPLE_A)), settings

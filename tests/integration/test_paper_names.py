@@ -40,13 +40,13 @@ def arxiv_paper() -> bytes:
 
 
 @pytest.fixture(scope="module")
-def papers(driver, neo4j_settings, tmp_path_factory):
+def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     """The three papers ingested into an otherwise empty graph; their ids by short name, and the settings."""
     tmp = tmp_path_factory.mktemp("names")
     third = tmp / "windowed.pdf"
     third.write_bytes(arxiv_paper())
     settings = neo4j_settings.model_copy(update={"data_dir": tmp / "data", "qa_vectors": False})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     report = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B, third])
     assert [p.status for p in report.papers] == ["ingested"] * 3, report.as_json()
     ids = {name: paper_id(file_sha256(path)) for name, path in (("a", SAMPLE_A), ("b", SAMPLE_B), ("w", third))}

@@ -27,14 +27,14 @@ RELATED = "Earlier work on syntax relied on treebanks such as the Penn Treebank 
 
 
 @pytest.fixture(scope="module")
-def papers(driver, neo4j_settings, tmp_path_factory):
+def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     folder = tmp_path_factory.mktemp("cross")
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("cross-data")})
     paths = {name: write(folder, name, experiments_paper(title, text, prose(2, offset=6)))
              for name, (title, text) in USES.items()}
     name, title, text = MENTIONS
     paths[name] = write(folder, name, experiments_paper(title, text, RELATED))
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     report = Ingestor(settings, driver, workers=0, embed=False).run(list(paths.values()))
     assert [p.status for p in report.papers] == ["ingested"] * 3, report.as_json()
     return {name: paper_id(file_sha256(path)) for name, path in paths.items()}

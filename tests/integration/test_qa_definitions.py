@@ -24,10 +24,10 @@ DEFINED = {
 
 
 @pytest.fixture(scope="module")
-def papers(driver, neo4j_settings, tmp_path_factory):
+def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     tmp = tmp_path_factory.mktemp("definitions")
     settings = neo4j_settings.model_copy(update={"data_dir": tmp / "data"})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     paths = {name: write(tmp, f"{name}.pdf", entities_paper(title, [sentence]))
              for name, (title, sentence, _) in DEFINED.items()}
     report = run_ingest(settings, driver, list(paths.values()))

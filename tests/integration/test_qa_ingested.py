@@ -17,9 +17,9 @@ PAPER = "grobid_sample_dutot.pdf"
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, corpus_dir, tmp_path_factory):
+def ingested(driver, neo4j_settings, corpus_dir, tmp_path_factory, reset_db):
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("qa-data")})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     report = Ingestor(settings, driver, workers=0, embed=False).run([corpus_dir / PAPER])
     assert [p.status for p in report.papers] == ["ingested"], report.as_json()
     return settings, paper_id(file_sha256(corpus_dir / PAPER))

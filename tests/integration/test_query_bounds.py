@@ -18,7 +18,6 @@ from api.app import create_app
 from api.params import MAX_OFFSET
 from bench.neo4j import kill_neo4j, own_neo4j
 from kg import store
-from kg.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of
@@ -27,10 +26,9 @@ from tests.sample_graph import sample_graph
 
 
 @pytest.fixture(scope="module")
-def sample_db(driver, neo4j_settings):
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+def sample_db(driver, reset_db):
+    reset_db()
     schema = get_schema()
-    init_schema(driver, schema, neo4j_settings.embedding_dim)
     nodes, edges = sample_graph()
     assert write_graph(driver, nodes, edges, schema).ok
     driver.execute_query("CALL db.awaitIndexes(60)")

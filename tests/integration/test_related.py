@@ -39,10 +39,10 @@ _REJECT = "MATCH (e:Dataset) WHERE toLower(e.name) CONTAINS 's2orc' SET e.verifi
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, tmp_path_factory):
+def ingested(driver, neo4j_settings, tmp_path_factory, reset_db):
     folder = tmp_path_factory.mktemp("related")
     settings = neo4j_settings.model_copy(update={"data_dir": folder / "data"})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     paths = {key: write(folder, f"{key}.pdf", entities_paper(title, text, refs))
              for key, (title, text, refs) in PAPERS.items()}
     report = run_ingest(settings, driver, list(paths.values()), embed=True)

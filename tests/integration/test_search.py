@@ -36,12 +36,12 @@ PAPERS = {"reef": ("Corals Turn White in Warm Water", REEF, 2019),
 
 
 @pytest.fixture(scope="module")
-def corpus(driver, neo4j_settings, tmp_path_factory):
+def corpus(driver, neo4j_settings, tmp_path_factory, reset_db):
     """The four papers ingested with embeddings, each with its year set (the generated pages print none); the
     ids by name and the settings."""
     tmp = tmp_path_factory.mktemp("search")
     settings = neo4j_settings.model_copy(update={"data_dir": tmp / "data"})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     paths = {name: write(tmp, f"{name}.pdf", entities_paper(title, paragraphs))
              for name, (title, paragraphs, _) in PAPERS.items()}
     report = run_ingest(settings, driver, list(paths.values()), embed=True)

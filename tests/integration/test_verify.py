@@ -31,10 +31,10 @@ PAPER_B = ["We study citation graphs of 1,200 papers drawn from the ACL Antholog
 
 
 @pytest.fixture(scope="module")
-def papers(driver, neo4j_settings, tmp_path_factory):
+def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     tmp = tmp_path_factory.mktemp("verify")
     settings = neo4j_settings.model_copy(update={"data_dir": tmp / "data", "qa_vectors": False})
-    driver.execute_query("MATCH (n) DETACH DELETE n")
+    reset_db()
     paths = [write(tmp, "a.pdf", entities_paper("Sparse Routing for Citation Intent", PAPER_A)),
              write(tmp, "b.pdf", entities_paper("Sparse Routing for Citation Graphs", PAPER_B))]
     report = run_ingest(settings, driver, paths)

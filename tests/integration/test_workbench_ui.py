@@ -21,7 +21,7 @@ from kg.curation import history
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from ontology.loader import get_schema
-from tests.browser_support import headless_chromium, wait_on_page
+from tests.browser_support import click_on_page, headless_chromium, wait_on_page
 from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
 from tests.live_api import served
@@ -238,7 +238,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
 
         other = f'#items tr[data-element="{paper_edge["id"]}"] button.link'
-        wait_on_page(browser, "the other flagged edge", lambda b: b.find_elements(By.CSS_SELECTOR, other))[0].click()
+        click_on_page(browser, "the other flagged edge", other)
         wait_on_page(browser, "the paper's edge open", lambda b: f"-[{paper_edge['type']}]->" in
                      b.find_element(By.ID, "element-title").text)
         browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
@@ -275,8 +275,7 @@ def test_an_entitys_evidence_side_by_side(papers, empty_db):
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
         wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
         browser.find_element(By.ID, "f-q").send_keys(s2orc["name"], Keys.ENTER)
-        wait_on_page(browser, "the entity listed", lambda b: b.find_elements(
-            By.CSS_SELECTOR, f'#items tr[data-element="{s2orc["id"]}"] button.link'))[0].click()
+        click_on_page(browser, "the entity listed", f'#items tr[data-element="{s2orc["id"]}"] button.link')
 
         def shown(b) -> list | None:
             items = b.find_elements(By.CSS_SELECTOR, "#evidence-items .evidence-item")
@@ -331,8 +330,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
         browser.find_element(By.ID, "api-key").send_keys(KEYS["curator"], Keys.ENTER)
         wait_on_page(browser, "the review list", lambda b: b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
         browser.find_element(By.ID, "f-q").send_keys(name, Keys.ENTER)
-        wait_on_page(browser, "the entity listed", lambda b: b.find_elements(
-            By.CSS_SELECTOR, f'#items tr[data-element="{old_id}"] button.link'))[0].click()
+        click_on_page(browser, "the entity listed", f'#items tr[data-element="{old_id}"] button.link')
         wait_on_page(browser, "the entity open", lambda b: b.find_element(By.ID, "element-title").text ==
                      f"{old_label} {old_id}")
         browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from extractors import ocr
+from extractors import ocr_data
 from kg import embeddings
 from kg.settings import get_settings
 
@@ -82,12 +82,12 @@ def test_a_missing_embedder_fails_with_the_install_command(doctor, monkeypatch):
 
 def test_missing_ocr_language_data_warns_with_the_package_and_setting(doctor, monkeypatch, tmp_path):
     monkeypatch.delenv("TESSDATA_PREFIX", raising=False)
-    monkeypatch.setattr(ocr, "_DEBIAN_TESSDATA", str(tmp_path / "none" / "*"))
-    monkeypatch.setattr(ocr, "_OTHER_TESSDATA", str(tmp_path / "none"))
-    ocr.tessdata.cache_clear()
+    monkeypatch.setattr(ocr_data, "_DEBIAN_TESSDATA", str(tmp_path / "none" / "*"))
+    monkeypatch.setattr(ocr_data, "_OTHER_TESSDATA", str(tmp_path / "none"))
+    ocr_data.tessdata.cache_clear()
     try:
         code, rows = doctor()
     finally:
-        ocr.tessdata.cache_clear()
+        ocr_data.tessdata.cache_clear()
     assert code == 0 and "warn" in rows["OCR"] and "FAIL" not in rows["OCR"]
     assert "tesseract-ocr-eng" in rows["OCR"] and "TESSDATA_PREFIX" in rows["OCR"]
