@@ -112,7 +112,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
         heads = find_headings(lines, floating, outline_levels(doc.get_toc()))
         first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
         lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
-        text, placed = assemble(lines, {i for h in heads for i in h.lines})
+        text, placed = assemble(lines, {i for h in heads if not h.run_in for i in h.lines})  # run-in: body too
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
         metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())
