@@ -50,6 +50,19 @@ def numbered_starts(lines: list[Line]) -> list[int] | None:
     return starts if len(starts) >= max(3, 0.05 * len(lines)) else None
 
 
+def unheaded_list(lines: list[Line]) -> list[Line]:
+    """A bibliography printed without a heading (as REVTeX and letters journals set it): from the last line
+    opening with "[1]", the lines in that line's type to the end of the document, when they hold entries
+    [1], [2], [3], ... in sequence; else []. Lines in another type (an Acknowledgments paragraph set between
+    the columns of the list) are not part of it."""
+    first = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].text.lstrip().startswith("[1]")), None)
+    if first is None:
+        return []
+    size = lines[first].size
+    run = [line for line in lines[first:] if abs(line.size - size) < 0.6]
+    return run if numbered_starts(run) else []
+
+
 def keyed_starts(lines: list[Line]) -> list[int] | None:
     """Indices of lines opening with an alphanumeric key ("[Smi20]", "[ABC+19]"), when the list is keyed."""
     starts = [i for i, line in enumerate(lines) if KEY_RE.match(line.text)]

@@ -466,9 +466,9 @@ def experiments_paper(title: str, experiments: str, related: str) -> bytes:
 # --- heading conventions other than numbered bold lines (issue 26's failure classes) -------------------------
 
 
-def journal_paper(columns: int = 2) -> tuple[bytes, Truth]:
-    """A journal layout: a small upper-case ABSTRACT label over a structured abstract (Background:, Methods:,
-    Conclusions:), upper-case bold level-1 headings and unnumbered bold body-size sub-headings, one of them set
+def journal_paper(columns: int = 2, abstract_label: bool = True) -> tuple[bytes, Truth]:
+    """A journal layout: a small upper-case ABSTRACT label (or none) over a structured abstract (Background:,
+    Methods:, Conclusions:), upper-case bold level-1 headings and unnumbered bold body-size sub-headings, one of them set
     directly under its section's heading with no space between ("MATERIALS AND METHODS" / "Cell Culture")."""
     parts = [("Background:", prose(2)), ("Methods:", prose(2, offset=2)), ("Conclusions:", prose(2, offset=4))]
     truth = Truth(title="Stress Responses of Cultured Cells Under Heat", authors=["Alice Smith", "Bob Jones"],
@@ -479,7 +479,8 @@ def journal_paper(columns: int = 2) -> tuple[bytes, Truth]:
     w.line("Alice Smith and Bob Jones", size=11, full_width=True)
     w.line("Department of Testing, University of Examples", size=8, font=ITALIC, full_width=True)
     w.space(10)
-    w.line("ABSTRACT", size=8, full_width=True)
+    if abstract_label:
+        w.line("ABSTRACT", size=8, full_width=True)
     w.space(4)
     for label, text in parts:
         w.paragraph(f"{label} {text}", size=9, full_width=True)
@@ -538,3 +539,34 @@ def run_in_paper() -> tuple[bytes, Truth]:
     truth.pages = w.page_number
     w.doc.set_toc([[level, f"{number}. {title}", 2] for number, title, level in outline])  # as hyperref writes it
     return w.bytes(), truth
+
+
+def letter_paper(references: int = 12) -> tuple[bytes, Truth, list[str]]:
+    """A physics-letter layout (REVTeX): an abstract set smaller than the body under the byline with no heading,
+    and a bibliography with no heading: on the last page the left column ends in body text and the right one
+    holds numbered entries in small type. Returns the PDF, the truth and the entries' texts."""
+    truth = Truth(title="Ultra Light Particles and the Microwave Background", authors=["Alice Smith", "Bob Jones"],
+                  abstract=prose(5, offset=1))
+    w = Writer(columns=2)
+    w.line(truth.title, size=14, font=BOLD, full_width=True, center=True)
+    w.space(4)
+    w.line("Alice Smith and Bob Jones", size=10, full_width=True, center=True)
+    w.line("Department of Physics, University of Examples", size=8, font=ITALIC, full_width=True, center=True)
+    w.space(8)
+    w.paragraph(truth.abstract, size=9, full_width=True)
+    w.start_columns()
+    for number, title in (("I", "INTRODUCTION"), ("II", "THE MODEL"), ("III", "CONCLUSIONS")):
+        truth.sections.append((number, title, 1, w.heading(f"{number}. {title}", size=10)))
+        for n in range(3):
+            w.paragraph(prose(6, offset=n))
+    w.new_page()
+    filler = w.wrap(prose(60), 10, REGULAR, w.col_width)
+    while w.y + 12.5 <= HEIGHT - w.margin - 20:  # the left column ends in body text ...
+        w.line(filler.pop(0))
+    w.column, w.y = 1, w.top  # ... and the right one holds only the list, in smaller type
+    entries = [f"[{n}] A. Author and B. Writer, Phys. Rev. D {40 + n}, {100 * n} (20{10 + n})." for n in
+               range(1, references + 1)]
+    for entry in entries:
+        w.line(entry, size=8)
+    truth.pages = w.page_number
+    return w.bytes(), truth, entries
