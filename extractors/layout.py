@@ -64,7 +64,20 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
                 lines.append(line)
     images, drawings = _graphics(page)
     return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
-                      lines=_merge_same_baseline(lines), images=images, drawings=drawings)
+                      lines=_merge_same_baseline(_without_repeats(lines)), images=images, drawings=drawings)
+
+
+def _without_repeats(lines: list[Line]) -> list[Line]:
+    """The page's lines, each printed once: a second text layer, or content the producer drew twice (overprinted
+    for a bolder look), repeats a line's text at its place, and read twice it would double every heading."""
+    seen: set[tuple[str, int, int]] = set()
+    out = []
+    for line in lines:
+        key = (line.text, round(line.bbox[0]), round(line.bbox[1]))
+        if key not in seen:
+            seen.add(key)
+            out.append(line)
+    return out
 
 
 def _line(raw: dict, page: int, block: int) -> Line | None:

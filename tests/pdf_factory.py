@@ -570,3 +570,13 @@ def letter_paper(references: int = 12) -> tuple[bytes, Truth, list[str]]:
         w.line(entry, size=8)
     truth.pages = w.page_number
     return w.bytes(), truth, entries
+
+
+def printed_twice(data: bytes) -> bytes:
+    """The same PDF with every page's content drawn a second time over the first (a second text layer, or a
+    producer that overprints text to make it look bolder): what a reader sees does not change."""
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    copy = pymupdf.open(stream=data, filetype="pdf")
+    for page in doc:
+        page.show_pdf_page(page.rect, copy, page.number)
+    return doc.tobytes()

@@ -7,7 +7,8 @@ from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
-from tests.pdf_factory import journal_paper, one_column_paper, prose, run_in_paper, two_column_paper, write
+from tests.pdf_factory import (journal_paper, one_column_paper, printed_twice, prose, run_in_paper, two_column_paper,
+                                write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -117,3 +118,10 @@ def test_numbered_run_in_headings_and_a_printed_table_of_contents(tmp_path):
     body = doc.text[first.char_start:first.char_end]
     assert body.startswith(f"2.1. First Measure. {prose(1, offset=2)}") and "Remark. " in body
     assert "2.2. Second Measure" not in body
+
+
+def test_content_printed_twice_gives_each_heading_and_line_once(tmp_path):
+    data, truth = two_column_paper()
+    doc = parse_pdf(write(tmp_path, "twice.pdf", printed_twice(data)))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+    assert doc.text == parse_pdf(write(tmp_path, "once.pdf", data)).text
