@@ -93,9 +93,10 @@ def layout_starts(lines: list[Line]) -> list[int]:
     spaced = [i for i, g in enumerate(gaps) if g > pitch + 0.4 * size]
     if len(spaced) >= max(2, 0.1 * len(lines)):
         return sorted({0, *spaced})
+    right = max(l.bbox[2] for l in lines)  # an entry's last line ends short; or the entry is one line, its year on it
     return [0] + [i for i in range(1, len(lines))
                   if lines[i - 1].text.rstrip().endswith(".") and AUTHOR_START_RE.match(lines[i].text)
-                  and lines[i - 1].bbox[2] < max(l.bbox[2] for l in lines) - 2 * size]
+                  and (lines[i - 1].bbox[2] < right - 2 * size or YEAR_RE.search(lines[i].text))]
 
 
 def join(texts: list[str]) -> str:

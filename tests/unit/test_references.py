@@ -7,7 +7,7 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import bibliography_paper, letter_paper, write
+from tests.pdf_factory import Writer, bibliography_paper, letter_paper, write
 
 SHA = "0" * 64
 
@@ -121,3 +121,16 @@ def test_a_numbered_list_closing_the_paper_without_heading_is_the_bibliography(t
     doc = parse_pdf(write(tmp_path, "letter.pdf", data))
     assert [(r.marker, r.raw) for r in doc.references] == [tuple(e.split(" ", 1)) for e in entries]
     assert [r.page for r in doc.references] == [doc.page_count] * len(entries)
+
+
+def test_author_year_entries_of_one_line_each_set_flush_and_unspaced():
+    """No marker, no hanging indent, no space between entries, every entry one line as long as the next: each
+    line that follows an entry's final period and opens with an author and a year is an entry."""
+    w = Writer(columns=1)
+    w.heading("References")
+    entries = [f"Author{chr(65 + n)}, B. and Writer, C. {2000 + n}. A cited paper number {n}. Journal of Tests, {n}:1-9."
+               for n in range(12)]
+    for entry in entries:
+        w.line(entry, size=9)
+    lines = read_layout(pymupdf.open(stream=w.bytes(), filetype="pdf"))[0].lines[1:]
+    assert [r.raw for r in parse_references(lines, "0" * 64)] == entries
