@@ -64,7 +64,20 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
                 lines.append(line)
     images, drawings = _graphics(page)
     return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
-                      lines=_merge_same_baseline(lines), images=images, drawings=drawings)
+                      lines=_merge_same_baseline(_without_repeats(lines)), images=images, drawings=drawings)
+
+
+def _without_repeats(lines: list[Line]) -> list[Line]:
+    """The page's lines, each printed once: a second text layer, or content the producer drew twice (overprinted
+    for a bolder look), repeats a line's text at its place, and read twice it would double every heading."""
+    seen: set[tuple[str, int, int]] = set()
+    out = []
+    for line in lines:
+        key = (line.text, round(line.bbox[0]), round(line.bbox[1]))
+        if key not in seen:
+            seen.add(key)
+            out.append(line)
+    return out
 
 
 def _line(raw: dict, page: int, block: int) -> Line | None:
@@ -247,13 +260,13 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
 # --- reading order ------------------------------------------------------------------------------
 
 
-def _gutter(lines: list[Line], width: float, body: float) -> float | None:
+def _gutter(lines: list[Line], width: float, *sizes: float) -> float | None:
     """x of the gap between two columns, or None for a one-column page.
 
-    Coverage of each x by body-size lines is counted with a difference array; the gutter is the
+    Coverage of each x by lines of the text `sizes` is counted with a difference array; the gutter is the
     least covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
     """
-    lines = [line for line in lines if abs(line.size - body) <= 1.2]  # text in figures has its own columns
+    lines = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]  # figure text aside
     w = int(width) + 2
     cover = [0] * (w + 1)
     for line in lines:
@@ -280,6 +293,15 @@ def _gutter(lines: list[Line], width: float, body: float) -> float | None:
     return float(best_x)
 
 
+def _text_sizes(lines: list[Line]) -> list[float]:
+    """The sizes carrying at least a fifth of a page's characters: its running text, whatever the type."""
+    chars: dict[int, int] = defaultdict(int)
+    for line in lines:
+        chars[round(line.size)] += len(line.text)
+    total = sum(chars.values())
+    return [float(size) for size, n in chars.items() if n >= 0.2 * total]
+
+
 def _rows(lines: list[Line]) -> list[Line]:
     """Top-to-bottom, and left-to-right among lines sharing a baseline."""
     out: list[Line] = []
@@ -300,8 +322,9 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     """One column: top to bottom. Two columns: bands separated by full-width lines (title,
     abstract, wide floats), each band read left column then right column."""
     gutter = _gutter(lines, width, body)
-    if gutter is None:  # a page set mostly in another size than the document (a long table, references)
-        gutter = _gutter(lines, width, _body_size([PageLayout(page=0, width=width, height=0, lines=lines)]))
+    if gutter is None:  # a page set mostly in another size than the document (a long table, references), or
+        # one column in each (the body ends on the left, the references start on the right in their smaller type)
+        gutter = _gutter(lines, width, body, *_text_sizes(lines))
     if gutter is None:
         return [_in_column(line, 0) for line in _rows(lines)], 1
     tol = 0.05 * width

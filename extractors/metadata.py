@@ -211,7 +211,14 @@ def _abstract(heads: list[Heading], placed: list[Placed], text: str) -> tuple[st
     return " ".join(body.split()), Box(page=keep[0].line.page, bbox=_union([p.line.bbox for p in keep if p.line.page == keep[0].line.page]))
 
 
+_ABSTRACT_PART = re.compile(r"^(background|context|objectives?|aims?|purpose|methods?|design|setting|results?|findings|"
+                            r"conclusions?|interpretation|significance)\s*:", re.I)
+
+
 def _first_long_paragraph(heads: list[Heading], placed: list[Placed], text: str) -> tuple[str | None, Box | None]:
+    """An abstract printed without a heading: the first paragraph of prose on page 1 before the first section
+    (at least 300 characters of sentences; abstracts are often set a point or two smaller than the body), with
+    the parts of a structured abstract that follow it (Background: ..., Methods: ..., Conclusions: ...)."""
     first_section = min((min(h.lines) for h in heads if not h.front), default=None)
     paragraphs: dict[int, list[Placed]] = {}
     for p in placed:
@@ -219,11 +226,17 @@ def _first_long_paragraph(heads: list[Heading], placed: list[Placed], text: str)
             break
         paragraphs.setdefault(p.paragraph, []).append(p)
     size = body_size([p.line for p in placed])
-    for group in paragraphs.values():
-        chars = sum(len(p.line.text) for p in group)
-        if chars >= 300 and group[0].line.size >= size - 0.6:
-            body = text[group[0].start:group[-1].end]
-            return " ".join(body.split()), Box(page=1, bbox=_union([p.line.bbox for p in group]))
+    groups = list(paragraphs.values())
+    for n, group in enumerate(groups):
+        if group[0].line.size < size - 1.6:
+            continue
+        if _ABSTRACT_PART.match(group[0].line.text):
+            while n + 1 < len(groups) and _ABSTRACT_PART.match(groups[n + 1][0].line.text):
+                group = group + groups[n + 1]
+                n += 1
+        body = " ".join(text[group[0].start:group[-1].end].split())
+        if len(body) >= 300 and body.endswith(".") and ". " in body:
+            return body, Box(page=1, bbox=_union([p.line.bbox for p in group]))
     return None, None
 
 

@@ -18,7 +18,7 @@ from extractors.equations import find_equations
 from extractors.mentions import find_mentions
 from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section
 from extractors.mupdf import pymupdf
-from extractors.references import parse_references
+from extractors.references import parse_references, unheaded_list
 from extractors.section_kinds import assign_kinds
 from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
 from extractors.summaries import summarize_sections
@@ -51,10 +51,12 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
 
 
 def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
-    """The lines under the last References heading, up to the next heading (an appendix)."""
+    """The lines under the last References heading, up to the next heading (an appendix); without such a
+    heading, a numbered list closing the paper."""
     at = max((n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)), default=None)
     if at is None:
-        return []
+        heading = {i for h in heads for i in h.lines}
+        return unheaded_list([line for i, line in enumerate(lines) if i not in heading])
     end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
     return lines[heads[at].lines[-1] + 1:end]
 
@@ -112,7 +114,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
         heads = find_headings(lines, floating, outline_levels(doc.get_toc()))
         first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
         lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
-        text, placed = assemble(lines, {i for h in heads for i in h.lines})
+        text, placed = assemble(lines, {i for h in heads if not h.run_in for i in h.lines})  # run-in: body too
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
         metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())

@@ -50,6 +50,19 @@ def numbered_starts(lines: list[Line]) -> list[int] | None:
     return starts if len(starts) >= max(3, 0.05 * len(lines)) else None
 
 
+def unheaded_list(lines: list[Line]) -> list[Line]:
+    """A bibliography printed without a heading (as REVTeX and letters journals set it): from the last line
+    opening with "[1]", the lines in that line's type to the end of the document, when they hold entries
+    [1], [2], [3], ... in sequence; else []. Lines in another type (an Acknowledgments paragraph set between
+    the columns of the list) are not part of it."""
+    first = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].text.lstrip().startswith("[1]")), None)
+    if first is None:
+        return []
+    size = lines[first].size
+    run = [line for line in lines[first:] if abs(line.size - size) < 0.6]
+    return run if numbered_starts(run) else []
+
+
 def keyed_starts(lines: list[Line]) -> list[int] | None:
     """Indices of lines opening with an alphanumeric key ("[Smi20]", "[ABC+19]"), when the list is keyed."""
     starts = [i for i, line in enumerate(lines) if KEY_RE.match(line.text)]
@@ -80,9 +93,10 @@ def layout_starts(lines: list[Line]) -> list[int]:
     spaced = [i for i, g in enumerate(gaps) if g > pitch + 0.4 * size]
     if len(spaced) >= max(2, 0.1 * len(lines)):
         return sorted({0, *spaced})
+    right = max(l.bbox[2] for l in lines)  # an entry's last line ends short; or the entry is one line, its year on it
     return [0] + [i for i in range(1, len(lines))
                   if lines[i - 1].text.rstrip().endswith(".") and AUTHOR_START_RE.match(lines[i].text)
-                  and lines[i - 1].bbox[2] < max(l.bbox[2] for l in lines) - 2 * size]
+                  and (lines[i - 1].bbox[2] < right - 2 * size or YEAR_RE.search(lines[i].text))]
 
 
 def join(texts: list[str]) -> str:

@@ -3,7 +3,11 @@
 A heading is a line that stands alone (not a run-in "Training data. We ..."), set apart from the
 body font (bold, larger, capitals or small caps, italic for numbered sub-levels) and either
 numbered in sequence (1, 2.1, A.1, IV, B.), or named like a known section (References,
-Acknowledgments, ...), or set in exactly the style of such a heading.
+Acknowledgments, ...), or set in exactly the style of such a heading, or in a style the document
+gives several stand-alone lines that each open a paragraph (its own unnumbered sub-heading style).
+A numbered heading may also be set run-in ("2.1. Data sources. We ..."): number and emphasised
+title, then the paragraph in the body font. Lines of a printed table of contents (a page number
+flush right on their row) are not headings.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ class Heading:
     front: bool = False  # Abstract, Keywords: front matter, not a section
     fixed: bool = False  # level given by the PDF outline
     by_style: bool = False  # found only by sharing the style of other headings
+    run_in: bool = False  # set at the start of its paragraph's first line: the line is body text too
     style: tuple = field(default=())
 
 
@@ -84,6 +89,63 @@ def _uniform(line: Line) -> bool:
         if s.bold != line.bold or s.italic != line.italic:
             return False
     return True
+
+
+def _run_in(line: Line) -> tuple[str, tuple] | None:
+    """(heading text, its style) of a numbered heading set run-in: the number, a title in bold or italic ending
+    with a period or colon, then the paragraph in the line's body font ("2.1. Data sources. We ..."). Short
+    upright pieces inside the title are math set in roman ("CN", "log") and do not end it."""
+    end = None
+    titled: list = []
+    for n, s in enumerate(line.spans):
+        letters = sum(map(str.isalpha, s.text))
+        if s.bold or s.italic:
+            titled += [s] if letters > 2 else []
+            if titled and s.text.rstrip().endswith((".", ":")):
+                end = n + 1
+        elif letters and (end is not None or letters > 3):
+            break
+    if end is None or end == len(line.spans):
+        return None
+    text = " ".join(" ".join(s.text for s in line.spans[:end]).split())
+    first = titled[0]
+    return text, (round(first.size * 2) / 2, first.bold, first.italic, _caps(text))
+
+
+def _toc_entry(lines: list[Line], i: int) -> bool:
+    """A printed table of contents: the line's row ends, far to its right, in a page number."""
+    line = lines[i]
+    for j in range(max(0, i - 3), min(len(lines), i + 4)):
+        other = lines[j]
+        if (j != i and other.page == line.page and other.column == line.column
+                and other.bbox[0] > line.bbox[2] + 4 * line.size
+                and other.text.strip().isdigit() and len(other.text.strip()) <= 4
+                and min(line.bbox[3], other.bbox[3]) - max(line.bbox[1], other.bbox[1]) > 0.5 * (line.bbox[3] - line.bbox[1])):
+            return True
+    return False
+
+
+def _standalone_styles(lines: list[Line], size: float, in_floats: set[int]) -> set[tuple]:
+    """Styles the document gives at least two short stand-alone lines, each with space above and a paragraph
+    in the body font right below (its first line under the heading's start and about full to the column's
+    edge, ragged right or justified): the document's own (often unnumbered) heading styles, such as bold
+    body-size sub-headings under upper-case section headings."""
+    right = _column_right(lines)
+    count: Counter = Counter()
+    for i, line in enumerate(lines[:-1]):
+        text, nxt = line.text.strip(), lines[i + 1]
+        bare = _clean_title(text)
+        if (i in in_floats or not 2 <= len(bare) <= 80 or len(bare.split()) > 10 or not bare[:1].isupper()
+                or text.endswith((".", ",", ";")) or not _uniform(line) or _numbering(text, False)):
+            continue
+        style = _style(line, bare)
+        if (_distinct(style, size, False) and _gap_above(lines, i)
+                and line.bbox[2] < right[(line.page, line.column)] - 1.5 * size
+                and nxt.page == line.page and nxt.column == line.column and not nxt.bold
+                and abs(nxt.size - size) < 0.6 and nxt.bbox[2] >= right[(nxt.page, nxt.column)] - 4 * size
+                and nxt.bbox[1] >= line.bbox[3] - 0.3 * size and abs(nxt.bbox[0] - line.bbox[0]) < 3 * size):
+            count[style] += 1
+    return {style for style, n in count.items() if n >= 2}
 
 
 def _distinct(style: tuple, size: float, numbered: bool) -> bool:
@@ -150,6 +212,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
     right = _column_right(lines)
+    recurring = _standalone_styles(lines, size, in_floats)
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
     seen_top = in_refs = False
@@ -160,22 +223,30 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if i in taken:
             continue
         text = line.text.strip()
-        if len(text) < 2 or len(text) > 160 or _size(line) < size - 1.2:
-            continue
+        if len(text) < 2 or len(text) > 160 or _size(line) < size - (2.5 if _FRONT.match(text) else 1.2):
+            continue  # front-matter labels (ABSTRACT) may be set smaller than the body
         bare = _clean_title(text)
         entry = outline.get(_key(bare))
         in_outline = entry[0] if entry and line.page >= entry[1] - 1 else None
+        run_in = None
         if not in_outline and not _uniform(line):
-            continue
+            run_in = _run_in(line)
+            if run_in is None:
+                continue
+            text = run_in[0]
         short = line.bbox[2] < right[(line.page, line.column)] - 1.5 * size
         gap_ok = _gap_above(lines, i) or bool(heads) and heads[-1].lines[-1] == i - 1
         numbered = _numbering(text, roman_doc)
+        if run_in and not (numbered and gap_ok):
+            continue  # only a numbered heading is set run-in; bold lead words of a paragraph are not headings
+        if _toc_entry(lines, i):
+            continue
         if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
         if numbered and (gap_ok or short):
             scheme, number, title = numbered
-            style = _style(line, title)
+            style = run_in[1] if run_in else _style(line, title)
             if _distinct(style, size, True) and len(title.split()) <= 18 and not title.rstrip().endswith(","):
                 level = _level(scheme, number, roman_doc, in_refs)
                 value = _top_value(scheme, number)
@@ -193,7 +264,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                     if level == 1 and scheme != "letter":
                         top = value
                     seen_top = True
-                    head = Heading([i], number, _clean_title(title), level, line.page, line.bbox, style=style)
+                    head = Heading([i], number, _clean_title(title), level, line.page, line.bbox, style=style,
+                                   run_in=bool(run_in))
         if head is None and (level := in_outline):
             number = numbered[1] if numbered else None
             title = _clean_title(numbered[2]) if numbered else bare
@@ -208,13 +280,14 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         in_front = front_y is not None and line.page == 1 and line.bbox[1] < front_y  # beside the abstract
         if head is None and seen_top and gap_ok and short and styles and i not in in_floats and not in_front:
             style = _style(line, bare)
-            if (style in styles and _distinct(style, size, False) and len(bare.split()) <= 10
+            if ((style in styles or style in recurring) and _distinct(style, size, False) and len(bare.split()) <= 10
                     and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
                 head = Heading([i], None, bare, 0, line.page, line.bbox, style=style, by_style=True)
         if head is None:
             continue
-        _absorb_wrapped(lines, head, taken, size)
-        if not head.front:
+        if not head.run_in:
+            _absorb_wrapped(lines, head, taken, size)
+        if not head.front and not head.run_in:  # a run-in title's font also sets lead words that are no heading
             if head.number is not None or head.fixed:
                 styles[head.style][head.level] += 1
             elif head.style not in styles:
@@ -295,8 +368,10 @@ def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: flo
     while j < len(lines) and len(head.lines) < 3:
         nxt = lines[j]
         text = nxt.text.strip()
+        style = _style(nxt, text)
         same = (nxt.page == last.page and nxt.column == last.column and _uniform(nxt)
-                and _style(nxt, text)[:3] == head.style[:3] and _distinct(_style(nxt, text), size, False)
+                and style[:3] == head.style[:3] and (style[3] or not head.style[3])  # "METHODS" + "Cell Culture"
+                and _distinct(style, size, head.number is not None)
                 and -0.3 * nxt.size <= nxt.bbox[1] - last.bbox[3] < 0.6 * nxt.size and not head.title.endswith(".")
                 and _numbering(text, False) is None and not _KNOWN.match(text) and not _FRONT.match(text))
         if not same:
@@ -329,7 +404,8 @@ def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]
 
 def build_sections(heads: list[Heading], placed: list[Placed], text_length: int, sha256: str) -> list[Section]:
     """Sections with parents, page spans and the char range of their own body text (up to the
-    next heading of any level)."""
+    next heading of any level; a run-in heading's body starts with its line, which holds the paragraph's
+    first words)."""
     by_index = {p.index: p for p in placed}
     sections: list[Section] = []
     stack: list[Section] = []
@@ -346,7 +422,7 @@ def build_sections(heads: list[Heading], placed: list[Placed], text_length: int,
             id=element_id("section", sha256, len(sections), head.title), number=head.number, title=head.title,
             level=head.level, parent_id=stack[-1].id if stack else None, ordinal=len(sections),
             page_start=head.page, page_end=max(p.line.page for p in body), box=Box(page=head.page, bbox=head.bbox),
-            char_start=min(end, last.end + 2), char_end=end)
+            char_start=by_index[head.lines[0]].start if head.run_in else min(end, last.end + 2), char_end=end)
         sections.append(section)
         stack.append(section)
     return sections

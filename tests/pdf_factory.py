@@ -461,3 +461,122 @@ def experiments_paper(title: str, experiments: str, related: str) -> bytes:
     w.paragraph("[1] M. Marcus, B. Santorini and M. Marcinkiewicz. Building a large annotated corpus of English. "
                 "Computational Linguistics, 1993.", size=9)
     return w.bytes({"title": title})
+
+
+# --- heading conventions other than numbered bold lines (issue 26's failure classes) -------------------------
+
+
+def journal_paper(columns: int = 2, abstract_label: bool = True) -> tuple[bytes, Truth]:
+    """A journal layout: a small upper-case ABSTRACT label (or none) over a structured abstract (Background:,
+    Methods:, Conclusions:), upper-case bold level-1 headings and unnumbered bold body-size sub-headings, one of them set
+    directly under its section's heading with no space between ("MATERIALS AND METHODS" / "Cell Culture")."""
+    parts = [("Background:", prose(2)), ("Methods:", prose(2, offset=2)), ("Conclusions:", prose(2, offset=4))]
+    truth = Truth(title="Stress Responses of Cultured Cells Under Heat", authors=["Alice Smith", "Bob Jones"],
+                  abstract=" ".join(f"{label} {text}" for label, text in parts))
+    w = Writer(columns=columns)
+    w.line(truth.title, size=16, font=BOLD, full_width=True)
+    w.space(6)
+    w.line("Alice Smith and Bob Jones", size=11, full_width=True)
+    w.line("Department of Testing, University of Examples", size=8, font=ITALIC, full_width=True)
+    w.space(10)
+    if abstract_label:
+        w.line("ABSTRACT", size=8, full_width=True)
+    w.space(4)
+    for label, text in parts:
+        w.paragraph(f"{label} {text}", size=9, full_width=True)
+    w.start_columns()
+    outline = [("INTRODUCTION", 1, 3), ("MATERIALS AND METHODS", 1, 0), ("Cell Culture", 2, 4),
+               ("Statistical Analysis", 2, 3), ("RESULTS", 1, 2), ("Primary Outcome", 2, 4), ("DISCUSSION", 1, 3),
+               ("REFERENCES", 1, 0)]
+    for title, level, paragraphs in outline:
+        if level == 1:
+            truth.sections.append((None, title, 1, w.heading(title, size=10)))
+        elif truth.sections[-1][1] == "MATERIALS AND METHODS":  # directly under it, no space between
+            w.line(title, 10, BOLD)
+            w.space(3)
+            truth.sections.append((None, title, 2, w.page_number))
+        else:
+            truth.sections.append((None, title, 2, w.heading(title, size=10)))
+        for n in range(paragraphs):
+            w.paragraph(prose(5, offset=n + level))
+    for n in range(1, 4):
+        w.paragraph(f"{n}. A. Author. A cited paper number {n}. Journal of Tests, 20{10 + n}.", size=9)
+    truth.pages = w.page_number
+    return w.bytes(), truth
+
+
+def run_in_paper() -> tuple[bytes, Truth]:
+    """A mathematics-journal layout: a printed table of contents (entries with their page number flush right),
+    level-1 headings on their own line and numbered level-2 headings set run-in, a bold title ending in a
+    period followed by the paragraph on the same line ("2.1. First Measure. The ..."), and an unnumbered bold
+    lead ("Remark.") that is no heading. The PDF outline names the headings too, so the contents page's entries
+    match it as well as the headings do."""
+    truth = Truth(title="Measures of Influence with Run-In Headings", authors=["Alice Smith"], abstract=prose(3))
+    outline = [("1", "Introduction", 1), ("2", "Structural Measures", 1), ("2.1", "First Measure", 2),
+               ("2.2", "Second Measure", 2), ("3", "Results", 1), ("3.1", "Spread of Influence", 2)]
+    w = Writer(columns=1)
+    w.line(truth.title, size=14, font=BOLD, full_width=True, center=True)
+    w.line("Alice Smith", size=10, full_width=True, center=True)
+    w.space(8)
+    w.paragraph(f"Abstract. {truth.abstract}", size=9)
+    w.line("Contents", size=10, center=True)
+    for n, (number, title, _) in enumerate(outline):
+        page_number = str(2 + n // 2)
+        right = w.margin + w.col_width - 24 - pymupdf.get_text_length(page_number, fontname=REGULAR, fontsize=10)
+        w.page.insert_text((right, w.y + 10), page_number, fontname=REGULAR, fontsize=10)
+        w.line(f"{number}. {title}", x_offset=12)
+    w.new_page()
+    for number, title, level in outline:
+        if level == 1:
+            truth.sections.append((number, title, 1, w.heading(f"{number}. {title}", size=10)))
+            w.paragraph(prose(6, offset=1))
+            continue
+        w.space(8)
+        w.paragraph(prose(6, offset=2), run_in=f"{number}. {title}.")
+        truth.sections.append((number, title, 2, w.page_number))
+        w.space(8)
+        w.paragraph(prose(4, offset=3), run_in="Remark.")
+    truth.pages = w.page_number
+    w.doc.set_toc([[level, f"{number}. {title}", 2] for number, title, level in outline])  # as hyperref writes it
+    return w.bytes(), truth
+
+
+def letter_paper(references: int = 12) -> tuple[bytes, Truth, list[str]]:
+    """A physics-letter layout (REVTeX): an abstract set smaller than the body under the byline with no heading,
+    and a bibliography with no heading: on the last page the left column ends in body text and the right one
+    holds numbered entries in small type. Returns the PDF, the truth and the entries' texts."""
+    truth = Truth(title="Ultra Light Particles and the Microwave Background", authors=["Alice Smith", "Bob Jones"],
+                  abstract=prose(5, offset=1))
+    w = Writer(columns=2)
+    w.line(truth.title, size=14, font=BOLD, full_width=True, center=True)
+    w.space(4)
+    w.line("Alice Smith and Bob Jones", size=10, full_width=True, center=True)
+    w.line("Department of Physics, University of Examples", size=8, font=ITALIC, full_width=True, center=True)
+    w.space(8)
+    w.paragraph(truth.abstract, size=9, full_width=True)
+    w.start_columns()
+    for number, title in (("I", "INTRODUCTION"), ("II", "THE MODEL"), ("III", "CONCLUSIONS")):
+        truth.sections.append((number, title, 1, w.heading(f"{number}. {title}", size=10)))
+        for n in range(3):
+            w.paragraph(prose(6, offset=n))
+    w.new_page()
+    filler = w.wrap(prose(60), 10, REGULAR, w.col_width)
+    while w.y + 12.5 <= HEIGHT - w.margin - 20:  # the left column ends in body text ...
+        w.line(filler.pop(0))
+    w.column, w.y = 1, w.top  # ... and the right one holds only the list, in smaller type
+    entries = [f"[{n}] A. Author and B. Writer, Phys. Rev. D {40 + n}, {100 * n} (20{10 + n})." for n in
+               range(1, references + 1)]
+    for entry in entries:
+        w.line(entry, size=8)
+    truth.pages = w.page_number
+    return w.bytes(), truth, entries
+
+
+def printed_twice(data: bytes) -> bytes:
+    """The same PDF with every page's content drawn a second time over the first (a second text layer, or a
+    producer that overprints text to make it look bolder): what a reader sees does not change."""
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    copy = pymupdf.open(stream=data, filetype="pdf")
+    for page in doc:
+        page.show_pdf_page(page.rect, copy, page.number)
+    return doc.tobytes()

@@ -3,7 +3,7 @@ import pytest
 
 from extractors.layout import read_layout
 from extractors.text import join_lines, normalize
-from tests.pdf_factory import BOLD, HEIGHT, WIDTH, one_column_paper, two_column_paper
+from tests.pdf_factory import BOLD, HEIGHT, WIDTH, letter_paper, one_column_paper, two_column_paper
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +85,13 @@ def test_join_lines_dehyphenates_only_word_breaks():
 def test_loose_tex_accents_join_their_letters():
     assert normalize("Pierre-Franc\u00b8ois Gr\u00b4egory J\u02dbedrzej") == "Pierre-François Grégory Jędrzej"
     assert normalize("authors\u00b4 roles") == "authors\u00b4 roles"  # an acute used as an apostrophe
+
+
+def test_columns_set_in_two_types_are_read_as_two_columns():
+    """The last page of a letter: the body ends in the left column, the right one holds the references in
+    smaller type. Neither size alone fills both columns, yet the page has two."""
+    data, _, entries = letter_paper()
+    last = read_layout(pymupdf.open(stream=data, filetype="pdf"))[-1]
+    assert last.columns == 2
+    right = [line.text for line in last.lines if line.column == 1]
+    assert right == entries

@@ -1,6 +1,8 @@
 from extractors.metadata import _names, valid_meta_title
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import one_column_paper, two_column_paper, write
+import pytest
+
+from tests.pdf_factory import journal_paper, letter_paper, one_column_paper, two_column_paper, write
 
 
 def test_title_authors_abstract_as_printed_not_from_pdf_metadata(tmp_path):
@@ -24,3 +26,19 @@ def test_author_lines():
     assert _names("Georgiana Dinu and Marco Baroni") == ["Georgiana Dinu", "Marco Baroni"]
     assert _names("Kyle Lo1,2∗, Lucy Lu Wang2 & Daniel S. Weld") == ["Kyle Lo", "Lucy Lu Wang", "Daniel S. Weld"]
     assert _names("We introduce the problem of generation") == []
+
+
+@pytest.mark.parametrize("label", [True, False])
+def test_structured_abstract_under_a_small_label_or_none(label, tmp_path):
+    """A journal's structured abstract (Background:, Methods:, Conclusions:, each its own paragraph) is one
+    abstract, under an ABSTRACT label set smaller than the body or under no label at all."""
+    data, truth = journal_paper(abstract_label=label)
+    doc = parse_pdf(write(tmp_path, "journal.pdf", data))
+    assert doc.metadata.abstract == truth.abstract
+    assert doc.metadata.title == truth.title
+
+
+def test_abstract_without_heading_set_smaller_than_the_body(tmp_path):
+    data, truth, _ = letter_paper()
+    doc = parse_pdf(write(tmp_path, "letter.pdf", data))
+    assert doc.metadata.abstract == truth.abstract

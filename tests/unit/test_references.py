@@ -6,7 +6,8 @@ import pytest
 from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
-from tests.pdf_factory import bibliography_paper
+from extractors.pipeline import parse_pdf
+from tests.pdf_factory import Writer, bibliography_paper, letter_paper, write
 
 SHA = "0" * 64
 
@@ -111,3 +112,25 @@ def test_lines_handed_over_out_of_page_order_are_read_page_by_page():
     page2 = [line("3. C. Cole. Third. Venue, 2013.", 100, page=2), line("4. D. Dunn. Fourth. Venue, 2014.", 112, page=2)]
     page1 = [line("1. A. Able. First. Venue, 2011.", 600), line("2. B. Baker. Second. Venue, 2012.", 612)]
     assert [r.marker for r in parse_references(page2 + page1, SHA)] == ["1.", "2.", "3.", "4."]
+
+
+def test_a_numbered_list_closing_the_paper_without_heading_is_the_bibliography(tmp_path):
+    """REVTeX sets the bibliography without a heading: the [1], [2], ... entries closing the paper are read as
+    one entry each, and no body line is taken for one."""
+    data, _, entries = letter_paper()
+    doc = parse_pdf(write(tmp_path, "letter.pdf", data))
+    assert [(r.marker, r.raw) for r in doc.references] == [tuple(e.split(" ", 1)) for e in entries]
+    assert [r.page for r in doc.references] == [doc.page_count] * len(entries)
+
+
+def test_author_year_entries_of_one_line_each_set_flush_and_unspaced():
+    """No marker, no hanging indent, no space between entries, every entry one line as long as the next: each
+    line that follows an entry's final period and opens with an author and a year is an entry."""
+    w = Writer(columns=1)
+    w.heading("References")
+    entries = [f"Author{chr(65 + n)}, B. and Writer, C. {2000 + n}. A cited paper number {n}. Journal of Tests, {n}:1-9."
+               for n in range(12)]
+    for entry in entries:
+        w.line(entry, size=9)
+    lines = read_layout(pymupdf.open(stream=w.bytes(), filetype="pdf"))[0].lines[1:]
+    assert [r.raw for r in parse_references(lines, "0" * 64)] == entries

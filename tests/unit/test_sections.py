@@ -7,7 +7,8 @@ from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
-from tests.pdf_factory import one_column_paper, two_column_paper, write
+from tests.pdf_factory import (journal_paper, one_column_paper, printed_twice, prose, run_in_paper, two_column_paper,
+                                write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -93,3 +94,34 @@ def test_pdf_outline_names_headings_a_style_alone_would_miss(tmp_path):
     parsed = parse_pdf(write(tmp_path, "outline.pdf", doc.tobytes()))
     assert [(s.title, s.level) for s in parsed.sections] == [
         ("Overview of the Field", 1), ("Details That Matter", 2), ("Closing Remarks", 1)]
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+def test_unnumbered_bold_sub_headings_under_upper_case_headings(columns, tmp_path):
+    """Journal layouts: bold body-size sub-headings recur through the paper, each over a paragraph; one set right
+    under its section's upper-case heading stays a heading of its own, a level below."""
+    data, truth = journal_paper(columns)
+    doc = parse_pdf(write(tmp_path, "journal.pdf", data))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+    by_title = {s.title: s for s in doc.sections}
+    assert by_title["Cell Culture"].parent_id == by_title["MATERIALS AND METHODS"].id
+    assert doc.text[by_title["Cell Culture"].char_start:].startswith(prose(1, offset=2))  # its first paragraph
+
+
+def test_numbered_run_in_headings_and_a_printed_table_of_contents(tmp_path):
+    """"2.1. First Measure. The ..." is a section whose body starts on its own line; the contents page's entries
+    (and the bold lead "Remark.") are no headings, so every heading comes once, on the page it is printed on."""
+    data, truth = run_in_paper()
+    doc = parse_pdf(write(tmp_path, "run-in.pdf", data))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+    first = next(s for s in doc.sections if s.number == "2.1")
+    body = doc.text[first.char_start:first.char_end]
+    assert body.startswith(f"2.1. First Measure. {prose(1, offset=2)}") and "Remark. " in body
+    assert "2.2. Second Measure" not in body
+
+
+def test_content_printed_twice_gives_each_heading_and_line_once(tmp_path):
+    data, truth = two_column_paper()
+    doc = parse_pdf(write(tmp_path, "twice.pdf", printed_twice(data)))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+    assert doc.text == parse_pdf(write(tmp_path, "once.pdf", data)).text
