@@ -160,7 +160,8 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
         nodes, edges = map_document(doc, vectors)
         seconds["map"] = time.perf_counter() - began
         began = time.perf_counter()
-        semantic = extract_semantics(doc, _worker["mention_tagger"])  # issue 6: entities, experiments, results and links of the paper
+        # issue 6: entities, experiments, results and links of the paper
+        semantic = extract_semantics(doc, _worker["mention_tagger"])
         nodes, edges = nodes + semantic.nodes, edges + semantic.edges
         tagger = _worker["tagger"]  # issue 30: the paper's and its sections' research domains
         tagged = domain_records(doc.sha256, paper_id(doc.sha256), tagger.tag_paper(domains.passages_of(doc, vectors)),
@@ -286,6 +287,10 @@ class Ingestor:
         first = list(islice(todo, max(1, self.workers)))
         if not first:
             return
+        if self.settings.semantic_tagger:  # a missing model stops the run before any worker starts
+            from extractors.semantic.tagger import check_installed
+
+            check_installed()
         initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
                     self.seeds, self.settings.semantic_tagger)
         if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it

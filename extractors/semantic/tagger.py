@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from extractors.semantic.passages import FRONT, Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, clean_name, strong_name, valid_name
 from extractors.semantic.salience import Located
+from ontology.errors import PaperKGError
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -30,12 +31,18 @@ STRENGTH = 0.3  # as weak as a lexicon hit: a mention needs place evidence to be
 
 @lru_cache(maxsize=1)
 def load(model_dir: Path = MODEL_DIR) -> Language:
-    """The trained pipeline, once per process (a few MB; about a second). A missing model is an install error."""
+    """The trained pipeline, once per process (8.5 MB; about a second)."""
     from extractors.semantic.nlp import spacy_module
 
-    if not (model_dir / "meta.json").is_file():
-        raise FileNotFoundError(f"no trained mention tagger in {model_dir}: run `kg train tagger` to build it")
+    check_installed(model_dir)
     return spacy_module().load(model_dir)
+
+
+def check_installed(model_dir: Path = MODEL_DIR) -> None:
+    """A missing model is an install error, said before any paper is parsed (and before spaCy is imported)."""
+    if not (model_dir / "meta.json").is_file():
+        raise PaperKGError(f"no trained mention tagger in {model_dir}",
+                           hint="reinstall paperkg, run `kg train tagger`, or set PAPERKG_SEMANTIC_TAGGER=false")
 
 
 def tagger_cues(passages: list[Passage], nlp: Language) -> list[Located]:

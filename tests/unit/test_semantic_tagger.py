@@ -74,3 +74,11 @@ def test_the_shipped_model_tags_scierc_test_sentences_with_their_gold_types(wher
 
     predicted = predicted_mentions({"doc_key": where, "sentences": [tokens], "ner": [gold]}, tagger.load())
     assert {tuple(m) for m in gold} <= predicted
+
+
+def test_a_missing_model_is_a_clear_error_not_a_crash(tmp_path):
+    from ontology.errors import PaperKGError
+
+    with pytest.raises(PaperKGError, match="no trained mention tagger") as caught:
+        tagger.load(tmp_path)
+    assert "PAPERKG_SEMANTIC_TAGGER=false" in caught.value.hint
