@@ -123,10 +123,15 @@ class Prepared:
 _worker: dict = {}
 
 
-def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str, seeds: domains.Seeds) -> None:
-    """Load the schema, the spaCy pipelines, the embeddings and the domain tagger (which embeds its seed phrases)
-    once per process, before the sandbox's memory limit applies (kg/sandbox.py)."""
+def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str, seeds: domains.Seeds,
+                 mention_tagger: bool = False) -> None:
+    """Load the schema, the spaCy pipelines (the trained mention tagger when it is on), the embeddings and the
+    domain tagger (which embeds its seed phrases) once per process, before the sandbox's memory limit applies
+    (kg/sandbox.py)."""
+    from extractors.semantic import tagger  # imports spaCy: parser processes only, not every `kg` command
+
     nlp.load()
+    _worker["mention_tagger"] = tagger.load() if mention_tagger else None
     _worker["schema"] = get_schema()
     _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
     _worker["tagger"] = domains.Tagger(seeds, _worker["embedder"].embed if _worker["embedder"] else None)
@@ -155,7 +160,8 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
         nodes, edges = map_document(doc, vectors)
         seconds["map"] = time.perf_counter() - began
         began = time.perf_counter()
-        semantic = extract_semantics(doc)  # issue 6: entities, experiments, results and links of the paper
+        # issue 6: entities, experiments, results and links of the paper
+        semantic = extract_semantics(doc, _worker["mention_tagger"])
         nodes, edges = nodes + semantic.nodes, edges + semantic.edges
         tagger = _worker["tagger"]  # issue 30: the paper's and its sections' research domains
         tagged = domain_records(doc.sha256, paper_id(doc.sha256), tagger.tag_paper(domains.passages_of(doc, vectors)),
@@ -281,8 +287,12 @@ class Ingestor:
         first = list(islice(todo, max(1, self.workers)))
         if not first:
             return
+        if self.settings.semantic_tagger:  # a missing model stops the run before any worker starts
+            from extractors.semantic.tagger import check_installed
+
+            check_installed()
         initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
-                    self.seeds)
+                    self.seeds, self.settings.semantic_tagger)
         if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it
             embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                      kind=self.settings.embedder)

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     # The seed phrases of the research domains papers and sections are tagged with (extractors/data/domains.yaml
     # when unset); `kg domains retag` applies a changed file to the papers already in the graph
     domain_seeds: Path | None = None
+    # The mention tagger trained on SciERC (extractors/semantic/tagger.py) as a source of entity cues besides the
+    # patterns; off: on the gold papers it did not raise F1 (docs/benchmarks.md, *Mention tagger*)
+    semantic_tagger: bool = False
 
     # REST API and QA (issue 7)
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.non_entities import NonEntities, cited_people, common_words
 from extractors.semantic.passages import Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
+from extractors.semantic.tagger import tagger_cues
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 
 @dataclass
@@ -43,11 +48,14 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
 
 
 def analyse_passages(passages: list[Passage], extra_cues: list[Located] = (),
-                     non_entities: NonEntities = NonEntities()) -> Analysis:
+                     non_entities: NonEntities = NonEntities(), tagger: Language | None = None) -> Analysis:
     """`non_entities`: what the paper's byline and bibliography name (people, venues, organisations); the
-    people its text cites by name are added here, so text without a parsed bibliography is filtered too."""
+    people its text cites by name are added here, so text without a parsed bibliography is filtered too.
+    `tagger`: the trained mention tagger (tagger.py), whose mentions join the patterns' cues; None: patterns only."""
     sentences, pairs = analyse(passages)
     cues = locate_cues(passages, sentences) + list(extra_cues)
+    if tagger is not None:
+        cues += tagger_cues(passages, tagger)
     texts = [p.text for p in passages if p.kind != "cells"]
     excluded = non_entities.with_people(cited_people(texts))
     ranked = [e for e in rank_entities(passages, cues, pairs) if not excluded.excludes(e.label, e.name)]

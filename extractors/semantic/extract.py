@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from extractors.model import Document, paper_id
 from extractors.semantic import EXTRACTOR
@@ -25,6 +26,9 @@ from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, name_con
 from extractors.semantic.results import table_experiment
 from extractors.semantic.salience import Entity, MentionSpan
 from ontology.records import EdgeRecord, NodeRecord
+
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 _PAPER_EDGE = {DATASET: "EVALUATES_ON", METRIC: "MEASURES", TASK: "ADDRESSES"}
 
@@ -65,9 +69,10 @@ def _evidence_passages(e: Entity) -> list[int]:
     return list(dict.fromkeys([l.passage for l in e.evidence] + [m.passage for m in e.mentions]))[:8]
 
 
-def extract_semantics(doc: Document) -> SemanticExtraction:
+def extract_semantics(doc: Document, tagger: Language | None = None) -> SemanticExtraction:
+    """`tagger`: the trained mention tagger (tagger.load()), a source of cues besides the patterns; None: patterns only."""
     passages = document_passages(doc)
-    analysis = analyse_passages(passages, non_entities=of_document(doc))
+    analysis = analyse_passages(passages, non_entities=of_document(doc), tagger=tagger)
     return build_records(doc.sha256, paper_id(doc.sha256), passages, analysis, doc)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,12 +39,16 @@ def _torch_hidden():
             del sys.modules["torch"]
 
 
+def spacy_module() -> ModuleType:
+    """spaCy, imported on first use (`kg` commands that extract nothing do not pay for it) with torch hidden."""
+    with _torch_hidden():
+        import spacy
+    return spacy
+
+
 @lru_cache(maxsize=1)
 def sentences() -> Language:
-    with _torch_hidden():  # imported on first use: `kg` commands that extract nothing do not pay for it
-        import spacy
-
-    nlp = spacy.blank("en")
+    nlp = spacy_module().blank("en")
     nlp.max_length = 5_000_000
     return nlp
 
@@ -51,11 +56,8 @@ def sentences() -> Language:
 @lru_cache(maxsize=1)
 def parser() -> Language | None:
     """The small English pipeline without NER and lemmatizer, or None when it is not installed."""
-    with _torch_hidden():
-        import spacy
-
     try:
-        return spacy.load(PARSER_PACKAGE, exclude=["ner", "lemmatizer"])
+        return spacy_module().load(PARSER_PACKAGE, exclude=["ner", "lemmatizer"])
     except OSError:
         return None
 

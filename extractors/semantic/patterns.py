@@ -120,7 +120,7 @@ def _compiled() -> dict[str, tuple[re.Pattern, str, float]]:
     }
 
 
-def _clean(name: str, kind: str) -> str:
+def clean_name(name: str, kind: str) -> str:
     """Drop stop words at both ends ('In PubTabNet' -> 'PubTabNet', 'the dependency parsing' -> ...)."""
     t = lexicons.terms()
     words = name.strip(" ,.;:()[]'\"").split()
@@ -173,7 +173,7 @@ def _plausible(name: str, family: str) -> bool:
 _TASK_CONTEXTS = ("task_context", "task_address")  # 'a model for parsing' is too weak for one noun
 
 
-def _valid(name: str, kind: str, family: str = "") -> bool:
+def valid_name(name: str, kind: str, family: str = "") -> bool:
     """A task is a phrase of 2-4 words, or one task noun a task context names ('the summarization task')."""
     if not name or len(name) > 60 or len(re.findall(r"[A-Za-z]", name)) < 2:
         return False
@@ -234,7 +234,7 @@ def coordination_cues(sentence: str, cues: list[Cue]) -> list[Cue]:
             continue
         kind = kinds.pop()
         for s, e in members:
-            if not any(c.start == s for c in inside) and _valid(sentence[s:e], kind):
+            if not any(c.start == s for c in inside) and valid_name(sentence[s:e], kind):
                 out.append(Cue(kind, sentence[s:e], s, e, "coordination", 0.5))
     return out
 
@@ -252,7 +252,7 @@ def dataset_list_cues(sentence: str) -> list[Cue]:
     out = []
     for m in _dataset_list().finditer(sentence):
         for s, e in _members(sentence, m.start("l"), m.end("l")):
-            if _valid(sentence[s:e], DATASET):
+            if valid_name(sentence[s:e], DATASET):
                 out.append(Cue(DATASET, sentence[s:e], s, e, "dataset_list", 0.75))
     return out
 
@@ -362,8 +362,8 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
             if group is None:
                 continue
             raw = m.group(group)
-            name = _clean(raw, kind)
-            if not _valid(name, kind, family):
+            name = clean_name(raw, kind)
+            if not valid_name(name, kind, family):
                 continue
             if family.startswith("proposed") and not (strong_name(name) or len(name.split()) > 1) or \
                     m.start(group) == 0 and kind != TASK and not strong_name(name):
@@ -379,7 +379,7 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
     if triggers["dataset_head"].search(sentence):
         cues += dataset_list_cues(sentence)
     cues += coordination_cues(sentence, cues)
-    if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and _valid(m.group("n"), METHOD):
+    if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and valid_name(m.group("n"), METHOD):
         cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))
     return cues
 

@@ -2,7 +2,8 @@
 them by the votes of the pattern families, count their mentions in the text, and keep the salient ones.
 
 Salience is a noisy-or of the distinct families that found a name, raised by how often and where the name
-is mentioned (title, abstract, experiment/result sections, tables). A lexicon hit alone never passes.
+is mentioned (title, abstract, experiment/result sections, tables). A lexicon hit or a tagger
+mention alone never passes.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from extractors.semantic.passages import FRONT, Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, strong_name
 
 PROPOSED_FAMILIES = ("proposed_we", "proposed_our", "proposed_title", "proposed_appositive")
-LEXICON_FAMILIES = {"metric_lexicon", "dataset_lexicon"}
-_LEXICON_ALONE_MENTIONS = 3
+# Families that decide nothing alone: a lexicon hit, or a mention the trained tagger found (a model of abstracts
+# says a phrase names a thing of a kind, not that the paper is about it)
+WEAK_FAMILIES = {"metric_lexicon", "dataset_lexicon", "tagger"}
+_WEAK_ALONE_MENTIONS = 3
 _GENERIC = ("used", "cited", "method_head", "table_row")  # families that say 'a named thing', not which kind
 THRESHOLDS = {DATASET: 0.5, METHOD: 0.55, METRIC: 0.5, TASK: 0.55}  # set on SciREX train docs and the gold set together
 _SECTION_WEIGHT = {"Abstract": 1.0, "Introduction": 0.8, "Method": 0.9, "Experiment": 1.0, "Result": 1.0,
@@ -174,9 +177,9 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
         mentions = find_mentions(set(surfaces), passages, lowered)
-        if not mentions or set(families) <= LEXICON_FAMILIES and len(mentions) < _LEXICON_ALONE_MENTIONS and \
+        if not mentions or set(families) <= WEAK_FAMILIES and len(mentions) < _WEAK_ALONE_MENTIONS and \
                 not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
-            continue  # a lexicon hit decides nothing alone: it needs a pattern, repeated mentions or a table
+            continue  # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
         texts = Counter(m.text for m in mentions)
         name, canonical = _names(label, surfaces, texts, long_keys)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))

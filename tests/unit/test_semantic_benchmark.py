@@ -37,3 +37,11 @@ def test_scirex_reader():
     assert scirex_gold(doc) == {"datasets": [["SQuAD", "SQuAD"]], "methods": [["Model X"]], "metrics": [["F1", "F1"]],
                                 "tasks": []}
     assert detokenize(["state", "-", "of", "-", "the", "-", "art", ","]) == "state-of-the-art,"
+
+
+def test_scirex_split_holds_out_a_fifth_of_the_documents_by_a_fixed_rule():
+    from extractors.semantic.benchmark import SCIREX_HELD_OUT, scirex_split
+
+    ids = [f"doc{n:04d}" for n in range(2000)]
+    held_out = [i for i in ids if scirex_split(i) == SCIREX_HELD_OUT]
+    assert 0.17 < len(held_out) / len(ids) < 0.23

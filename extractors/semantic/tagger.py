@@ -1,0 +1,66 @@
+"""The mention tagger: a spaCy NER pipeline (tok2vec + ner) trained on SciERC train (`kg train tagger`), whose
+Task, Method, Metric and Material mentions become cues of the family "tagger" for salience (salience.py).
+
+A mention found by a model trained on abstracts says "this phrase names a thing of this kind", not "the paper is
+about it": so a tagger cue is weak alone and becomes an entity only with the place evidence salience adds (many
+mentions, the title or abstract, a table). Its spans pass the same cleaning and validity checks as the patterns'
+names, and the paper's non-entities (authors, venues, common words) filter it afterwards like any candidate.
+The trained pipeline ships in the package (extractors/data/tagger): training needs SciERC, which an install has not.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from extractors.semantic.passages import FRONT, Passage
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, clean_name, strong_name, valid_name
+from extractors.semantic.salience import Located
+from ontology.errors import PaperKGError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+MODEL_DIR = Path(__file__).resolve().parents[1] / "data" / "tagger"
+FAMILY = "tagger"
+# SciERC's types that name what the ontology has; OtherScientificTerm and Generic ("this approach") name nothing
+TYPE_OF = {"Task": TASK, "Method": METHOD, "Metric": METRIC, "Material": DATASET}
+STRENGTH = 0.3  # as weak as a lexicon hit: a mention needs place evidence to become a salient entity
+
+
+@lru_cache(maxsize=1)
+def load(model_dir: Path = MODEL_DIR) -> Language:
+    """The trained pipeline, once per process (8.5 MB; about a second)."""
+    from extractors.semantic.nlp import spacy_module
+
+    check_installed(model_dir)
+    return spacy_module().load(model_dir)
+
+
+def check_installed(model_dir: Path = MODEL_DIR) -> None:
+    """A missing model is an install error, said before any paper is parsed (and before spaCy is imported)."""
+    if not (model_dir / "meta.json").is_file():
+        raise PaperKGError(f"no trained mention tagger in {model_dir}",
+                           hint="reinstall paperkg, run `kg train tagger`, or set PAPERKG_SEMANTIC_TAGGER=false")
+
+
+def tagger_cues(passages: list[Passage], nlp: Language) -> list[Located]:
+    """The tagger's typed mentions in the title, the abstract and the section headings, cleaned like a pattern's
+    names. It was trained on abstracts, and what a paper is about is named there; salience then counts the
+    mentions of these names in the whole paper. Tagging only these keeps its cost to a few hundred words a paper."""
+    indexes = [i for i, p in enumerate(passages)
+               if p.kind in ("title", "heading") or p.kind == "text" and p.section_kind == FRONT]
+    out = []
+    for i, doc in zip(indexes, nlp.pipe((passages[i].text for i in indexes), batch_size=32)):
+        for ent in doc.ents:
+            kind = TYPE_OF.get(ent.label_)
+            if kind is None:
+                continue
+            name = clean_name(ent.text, kind)
+            opens = ent.start == 0 or doc[ent.start - 1].text in (".", "?", "!", ":")
+            if not valid_name(name, kind) or opens and len(name.split()) == 1 and not strong_name(name):
+                continue  # a capitalised word opening a sentence is not a name by itself
+            start = ent.start_char + ent.text.find(name)
+            out.append(Located(Cue(kind, name, 0, len(name), FAMILY, STRENGTH), i, start, start + len(name)))
+    return out

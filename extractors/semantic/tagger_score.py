@@ -1,0 +1,63 @@
+"""Typed mention F1 of the tagger on SciERC records, as the SciERC papers count it: a predicted mention is
+correct when its token span and its type equal a gold mention's. Every gold mention counts, the nested ones the
+flat tagger cannot predict included (scierc.record_to_doc drops them from training only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from extractors.semantic.scierc import LABELS, record_to_doc
+from extractors.semantic.tagger import TYPE_OF
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+
+Mention = tuple[int, int, str]  # first token, last token (inclusive, as SciERC), type
+
+
+@dataclass
+class MentionCounts:
+    correct: int = 0
+    predicted: int = 0
+    gold: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.predicted if self.predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.gold if self.gold else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def gold_mentions(record: dict) -> set[Mention]:
+    return {(s, e, t) for sentence in record["ner"] for s, e, t in sentence}
+
+
+def predicted_mentions(record: dict, nlp: Language) -> set[Mention]:
+    """The tagger's mentions on the record's own tokens (the gold tokenisation, as SciERC is scored)."""
+    doc = record_to_doc(record, nlp.vocab, labels=())
+    for _, component in nlp.pipeline:
+        doc = component(doc)
+    return {(ent.start, ent.end - 1, ent.label_) for ent in doc.ents}
+
+
+def score(pairs: Iterable[tuple[set[Mention], set[Mention]]]) -> dict[str, MentionCounts]:
+    """Counts per type, over all six types ("all") and over the four the ontology has ("ontology types":
+    Task, Method, Metric, Material as Dataset), from (gold, predicted) mention sets."""
+    out = {name: MentionCounts() for name in (*LABELS, "all", "ontology types")}
+    for gold, predicted in pairs:
+        for t in LABELS:
+            g, p = {m for m in gold if m[2] == t}, {m for m in predicted if m[2] == t}
+            for name in (t, "all", *(("ontology types",) if t in TYPE_OF else ())):
+                out[name].correct += len(g & p)
+                out[name].predicted += len(p)
+                out[name].gold += len(g)
+    return out
