@@ -1,8 +1,8 @@
 """`kg bench bulk`: the import step of a bulk first load (kg.bulk) in graph elements per second.
 
-The papers of a corpus are parsed once; their records then go through kg.bulk's GraphImage `copies` times, each
-copy a paper of its own (a new sha256, new ids for the paper's own elements, no DOI of its own, so copies do not
-cite each other) sharing the authors, entities and domains of the original, as papers of a larger corpus do. The
+The papers of a corpus are parsed once; bench.synth then makes `papers` synthetic papers of them (new ids and
+DOIs, perturbed titles and text, entities and authors drawn from Zipf-distributed vocabularies, citations by
+preferential attachment), which go through kg.bulk's GraphImage as `kg ingest --bulk` writes parsed papers. The
 CSV is imported into a throw-away local server by kg.bulk.import_files, as `kg ingest --bulk` does; the figure is
 nodes plus relationships over the wall time of `neo4j-admin database import full` (its JVM start included); the
 importer's own reported time is recorded beside it, and the empty-list pass and the constraints and indexes
@@ -11,64 +11,26 @@ importer's own reported time is recorded beside it, and the empty-list pass and 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
 import time
 from contextlib import closing
-from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
-from extractors.model import paper_id
+from bench.synth import SynthConfig, Synthesizer, Template
 from kg import store
 from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
-from kg.entities import entity_labels
 from kg.ingest import Prepared
-from kg.runs import Run
 from kg.settings import Settings
-from ontology.records import EdgeRecord, NodeRecord
 
 TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on this machine
 
 
-def copy_of(run: Run, prepared: Prepared, k: int) -> tuple[Run, list[NodeRecord], list[EdgeRecord]]:
-    """Copy `k` of a parsed paper (copy 0 is the paper itself)."""
-    if k == 0:
-        return run, prepared.nodes, prepared.edges
-    sha = hashlib.sha256(f"{run.sha256}#{k}".encode()).hexdigest()
-    new_run = replace(run, sha256=sha)
-    own = {n.id for n in prepared.nodes if n.props.get("paper_sha256") == run.sha256 and n.label not in entity_labels()}
-    old_paper = paper_id(run.sha256)
-
-    def renamed(node_id: str) -> str:
-        return paper_id(sha) if node_id == old_paper else f"{node_id}-{k}" if node_id in own else node_id
-
-    def props(values: dict) -> dict:
-        out = dict(values)
-        if out.get("paper_sha256") == run.sha256:
-            out["paper_sha256"] = sha
-        if "run_id" in out:
-            out["run_id"] = new_run.id
-        if "source_chunk_ids" in out:
-            out["source_chunk_ids"] = [renamed(c) for c in out["source_chunk_ids"]]
-        return out
-
-    nodes = []
-    for n in prepared.nodes:
-        values = props(n.props)
-        if n.label == "Paper":
-            values.update(sha256=sha, doi=None)
-        nodes.append(NodeRecord(n.label, renamed(n.id), values))
-    edges = [EdgeRecord(e.type, e.source_label, renamed(e.source_id), e.target_label, renamed(e.target_id),
-                        props(e.props)) for e in prepared.edges]
-    return new_run, nodes, edges
-
-
-def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int | None,
+def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
         progress=lambda _: None) -> dict:
     started, machine = datetime.now(timezone.utc), machine_info()  # the load average before the run
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-bulk-") as tmp:
@@ -81,18 +43,17 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
                 files = sorted(corpus.glob("*.pdf"))[:limit]
                 began = time.perf_counter()
                 with closing(ingestor.parsed(files)) as papers:
-                    parsed = [(r, p) for _, _, r, p in papers if isinstance(p, Prepared)]
+                    parsed = [Template(r, p.nodes, p.edges) for _, _, r, p in papers if isinstance(p, Prepared)]
                 parse_seconds = time.perf_counter() - began
             folder = Path(tmp) / "csv"
             folder.mkdir()
             csv = CsvGraph(ingestor.schema, folder)
             image = GraphImage(ingestor.schema, csv)
-            progress(f"writing {copies} copies of {len(parsed)} papers as CSV")
+            progress(f"writing {synth.papers:,} synthetic papers made of {len(parsed)} as CSV")
             began = time.perf_counter()
-            for k in range(copies):
-                for paper_run, prepared in parsed:
-                    new_run, nodes, edges = copy_of(paper_run, prepared, k)
-                    image.add(new_run, nodes, edges, len(prepared.rejections))
+            synthesizer = Synthesizer(parsed, synth)
+            for paper in synthesizer.papers():
+                image.add(paper.run, paper.nodes, paper.edges, 0)
             arguments = image.close()
             csv_seconds = time.perf_counter() - began
             csv_bytes = sum(f.stat().st_size for f in folder.iterdir())
@@ -104,7 +65,10 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
     elements = csv.nodes + csv.relationships
     rate = elements / seconds["import"]
     return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine,
-            "corpus": str(corpus), "papers_parsed": len(parsed), "copies": copies, "papers": len(parsed) * copies,
+            "corpus": str(corpus), "papers_parsed": len(parsed), "papers": synth.papers,
+            "synthetic": {"seed": synth.seed, "vocabulary": synth.vocabulary, "zipf": synth.zipf,
+                          "authors": synth.authors, "cite_share": synth.cite_share, "vectors": synth.vectors,
+                          **synthesizer.stats.as_json()},
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
             "csv_bytes": csv_bytes, "store_bytes": store_bytes,
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,
