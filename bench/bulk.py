@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import time
 from contextlib import closing
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -66,9 +67,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
     rate = elements / seconds["import"]
     return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine,
             "corpus": str(corpus), "papers_parsed": len(parsed), "papers": synth.papers,
-            "synthetic": {"seed": synth.seed, "vocabulary": synth.vocabulary, "zipf": synth.zipf,
-                          "authors": synth.authors, "cite_share": synth.cite_share, "vectors": synth.vectors,
-                          **synthesizer.stats.as_json()},
+            "synthetic": {"config": asdict(synth), "drawn": synthesizer.stats.as_json()},
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
             "csv_bytes": csv_bytes, "store_bytes": store_bytes,
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,

@@ -32,7 +32,7 @@ def bulk_bench(
         report = run(corpus, get_settings(), SynthConfig(papers, seed=seed, vocabulary=vocabulary, vectors=vectors),
                      workers, templates, progress=status.update)
     seconds = report["seconds"]
-    shared = report["synthetic"]
+    shared = report["synthetic"]["drawn"]
     console.print(f"{report['papers']:,} synthetic papers of {report['papers_parsed']} parsed ({shared['entities']:,} "
                   f"entities, {shared['entity_reuse_share']:.0%} of mentions shared; {shared['citations']:,} "
                   f"citations): "
