@@ -22,6 +22,9 @@ def bulk_bench(
     vocabulary: int = typer.Option(5000, "--vocabulary", min=1,
                                    help="entity names per label the papers draw from (fewer: more shared)"),
     vectors: bool = typer.Option(True, "--vectors/--no-vectors", help="chunk vectors in the load"),
+    then_write: int = typer.Option(0, "--then-write", min=0,
+                                   help="then write N more papers transactionally, into the empty and the loaded "
+                                        "graph, and time node lookups"),
     workers: int = typer.Option(2, "--workers", "-w", min=0, help="parser processes"),
     out: Path = typer.Option(Path("bench/results"), "--out", file_okay=False, help="folder of the JSON report"),
 ) -> None:
@@ -30,7 +33,7 @@ def bulk_bench(
     empty-list pass and the constraint and index builds apart. Exit status 1 below the target."""
     with console.status("starting") as status:
         report = run(corpus, get_settings(), SynthConfig(papers, seed=seed, vocabulary=vocabulary, vectors=vectors),
-                     workers, templates, progress=status.update)
+                     workers, templates, progress=status.update, then_write=then_write)
     seconds = report["seconds"]
     shared = report["synthetic"]["drawn"]
     console.print(f"{report['papers']:,} synthetic papers of {report['papers_parsed']} parsed ({shared['entities']:,} "
@@ -44,6 +47,12 @@ def bulk_bench(
                   f"{report['import_tool_elements_per_s'] or 0:,}); empty lists "
                   f"{seconds['lists']:.1f} s, constraints and indexes {seconds['schema']:.1f} s; parse "
                   f"{seconds['parse']:.1f} s, CSV {seconds['csv']:.1f} s", highlight=False)
+    if report["transactional"]:
+        growth = report["transactional"]
+        console.print(f"transactional writer, {then_write} papers: {growth['empty_graph']['elements_per_s']:,} "
+                      f"elements/s into the empty graph, {growth['loaded_graph']['elements_per_s']:,} into the loaded "
+                      f"one ({growth['ratio']}x); node lookup p95 {growth['node_lookup']['p95_ms']} ms",
+                      highlight=False)
     console.print(f"report: {write(report, out)}", highlight=False)
     if not report["met"]:
         raise typer.Exit(1)
