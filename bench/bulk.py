@@ -1,75 +1,78 @@
 """`kg bench bulk`: the import step of a bulk first load (kg.bulk) in graph elements per second.
 
-The papers of a corpus are parsed once; their records then go through kg.bulk's GraphImage `copies` times, each
-copy a paper of its own (a new sha256, new ids for the paper's own elements, no DOI of its own, so copies do not
-cite each other) sharing the authors, entities and domains of the original, as papers of a larger corpus do. The
+The papers of a corpus are parsed once; bench.synth then makes `papers` synthetic papers of them (new ids and
+DOIs, perturbed titles and text, entities and authors drawn from Zipf-distributed vocabularies, citations by
+preferential attachment), which go through kg.bulk's GraphImage as `kg ingest --bulk` writes parsed papers. The
 CSV is imported into a throw-away local server by kg.bulk.import_files, as `kg ingest --bulk` does; the figure is
 nodes plus relationships over the wall time of `neo4j-admin database import full` (its JVM start included); the
 importer's own reported time is recorded beside it, and the empty-list pass and the constraints and indexes
 (fulltext and vector) are timed on their own.
+
+With `then_write` K, how the graph's size changes the transactional path is measured as well (issue 31, item 4):
+K more synthetic papers go through the ingest's writer (kg.papers.WritePipeline, one transaction per paper) into
+the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
+(kg.queries.get_node, one client) of papers and entities of the loaded graph are timed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
+import random
+import statistics
 import shutil
 import tempfile
 import time
 from contextlib import closing
-from dataclasses import replace
+from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
-from extractors.model import paper_id
+from bench.ingest import WriterResult, _written
+from bench.synth import SynthConfig, SynthPaper, Synthesizer, Template
 from kg import store
 from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
-from kg.entities import entity_labels
 from kg.ingest import Prepared
-from kg.runs import Run
+from kg.papers import WritePipeline
+from kg.queries import get_node
+from kg.schema import init_schema
 from kg.settings import Settings
-from ontology.records import EdgeRecord, NodeRecord
 
 TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on this machine
 
 
-def copy_of(run: Run, prepared: Prepared, k: int) -> tuple[Run, list[NodeRecord], list[EdgeRecord]]:
-    """Copy `k` of a parsed paper (copy 0 is the paper itself)."""
-    if k == 0:
-        return run, prepared.nodes, prepared.edges
-    sha = hashlib.sha256(f"{run.sha256}#{k}".encode()).hexdigest()
-    new_run = replace(run, sha256=sha)
-    own = {n.id for n in prepared.nodes if n.props.get("paper_sha256") == run.sha256 and n.label not in entity_labels()}
-    old_paper = paper_id(run.sha256)
-
-    def renamed(node_id: str) -> str:
-        return paper_id(sha) if node_id == old_paper else f"{node_id}-{k}" if node_id in own else node_id
-
-    def props(values: dict) -> dict:
-        out = dict(values)
-        if out.get("paper_sha256") == run.sha256:
-            out["paper_sha256"] = sha
-        if "run_id" in out:
-            out["run_id"] = new_run.id
-        if "source_chunk_ids" in out:
-            out["source_chunk_ids"] = [renamed(c) for c in out["source_chunk_ids"]]
-        return out
-
-    nodes = []
-    for n in prepared.nodes:
-        values = props(n.props)
-        if n.label == "Paper":
-            values.update(sha256=sha, doi=None)
-        nodes.append(NodeRecord(n.label, renamed(n.id), values))
-    edges = [EdgeRecord(e.type, e.source_label, renamed(e.source_id), e.target_label, renamed(e.target_id),
-                        props(e.props)) for e in prepared.edges]
-    return new_run, nodes, edges
+def transactional(driver, schema, papers: list[SynthPaper], database: str) -> WriterResult:
+    """What the ingest's writer commits for `papers`, one transaction each, timed from the first paper's commit (a
+    warm-up) to the last one's."""
+    pipeline = WritePipeline(driver, schema, database)
+    try:
+        futures = [pipeline.submit(p.run, p.nodes, p.edges) for p in papers]
+        futures[0].result()
+        return _written(futures[1:], time.perf_counter())
+    finally:
+        pipeline.close()
 
 
-def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int | None,
-        progress=lambda _: None) -> dict:
+def _writer_json(result: WriterResult) -> dict:
+    return {"papers": result.papers, "elements": result.elements, "seconds": round(result.seconds, 2),
+            "elements_per_s": round(result.per_second)}
+
+
+def lookups(driver, schema, ids: list[str], database: str) -> dict:
+    """Milliseconds per get_node of each id, one after the other: median and p95."""
+    times = []
+    for node_id in ids:
+        began = time.perf_counter()
+        get_node(driver, schema, node_id, database)
+        times.append((time.perf_counter() - began) * 1000)
+    times.sort()
+    return {"lookups": len(times), "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(times[max(0, round(0.95 * len(times)) - 1)], 2)}
+
+
+def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
+        progress=lambda _: None, then_write: int = 0) -> dict:
     started, machine = datetime.now(timezone.utc), machine_info()  # the load average before the run
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-bulk-") as tmp:
         local = throwaway_settings(Path(tmp), cache_dir=settings.cache_dir, neo4j_heap=settings.neo4j_heap,
@@ -81,35 +84,57 @@ def run(corpus: Path, settings: Settings, copies: int, workers: int, limit: int 
                 files = sorted(corpus.glob("*.pdf"))[:limit]
                 began = time.perf_counter()
                 with closing(ingestor.parsed(files)) as papers:
-                    parsed = [(r, p) for _, _, r, p in papers if isinstance(p, Prepared)]
+                    parsed = [Template(r, p.nodes, p.edges) for _, _, r, p in papers if isinstance(p, Prepared)]
                 parse_seconds = time.perf_counter() - began
             folder = Path(tmp) / "csv"
             folder.mkdir()
             csv = CsvGraph(ingestor.schema, folder)
             image = GraphImage(ingestor.schema, csv)
-            progress(f"writing {copies} copies of {len(parsed)} papers as CSV")
+            progress(f"writing {synth.papers:,} synthetic papers made of {len(parsed)} as CSV")
             began = time.perf_counter()
-            for k in range(copies):
-                for paper_run, prepared in parsed:
-                    new_run, nodes, edges = copy_of(paper_run, prepared, k)
-                    image.add(new_run, nodes, edges, len(prepared.rejections))
+            synthesizer = Synthesizer(parsed, synth)
+            sample: list[str] = []  # ids of papers and entities of the load, for lookups
+            pick = random.Random(synth.seed)  # not the synthesizer's: sampling must not change the papers
+            for paper in synthesizer.papers():
+                image.add(paper.run, paper.nodes, paper.edges, 0)
+                if len(sample) < 400 and pick.random() < 0.2:
+                    sample += [n.id for n in paper.nodes if n.label in ("Paper", "Chunk")][:2]  # written as they are
             arguments = image.close()
             csv_seconds = time.perf_counter() - began
+            extra = [synthesizer.paper(synth.papers + k) for k in range(then_write + 1 if then_write else 0)]
+            growth = {}
+            if extra:
+                progress(f"writing {then_write} papers into the empty database")
+                with store.connect(local) as driver:
+                    init_schema(driver, ingestor.schema, local.embedding_dim, local.neo4j_database)
+                    growth["empty_graph"] = _writer_json(transactional(driver, ingestor.schema, extra,
+                                                                       local.neo4j_database))
             csv_bytes = sum(f.stat().st_size for f in folder.iterdir())
             progress(f"importing {csv.nodes + csv.relationships:,} elements")
             seconds = import_files(server, local, ingestor.schema, folder, arguments)
+            if extra:
+                progress(f"writing the same {then_write} papers into the loaded graph; lookups")
+                with store.connect(local) as driver:
+                    growth["loaded_graph"] = _writer_json(transactional(driver, ingestor.schema, extra,
+                                                                        local.neo4j_database))
+                    growth["ratio"] = round(growth["empty_graph"]["elements_per_s"]
+                                            / growth["loaded_graph"]["elements_per_s"], 3)
+                    pick.shuffle(sample)
+                    growth["node_lookup"] = lookups(driver, ingestor.schema, sample, local.neo4j_database)
             shutil.rmtree(folder)
             store_bytes = sum(f.stat().st_size for f in (server.data_dir / "databases" / "neo4j").rglob("*")
                               if f.is_file())
     elements = csv.nodes + csv.relationships
     rate = elements / seconds["import"]
     return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine,
-            "corpus": str(corpus), "papers_parsed": len(parsed), "copies": copies, "papers": len(parsed) * copies,
+            "corpus": str(corpus), "papers_parsed": len(parsed), "papers": synth.papers,
+            "synthetic": {"config": asdict(synth), "drawn": synthesizer.stats.as_json()},
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
             "csv_bytes": csv_bytes, "store_bytes": store_bytes,
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,
             "seconds": {"parse": round(parse_seconds, 2), "csv": round(csv_seconds, 2),
                         **{k: round(v, 2) for k, v in seconds.items()}},
+            "transactional": growth or None,
             "import_elements_per_s": round(rate), "target_elements_per_s": TARGET_ELEMENTS_PER_S,
             "import_tool_elements_per_s": (round(elements / seconds["import_tool"]) if seconds.get("import_tool")
                                            else None),

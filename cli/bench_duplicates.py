@@ -37,8 +37,8 @@ def duplicates_bench(
         report, _ = detect(driver, schema, embed=embedder.embed if embedder else None,
                            database=settings.neo4j_database)
         seconds = time.perf_counter() - start
-        papers = driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n", database_=settings.neo4j_database
-                                      ).records[0]["n"]
+        papers = driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n", database_=settings.neo4j_database,
+                                      routing_="r").records[0]["n"]
         items = candidates(driver, schema, limit=500, database=settings.neo4j_database)["items"]
     proposed = [(i["source"]["label"], i["source"]["name"], i["target"]["name"]) for i in items]
     result = score(proposed, judgements(judged), known_pairs(known))

@@ -364,7 +364,8 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
     folder = settings.data_dir / "bulk"
     with store.connect(settings) as driver:
         store.require_supported(store.server_info(driver).version)
-        if not replace and driver.execute_query(_HAS_GRAPH, database_=settings.neo4j_database).records[0]["has"]:
+        if not replace and driver.execute_query(_HAS_GRAPH, database_=settings.neo4j_database,
+                                                routing_="r").records[0]["has"]:
             raise ConfigurationError("the database already holds a graph: a bulk load would overwrite it",
                                      hint="ingest into it with `kg ingest` (no --bulk), or pass --replace to "
                                           "discard the graph and load these files instead")
@@ -426,6 +427,6 @@ def set_empty_lists(driver, schema: Schema, database: str | None = None) -> None
         names = sorted({name for owner in owners for name, spec in owner.properties.items() if spec.many})
         sets = ", ".join(f"x.`{n}` = CASE WHEN '{n}' IN x.`{EMPTY_LISTS}` THEN [] ELSE x.`{n}` END" for n in names)
         remove = f"x:`{FIX_LABEL}`, x.`{EMPTY_LISTS}`" if "(x:" in match else f"x.`{EMPTY_LISTS}`"
-        with driver.session(database=database) as session:  # CALL IN TRANSACTIONS needs an auto-commit transaction
+        with store.write_session(driver, database) as session:  # CALL IN TRANSACTIONS: an auto-commit transaction
             session.run(f"{match} CALL (x) {{ SET {sets} REMOVE {remove} }} IN TRANSACTIONS OF {_FIX_BATCH} ROWS"
                         ).consume()

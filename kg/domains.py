@@ -19,6 +19,7 @@ from neo4j import Driver, ManagedTransaction
 
 from extractors.domains import EXTRACTOR, VERSION, Passage, Seeds, Tag, Tagger
 from extractors.model import paper_id
+from kg import store
 from kg.mapping import provenance
 from kg.papers import lock_paper
 from kg.queries import resolve_paper
@@ -118,7 +119,7 @@ class RetagReport:
 def retag(driver: Driver, schema: Schema, tagger: Tagger, *, database: str | None = None) -> RetagReport:
     """Tag every paper again with `tagger`'s seeds, from the text and embeddings in the graph, in one transaction:
     only IN_DOMAIN edges and Domain nodes change."""
-    with driver.session(database=database) as session:
+    with store.write_session(driver, database) as session:
         return session.execute_write(_retag, schema, tagger)
 
 

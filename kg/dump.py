@@ -32,10 +32,10 @@ def canonical_dump(driver: Driver, database: str | None = None, *, skip_labels: 
                    volatile: tuple[str, ...] = VOLATILE) -> list[str]:
     """Sorted lines; nodes and edges touching a label in `skip_labels` are left out."""
     lines = []
-    for r in driver.execute_query(_NODES, database_=database).records:
+    for r in driver.execute_query(_NODES, database_=database, routing_="r").records:
         if not set(r["labels"]) & set(skip_labels):
             lines.append(json.dumps({"labels": sorted(r["labels"]), **_clean(r["props"], volatile)}, sort_keys=True))
-    for r in driver.execute_query(_EDGES, database_=database).records:
+    for r in driver.execute_query(_EDGES, database_=database, routing_="r").records:
         if not (set(r["slabels"]) | set(r["tlabels"])) & set(skip_labels):
             lines.append(json.dumps({"edge": [r["source"], r["type"], r["target"]], **_clean(r["props"], volatile)},
                                     sort_keys=True))

@@ -22,6 +22,7 @@ from neo4j.exceptions import ConstraintError
 
 from extractors.bbox import parse_bbox
 from extractors.model import Box
+from kg import store
 from kg.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
@@ -122,28 +123,28 @@ class PaperWrite:
     entities: CatalogUpdate | None = None  # for the writer's EntityCatalog, once committed (None: nothing to tell)
 
 
-def _session(driver: Driver, database: str | None):
+def _session(driver: Driver, database: str | None, *, write: bool):
     """A session without server notifications: on a young graph every query here names types and properties
     that do not exist yet, which Neo4j would report as warnings."""
-    return driver.session(database=database, notifications_min_severity="OFF")
+    return (store.write_session if write else store.read_session)(driver, database, notifications_min_severity="OFF")
 
 
 def unchanged(driver: Driver, shas: list[str], versions: list[str], database: str | None = None) -> set[str]:
     """The files among `shas` that a succeeded run already ingested with exactly these extractor versions."""
-    with _session(driver, database) as session:
+    with _session(driver, database, write=False) as session:
         return {r["sha"] for r in session.run(_UNCHANGED, shas=shas, versions=versions)}
 
 
 def find_paper(driver: Driver, key: str, database: str | None = None) -> str | None:
     """The sha256 of the paper whose id or sha256 is `key`."""
-    with _session(driver, database) as session:
+    with _session(driver, database, write=False) as session:
         record = session.run(_FIND_PAPER, key=key).single()
     return record["sha"] if record else None
 
 
 def papers_present(driver: Driver, shas: list[str], database: str | None = None) -> set[str]:
     """The files among `shas` that a paper in the graph refers to (kg.filestore keeps exactly those)."""
-    with _session(driver, database) as session:
+    with _session(driver, database, write=False) as session:
         return {r["sha"] for r in session.run(_PRESENT, shas=shas)}
 
 
@@ -286,7 +287,7 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     races a curator there), or, for a new paper writing ahead, before it writes its own nodes. `catalog` resolves
     the paper's entities without reading all of the graph's (WritePipeline's), and learns those it created.
     """
-    with _session(driver, database) as session:
+    with _session(driver, database, write=True) as session:
         began = time.perf_counter()
         try:
             try:
@@ -492,7 +493,7 @@ def _add(result: PaperWrite, written: tuple[int, int, list[EdgeRecord]]) -> None
 def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:
     """Remove the paper's nodes and edges and the shared automatic nodes only it used; returns (nodes, edges)
     removed. Curated shared nodes stay even when no paper links them any more."""
-    with _session(driver, database) as session:
+    with _session(driver, database, write=True) as session:
         return session.execute_write(_delete_subgraph, sha, schema)
 
 

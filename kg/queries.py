@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import READ_ACCESS, Driver, Query
+from neo4j import Driver, Query
 from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
 from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 
 from extractors.bbox import parse_bbox
 from extractors.semantic.canonical import normalize
-from kg import cypher_guard
+from kg import cypher_guard, store
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
 from kg.fulltext import lucene_query
@@ -476,7 +476,7 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
         raise BusyError(f"Neo4j still runs {overdue} earlier queries of this endpoint past their time limit (a loop "
                         "inside one expression, which Neo4j does not interrupt)",
                         hint="they end on their own; restarting Neo4j (`kg db stop`, `kg db start`) ends them now")
-    with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+    with store.read_session(driver, database) as session:
         try:
             plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
         except CypherSyntaxError as exc:

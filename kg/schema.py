@@ -88,17 +88,18 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
     dropped = sorted(name for name, cypher in before.items() if planned.get(name) != cypher)  # gone or redefined
     for name in dropped:
         kind = "CONSTRAINT" if name in constraints else "INDEX"
-        driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database)  # a name we created
+        driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database, routing_="w")  # a name we created
     existing = (constraints | _names(driver, _INDEXES, database)) - set(dropped)
     created = [name for name in planned if name not in existing]
     for name in created:
-        driver.execute_query(planned[name], database_=database)
+        driver.execute_query(planned[name], database_=database, routing_="w")
     if created:
-        driver.execute_query(_AWAIT, database_=database)
+        driver.execute_query(_AWAIT, database_=database, routing_="w")
     if recorded is None or previous != schema.version or not known:
         driver.execute_query(_WRITE_VERSION, id=_VERSION_ID, version=schema.version,
                              version_iri=str(schema.version_iri), embedding_dim=embedding_dim,
-                             managed=list(planned), definitions=list(planned.values()), database_=database)
+                             managed=list(planned), definitions=list(planned.values()), database_=database,
+                             routing_="w")
     action = ("created" if recorded is None else "migrated" if previous != schema.version
               else "repaired" if created else "unchanged")
     return InitReport(action=action, version=schema.version, previous_version=previous, created=created,
@@ -113,18 +114,20 @@ def init_configured(settings: Settings, *, only_if_empty: bool = False) -> InitR
         return init_schema(driver, get_schema(), settings.embedding_dim, settings.neo4j_database)
 
 
+# The reads below decide what init_schema writes, so they go to the leader (routing_="w"), which a reader may lag.
+
 def recorded_version(driver: Driver, database: str | None = None) -> dict[str, Any] | None:
-    records = driver.execute_query(_READ_VERSION, id=_VERSION_ID, database_=database).records
+    records = driver.execute_query(_READ_VERSION, id=_VERSION_ID, database_=database, routing_="w").records
     return records[0]["v"] if records else None
 
 
 def is_empty(driver: Driver, database: str | None = None) -> bool:
     """No nodes at all (so no schema-version node either): a database `kg db start` should initialise."""
-    return driver.execute_query(_EMPTY, database_=database).records[0]["empty"]
+    return driver.execute_query(_EMPTY, database_=database, routing_="w").records[0]["empty"]
 
 
 def _names(driver: Driver, show: str, database: str | None) -> set[str]:
-    return {r["name"] for r in driver.execute_query(show, database_=database).records}
+    return {r["name"] for r in driver.execute_query(show, database_=database, routing_="w").records}
 
 
 def _check_compatible(recorded: dict[str, Any] | None, version: str, planned: dict[str, str], before: dict[str, str],

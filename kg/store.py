@@ -1,10 +1,16 @@
-"""The one way the code opens a Neo4j driver, with failures turned into errors a user can act on."""
+"""The one way the code opens a Neo4j driver and its sessions, with failures turned into errors a user can act on.
+
+Every statement says whether it reads or writes: `execute_query(..., routing_=READ or WRITE)`, or a session from
+read_session()/write_session(). With a routing URI (`neo4j://`, `neo4j+s://`) the driver then sends reads to the
+cluster's secondaries and followers and writes to the leader, so the same code serves a single server, a cluster
+or Aura (docs/deployment.md); with `bolt://` every statement goes to the one server named.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j import Driver, GraphDatabase, NotificationDisabledClassification
+from neo4j import READ_ACCESS, WRITE_ACCESS, Driver, GraphDatabase, NotificationDisabledClassification, Session
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from kg.errors import ConfigurationError, DatabaseUnavailable, ServerError
@@ -66,8 +72,26 @@ def friendly_error(exc: Exception, settings: Settings) -> Exception:
     return exc
 
 
+def read_session(driver: Driver, database: str | None = None, **options) -> Session:
+    """A session whose transactions read, routed to a reader of a cluster."""
+    return _session(driver, database, READ_ACCESS, options)
+
+
+def write_session(driver: Driver, database: str | None = None, **options) -> Session:
+    """A session whose transactions write, routed to the leader of the database."""
+    return _session(driver, database, WRITE_ACCESS, options)
+
+
+def _session(driver: Driver, database: str | None, mode: str, options: dict) -> Session:
+    """Sessions share the bookmarks of the driver's execute_query calls, so that a read after a write of the same
+    process sees that write even on a reader that lags behind the leader (causal consistency); on one server
+    bookmarks cost nothing."""
+    return driver.session(database=database, default_access_mode=mode,
+                          bookmark_manager=driver.execute_query_bookmark_manager, **options)
+
+
 def server_info(driver: Driver, database: str = "system") -> ServerInfo:
-    record = driver.execute_query(_COMPONENTS, database_=database).records[0]
+    record = driver.execute_query(_COMPONENTS, database_=database, routing_="r").records[0]
     return ServerInfo(version=record["version"], edition=record["edition"])
 
 

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 from neo4j import Driver, ManagedTransaction
 
+from kg import store
 from kg.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
@@ -145,7 +146,7 @@ def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[Edg
     report = WriteReport(rejections=list(batch.rejections))
     if not batch.nodes and not batch.edges:
         return report
-    with driver.session(database=database) as session:
+    with store.write_session(driver, database) as session:
         report.nodes_written, report.edges_written, missing = session.execute_write(write_in_transaction, batch.nodes,
                                                                                    batch.edges)
     report.rejections += missing_endpoints(missing)

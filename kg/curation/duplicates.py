@@ -18,6 +18,7 @@ from neo4j import Driver, ManagedTransaction
 from extractors.semantic.duplicates import (EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters,
                                             propose)
 from extractors.semantic.passages import Passage
+from kg import store
 from kg.curation import cypher
 from kg.curation.operations import now_utc
 from kg.validation import validate_batch
@@ -54,7 +55,7 @@ def detect(driver: Driver, schema: Schema, *, embed: Embed | None = None, databa
     _, pairs = analyse(passages) if passages else ([], [])
     definitions = [Definition(p.short, p.long, passages[p.passage].chunk_id) for p in pairs]
     found = propose(entities, definitions, embed)
-    with driver.session(database=database) as session:
+    with store.write_session(driver, database) as session:
         replaced, kept_apart, written = session.execute_write(_write, schema, found)
     report = DetectReport(len(entities), len(passages), len(found), kept_apart, replaced, written, embed is not None)
     return report, found

@@ -13,7 +13,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from kg import queries
+from kg import queries, store
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
@@ -222,7 +222,7 @@ class Curation:
             if props is None:
                 raise NotFoundError(f"{ref.key} is not in the graph")
             return state(ref, props, self._edge_id(tx, ref))
-        with self.driver.session(database=self.database) as session:
+        with store.read_session(self.driver, self.database) as session:
             return session.execute_read(work)
 
     # ------------------------------------------------------------ status and properties
@@ -398,7 +398,7 @@ class Curation:
 
     # ------------------------------------------------------------ plumbing
     def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
-        with self.driver.session(database=self.database) as session:
+        with store.write_session(self.driver, self.database) as session:
             return session.execute_write(work)
 
     def locked(self, tx: ManagedTransaction, ref: Ref, if_match: str | None) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j import READ_ACCESS, Driver, Query
+from neo4j import Driver, Query
 from neo4j.exceptions import ClientError
 
+from kg import store
 from kg.curation.hidden import visible_records
 from kg.errors import LimitExceededError
 from kg.queries import resolve_paper
@@ -60,10 +61,10 @@ class _Budget:
 
     def read(self, driver: Driver, cypher: str, database: str | None, **params) -> list:
         if self.bound is None:
-            return driver.execute_query(cypher, **params, database_=database).records
+            return driver.execute_query(cypher, **params, database_=database, routing_="r").records
         records = []
         try:
-            with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
+            with store.read_session(driver, database) as session:
                 for record in session.run(Query(cypher, timeout=self.bound.timeout_s), params):
                     self.left -= 1
                     if self.left < 0:

@@ -73,7 +73,8 @@ def import_graph(driver: Driver, schema: Schema, document: Any, *, embedding_dim
                  database: str | None = None, merge: bool = False) -> WriteReport:
     """Validate the whole file, then write it in one transaction; refuse a non-empty database unless `merge`."""
     nodes, edges = from_document(document, schema)
-    if not merge and driver.execute_query(_HAS_DATA, labels=list(schema.labels), database_=database).records[0][0]:
+    if not merge and driver.execute_query(_HAS_DATA, labels=list(schema.labels), database_=database,
+                                        routing_="w").records[0][0]:
         raise GraphImportError("the database already holds a graph",
                                hint="import into an empty database, or pass --merge to merge by id")
     batch = validate_batch(nodes, edges, schema)

@@ -289,7 +289,7 @@ class LocalNeo4j:
             return False
         with driver:
             driver.execute_query("ALTER CURRENT USER SET PASSWORD FROM $old TO $new", old=_LEGACY_PASSWORD,
-                                 new=stored, database_="system")
+                                 new=stored, database_="system", routing_="w")
         return True
 
     def _wait_until_ready(self, proc: subprocess.Popen) -> None:
@@ -319,7 +319,7 @@ class LocalNeo4j:
                 time.sleep(0.5)
                 continue
             with driver:
-                answering = driver.execute_query(_DATA_DIR).records[0]["value"]
+                answering = driver.execute_query(_DATA_DIR, routing_="r").records[0]["value"]
             if Path(answering).resolve() != self.data_dir.resolve():
                 # Another server took the port between our check and our JVM's bind: never adopt it.
                 self.stop()
