@@ -5,9 +5,9 @@ flat tagger cannot predict included (scierc.record_to_doc drops them from traini
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from extractors.semantic.benchmark import EntityCounts
 from extractors.semantic.scierc import LABELS, record_to_doc
 from extractors.semantic.tagger import TYPE_OF
 
@@ -15,26 +15,6 @@ if TYPE_CHECKING:
     from spacy.language import Language
 
 Mention = tuple[int, int, str]  # first token, last token (inclusive, as SciERC), type
-
-
-@dataclass
-class MentionCounts:
-    correct: int = 0
-    predicted: int = 0
-    gold: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.correct / self.predicted if self.predicted else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.correct / self.gold if self.gold else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 def gold_mentions(record: dict) -> set[Mention]:
@@ -49,15 +29,15 @@ def predicted_mentions(record: dict, nlp: Language) -> set[Mention]:
     return {(ent.start, ent.end - 1, ent.label_) for ent in doc.ents}
 
 
-def score(pairs: Iterable[tuple[set[Mention], set[Mention]]]) -> dict[str, MentionCounts]:
+def score(pairs: Iterable[tuple[set[Mention], set[Mention]]]) -> dict[str, EntityCounts]:
     """Counts per type, over all six types ("all") and over the four the ontology has ("ontology types":
-    Task, Method, Metric, Material as Dataset), from (gold, predicted) mention sets."""
-    out = {name: MentionCounts() for name in (*LABELS, "all", "ontology types")}
+    Task, Method, Metric, Material as Dataset), from (gold, predicted) mention sets. A mention matches exactly one
+    gold mention, so the correct predictions are the gold mentions found."""
+    out = {name: EntityCounts() for name in (*LABELS, "all", "ontology types")}
     for gold, predicted in pairs:
         for t in LABELS:
             g, p = {m for m in gold if m[2] == t}, {m for m in predicted if m[2] == t}
+            counts = EntityCounts(correct=len(g & p), predicted=len(p), found=len(g & p), gold=len(g))
             for name in (t, "all", *(("ontology types",) if t in TYPE_OF else ())):
-                out[name].correct += len(g & p)
-                out[name].predicted += len(p)
-                out[name].gold += len(g)
+                out[name].add(counts)
     return out

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import spacy
 
+from extractors.semantic.benchmark import EntityCounts
 from extractors.semantic.scierc import SciERCFormatError, record_to_doc, to_docbin
-from extractors.semantic.tagger_score import MentionCounts, gold_mentions, score
+from extractors.semantic.tagger_score import gold_mentions, score
 
 RECORD = {
     "doc_key": "hand_1",
@@ -65,4 +66,4 @@ def test_scoring_counts_exact_span_and_type_and_the_nested_gold_the_tagger_canno
 
 
 def test_no_predictions_score_zero_not_an_error():
-    assert MentionCounts(gold=3).f1 == 0.0 and MentionCounts().precision == 0.0
+    assert EntityCounts(gold=3).f1 == 0.0 and EntityCounts().precision == 0.0
