@@ -215,10 +215,11 @@ def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
         if len(cells) < 3 or not re.match(r"^Table \S+$", cells[0]):
             continue
         cell = next((c for c in cells[2:] if c.rpartition(": ")[0] == header), None)
-        value = cell.rpartition(": ")[2].replace(",", "").replace("\u2212", "-").rstrip("%") if cell else ""
-        if cell and _VALUE.match(cell.rpartition(": ")[2].strip()):
+        value = cell.rpartition(": ")[2].strip() if cell else ""
+        if _VALUE.match(value):
             label = cells[1].rpartition(": ")[2]
-            found.append((float(value), index, f"{cells[0]}, {label}, {cell}"))
+            number = float(value.replace(",", "").replace("\u2212", "-").rstrip("%"))
+            found.append((number, index, f"{cells[0]}, {label}, {cell}"))
     if len(found) < 2:
         return None
     pick = max(found, key=lambda f: (f[0], -f[1])) if direction == "max" else min(found, key=lambda f: (f[0], f[1]))
