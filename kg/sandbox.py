@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import resource
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -32,6 +33,7 @@ from kg.errors import ParserCrashError
 from kg.settings import Settings
 
 WORKER_DIED = "its parser process died twice on it (a crash inside a native library, or killed)"
+_POLL_S = 1.0  # how often a wait looks whether its task's pool broke under it
 
 
 @dataclass(frozen=True)
@@ -102,19 +104,30 @@ class Sandbox:
         self._new_pool = lambda: ProcessPool(max_workers=workers, initializer=_start_worker,
                                              initargs=(limits.memory_mb, limits.nice, initializer, initargs))
         self.pool = self._new_pool()
+        self._pool_of: weakref.WeakKeyDictionary[Future, ProcessPool] = weakref.WeakKeyDictionary()
 
     def submit(self, fn: Callable, *args) -> Future:
-        """Schedule fn(*args); a pool that broke (below) is replaced first."""
+        """Schedule fn(*args); a pool that broke (below) is replaced first. Pebble refuses the task (RuntimeError)
+        when the pool breaks between that check and the hand-over, so a refusal by a broken pool is tried again."""
+        try:
+            return self._schedule(fn, args)
+        except RuntimeError:
+            if self.pool.active:
+                raise
+            return self._schedule(fn, args)
+
+    def _schedule(self, fn: Callable, args: tuple) -> Future:
         if not self.pool.active:
             self.pool.stop()
             self.pool = self._new_pool()
-        return self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
+        future = self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
+        self._pool_of[future] = self.pool
+        return future
 
-    @staticmethod
-    def wait(future: Future) -> Any:
+    def wait(self, future: Future) -> Any:
         """What the task of `future` returned (or raised); Overrun when the sandbox stopped it."""
         try:
-            value = future.result()
+            value = self._outcome(future)
         except TimeoutError:
             raise Overrun("time") from None
         except ProcessExpired as exc:
@@ -124,6 +137,20 @@ class Sandbox:
         if isinstance(value, _OutOfMemory):
             raise Overrun("memory")
         return value
+
+    def _outcome(self, future: Future) -> Any:
+        """future.result(), but never a wait on a pool that broke. When its workers die, pebble fails the tasks
+        it holds and its threads end; a task handed over in that same instant is held by nobody and would stay
+        pending for ever, so a pending task whose pool is no longer active counts as one whose worker died."""
+        pool = self._pool_of.get(future)
+        while True:
+            try:
+                return future.result(timeout=_POLL_S)
+            except TimeoutError:
+                if future.done():  # the task's own time limit, as pebble reports it
+                    raise
+            if pool is not None and not pool.active and not future.done():
+                raise BrokenProcessPool("the pool broke while this task waited")
 
     def result(self, future: Future, fn: Callable, args: tuple, name: str) -> Any:
         """What fn(*args) returned; a ParseLimitError naming `name` when its process ran over a limit, a

@@ -15,7 +15,7 @@ from cli.main import app
 from extractors.errors import ExtractionError, ParseLimitError
 from extractors.pipeline import parse_pdf
 from kg.errors import ParserCrashError
-from kg.sandbox import WORKER_DIED, Sandbox, SandboxLimits, run_alone
+from kg.sandbox import WORKER_DIED, Overrun, Sandbox, SandboxLimits, run_alone
 from kg.settings import Settings
 
 pytestmark = pytest.mark.unit
@@ -115,5 +115,29 @@ def test_the_memory_limit_counts_from_the_loaded_worker_not_its_libraries():
         assert sandbox.result(sandbox.submit(_allocate, 100), _allocate, (100,), "a.pdf") == 100 * 1024 * 1024
         with pytest.raises(ParseLimitError, match="300 MB"):
             sandbox.result(sandbox.submit(_allocate, 2000), _allocate, (2000,), "b.pdf")
+    finally:
+        sandbox.stop()
+
+
+@pytest.mark.timeout(120)  # without the check the wait never ends
+def test_a_task_left_pending_by_a_pool_that_broke_counts_as_a_worker_death():
+    """When its workers die, pebble marks the pool broken, fails the tasks it holds and ends its threads; a task
+    handed over in that same instant is held by nobody. Here the pool is put in that state by hand (its status,
+    which is all pebble's threads look at) while a task runs: the wait must end as a death, not hang."""
+    from pebble.pool.base_pool import PoolStatus
+
+    sandbox = Sandbox(1, SandboxLimits(timeout_s=120, memory_mb=300))
+    try:
+        future = sandbox.submit(_sleep, 60)
+        deadline = time.monotonic() + 60
+        while not future.running():
+            assert time.monotonic() < deadline, "the task never started"
+            time.sleep(0.05)
+        sandbox.pool._context.status = PoolStatus.ERROR
+        started = time.monotonic()
+        with pytest.raises(Overrun) as raised:
+            sandbox.wait(future)
+        assert raised.value.limit == "died" and time.monotonic() - started < 30
+        assert sandbox.submit(_sleep, 0).result(timeout=60) == 0  # and the next task gets a pool that works
     finally:
         sandbox.stop()
