@@ -56,15 +56,25 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     """One page's lines as laid out, from its text layer or from `textpage` (an OCR of the page, whose boxes are
     in the same PDF coordinates)."""
     number = page.number + 1
+    turn = page.rotation_matrix if page.rotation else None
     lines: list[Line] = []
     for block_no, block in enumerate(page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)["blocks"]):
         for raw in block.get("lines", ()):
-            line = _line(raw, number, block_no)
+            line = _line(_upright(raw, turn) if turn else raw, number, block_no)
             if line is not None:
                 lines.append(line)
-    images, drawings = _graphics(page)
+    images, drawings = _graphics(page, turn)
     return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
                       lines=_merge_same_baseline(_without_repeats(lines)), images=images, drawings=drawings)
+
+
+def _upright(raw: dict, turn: pymupdf.Matrix) -> dict:
+    """A line of a rotated page (/Rotate) as the page is shown: MuPDF reports text, OCR'd or not, where the page
+    draws it before the rotation, so a landscape page's text would read as vertical lines and every box would be
+    off the page as rendered (where evidence crops and highlights are drawn)."""
+    direction = pymupdf.Point(raw["dir"]) * pymupdf.Matrix(turn.a, turn.b, turn.c, turn.d, 0, 0)
+    spans = [{**s, "bbox": tuple(pymupdf.Rect(s["bbox"]) * turn)} for s in raw["spans"]]
+    return {**raw, "dir": (direction.x, direction.y), "spans": spans}
 
 
 def _without_repeats(lines: list[Line]) -> list[Line]:
@@ -157,12 +167,15 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _graphics(page: pymupdf.Page) -> tuple[list[BBox], list[BBox]]:
-    """Image and vector-path boxes from the cheap bbox log (get_drawings is too slow on plots)."""
+def _graphics(page: pymupdf.Page, turn: pymupdf.Matrix | None) -> tuple[list[BBox], list[BBox]]:
+    """Image and vector-path boxes from the cheap bbox log (get_drawings is too slow on plots), as the page is
+    shown (`turn`: its rotation, see _upright)."""
     images: list[BBox] = []
     paths: list[BBox] = []
     area = page.rect
     for kind, box in page.get_bboxlog():
+        if turn:
+            box = tuple(pymupdf.Rect(box) * turn)
         x0, y0, x1, y1 = max(box[0], area.x0), max(box[1], area.y0), min(box[2], area.x1), min(box[3], area.y1)
         if x1 <= x0 and y1 <= y0:
             continue

@@ -580,3 +580,17 @@ def printed_twice(data: bytes) -> bytes:
     for page in doc:
         page.show_pdf_page(page.rect, copy, page.number)
     return doc.tobytes()
+
+
+def stored_rotated(data: bytes, rotation: int) -> bytes:
+    """The same PDF as a producer may store it: each page's content drawn turned by `rotation` degrees on a page
+    whose /Rotate turns it back, so that it shows exactly as the original (scanned and landscape pages often are)."""
+    src = pymupdf.open(stream=data, filetype="pdf")
+    doc = pymupdf.open()
+    for original in src:
+        width, height = original.rect.width, original.rect.height
+        page = doc.new_page(width=height if rotation in (90, 270) else width,
+                            height=width if rotation in (90, 270) else height)
+        page.show_pdf_page(page.rect, src, original.number, rotate=rotation)
+        page.set_rotation(rotation)
+    return doc.tobytes()

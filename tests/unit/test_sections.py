@@ -7,8 +7,8 @@ from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
-from tests.pdf_factory import (journal_paper, one_column_paper, printed_twice, prose, run_in_paper, two_column_paper,
-                                write)
+from tests.pdf_factory import (journal_paper, one_column_paper, printed_twice, prose, run_in_paper, stored_rotated,
+                                two_column_paper, write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -125,3 +125,18 @@ def test_content_printed_twice_gives_each_heading_and_line_once(tmp_path):
     doc = parse_pdf(write(tmp_path, "twice.pdf", printed_twice(data)))
     assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
     assert doc.text == parse_pdf(write(tmp_path, "once.pdf", data)).text
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_pages_stored_rotated_read_as_they_are_shown(tmp_path, rotation):
+    """MuPDF reports a /Rotate page's text where it is drawn before the turn: read so, a landscape page's lines
+    run vertically and every box is off the page as shown, where evidence crops and highlights are drawn."""
+    data, truth = two_column_paper()
+    upright = parse_pdf(write(tmp_path, "upright.pdf", data))
+    turned = parse_pdf(write(tmp_path, "turned.pdf", stored_rotated(data, rotation)))
+    assert [(s.number, s.title, s.level, s.page_start) for s in turned.sections] == truth.sections
+    assert turned.text == upright.text
+    boxes = [(box.page, box.bbox) for chunk in turned.chunks for box in chunk.boxes]
+    assert len(boxes) == sum(len(chunk.boxes) for chunk in upright.chunks)
+    for (page, box), expected in zip(boxes, (box for chunk in upright.chunks for box in chunk.boxes)):
+        assert page == expected.page and all(abs(p - q) < 1 for p, q in zip(box, expected.bbox)), (box, expected)
