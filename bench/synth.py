@@ -204,7 +204,7 @@ class Synthesizer:
                     cited_here.add(cited)
                     values["doi"] = cited
             nodes.append(NodeRecord(node.label, renamed.get(key, node.id), values))
-        for cited in cited_here:
+        for cited in sorted(cited_here):  # a set's order changes with the hash seed of the process
             self.cited.append(cited)
             self.citations[cited] = self.citations.get(cited, 0) + 1
             self.stats.most_cited = max(self.stats.most_cited, self.citations[cited])

@@ -80,6 +80,18 @@ def _quoted(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+def _list_field(values: list, spec: PropertySpec) -> str:
+    """A non-empty list as one field. Float lists (a chunk's embedding: hundreds of numbers, most of a load's
+    bytes) take a path of their own: a float's repr never holds the delimiter or a quote, and one join over
+    them costs a fraction of a call per number."""
+    if spec.datatype == "float":
+        return ARRAY_DELIMITER.join(map(repr, map(float, values)))
+    items = [_scalar(v, spec.datatype) for v in values]
+    if any(ARRAY_DELIMITER in item for item in items):
+        raise BulkFormatError(f"a value of list property {spec.name!r} holds the control character U+001F")
+    return _quoted(ARRAY_DELIMITER.join(items))
+
+
 def _fields(props: dict[str, Any], specs: list[PropertySpec]) -> tuple[list[str], list[str]]:
     """The CSV fields of `props` in the order of `specs` (absent: an empty field) and the names of its empty lists."""
     fields, empty = [], []
@@ -92,10 +104,7 @@ def _fields(props: dict[str, Any], specs: list[PropertySpec]) -> tuple[list[str]
                 empty.append(spec.name)
                 fields.append("")
                 continue
-            items = [_scalar(v, spec.datatype) for v in value]
-            if any(ARRAY_DELIMITER in item for item in items):
-                raise BulkFormatError(f"a value of list property {spec.name!r} holds the control character U+001F")
-            fields.append(_quoted(ARRAY_DELIMITER.join(items)))
+            fields.append(_list_field(value, spec))
         elif spec.datatype in ("string", "datetime"):
             fields.append(_quoted(_scalar(value, spec.datatype)))
         else:

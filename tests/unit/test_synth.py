@@ -4,7 +4,11 @@ only papers made before them, and go through the bulk writer's GraphImage, which
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import pytest
@@ -44,6 +48,30 @@ def test_the_same_seed_makes_the_same_papers_and_another_seed_others():
     other, _ = made(SynthConfig(30, seed=8))
     assert [(p.run.sha256, p.nodes, p.edges) for p in first] == [(p.run.sha256, p.nodes, p.edges) for p in again]
     assert [p.nodes for p in first] != [p.nodes for p in other]
+
+
+def cited_papers(config: SynthConfig) -> list:
+    """Papers made of templates with six references each, so that a paper cites several earlier ones."""
+    out = []
+    for t in templates():
+        reference = next(n for n in t.nodes if n.label == "Reference")
+        extra = [replace(reference, id=f"{reference.id}-{k}") for k in range(5)]
+        out.append(Template(t.run, t.nodes + extra, t.edges))
+    return list(Synthesizer(out, config).papers())
+
+
+def _digest_in_a_process(hash_seed: str) -> str:
+    code = ("import hashlib; from tests.unit.test_synth import cited_papers; from bench.synth import SynthConfig; "
+            "papers = cited_papers(SynthConfig(60, seed=7, cite_share=0.9)); "
+            "print(hashlib.sha256(repr([(p.nodes, p.edges) for p in papers]).encode()).hexdigest())")
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": hash_seed},
+                          capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def test_the_same_seed_makes_the_same_papers_in_another_process():
+    """A benchmark run is compared with the next one: nothing may follow the process's string hashing."""
+    assert _digest_in_a_process("1") == _digest_in_a_process("2")
 
 
 def test_each_paper_is_a_paper_of_its_own():
