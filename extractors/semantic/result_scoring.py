@@ -93,3 +93,10 @@ def score(gold: Iterable[ResultTuple], predicted: Iterable[ResultTuple]) -> Enti
             counts.correct += 1
             counts.found += 1
     return counts
+
+
+def in_gold_tables(gold: Iterable[ResultTuple], predicted: Iterable[ResultTuple]) -> list[ResultTuple]:
+    """The predictions from tables the gold has tuples of: precision over these says how well a result table is
+    read, apart from which tables are taken for result tables (the gold leaves some out, see its header)."""
+    tables = {(g.stem, norm_label(g.table)) for g in gold}
+    return [p for p in predicted if (p.stem, norm_label(p.table)) in tables]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors.semantic.result_scoring import ResultTuple, read_gold, score, values_agree
+from extractors.semantic.result_scoring import ResultTuple, in_gold_tables, read_gold, score, values_agree
 
 GOLD = [ResultTuple("p", "Table 2", "SPECTER (Ours)", "Classification / MAG / F1", "82.0"),
         ResultTuple("p", "Table 2", "SciBERT (2019)", "Classification / MAG / F1", "79.7"),
@@ -49,3 +49,9 @@ def test_committed_gold_has_enough_tuples_each_with_a_number():
     gold = read_gold(Path(__file__).resolve().parents[2] / "bench" / "result_tuples_gold.tsv")
     assert len(gold) >= 150 and len({t.stem for t in gold}) >= 8
     assert all(t.method and t.metric and values_agree(t.value, t.value) for t in gold)
+
+
+def test_predictions_of_tables_without_gold_are_set_apart():
+    predicted = [ResultTuple("p", "2", "SPECTER", "F1", "82.0"), ResultTuple("p", "Table 5", "X", "F1", "1.0"),
+                 ResultTuple("q", "Table 2", "SPECTER", "F1", "82.0")]
+    assert in_gold_tables(GOLD, predicted) == predicted[:1]
