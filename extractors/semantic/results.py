@@ -94,13 +94,14 @@ def split_row(cells: list[str]) -> tuple[str, list[str]]:
         if _NOTE.fullmatch(token):
             i -= 1
         elif i >= 3 and token != "±" and tokens[i - 2] in ("±", "+/-") and _is_value(token) and _is_value(tokens[i - 3]):
-            values.insert(0, f"{tokens[i - 3]} ± {token}")
+            values.append(f"{tokens[i - 3]} ± {token}")
             i -= 3
         elif _is_value(token):
-            values.insert(0, token)
+            values.append(token)
             i -= 1
         else:
             break
+    values.reverse()  # gathered from the right end
     label = " ".join(tokens[:i])
     first = cells[0].strip() if cells else ""
     if not label and len(cells) > 1 and values and values[0] == first and first.isdigit():
@@ -132,8 +133,8 @@ def column_names(header: list[list[str]], n: int) -> list[str] | None:
         for upper in reversed([row for row in cells[:at] if row[-1:] != spanning or len(row) > 1]):
             # a row above groups the columns: k groups of the same m/k sub-columns ("CS | Bio" over "P R P R"),
             # or one label per column
-            groups = next((g for g in (upper, upper[1:]) if g and len(g) <= m and m % len(g) == 0
-                           and names == names[:m // len(g)] * len(g) or len(g) == m), None)
+            groups = next((g for g in (upper, upper[1:]) if g and (len(g) == m or (
+                len(g) < m and m % len(g) == 0 and names == names[:m // len(g)] * len(g)))), None)
             if groups is None or len(groups) == 1:
                 break
             names = [f"{groups[i * len(groups) // m]} / {name}" for i, name in enumerate(names)]
