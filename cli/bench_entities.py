@@ -14,11 +14,13 @@ from bench import stamp
 from bench.gold_sets import per_group, report_groups
 from cli.bench import app
 from cli.output import console
+from extractors.semantic import result_scoring
 from extractors.semantic.benchmark import (SCIREX_HELD_OUT, SCIREX_TRAIN, TYPES, EntityCounts, gold_entities,
                                            load_scirex, score_paper, scirex_gold, scirex_passages, scirex_split, total)
 from ontology.errors import PaperKGError
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
+_TUPLES = Path(__file__).resolve().parents[1] / "bench" / "result_tuples_gold.tsv"
 
 
 def _predicted(entities) -> dict[str, list[str]]:
@@ -35,6 +37,37 @@ def _print(title: str, totals: dict[str, EntityCounts]) -> dict:
     console.print(table)
     return {kind: {"precision": c.precision, "recall": c.recall, "f1": c.f1, "correct": c.correct,
                    "predicted": c.predicted, "found": c.found, "gold": c.gold} for kind, c in totals.items()}
+
+
+def _predicted_tuples(stem: str, doc) -> list[result_scoring.ResultTuple]:
+    """Every (method, metric, value) the results extractor reads from the paper's tables."""
+    from extractors.semantic.passages import document_tables
+    from extractors.semantic.results import table_experiment
+
+    return [result_scoring.ResultTuple(stem, grid.label, fact.method, fact.column, fact.value_text)
+            for grid in document_tables(doc) if (experiment := table_experiment(grid)) for fact in experiment.results]
+
+
+def _sum(counts: list[EntityCounts]) -> EntityCounts:
+    out = EntityCounts()
+    for c in counts:
+        out.add(c)
+    return out
+
+
+def _print_tuples(title: str, by_group: dict[str, EntityCounts], named: dict[str, list[str]]) -> dict:
+    """Result-tuple P/R/F1 over all gold papers and by group. In the full count a paper without gold tuples
+    still counts its predictions, so reading numbers off a statistics table costs precision."""
+    table = Table(title=title)
+    for col in ("group", "n", "P", "R", "F1", "correct/predicted", "found/gold"):
+        table.add_column(col, justify="left" if col == "group" else "right", overflow="fold")
+    for name, c in by_group.items():
+        table.add_row(name, str(len(named.get(name, ()))), f"{c.precision:.3f}", f"{c.recall:.3f}", f"{c.f1:.3f}",
+                      f"{c.correct}/{c.predicted}", f"{c.found}/{c.gold}")
+    console.print(table)
+    return {name: {"papers": len(named.get(name, ())), "precision": round(c.precision, 3),
+                   "recall": round(c.recall, 3), "f1": round(c.f1, 3), "correct": c.correct,
+                   "predicted": c.predicted, "found": c.found, "gold": c.gold} for name, c in by_group.items()}
 
 
 def _tagger_option() -> bool:
@@ -57,10 +90,12 @@ def entities(
     corpus: Path = typer.Option(..., "--corpus", exists=True, file_okay=False, help="directory of PDFs"),
     gold: Path = typer.Option(..., "--gold", exists=True, file_okay=False, help="directory of gold JSON files"),
     json_out: Path | None = typer.Option(None, "--json", help="the result file (default: dated, in bench/results/)"),
+    tuples: Path = typer.Option(_TUPLES, "--tuples", exists=True, dir_okay=False,
+                                help="hand-read gold result tuples (TSV)"),
     tagger: bool = _tagger_option(),
 ) -> None:
-    """Parse each gold paper, extract its salient entities, print P/R/F1 per type and the CPU time the semantic
-    extraction adds to the structure parse."""
+    """Parse each gold paper, extract its salient entities, print P/R/F1 per type, P/R/F1 of the result tuples
+    read from its tables, its Concept count and the CPU time the semantic extraction adds to the structure parse."""
     # MuPDF and spaCy are imported by the commands that use them, not by every `kg`
     from extractors.pipeline import parse_pdf
     from extractors.semantic import nlp
@@ -68,15 +103,18 @@ def entities(
     from extractors.semantic.extract import extract_semantics
 
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
+    gold_tuples = result_scoring.read_gold(tuples)
     start = time.perf_counter()
     nlp.load()
     model = mention_tagger.load() if tagger else None
     load_seconds = time.perf_counter() - start
-    papers, per_paper, failures = {}, {}, {}
+    papers, per_paper, failures, tuple_scores, in_tables = {}, {}, {}, {}, {}
     structure_seconds = semantic_seconds = 0.0
     for stem, g in golds.items():
         pdf = corpus / f"{stem}.pdf"
         predicted: dict[str, list[str]] = {}
+        found_tuples: list[result_scoring.ResultTuple] = []
+        concepts = 0
         if pdf.exists():  # CPU time of this process: on a shared machine wall time measures the neighbours
             start = time.process_time()
             try:
@@ -85,25 +123,48 @@ def entities(
                 failures[pdf.name] = exc.message
                 console.print(f"[red]failed[/] {pdf.name}: {exc.message}", highlight=False)
                 papers[stem] = score_paper(gold_entities(g), {})
+                tuple_scores[stem] = in_tables[stem] = result_scoring.score(
+                    [t for t in gold_tuples if t.stem == stem], [])
                 continue
             middle = time.process_time()
             extraction = extract_semantics(doc, model)
             structure_seconds += middle - start
             semantic_seconds += time.process_time() - middle
             predicted = _predicted(extraction.analysis.entities)
+            found_tuples = _predicted_tuples(stem, doc)
+            concepts = len(extraction.names("Concept"))
         scores = score_paper(gold_entities(g), predicted)
         papers[stem] = scores
-        per_paper[stem] = {"predicted": predicted, "f1": {k: round(c.f1, 3) for k, c in scores.items()}}
+        paper_gold = [t for t in gold_tuples if t.stem == stem]
+        tuple_scores[stem] = result_scoring.score(paper_gold, found_tuples)
+        in_tables[stem] = result_scoring.score(paper_gold, result_scoring.in_gold_tables(paper_gold, found_tuples))
+        per_paper[stem] = {"predicted": predicted, "f1": {k: round(c.f1, 3) for k, c in scores.items()},
+                           "concepts": concepts, "result_tuples": {
+                               "correct": tuple_scores[stem].correct, "predicted": tuple_scores[stem].predicted,
+                               "gold": tuple_scores[stem].gold}}
     named = report_groups(papers, corpus / "MANIFEST.tsv")
     by_group = per_group(papers, named, total)
     _print_groups(by_group, named)
+    tuple_result = _print_tuples("result tuples by group of papers (gold: bench/result_tuples_gold.tsv)",
+                                 {"all": _sum(list(tuple_scores.values())), **per_group(tuple_scores, named, _sum)},
+                                 {"all": list(papers), **named})
+    tuples_in_tables = _print_tuples("result tuples, predictions from the gold's tables only",
+                                     {"all": _sum(list(in_tables.values())), **per_group(in_tables, named, _sum)},
+                                     {"all": list(papers), **named})
+    concepts_table = Table(title="Concept nodes (definitions, abbreviation pairs) per paper")
+    concepts_table.add_column("paper")
+    concepts_table.add_column("concepts", justify="right")
+    for stem, row in per_paper.items():
+        concepts_table.add_row(stem, str(row["concepts"]))
+    console.print(concepts_table)
     result = {**stamp.header(), "commit": stamp.commit(), "tagger": tagger,
               "entities": _print(f"salient entities, {len(golds)} gold papers", total(list(papers.values()))),
               "groups": {name: {"papers": named[name], **{kind: {"f1": round(c.f1, 3), "precision": round(
                   c.precision, 3), "recall": round(c.recall, 3)} for kind, c in t.items()}}
                          for name, t in by_group.items()},
               "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
-              "load_seconds": round(load_seconds, 2), "failures": failures,
+              "load_seconds": round(load_seconds, 2), "failures": failures, "result_tuples": tuple_result,
+              "result_tuples_in_gold_tables": tuples_in_tables,
               "per_paper": per_paper}
     share = semantic_seconds / structure_seconds if structure_seconds else 0.0
     console.print(f"CPU time: structure parse {structure_seconds:.1f} s, semantic extraction {semantic_seconds:.1f} s "

@@ -231,7 +231,9 @@ def _figure(w: Writer, label: str, caption: str, height: float = 90, image: bool
 
 
 def _table(w: Writer, label: str, caption: str, rows: list[list[str]]) -> int:
-    """Caption above a ruled grid of cells (one text piece per cell); returns the page."""
+    """Caption above a ruled grid of cells (one text piece per cell); returns the page. A cell written
+    "**x**" is set in bold (a best value); "^x" is set half a row lower, centred on two header rows (a column
+    header that spans them)."""
     w._advance(40 + 14 * len(rows))
     w.line(f"{label} {caption}", size=9)
     w.space(4)
@@ -239,7 +241,9 @@ def _table(w: Writer, label: str, caption: str, rows: list[list[str]]) -> int:
     w.page.draw_line((x, w.y), (x + cell * len(rows[0]), w.y))
     for row in rows:
         for j, text in enumerate(row):
-            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
+            bold, low = text.startswith("**"), text.startswith("^")
+            w.page.insert_text((x + j * cell + 2, w.y + 10 + 7 * low), text.strip("*^"),
+                               fontname=BOLD if bold else REGULAR, fontsize=9)
         w.y += 14
     w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
     w.space(14)
@@ -594,3 +598,21 @@ def stored_rotated(data: bytes, rotation: int) -> bytes:
         page.show_pdf_page(page.rect, src, original.number, rotate=rotation)
         page.set_rotation(rotation)
     return doc.tobytes()
+
+
+# --- result tables (issue 27: result tuples read by header structure) ---------------------------------------
+
+
+def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
+    """A one-column paper whose Experiments section holds the given tables (label, caption, rows; cells as
+    _table writes them), each after a paragraph."""
+    w = Writer(columns=1)
+    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
+    w.space(12)
+    w.heading("1 Experiments")
+    for label, caption, rows in tables:
+        w.paragraph(prose(2))
+        _table(w, label, caption, rows)
+    w.heading("2 Conclusion")
+    w.paragraph(prose(2, offset=1))
+    return w.bytes({"title": "Measuring Things Carefully"})

@@ -174,7 +174,7 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
         for e in caption_entities:
             out.edges.append(EdgeRecord("SUMMARIZES", "Table", grid.table_id, e.label, entity_id(e.label, e.canonical),
                                         _evidence(passages, place, e.score * 0.8, sha)))
-        if experiment is None or not experiment.metrics:
+        if experiment is None or not experiment.results:
             continue
         exp_id = "experiment_" + hashlib.sha256(f"{sha}\x1f{grid.table_id}".encode()).hexdigest()[:20]
         confidence = 0.5 + 0.4 * min(len(experiment.results), 10) / 10
@@ -192,13 +192,13 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
                                         _evidence(passages, place, confidence, sha)))
         for fact in experiment.results:
             method = by_name.get((METHOD, match_key(fact.method)))
-            rid = _result_id(sha, grid.table_id, fact.row, fact.metric)
+            rid = _result_id(sha, grid.table_id, fact.row, fact.col)
             props = {"value_text": fact.value_text, **_evidence(passages, place, confidence, sha)}
             if fact.value is not None:
                 props["value"] = fact.value
             out.nodes.append(NodeRecord("Result", rid, props))
             for type_, label, target in (("OF_EXPERIMENT", "Experiment", exp_id),
-                                         ("FOR_METRIC", METRIC, entity_id(METRIC, fact.metric)),
+                                         *((("FOR_METRIC", METRIC, entity_id(METRIC, fact.metric)),) if fact.metric else ()),
                                          ("REPORTED_IN", "Table", grid.table_id),
                                          *((("OF_METHOD", METHOD, entity_id(METHOD, method.canonical)),) if method else ()),
                                          *(("ON_DATASET", DATASET, entity_id(DATASET, d.canonical)) for d in datasets[:1])):

@@ -1,10 +1,19 @@
-"""Result tables to Experiment and Result facts: each table with a metric among its header cells is an
-experiment; each row whose first cell names a method and whose numbers line up with the metric columns
-gives one Result per (method, metric) with the value as printed and as a number."""
+"""Result tables to Experiment and Result facts, read by the table's header structure.
+
+A result table is one whose header or caption names a metric (or whose caption says it reports results). Its
+body rows are the rows that end in a run of numbers (a value may carry %, a ±deviation, best or significance
+marks); the number of value columns is the count most rows share. Each row's method is the text before that
+run; the column names are read off the header rows above the first body row: the nearest row with one name
+per value column (a leading stub cell such as "Model" set aside), and above it any row that groups the columns
+evenly ("CS | Bio" over "P R P R"), joined top to bottom with " / ". A row whose count differs from the
+table's, or a table whose header does not give one name per column, is not guessed at. When no header row
+names the columns, the older reading applies: the metrics the header names, in order, when a row prints
+exactly that many numbers."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from extractors.semantic import lexicons
@@ -20,10 +29,12 @@ _LABEL = re.compile(r"^(?P<label>[^A-Za-z\n]*+[A-Za-z](?:\S++|[^\S\n]++(?!\s*[-+
 @dataclass(frozen=True)
 class ResultFact:
     method: str
-    metric: str
+    metric: str | None  # canonical metric the column names, if the lexicon knows it
     value_text: str
     value: float | None
     row: int = 0
+    column: str = ""  # the column's header as printed, header rows joined with " / "
+    col: int = 0
 
 
 @dataclass(frozen=True)
@@ -54,11 +65,121 @@ def row_label(cell: str) -> str:
 
 
 def parse_value(text: str) -> float | None:
-    number = re.match(r"[-+]?\d+(?:\.\d+)?", text.replace(",", "."))
+    """The number a cell prints ("−2.1e+09", ".28", "93%"), without deviation or marks."""
+    number = re.match(r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?", text.replace(",", ".").replace("−", "-"))
     return float(number.group(0)) if number else None
 
 
+_VALUE = re.compile(r"[-+−]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:[eE][-+]?\d+)?%?(?:±\d+(?:\.\d+)?)?[*†‡§]*\d{0,4}")
+_EMPTY = frozenset("-–—")  # a dash holds a column's place without a value
+_NAME = re.compile(r"[0-9A-Za-z\u00C0-\u024F\u0370-\u03FF]")  # a header cell names something (not a lone "ˆ")
+_AGGREGATE = re.compile(r"(?i)avg\.?|average|mean|all|overall|total")
+_NOTE = re.compile(r"@\d+")  # "26.8 @8": a note on the value (epochs), not a column
+_RESULTS_CAPTION = re.compile(r"\b(?:results?|performance|ablations?|accuracy|scores?|evaluat\w*)\b", re.I)
+
+
+def _is_value(token: str) -> bool:
+    return token in _EMPTY or bool(_VALUE.fullmatch(token))
+
+
+def split_row(cells: list[str]) -> tuple[str, list[str]]:
+    """A row's label (the text before its trailing run of values) and the values as printed ("90.4 ± 0.2" kept
+    whole, "@8" notes dropped). A row whose first cell is a lone number and stands apart from the run
+    keeps that number as its label ("10 | 2.8 | 45.9K": ten machines)."""
+    tokens = " ".join(c.strip() for c in cells).split()
+    values: list[str] = []
+    i = len(tokens)
+    while i > 0:
+        token = tokens[i - 1]
+        if _NOTE.fullmatch(token):
+            i -= 1
+        elif i >= 3 and token != "±" and tokens[i - 2] in ("±", "+/-") and _is_value(token) and _is_value(tokens[i - 3]):
+            values.append(f"{tokens[i - 3]} ± {token}")
+            i -= 3
+        elif _is_value(token):
+            values.append(token)
+            i -= 1
+        else:
+            break
+    values.reverse()  # gathered from the right end
+    label = " ".join(tokens[:i])
+    first = cells[0].strip() if cells else ""
+    if not label and len(cells) > 1 and values and values[0] == first and first.isdigit():
+        label, values = first, values[1:]
+    return row_label(label), values
+
+
+def _names(cells: list[str], n: int) -> list[str] | None:
+    """One name per value column from a header row, or None: its cells when there are n of them (after a stub
+    cell), else its words when there are exactly n words after the stub."""
+    for names in (cells[-n:] if len(cells) in (n, n + 1) else None,
+                  words if len(words := " ".join(cells[1:] if len(cells) > 1 else cells).split()) == n else None):
+        if names:
+            return names
+    return None
+
+
+def column_names(header: list[list[str]], n: int) -> list[str] | None:
+    """Names of the n value columns from the header rows (top to bottom), or None if no row names them all.
+    An aggregate column ("Avg.", "All") whose header spans the header rows is set between them and parsed as a
+    row of its own: it is the last column, and the rows name the others."""
+    cells = [[c.strip() for c in row if _NAME.search(c)] for row in header]
+    spanning = [row[0] for row in cells if len(row) == 1 and _AGGREGATE.fullmatch(row[0])][-1:]
+    m = n - len(spanning)
+    for at in range(len(cells) - 1, -1, -1):
+        names = _names(cells[at], m) if m else None
+        if names is None:
+            continue
+        for upper in reversed([row for row in cells[:at] if row[-1:] != spanning or len(row) > 1]):
+            # a row above groups the columns: k groups of the same m/k sub-columns ("CS | Bio" over "P R P R"),
+            # or one label per column
+            groups = next((g for g in (upper, upper[1:]) if g and (len(g) == m or (
+                len(g) < m and m % len(g) == 0 and names == names[:m // len(g)] * len(g)))), None)
+            if groups is None or len(groups) == 1:
+                break
+            names = [f"{groups[i * len(groups) // m]} / {name}" for i, name in enumerate(names)]
+        return names + spanning
+    return None
+
+
+def _metric_of(name: str) -> str | None:
+    found = header_metrics([name.rsplit(" / ", 1)[-1]])
+    return found[0] if len(found) == 1 else None
+
+
+def read_by_header(table: TableGrid) -> list[ResultFact]:
+    """The facts of a result table read by its header structure (module docstring), or [] if it cannot be."""
+    rows = [list(r) for r in table.rows if any(c.strip() for c in r)]
+    split = [split_row(r) for r in rows]
+    counts = Counter(len(v) for label, v in split if label and v)
+    if not counts:
+        return []
+    n = max(counts, key=lambda k: (counts[k], k))
+    first = next(i for i, (label, v) in enumerate(split) if label and len(v) == n)
+    names = column_names([r for r, (_, v) in zip(rows[:first], split[:first]) if not v][-3:], n)
+    if names is None:
+        return []
+    return [ResultFact(label, _metric_of(name), value, parse_value(value), at, name, col)
+            for at, (label, values) in enumerate(split[first:], start=first) if label and len(values) == n
+            for col, (name, value) in enumerate(zip(names, values)) if value not in _EMPTY]
+
+
+def is_result_table(table: TableGrid) -> bool:
+    """A table whose header cells or caption name a metric, or whose caption says it reports results."""
+    return bool(any(header_metrics(list(r)) for r in table.rows[:4]) or header_metrics([table.caption])
+                or _RESULTS_CAPTION.search(table.caption))
+
+
 def table_experiment(table: TableGrid) -> TableExperiment | None:
+    if not is_result_table(table):
+        return None
+    facts = read_by_header(table)
+    if facts:
+        return TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
+    return _by_metric_names(table)
+
+
+def _by_metric_names(table: TableGrid) -> TableExperiment | None:
     rows = [list(r) for r in table.rows if any(c.strip() for c in r)]
     header_at = next((i for i, r in enumerate(rows[:3]) if header_metrics(r)), None)
     if header_at is None:
@@ -70,8 +191,8 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
     for n, row in enumerate(rows[header_at + 1:], start=header_at + 1):
         if len(row) == len(header) and by_column:  # cells recovered one per column: read them by column
             label = row_label(row[0])
-            results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n) for i, metric in by_column
-                        if label and _NUMBER.match(row[i].strip())]
+            results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n, metric, i)
+                        for i, metric in by_column if label and _NUMBER.match(row[i].strip())]
             continue
         line = " ".join(c.strip() for c in row)
         label = _LABEL.match(line)
@@ -80,6 +201,6 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
         values = _NUMBERS.findall(line[label.end("label"):])
         if len(values) != len(metrics):
             continue  # numbers that do not line up with the metric columns are not guessed at
-        results += [ResultFact(row_label(label.group("label")), metric, value, parse_value(value), n)
-                    for metric, value in zip(metrics, values)]
+        results += [ResultFact(row_label(label.group("label")), metric, value, parse_value(value), n, metric, col)
+                    for col, (metric, value) in enumerate(zip(metrics, values))]
     return TableExperiment(table, tuple(dict.fromkeys(metrics)), tuple(results))

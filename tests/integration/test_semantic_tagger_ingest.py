@@ -3,7 +3,7 @@ written with their entities, and what the tagger adds is an entity of the ontolo
 
 from __future__ import annotations
 
-from extractors.semantic import tagger
+from extractors.semantic import EXTRACTOR, tagger
 from kg import ingest
 from tests.ingest_support import GENERATED, ingest_settings, run_ingest, value  # noqa: F401
 
@@ -18,5 +18,5 @@ def test_ingest_with_the_tagger_loads_it_once_and_still_writes_entities(ingest_s
     assert value(driver, "MATCH (m:Method {name: 'Sparse Routing Attention'}) RETURN count(m)") == 1
     assert value(driver, "MATCH (d:Dataset) WHERE d.name IN ['PG-19', 'LongBench'] RETURN count(d)") == 2
     assert value(driver, "MATCH (:Paper)-[r:PROPOSES|USES|EVALUATES_ON|MEASURES|ADDRESSES]->() "
-                         "WHERE r.extractor = 'paperkg-semantic@0.5.0' AND size(r.source_chunk_ids) > 0 "
-                         "RETURN count(r)") >= 6
+                         "WHERE r.extractor = $extractor AND size(r.source_chunk_ids) > 0 "
+                         "RETURN count(r)", extractor=EXTRACTOR) >= 6

@@ -50,6 +50,8 @@ ADVERSARIAL = {
     "row label: words, no number": (results._LABEL.match, repeat("a ", "x")),
     "word before a footnote mark: letters": (layout._AFTER_WORD.search, repeat("e", "\0")),
     "result-cell markers: spaces": (results._MARKERS.findall, repeat(" ", "x")),
+    "result row: many values": (lambda text: results.split_row([text]), repeat("1 ", "")),
+    "result row: one long number": (lambda text: results.split_row([text]), repeat("1", "†x")),
     "inverted author names: spaces": (references.INVERTED_RE.findall, repeat(" ")),
     "definition 'X, i.e.': a hyphenated run": (concepts._DEFINITIONS[5][0].search, repeat("a-", "\0")),
     "citation numbers: spaces": (mentions.expand, "1" + repeat(" ", "-2")),

@@ -1,0 +1,86 @@
+"""Result tuples read from generated PDF tables by their header structure: a stub column of methods, one or
+more header rows, grouped and spanning column headers, ±deviations, best-value bold and marks, percentages."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.pipeline import parse_pdf
+from extractors.semantic.passages import TableGrid, document_tables
+from extractors.semantic.results import split_row, table_experiment
+from tests.pdf_factory import results_paper, write
+
+TABLES = [
+    ("Table 1:", "Results on the CiteBench test set.",
+     [["Model", "P", "R", "F1"], ["PageRank", "71.2 ± 0.4", "65.0", "68.0"],
+      ["GraphRank (ours)", "**78.9**", "**70.1**", "**74.2**"], ["BM25", "69%", "-", "60.3"]]),
+    ("Table 2:", "Document-level evaluation in two areas.",
+     [["", "CS", "", "Bio", ""], ["Approach", "prec.", "yield", "prec.", "yield"],
+      ["Statistical", "98.4", "712", "94.4", "928"], ["Hybrid", "91.5", "1990", "92.1", "3126"]]),
+    ("Table 3:", "Results on the suite.",
+     [["Task", "Classification", "Citation", "^Avg."], ["Model", "F1", "MAP", ""],
+      ["Random", "4.8", "25.2", "15.0"], ["SPECTER", "82.0", "88.3", "85.1"]]),
+    ("Table 4:", "Corpus statistics of the three sources.",
+     [["Source", "Papers", "Tokens"], ["ACL", "1200", "5.1"], ["PubMed", "3400", "9.8"]]),
+]
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory):
+    doc = parse_pdf(write(tmp_path_factory.mktemp("results"), "results.pdf", results_paper(TABLES)))
+    out = {}
+    for grid in document_tables(doc):
+        experiment = table_experiment(grid)
+        out[grid.label] = {(f.method, f.column, f.metric, f.value_text, f.value)
+                           for f in (experiment.results if experiment else ())}
+    return out
+
+
+def test_stub_column_and_one_header_row_with_deviation_bold_percent_and_empty_cell(facts):
+    assert facts["1"] == {
+        ("PageRank", "P", "precision", "71.2 ± 0.4", 71.2), ("PageRank", "R", "recall", "65.0", 65.0),
+        ("PageRank", "F1", "F1", "68.0", 68.0), ("GraphRank", "P", "precision", "78.9", 78.9),
+        ("GraphRank", "R", "recall", "70.1", 70.1), ("GraphRank", "F1", "F1", "74.2", 74.2),
+        ("BM25", "P", "precision", "69%", 69.0), ("BM25", "F1", "F1", "60.3", 60.3)}  # "-": no value, no fact
+
+
+def test_group_header_over_repeated_sub_columns_is_joined(facts):
+    assert facts["2"] == {
+        ("Statistical", "CS / prec.", "precision", "98.4", 98.4), ("Statistical", "CS / yield", None, "712", 712.0),
+        ("Statistical", "Bio / prec.", "precision", "94.4", 94.4), ("Statistical", "Bio / yield", None, "928", 928.0),
+        ("Hybrid", "CS / prec.", "precision", "91.5", 91.5), ("Hybrid", "CS / yield", None, "1990", 1990.0),
+        ("Hybrid", "Bio / prec.", "precision", "92.1", 92.1), ("Hybrid", "Bio / yield", None, "3126", 3126.0)}
+
+
+def test_an_average_column_spanning_the_header_rows_is_the_last_column(facts):
+    assert facts["3"] == {
+        ("Random", "Classification / F1", "F1", "4.8", 4.8), ("Random", "Citation / MAP", "mean average precision",
+                                                             "25.2", 25.2),
+        ("Random", "Avg.", None, "15.0", 15.0), ("SPECTER", "Classification / F1", "F1", "82.0", 82.0),
+        ("SPECTER", "Citation / MAP", "mean average precision", "88.3", 88.3), ("SPECTER", "Avg.", None, "85.1", 85.1)}
+
+
+def test_a_statistics_table_gives_no_results(facts):
+    assert facts["4"] == set()
+
+
+@pytest.mark.parametrize("cells, label, values", [
+    (["SGC (2019a)", "91.6", "96.2 84.1"], "SGC (2019a)", ["91.6", "96.2", "84.1"]),  # merged cells split
+    (["Avg. of 15 models with LM 55.2"], "Avg. of 15 models with LM", ["55.2"]),  # a number inside the label
+    (["BERT†", "90.41 ± 0.06", "88.1*"], "BERT", ["90.41 ± 0.06", "88.1*"]),
+    (["Model", "26.8 @8", "28.81"], "Model", ["26.8", "28.81"]),  # "@8": a note, not a column
+    (["10", "2.8", "−1.2e+09"], "10", ["2.8", "−1.2e+09"]),  # a lone number in its own first cell: the label
+    (["91.2 88.0"], "", ["91.2", "88.0"]),
+    (["Model F1 MAP"], "Model F1 MAP", []),
+])
+def test_split_row(cells, label, values):
+    assert split_row(cells) == (label, values)
+
+
+def test_rows_whose_count_differs_are_not_guessed_at():
+    grid = TableGrid("t", "5", "Results on the test set.", (("Model", "P", "R"), ("A", "1.0", "2.0"),
+                                                                 ("B", "3.0"), ("C", "4.0", "5.0")), 1, "", None)
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
+        ("A", "P", "1.0"), ("A", "R", "2.0"), ("C", "P", "4.0"), ("C", "R", "5.0")}
