@@ -1,5 +1,6 @@
-"""Concepts: terms the paper defines ("we define X as", "X is a Y that ...", "X, i.e., ...", "X refers to"),
-typed by their definition's head noun, with importance from how often and where they are mentioned."""
+"""Concepts: terms the paper defines ("we define X as", "X is a Y that ...", "X, i.e., ...", "X refers to") or
+introduces with an abbreviation ("magnetic resonance imaging (MRI)"), typed by their definition's head noun, with
+importance from how often and where they are mentioned."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import re
 from dataclasses import dataclass
 
 from extractors.semantic import lexicons, nlp
-from extractors.semantic.abbreviations import Sentence
+from extractors.semantic.abbreviations import Abbreviation, Sentence
+from extractors.semantic.non_entities import names_organisation
 from extractors.semantic.passages import FRONT, Passage
 
 # a term's words give nothing back: a space or a comma follows them, never a word character
@@ -33,6 +35,7 @@ class Definition:
     start: int  # of the term in the passage text
     strength: float
     kind: str  # definition | technique | theory | phenomenon
+    alias: str | None = None  # the short form a term was introduced with
 
 
 def concept_kind(head: str | None) -> str:
@@ -100,4 +103,22 @@ def symbol_definitions(sentences: list[Sentence], passages: list[Passage]) -> li
             term = m.group("t").strip()
             if len(term.split()) > 1 and term.split()[-1] not in lexicons.terms().phrase_stops:
                 out.append(Definition(term, s, s.start + m.start("t"), 0.6, "definition"))
+    return out
+
+
+def abbreviation_terms(pairs: list[Abbreviation], sentences: list[Sentence]) -> list[Definition]:
+    """Each long form the paper introduces with a short form, once, with the sentence that does it: a paper
+    abbreviates the terms it goes on to use, so the pair is its own definition of the short form. Typed entities
+    (a method, a dataset ...) are taken out by the caller; organisations (an affiliation's acronym) here."""
+    stops = lexicons.terms().phrase_stops
+    out, seen = [], set()
+    for pair in pairs:
+        words = pair.long.split()
+        key = pair.long.lower()
+        if key in seen or words[0].lower() in stops or words[-1].lower() in stops or names_organisation(pair.long):
+            continue
+        sentence = next((s for s in sentences if s.passage == pair.passage and s.start <= pair.start < s.end), None)
+        if sentence is not None:
+            seen.add(key)
+            out.append(Definition(pair.long, sentence, pair.start, 0.5, "definition", alias=pair.short))
     return out

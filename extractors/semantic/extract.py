@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from extractors.model import Document, paper_id
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
-from extractors.semantic.concepts import find_definitions, importance, in_front, symbol_definitions
+from extractors.semantic.concepts import (abbreviation_terms, find_definitions, importance, in_front,
+                                          symbol_definitions)
 from extractors.semantic.entities import Analysis, analyse_passages
 from extractors.semantic.lexicons import known_aliases
 from extractors.semantic.linkage import relations_in
@@ -115,10 +116,11 @@ def _mention_edges(e: Entity, node_id: str, passages: list[Passage], sha: str) -
 
 def _concepts(out: SemanticExtraction, analysis: Analysis, passages: list[Passage], sha: str,
               taken: dict[tuple[str, str], Entity]) -> None:
-    named = {match_key(e.name) for e in taken.values()}
+    named = {match_key(n) for e in taken.values() for n in [e.name, *e.aliases]}
     seen: set[str] = set()
-    for d in find_definitions(analysis.sentences, passages):
-        if match_key(d.term) in named or match_key(d.term) in seen:
+    for d in [*find_definitions(analysis.sentences, passages),
+              *abbreviation_terms(analysis.abbreviations, analysis.sentences)]:
+        if {match_key(d.term), match_key(d.alias or d.term)} & named or match_key(d.term) in seen:
             continue
         seen.add(match_key(d.term))
         node_id = entity_id("Concept", d.term)
@@ -127,8 +129,8 @@ def _concepts(out: SemanticExtraction, analysis: Analysis, passages: list[Passag
         mentions = sum(p.text.lower().count(text_lower) for p in passages)
         confidence = d.strength * (0.7 + 0.3 * min(mentions, 5) / 5)
         out.nodes.append(NodeRecord("Concept", node_id, {
-            "name": d.term, "aliases": [], "definition": d.sentence.text.strip(), "concept_type": d.kind,
-            "importance": importance(mentions, in_front(passages, places)),
+            "name": d.term, "aliases": [d.alias] if d.alias else [], "definition": d.sentence.text.strip(),
+            "concept_type": d.kind, "importance": importance(mentions, in_front(passages, places)),
             **_evidence(passages, [], confidence, None)}))
         source = passages[d.sentence.passage]
         if source.chunk_id:

@@ -85,6 +85,12 @@ class NonEntities:
         return len(text.split()) >= 3 and any(f" {text} " in f" {v} " for v in self.venues)
 
 
+def names_organisation(name: str) -> bool:
+    """A name with an organisation's word anywhere in it ('Instituto Avanzado de Cosmología', 'Allen Institute
+    for AI'): what a byline's abbreviated affiliation looks like."""
+    return any(_ORG_WORD.fullmatch(word) for word in name.split())
+
+
 def is_section_word(name: str) -> bool:
     """A name that is a section heading of papers ('Related Work', 'Experimental Setup') or a section's
     number ('III-C', 'VII')."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from extractors.semantic.abbreviations import analyse
-from extractors.semantic.concepts import concept_kind, find_definitions, importance, symbol_definitions
+from extractors.semantic.concepts import (abbreviation_terms, concept_kind, find_definitions, importance,
+                                          symbol_definitions)
 from extractors.semantic.passages import Passage
 
 
@@ -43,3 +44,14 @@ def test_kinds_and_importance():
 def test_symbols_defined_after_an_equation():
     passages, sentences = _definitions("where α is a decay factor. where n is the length.")
     assert [d.term for d in symbol_definitions(sentences, passages)] == ["decay factor"]
+
+
+def test_a_term_introduced_with_its_abbreviation_is_a_concept_once():
+    text = ("Scans come from magnetic resonance imaging (MRI) of each patient. We repeat MRI at six months. "
+            "Later scans also use magnetic resonance imaging (MRI). The model is trained for ten epochs (see Sec. 2). "
+            "Data came from the Allen Institute for Brain Science (AIBS).")
+    passages, sentences = _definitions(text)
+    _, pairs = analyse(passages)
+    found = abbreviation_terms(pairs, sentences)
+    assert [(d.term, d.alias, d.kind) for d in found] == [("magnetic resonance imaging", "MRI", "definition")]
+    assert found[0].sentence.text.startswith("Scans come from") and text[found[0].start:].startswith("magnetic")
