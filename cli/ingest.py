@@ -47,7 +47,7 @@ def ingest(
     """
     if replace and not bulk:
         raise typer.BadParameter("--replace goes with --bulk only", param_hint="--replace")
-    parse_on = _executor(executor, scheduler)
+    parse_on = parse_executor(executor, scheduler)
     settings = get_settings()
     files = list(discover(paths))
     shown = err_console if as_json else console
@@ -70,7 +70,8 @@ def ingest(
         raise typer.Exit(1)
 
 
-def _executor(name: str, scheduler: str | None) -> ExecutorFactory:
+def parse_executor(name: str, scheduler: str | None) -> ExecutorFactory:
+    """The --executor and --scheduler options as the factory Ingestor takes (kg ingest, kg bench fanout)."""
     if name not in ("local", "dask"):
         raise typer.BadParameter(f"{name!r} is neither 'local' nor 'dask'", param_hint="--executor")
     if name == "local":
