@@ -88,7 +88,11 @@ class DaskWorkers:
                 raise ExecutorUnavailable(f"the Dask workers {', '.join(daemonic)} are daemonic processes, which "
                                           "cannot start the parser processes that limit each paper",
                                           hint="start them with DASK_DISTRIBUTED__WORKER__DAEMON=False")
-        self.capacity = max(1, sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()))
+        self.capacity = sum(self.client.nthreads().values())
+        if not self.capacity:
+            self._resources.close()
+            raise ExecutorUnavailable(f"the Dask scheduler at {scheduler} has no workers",
+                                      hint="start them with `dask worker ADDRESS` (docs/deployment.md)")
 
     def submit(self, *args) -> Any:
         path, sha = args[0], args[1]

@@ -264,7 +264,9 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
 
 class Ingestor:
     """One `kg ingest` invocation: its settings, its driver, its report. `on_written` receives the records of each
-    paper once they are committed (kg bench ingest writes them again to time the writer on real papers)."""
+    paper once they are committed (kg bench ingest writes them again to time the writer on real papers).
+    `executor` makes what parses the papers (local_executor, or kg.dask_workers.dask_executor's); whatever it is,
+    this process writes them, one paper per transaction, in input order."""
 
     def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,
                  embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
@@ -324,7 +326,8 @@ class Ingestor:
             check_installed()
         initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
                     self.seeds, self.settings.semantic_tagger)
-        if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it
+        if self.embed and self.workers:  # loaded (distilled on first use) here: forked workers inherit it, others
+            # (Dask's, on this machine) read the distilled table from the cache instead of distilling it at once
             embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                      kind=self.settings.embedder)
         executor = self.executor(min(self.workers, len(first)), initargs, self.settings)

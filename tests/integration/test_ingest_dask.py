@@ -10,6 +10,7 @@ import signal
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import kg.dask_workers
@@ -84,6 +85,24 @@ def test_a_dask_worker_killed_mid_paper_has_the_paper_parsed_again_elsewhere(ing
     assert [(p.path, p.reason) for p in report.papers if p.status != "ingested"] == [] and report.ok
     assert report.count("ingested") == 5 == value(driver, "MATCH (p:Paper) RETURN count(p)")
     assert value(driver, "MATCH (r:IngestRun {status: 'failed'}) RETURN count(r)") == 0
+
+
+def test_papers_go_to_the_workers_of_a_running_scheduler_whose_workers_may_start_processes(ingest_settings, driver):
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.daemon": True}), LocalCluster(
+            n_workers=1, processes=True, dashboard_address=None, scheduler_port=0) as daemonic:
+        with pytest.raises(ExecutorUnavailable, match="daemonic processes"):
+            Ingestor(ingest_settings, driver, workers=1, embed=False,
+                     executor=dask_executor(daemonic.scheduler_address)).run([SAMPLE_A])
+    with dask.config.set({"distributed.worker.daemon": False}), LocalCluster(
+            n_workers=1, processes=True, dashboard_address=None, scheduler_port=0) as cluster:
+        report = Ingestor(ingest_settings, driver, workers=1, embed=False,
+                          executor=dask_executor(cluster.scheduler_address)).run([SAMPLE_A, SAMPLE_B])
+    assert report.ok and [(p.path, p.status) for p in report.papers] == [(str(SAMPLE_A), "ingested"),
+                                                                         (str(SAMPLE_B), "ingested")]
+    assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 2
 
 
 def test_without_dask_installed_the_dask_executor_is_a_clear_error(cli_env, monkeypatch):
