@@ -4,6 +4,7 @@ missing extra and an unreachable scheduler are clear errors."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -103,6 +104,19 @@ def test_papers_go_to_the_workers_of_a_running_scheduler_whose_workers_may_start
     assert report.ok and [(p.path, p.status) for p in report.papers] == [(str(SAMPLE_A), "ingested"),
                                                                          (str(SAMPLE_B), "ingested")]
     assert value(driver, "MATCH (p:Paper) RETURN count(p)") == 2
+
+
+def test_kg_ingest_with_the_dask_executor_reports_each_paper_as_a_local_run_does(cli_env, schema_db, monkeypatch,
+                                                                                tmp_path):
+    monkeypatch.setenv("PAPERKG_DATA_DIR", str(tmp_path / "data"))
+    args = ["ingest", str(SAMPLE_A), str(SAMPLE_B), "--json", "--no-embed", "--workers", "2", "--executor", "dask"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] and [(p["path"], p["status"]) for p in report["papers"]] == [
+        (str(SAMPLE_A), "ingested"), (str(SAMPLE_B), "ingested")]
+    again = CliRunner().invoke(app, args)  # the ledger says both are in the graph: nothing is parsed again
+    assert again.exit_code == 0 and json.loads(again.stdout)["unchanged"] == 2
 
 
 def test_without_dask_installed_the_dask_executor_is_a_clear_error(cli_env, monkeypatch):
