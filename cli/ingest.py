@@ -18,7 +18,7 @@ from kg import store
 from kg.bulk import bulk_load
 from kg.delete import collect_orphan_pdfs, delete_paper
 from kg.filestore import PDFStore
-from kg.ingest import STAGES, IngestReport, Ingestor, PaperOutcome, discover
+from kg.ingest import STAGES, ExecutorFactory, IngestReport, Ingestor, PaperOutcome, discover, local_executor
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -33,25 +33,32 @@ def ingest(
     bulk: bool = typer.Option(False, "--bulk", help="first load of an empty local database with neo4j-admin's "
                                                     "importer (stops and restarts the local server)"),
     replace: bool = typer.Option(False, "--replace", help="with --bulk: discard the graph the database holds"),
+    executor: str = typer.Option("local", "--executor", help="where papers are parsed: 'local' (this machine's "
+                                 "parser processes) or 'dask' (Dask distributed workers; the `distributed` extra)"),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="with --executor dask: the scheduler's "
+                                         "tcp://HOST:PORT (default: a local cluster of --workers processes)"),
 ) -> None:
     """Parse, chunk, embed, validate and write PDFs into Neo4j, one transaction per paper.
 
     Files already ingested with the same extractor versions are skipped ("unchanged"). With --bulk, the same
     graph is written as CSV and loaded by Neo4j's importer into the local server's database, which must hold
-    no graph (or --replace). Exit status 1 when any paper failed or the run stopped early.
+    no graph (or --replace). With --executor dask, the papers are parsed on Dask workers and written here, in
+    the same order. Exit status 1 when any paper failed or the run stopped early.
     """
     if replace and not bulk:
         raise typer.BadParameter("--replace goes with --bulk only", param_hint="--replace")
+    parse_on = parse_executor(executor, scheduler)
     settings = get_settings()
     files = list(discover(paths))
     shown = err_console if as_json else console
     if bulk:
-        _bulk(files, settings, replace, workers, embed, as_json, shown)
+        _bulk(files, settings, replace, workers, embed, as_json, shown, parse_on)
         return
     with store.connect(settings) as driver, _progress(shown) as progress:
         collect_orphan_pdfs(driver, PDFStore(settings.data_dir), settings.neo4j_database)
         task = progress.add_task("ingesting", total=len(files), pages=0)
-        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, on_paper=_advance_on(progress, task)).run(files)
+        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, executor=parse_on,
+                          on_paper=_advance_on(progress, task)).run(files)
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:
@@ -61,6 +68,19 @@ def ingest(
                       markup=False, highlight=False)
     if not report.ok:
         raise typer.Exit(1)
+
+
+def parse_executor(name: str, scheduler: str | None) -> ExecutorFactory:
+    """The --executor and --scheduler options as the factory Ingestor takes (kg ingest, kg bench fanout)."""
+    if name not in ("local", "dask"):
+        raise typer.BadParameter(f"{name!r} is neither 'local' nor 'dask'", param_hint="--executor")
+    if name == "local":
+        if scheduler:
+            raise typer.BadParameter("--scheduler goes with --executor dask only", param_hint="--scheduler")
+        return local_executor
+    from kg.dask_workers import dask_executor  # imports Dask only when asked for
+
+    return dask_executor(scheduler)
 
 
 def _advance_on(progress: Progress, task: TaskID) -> Callable[[PaperOutcome], None]:
@@ -75,10 +95,12 @@ def _advance_on(progress: Progress, task: TaskID) -> Callable[[PaperOutcome], No
     return advance
 
 
-def _bulk(files: list[Path], settings, replace: bool, workers: int, embed: bool, as_json: bool, shown: Console) -> None:
+def _bulk(files: list[Path], settings, replace: bool, workers: int, embed: bool, as_json: bool, shown: Console,
+          executor: ExecutorFactory) -> None:
     with _progress(shown) as progress:
         task = progress.add_task("parsing", total=len(files), pages=0)
-        report = bulk_load(files, settings, replace=replace, workers=workers, embed=embed, on_paper=_advance_on(progress, task))
+        report = bulk_load(files, settings, replace=replace, workers=workers, embed=embed, executor=executor,
+                           on_paper=_advance_on(progress, task))
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
     else:

@@ -10,9 +10,9 @@ import typer
 from pydantic import ValidationError
 
 from cli import (bench, bench_bulk, bench_checksum, bench_cross_qa, bench_domains, bench_duplicates, bench_entities,
-                 bench_first_ingest, bench_ingest, bench_ocr, bench_qa, bench_robustness, bench_search, bench_tagger,
-                 bench_verify, config, curate, db, domains, export, graph_import, ingest, ontology, papers, parse, qa,
-                 search, train)
+                 bench_fanout, bench_first_ingest, bench_ingest, bench_ocr, bench_qa, bench_robustness, bench_search,
+                 bench_tagger, bench_verify, config, curate, db, domains, export, graph_import, ingest, ontology, papers,
+                 parse, qa, search, train)
 from cli.doctor import doctor
 from cli.serve import serve
 from cli.output import err_console, report_error
@@ -73,6 +73,7 @@ bench.app.command("search")(bench_search.search_bench)
 bench.app.command("ocr")(bench_ocr.ocr_bench)
 bench.app.command("bulk")(bench_bulk.bulk_bench)
 bench.app.command("checksum")(bench_checksum.checksum_bench)
+bench.app.command("fanout")(bench_fanout.fanout_bench)
 bench.app.command("tagger")(bench_tagger.bench_tagger)
 
 

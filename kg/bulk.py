@@ -32,7 +32,7 @@ from typing import Any, TextIO
 from kg import store
 from kg.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
 from kg.errors import ConfigurationError, Failure, ServerError
-from kg.ingest import IngestReport, Ingestor, PaperOutcome
+from kg.ingest import ExecutorFactory, IngestReport, Ingestor, PaperOutcome, local_executor
 from kg.localserver import LocalNeo4j
 from kg.mapping import CitationMatch, citation_edges
 from kg.papers import PaperWrite, stored_boxes
@@ -364,7 +364,7 @@ def _local_server(settings) -> LocalNeo4j:
 
 
 def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers: int = 2, embed: bool = True,
-              on_paper=None) -> BulkReport:
+              on_paper=None, executor: ExecutorFactory = local_executor) -> BulkReport:
     """Parse every PDF under `paths` into CSV, stop the local server, import the CSV into its database with
     neo4j-admin, start it again, set the empty lists, make the constraints and indexes, store the PDFs. A database
     holding a graph is refused unless `replace` (its graph is then lost: the import overwrites the database)."""
@@ -381,7 +381,7 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         folder.chmod(0o700)  # the text of the papers, as readable as the database's own files
-        ingestor = BulkIngestor(settings, driver, workers=workers, embed=embed, on_paper=on_paper)
+        ingestor = BulkIngestor(settings, driver, workers=workers, embed=embed, on_paper=on_paper, executor=executor)
         began = time.perf_counter()
         csv = CsvGraph(ingestor.schema, folder)
         files = ingestor.write_csv(paths, GraphImage(ingestor.schema, csv))

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from itertools import chain, islice
 from pathlib import Path
+from typing import Any, Protocol
 
 from neo4j import Driver
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
@@ -179,9 +180,35 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
                     rejections=batch.rejections, seconds=seconds, warnings=doc.audit.page_warnings)
 
 
+class ParseExecutor(Protocol):
+    """What runs `prepare` for the ingest loop: this process (_Inline), the local sandbox pool (LocalWorkers) or
+    Dask's workers (kg.dask_workers). The loop submits papers in input order and takes their results in the same
+    order, so one writer sees them as the files were given, whoever parsed them."""
+
+    capacity: int  # papers parsed at once: the loop keeps twice as many in flight, which bounds its memory
+
+    def submit(self, *args) -> Any: ...
+
+    def result(self, handle: Any, args: tuple) -> Prepared | Failure: ...
+
+    def close(self) -> None: ...
+
+
+# How Ingestor gets its executor once it knows there is something to parse: (processes, _init_worker's arguments,
+# settings) -> executor. Starting workers costs seconds, so a run whose files are all unchanged starts none.
+ExecutorFactory = Callable[[int, tuple, Settings], ParseExecutor]
+
+
+def local_executor(workers: int, initargs: tuple, settings: Settings) -> ParseExecutor:
+    """The default: `workers` sandboxed processes on this machine, or none (workers=0: parse inline)."""
+    return _Inline(initargs) if workers == 0 else LocalWorkers(workers, initargs, SandboxLimits.of(settings))
+
+
 class _Inline:
     """Runs each paper on submit, in this process and without the sandbox's time and memory limits (workers=0:
     tests and debugging only; neither `kg ingest` nor the API parses this way)."""
+
+    capacity = 0
 
     def __init__(self, initargs: tuple):
         _init_worker(*initargs)
@@ -198,11 +225,13 @@ class _Inline:
         return None
 
 
-class _Workers:
+class LocalWorkers:
     """The parser processes (kg.sandbox): a paper over the time or memory limit, or whose process dies, fails
-    alone with the reason, and the run goes on."""
+    alone with the reason, and the run goes on. Dask's workers each run one of these too (kg.dask_workers), so
+    that a PDF parsed on another machine meets the same limits."""
 
     def __init__(self, count: int, initargs: tuple, limits: SandboxLimits):
+        self.capacity = count
         self.sandbox = Sandbox(count, limits, _init_worker, initargs)
 
     def submit(self, *args) -> Future:
@@ -235,12 +264,16 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
 
 class Ingestor:
     """One `kg ingest` invocation: its settings, its driver, its report. `on_written` receives the records of each
-    paper once they are committed (kg bench ingest writes them again to time the writer on real papers)."""
+    paper once they are committed (kg bench ingest writes them again to time the writer on real papers).
+    `executor` makes what parses the papers (local_executor, or kg.dask_workers.dask_executor's); whatever it is,
+    this process writes them, one paper per transaction, in input order."""
 
     def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,
                  embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
-                 on_batch: Callable[[int], None] | None = None, on_written: Callable[[Prepared], None] | None = None):
+                 on_batch: Callable[[int], None] | None = None, on_written: Callable[[Prepared], None] | None = None,
+                 executor: ExecutorFactory = local_executor):
         self.settings, self.driver, self.workers, self.force = settings, driver, workers, force
+        self.executor = executor
         self.on_paper, self.on_batch, self.on_written = on_paper, on_batch, on_written
         self.schema = get_schema()
         self.store = PDFStore(settings.data_dir)
@@ -293,11 +326,11 @@ class Ingestor:
             check_installed()
         initargs = (self.settings.embedding_dim, self.embed, self.settings.cache_dir, self.settings.embedder,
                     self.seeds, self.settings.semantic_tagger)
-        if self.embed and self.workers:  # loaded (distilled on first use) here: the forked workers inherit it
+        if self.embed and self.workers:  # loaded (distilled on first use) here: forked workers inherit it, others
+            # (Dask's, on this machine) read the distilled table from the cache instead of distilling it at once
             embeddings.load_embedder(self.settings.embedding_dim, cache_dir=self.settings.cache_dir,
                                      kind=self.settings.embedder)
-        executor = (_Inline(initargs) if self.workers == 0
-                    else _Workers(min(self.workers, len(first)), initargs, SandboxLimits.of(self.settings)))
+        executor = self.executor(min(self.workers, len(first)), initargs, self.settings)
         try:
             yield from self._prepared(executor, chain(first, todo))
         finally:
@@ -333,10 +366,10 @@ class Ingestor:
                     seen[sha] = path
                     yield path, sha, seconds
 
-    def _prepared(self, executor, todo: Iterator[tuple[Path, str, float]]):
+    def _prepared(self, executor: ParseExecutor, todo: Iterator[tuple[Path, str, float]]):
         """Results in submission order with at most 2 papers per worker in flight (bounded memory)."""
         pending: deque = deque()
-        limit = max(2, 2 * self.workers)
+        limit = max(2, 2 * executor.capacity)
         for path, sha, hash_seconds in todo:
             run = Run(sha256=sha, invocation=self.report.invocation, started_at=datetime.now(timezone.utc),
                       extractors=self.versions)
@@ -348,7 +381,7 @@ class Ingestor:
             yield self._result(executor, pending.popleft())
 
     @staticmethod
-    def _result(executor, item):
+    def _result(executor: ParseExecutor, item):
         path, sha, run, hash_seconds, args, handle = item
         prepared = executor.result(handle, args)
         if isinstance(prepared, Prepared):
