@@ -1,5 +1,5 @@
-"""Display equations: numbered ones by their "(N)" label at the column's right edge, unnumbered ones
-as indented runs of math-set lines.
+"""Display equations: numbered ones by their "(N)" label at the column's right edge (or alone at its left edge,
+beside the formula), unnumbered ones as indented runs of math-set lines.
 
 A label is only a label when it is set apart: alone on its line, or after a wide gap from the
 formula. Prose that ends in "(2019)" or "see eqs. (1)" has ordinary word spacing before the
@@ -61,6 +61,15 @@ def is_mathy(line: Line) -> bool:
     return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
 
 
+def left_label(page: PageLayout, line: Line, left: float) -> bool:
+    """A label set alone at the column's left edge with a formula to its right on its row: equations numbered
+    on the left (amsmath's `leqno`, common in mathematics and physics journals)."""
+    if LABEL_RE.fullmatch(line.text.strip()) is None or abs(line.bbox[0] - left) > line.size:
+        return False
+    return any(o is not line and o.column == line.column and o.bbox[0] > line.bbox[2] + line.size
+               and o.bbox[1] < line.bbox[3] and o.bbox[3] > line.bbox[1] and is_mathy(o) for o in page.lines)
+
+
 def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str]]:
     found = []
     for line in page.lines:
@@ -68,6 +77,9 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         if not m or line.vertical or line.column not in edges:
             continue
         left, right = edges[line.column]
+        if left_label(page, line, left):
+            found.append((line, m["label"]))
+            continue
         at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
         if not at_edge and sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) < 3:
             continue  # not at the column's right edge, nor flush with several text lines (a missed gutter)
