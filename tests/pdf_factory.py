@@ -456,6 +456,33 @@ def bibliography_paper(style: str) -> tuple[bytes, list[BibEntry]]:
     return w.bytes(), entries
 
 
+SURNAMES = ["Smith", "Jones", "Garcia", "Chen", "Okafor", "Novak", "Rossi", "Tanaka", "Dubois", "Kowalski",
+            "Larsen", "Moreau", "Silva", "Nguyen", "Ivanova", "Haddad"]
+TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citations", "layout", "retrieval",
+               "documents", "evaluation", "models", "captions"]
+
+
+def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int]:
+    """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
+    line, some on two or three) runs across columns and onto the next page; returns the PDF and the count."""
+    w = Writer(columns=columns)
+    w.line("A Paper With a Long Bibliography", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(14))
+    w.heading("References")
+    for n in range(entries):
+        first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
+        words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]
+        text = f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
+        head, *rest = w.wrap(text, 9, REGULAR, w.col_width)
+        w.line(head, size=9)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
+            w.line(line, size=9, x_offset=12)
+    return w.bytes(), entries
+
+
 # --- where a paper prints its publication year ----------------------------------------------------
 
 

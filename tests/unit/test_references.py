@@ -7,7 +7,7 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import Writer, bibliography_paper, letter_paper, write
+from tests.pdf_factory import Writer, author_year_bibliography, bibliography_paper, letter_paper, write
 
 SHA = "0" * 64
 
@@ -134,3 +134,14 @@ def test_author_year_entries_of_one_line_each_set_flush_and_unspaced():
         w.line(entry, size=9)
     lines = read_layout(pymupdf.open(stream=w.bytes(), filetype="pdf"))[0].lines[1:]
     assert [r.raw for r in parse_references(lines, "0" * 64)] == entries
+
+
+@pytest.mark.parametrize("entries,columns", [(90, 2), (25, 1)], ids=["two-column-three-pages", "one-column"])
+def test_author_year_list_across_columns_and_pages_counts_every_entry(tmp_path, entries, columns):
+    """Hanging indent, entries not spaced apart, most on one line: the count holds where the list turns a column
+    or a page (an entry's continuation at a column's top is indented like any other)."""
+    data, count = author_year_bibliography(entries, columns)
+    doc = parse_pdf(write(tmp_path, "bib.pdf", data))
+    assert doc.page_count == (3 if columns == 2 else 1)
+    assert len(doc.references) == count
+    assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
