@@ -87,7 +87,8 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
             continue
         beside = lambda b: b[2] < line.bbox[0] and b[1] < line.bbox[3] + line.size and b[3] > line.bbox[1] - line.size
-        if not before and not (any(o is not line and o.column == line.column and beside(o.bbox) for o in page.lines)
+        if not before and not (any(o is not line and in_display_column(page, o, line) and beside(o.bbox)
+                                   for o in page.lines)
                                or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
                                       for b in page.images + page.drawings)):
             continue  # a lone "(3)" with no formula (text, or a formula set as pictures) beside it
@@ -95,9 +96,16 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
     return found
 
 
+def in_display_column(page: PageLayout, line: Line, anchor: Line) -> bool:
+    """Whether `line` may belong to the display of `anchor`: in its column, or set across the gutter of a
+    two-column page (a display as wide as the page, numbered at the page's right edge)."""
+    mid = page.width / 2
+    return line.column == anchor.column or (page.columns > 1 and line.bbox[0] < mid < line.bbox[2])
+
+
 def display_lines(page: PageLayout, anchor: Line, size: float, taken: set[int]) -> list[Line]:
-    """The formula lines around an anchor: same column, next to it and not running text."""
-    near = [l for l in page.lines if l.column == anchor.column and id(l) not in taken and l is not anchor
+    """The formula lines around an anchor: same column (or across the gutter), next to it and not running text."""
+    near = [l for l in page.lines if in_display_column(page, l, anchor) and id(l) not in taken and l is not anchor
             and abs(l.bbox[1] - anchor.bbox[1]) < 12 * size]
     span = (0, page.width / page.columns)
     out = [anchor, *(l for l in near if l.bbox[1] < anchor.bbox[3] and l.bbox[3] > anchor.bbox[1])]

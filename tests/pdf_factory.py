@@ -409,6 +409,29 @@ def equation_numbering_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def wide_display_paper() -> tuple[bytes, EquationTruth]:
+    """A two-column page with a display as wide as the page between the columns' paragraphs (REVTeX's widetext),
+    centred across the gutter and numbered at the page's right edge."""
+    truth = EquationTruth()
+    w = Writer(columns=2)
+    w.line("A Display Across Both Columns", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.paragraph(prose(6))
+    w.column, w.y = 1, w.top
+    w.paragraph(prose(6, offset=2))
+    y, formula = 400.0, "E = m c + a b + x y + p q - r s + t u = v w + k"
+    width = pymupdf.get_text_length(formula, fontname=ITALIC, fontsize=10)
+    w.page.insert_text(((WIDTH - width) / 2, y), formula, fontname=ITALIC, fontsize=10)
+    tag_x = WIDTH - w.margin - pymupdf.get_text_length("(7)", fontname=REGULAR, fontsize=10)
+    w.page.insert_text((tag_x, y), "(7)", fontname=REGULAR, fontsize=10)
+    truth.numbered.append(("7", w.page_number, formula))
+    for column, offset in ((0, 1), (1, 3)):
+        w.column, w.y = column, y + 20
+        w.paragraph(prose(4, offset=offset))
+    return w.bytes(), truth
+
+
 @dataclass
 class BibEntry:
     marker: str | None

@@ -4,7 +4,7 @@ import pytest
 from extractors.equations import find_equations
 from extractors.layout import read_layout
 from extractors.model import Float, Line, PageLayout, Span
-from tests.pdf_factory import equation_numbering_paper, equations_paper
+from tests.pdf_factory import equation_numbering_paper, equations_paper, wide_display_paper
 
 SHA = "0" * 64
 
@@ -69,3 +69,9 @@ def test_section_appendix_and_left_numbers_in_two_columns(numbering):
 def test_a_list_label_at_the_left_edge_before_prose_is_no_equation(numbering):
     _, equations = numbering
     assert not any("item" in e.text for e in equations)
+
+
+def test_a_display_as_wide_as_a_two_column_page_is_numbered_at_the_page_edge():
+    data, truth = wide_display_paper()
+    equations = find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
+    assert [(e.label, e.page, e.text) for e in equations] == truth.numbered
