@@ -496,10 +496,51 @@ def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int
     w.paragraph(prose(14))
     w.heading("References")
     for n in range(entries):
-        first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
-        words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]
-        text = f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
-        head, *rest = w.wrap(text, 9, REGULAR, w.col_width)
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
+        w.line(head, size=9)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
+            w.line(line, size=9, x_offset=12)
+    return w.bytes(), entries
+
+
+def _bib_text(n: int) -> str:
+    first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
+    words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]
+    return f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
+
+
+def marker_line_bibliography(entries: int) -> tuple[bytes, int]:
+    """A bibliography whose markers ("1.") stand alone on their line, each entry's text on the lines below it
+    (BMC's layout and many Word templates); returns the PDF and the count."""
+    w = Writer(columns=2)
+    w.line("Markers on Their Own Lines", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(6))
+    w.heading("References")
+    for n in range(entries):
+        w.line(f"{n + 1}.", size=9)
+        for line in w.wrap(_bib_text(n), 9, REGULAR, w.col_width - 12):
+            w.line(line, size=9, x_offset=12)
+    return w.bytes(), entries
+
+
+def plain_word_bibliography(entries: int) -> tuple[bytes, int]:
+    """A bibliography under the word "References" set in the list's own small type, below the body size (as
+    ACM journals and magazines set it), which no heading style of the paper matches; returns PDF and count."""
+    w = Writer(columns=2)
+    w.line("A Plain References Line", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(8))
+    w.heading("2 Results")
+    w.paragraph(prose(8, offset=3))
+    w.space(8)
+    w.line("References", size=9)
+    for n in range(entries):
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)

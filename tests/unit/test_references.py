@@ -7,7 +7,8 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import Writer, author_year_bibliography, bibliography_paper, letter_paper, write
+from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, letter_paper,
+                               marker_line_bibliography, plain_word_bibliography, write)
 
 SHA = "0" * 64
 
@@ -145,3 +146,18 @@ def test_author_year_list_across_columns_and_pages_counts_every_entry(tmp_path, 
     assert doc.page_count == (3 if columns == 2 else 1)
     assert len(doc.references) == count
     assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
+    data, count = marker_line_bibliography(30)
+    refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
+    assert [r.marker for r in refs] == [f"{n}." for n in range(1, count + 1)]
+    assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_a_bibliography_under_a_references_line_no_heading_style_matches(tmp_path):
+    data, count = plain_word_bibliography(20)
+    doc = parse_pdf(write(tmp_path, "plain.pdf", data))
+    assert "References" not in [s.title for s in doc.sections]  # the case this covers: not taken for a heading
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
