@@ -526,9 +526,10 @@ def marker_line_bibliography(entries: int) -> tuple[bytes, int]:
     return w.bytes(), entries
 
 
-def plain_word_bibliography(entries: int) -> tuple[bytes, int]:
+def plain_word_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, int]:
     """A bibliography under the word "References" set in the list's own small type, below the body size (as
-    ACM journals and magazines set it), which no heading style of the paper matches; returns PDF and count."""
+    ACM journals and magazines set it), which no heading style of the paper matches; with `appendix`, an
+    appendix on the next page follows it. Returns the PDF and the count."""
     w = Writer(columns=2)
     w.line("A Plain References Line", size=16, font=BOLD, full_width=True, center=True)
     w.space(10)
@@ -544,6 +545,10 @@ def plain_word_bibliography(entries: int) -> tuple[bytes, int]:
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)
+    if appendix:
+        w.new_page()
+        w.heading("A Proofs")
+        w.paragraph(prose(6, offset=1))
     return w.bytes(), entries
 
 

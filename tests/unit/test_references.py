@@ -161,3 +161,13 @@ def test_a_bibliography_under_a_references_line_no_heading_style_matches(tmp_pat
     assert "References" not in [s.title for s in doc.sections]  # the case this covers: not taken for a heading
     assert len(doc.references) == count
     assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_a_small_type_bibliography_below_the_body_is_no_footnote_run(tmp_path):
+    """Small print well below a page's body text is taken for footnotes and moved after the next sentence; a
+    bibliography set small under its small heading is more lines than footnotes take, so it stays before the
+    appendix that follows it."""
+    data, count = plain_word_bibliography(14, appendix=True)
+    doc = parse_pdf(write(tmp_path, "appendix.pdf", data))
+    assert [s.title for s in doc.sections][-1] == "Proofs"
+    assert [r.raw.rsplit("Conf. ", 1)[1] for r in doc.references] == [f"{n}." for n in range(count)]
