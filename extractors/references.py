@@ -40,12 +40,13 @@ def marker_number(text: str) -> int | None:
 
 
 def opens_entry(lines: list[Line], i: int) -> int | None:
-    """The marker number line i opens an entry with. A marker alone on its line opens one only when the next
-    line starts right of it (the entry set beside or below it) or in another column (the entry turned the
-    column); a wrapped entry's last line "19." is followed by the next entry at the list's left edge."""
+    """The marker number line i opens an entry with. A "12." or "12)" alone on its line opens one only when the
+    next line starts right of it (the entry set beside or below it) or in another column (the entry turned the
+    column); a wrapped entry's last line "19." is followed by the next entry at the list's left edge. A bracketed
+    "[12]" is never a wrapped entry's tail."""
     line = lines[i]
-    n = marker_number(line.text)
-    if n is None or MARKER_RE.match(line.text).end() < len(line.text):
+    m, n = MARKER_RE.match(line.text), marker_number(line.text)
+    if m is None or m["b"] or m.end() < len(line.text):
         return n
     after = lines[i + 1] if i + 1 < len(lines) else None
     if after is None:
