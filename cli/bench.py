@@ -12,6 +12,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
+from bench import stamp
 from bench.gold_sets import per_group, report_groups
 from bench.gold_years import YEARS, gold_years
 from cli.output import console
@@ -86,7 +87,8 @@ def structure(
     gold: Path = typer.Option(..., "--gold", exists=True, file_okay=False, help="directory of gold JSON files"),
     baseline: bool = typer.Option(True, "--baseline/--no-baseline", help="also score pymupdf4llm's headings"),
     baseline_pages: int = typer.Option(0, "--baseline-pages", help="pages per paper for the baseline (0 = all)"),
-    json_out: Path | None = typer.Option(None, "--json", help="write all figures to this JSON file"),
+    json_out: Path | None = typer.Option(None, "--json", help="write all figures to this JSON file "
+                                         "(default: bench/results/structure-<UTC time>.json)"),
     years: Path = typer.Option(YEARS, "--years", exists=True, dir_okay=False,
                                help="the publication year each gold paper prints (TSV: paper, year, where)"),
 ) -> None:
@@ -157,5 +159,5 @@ def structure(
         base_speed = base_pages / base_seconds if base_seconds else 0.0
         console.print(f"pymupdf4llm: {base_speed:.2f} pages/s over {int(base_pages)} pages")
         result["pymupdf4llm"] = _summary(base_totals) | {"pages_per_second": base_speed}
-    if json_out:
-        json_out.write_text(json.dumps(result, indent=2))
+    result = {**stamp.header(), "commit": stamp.commit(), **result}
+    console.print(f"written to {stamp.write_json(json_out or stamp.dated(stamp.RESULTS, 'structure'), result)}")

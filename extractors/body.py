@@ -14,6 +14,7 @@ from extractors.text import HYPHEN_END
 
 Region = tuple[int, BBox]  # page, box
 _PUNCT = ".,;:()[]\"'"
+MAX_FOOTNOTE_LINES = 12  # footnotes and footers of one page; a longer run of small print below the body is content
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,19 @@ def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
     lines = [line for page in pages for line in page.lines if not line.vertical and not inside(line, boxes)]
     size = _body_size(lines)
     bottom: dict[int, float] = {}
-    for line in lines:
-        if line.size >= size - 0.8:
+    for line in lines:  # body text has words: a large bullet or page number in a running head is none
+        if line.size >= size - 0.8 and sum(map(str.isalpha, line.text)) >= 2:
             bottom[line.page] = max(bottom.get(line.page, 0.0), line.bbox[3])
+    below = lambda line: line.size < size - 0.8 and line.bbox[1] >= bottom.get(line.page, float("inf")) + 1.8 * size
+    # small print set well apart below all other text (a list right under a heading is not), in a few lines: more
+    # is a run of small type in its place (a bibliography set small under its small heading), not footnotes
+    small = defaultdict(int)
+    for line in lines:
+        small[line.page] += below(line)
     out: list[Line] = []
     waiting: list[Line] = []
-    for line in lines:  # small print set well apart below all other text (a list right under a heading is not)
-        if line.size < size - 0.8 and line.bbox[1] >= bottom.get(line.page, float("inf")) + 1.8 * size:
+    for line in lines:
+        if below(line) and small[line.page] <= MAX_FOOTNOTE_LINES:
             waiting.append(line)
             continue
         out.append(line)

@@ -1,5 +1,5 @@
-"""Display equations: numbered ones by their "(N)" label at the column's right edge, unnumbered ones
-as indented runs of math-set lines.
+"""Display equations: numbered ones by their "(N)" label at the column's right edge (or alone at its left edge,
+beside the formula), unnumbered ones as indented runs of math-set lines.
 
 A label is only a label when it is set apart: alone on its line, or after a wide gap from the
 formula. Prose that ends in "(2019)" or "see eqs. (1)" has ordinary word spacing before the
@@ -61,6 +61,15 @@ def is_mathy(line: Line) -> bool:
     return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
 
 
+def left_label(page: PageLayout, line: Line, left: float) -> bool:
+    """A label set alone at the column's left edge with a formula to its right on its row: equations numbered
+    on the left (amsmath's `leqno`, common in mathematics and physics journals)."""
+    if LABEL_RE.fullmatch(line.text.strip()) is None or abs(line.bbox[0] - left) > line.size:
+        return False
+    return any(o is not line and o.column == line.column and o.bbox[0] > line.bbox[2] + line.size
+               and o.bbox[1] < line.bbox[3] and o.bbox[3] > line.bbox[1] and is_mathy(o) for o in page.lines)
+
+
 def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str]]:
     found = []
     for line in page.lines:
@@ -68,6 +77,9 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         if not m or line.vertical or line.column not in edges:
             continue
         left, right = edges[line.column]
+        if left_label(page, line, left):
+            found.append((line, m["label"]))
+            continue
         at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
         if not at_edge and sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) < 3:
             continue  # not at the column's right edge, nor flush with several text lines (a missed gutter)
@@ -75,7 +87,8 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
         if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
             continue
         beside = lambda b: b[2] < line.bbox[0] and b[1] < line.bbox[3] + line.size and b[3] > line.bbox[1] - line.size
-        if not before and not (any(o is not line and o.column == line.column and beside(o.bbox) for o in page.lines)
+        if not before and not (any(o is not line and in_display_column(page, o, line) and beside(o.bbox)
+                                   for o in page.lines)
                                or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
                                       for b in page.images + page.drawings)):
             continue  # a lone "(3)" with no formula (text, or a formula set as pictures) beside it
@@ -83,9 +96,16 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
     return found
 
 
+def in_display_column(page: PageLayout, line: Line, anchor: Line) -> bool:
+    """Whether `line` may belong to the display of `anchor`: in its column, or set across the gutter of a
+    two-column page (a display as wide as the page, numbered at the page's right edge)."""
+    mid = page.width / 2
+    return line.column == anchor.column or (page.columns > 1 and line.bbox[0] < mid < line.bbox[2])
+
+
 def display_lines(page: PageLayout, anchor: Line, size: float, taken: set[int]) -> list[Line]:
-    """The formula lines around an anchor: same column, next to it and not running text."""
-    near = [l for l in page.lines if l.column == anchor.column and id(l) not in taken and l is not anchor
+    """The formula lines around an anchor: same column (or across the gutter), next to it and not running text."""
+    near = [l for l in page.lines if in_display_column(page, l, anchor) and id(l) not in taken and l is not anchor
             and abs(l.bbox[1] - anchor.bbox[1]) < 12 * size]
     span = (0, page.width / page.columns)
     out = [anchor, *(l for l in near if l.bbox[1] < anchor.bbox[3] and l.bbox[3] > anchor.bbox[1])]

@@ -106,7 +106,8 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
     for s in spans:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
-    text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans)
+    direction = (raw["dir"][0], raw["dir"][1])
+    text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
                 italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
 
@@ -133,12 +134,21 @@ def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:
     return raised and bool(_AFTER_WORD.search(prev.text.rstrip())) and prev.bbox[2] >= span.bbox[0] - 1
 
 
-def _join_spans(spans: list[Span]) -> str:
+def _advance_gap(prev: Span, cur: Span, direction: tuple[float, float]) -> float:
+    """The gap between two spans along the writing direction: rightwards for upright text, up or down the
+    page for rotated text (a sideways table's caption), where the horizontal gap says nothing."""
+    dx, dy = direction
+    if abs(dy) <= 0.2:
+        return cur.bbox[0] - prev.bbox[2] if dx >= 0 else prev.bbox[0] - cur.bbox[2]
+    return prev.bbox[1] - cur.bbox[3] if dy < 0 else cur.bbox[1] - prev.bbox[3]
+
+
+def _join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -> str:
     """Concatenate spans, adding a space where the gap between them is a visible word gap;
     accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
     for prev, cur in zip(spans, spans[1:]):
-        gap = cur.bbox[0] - prev.bbox[2]
+        gap = _advance_gap(prev, cur, direction)
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
@@ -254,16 +264,24 @@ def _text_extent(lines: list[Line]) -> tuple[float, float]:
     return min(line.bbox[0] for line in prose), max(line.bbox[2] for line in prose)
 
 
-def _is_margin_mark(line: Line, left: float, right: float) -> bool:
-    """Review line numbers and side stamps (arXiv id) live outside the text column."""
+def _is_margin_mark(line: Line, left: float, right: float, sideways: bool) -> bool:
+    """Review line numbers and side stamps (arXiv id) live outside the text column. On a page set sideways (a
+    rotated table or figure) the rotated lines are the content, and their extent is not the upright text's."""
     outside = line.bbox[2] <= left + 1 or line.bbox[0] >= right - 1
-    return outside and (line.vertical or line.text.strip().isdigit())
+    return outside and ((line.vertical and not sideways) or line.text.strip().isdigit())
+
+
+def _is_sideways(lines: list[Line]) -> bool:
+    """Most of the page's characters run vertically: its content is set rotated (a side stamp is one line)."""
+    chars = sum(len(line.text) for line in lines)
+    return chars > 0 and sum(len(line.text) for line in lines if line.vertical) > 0.5 * chars
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated)]
     left, right = _text_extent(lines)
-    lines = [line for line in lines if not _is_margin_mark(line, left, right)]
+    sideways = _is_sideways(lines)
+    lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]
     ordered, columns = _reading_order(lines, layout.width, body)
     kept = {id(line) for line in lines}
     return replace(layout, lines=ordered, columns=columns,

@@ -52,13 +52,19 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
 
 def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
     """The lines under the last References heading, up to the next heading (an appendix); without such a
-    heading, a numbered list closing the paper."""
+    heading, a numbered list closing the paper, else the lines after the last line that is only the word
+    "References" (set in a style the paper uses nowhere else, so not taken for a heading), up to the next heading."""
     at = max((n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)), default=None)
-    if at is None:
-        heading = {i for h in heads for i in h.lines}
-        return unheaded_list([line for i, line in enumerate(lines) if i not in heading])
-    end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
-    return lines[heads[at].lines[-1] + 1:end]
+    if at is not None:
+        end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
+        return lines[heads[at].lines[-1] + 1:end]
+    heading = {i for h in heads for i in h.lines}
+    listed = unheaded_list([line for i, line in enumerate(lines) if i not in heading])
+    word = max((i for i, line in enumerate(lines) if REFERENCES.match(line.text.strip())), default=None)
+    if listed or word is None:
+        return listed
+    end = min((h.lines[0] for h in heads if h.lines[0] > word), default=len(lines))
+    return lines[word + 1:end]
 
 
 def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section]) -> list[str]:

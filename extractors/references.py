@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from extractors.model import Line, Reference, element_id
 
-MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z])|(?P<p>\d{1,3})\)(?=\s))\s*")
+# A marker may stand alone on its line, its entry set beside it or on the next line (BMC, Word layouts).
+MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
@@ -38,12 +39,28 @@ def marker_number(text: str) -> int | None:
     return int(m["b"] or m["d"] or m["p"]) if m else None
 
 
+def opens_entry(lines: list[Line], i: int) -> int | None:
+    """The marker number line i opens an entry with. A "12." or "12)" alone on its line opens one only when the
+    next line starts right of it (the entry set beside or below it) or in another column (the entry turned the
+    column); a wrapped entry's last line "19." is followed by the next entry at the list's left edge. A bracketed
+    "[12]" is never a wrapped entry's tail."""
+    line = lines[i]
+    m, n = MARKER_RE.match(line.text), marker_number(line.text)
+    if m is None or m["b"] or m.end() < len(line.text):
+        return n
+    after = lines[i + 1] if i + 1 < len(lines) else None
+    if after is None:
+        return None
+    turned = (after.page, after.column) != (line.page, line.column)
+    return n if turned or after.bbox[0] >= line.bbox[2] - 1 else None
+
+
 def numbered_starts(lines: list[Line]) -> list[int] | None:
     """Indices of lines opening entries 1, 2, 3, ... in sequence (a number or two may be lost to the
     layout), when the list is numbered."""
     starts, expected = [], None
     for i, line in enumerate(lines):
-        n = marker_number(line.text)
+        n = opens_entry(lines, i)
         if n is not None and (expected is None and n <= 2 or expected is not None and expected <= n <= expected + 2):
             starts.append(i)
             expected = n + 1

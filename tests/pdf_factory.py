@@ -284,14 +284,76 @@ def floats_paper(columns: int = 1) -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+def _table_below(w: Writer, label: tuple[str, str], caption: str, rows: list[list[str]]) -> int:
+    """A ruled grid of cells with its caption set below it; the label in small caps as LaTeX and IEEE set it
+    (`label`: the capital and the rest, "T" + "ABLE IV.", the rest in a smaller size); returns the page."""
+    w._advance(40 + 14 * len(rows))
+    x, cell = w.x() + 10, min(80.0, (w.col_width - 20) / len(rows[0]))
+    w.page.draw_line((x, w.y), (x + cell * len(rows[0]), w.y))
+    for row in rows:
+        for j, text in enumerate(row):
+            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
+        w.y += 14
+    w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
+    w.y += 8
+    capital, rest = label
+    y = w.y + 9
+    w.page.insert_text((w.x(), y), capital, fontname=REGULAR, fontsize=9)
+    after = w.x() + pymupdf.get_text_length(capital, fontname=REGULAR, fontsize=9)
+    w.page.insert_text((after, y), rest, fontname=REGULAR, fontsize=7)
+    after += pymupdf.get_text_length(rest + " ", fontname=REGULAR, fontsize=7)
+    w.page.insert_text((after, y), caption, fontname=REGULAR, fontsize=9)
+    w.y += 12
+    w.space(10)
+    return w.page_number
+
+
+def table_conventions_paper() -> tuple[bytes, FloatTruth]:
+    """A two-column paper whose tables follow other conventions: captions below the table with a small-caps
+    Roman-numeral label ("TABLE IV."), a table continued on a later page ("TABLE IV (continued)"), a "Fig."
+    figure, and a sideways table (rotated a quarter turn on its own page, the caption rotated with it)."""
+    truth = FloatTruth()
+    w = Writer(columns=2)
+    w.line("Table Conventions in a Generated Paper", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(4))
+    rows = [["Corpus", "Papers"], ["arXiv", "120"], ["ACL", "80"]]
+    caption = "Papers per corpus."
+    truth.tables.append(("IV", _table_below(w, ("T", "ABLE IV."), caption, rows), caption, rows))
+    w.paragraph(prose(3, offset=1))
+    caption = "Two boxes joined by a line."
+    truth.figures.append(("1", _figure(w, "Fig. 1.", caption), caption))
+    w.paragraph(prose(12, offset=2))
+    w.new_page()
+    w.start_columns()
+    w.paragraph(prose(2, offset=3))
+    _table_below(w, ("T", "ABLE IV (continued)."), "Papers per corpus.", [["Corpus", "Papers"], ["PMC", "40"]])
+    w.paragraph(prose(4, offset=4))
+    w.new_page()
+    caption = "Scores of every system on each test set, set sideways because it is wide."
+    truth.tables.append(("5", w.page_number, caption, []))
+    # the page's only upright text: a running head centred above the rotated table, narrower than the page
+    w.page.insert_text((WIDTH / 2 - 90, 40), "Sideways tables in a generated paper", fontname=ITALIC, fontsize=8)
+    x, y = 100.0, 700.0
+    for word in f"Table 5. {caption}".split():  # word by word, as TeX sets text: the gaps are the only spaces
+        w.page.insert_text((x, y), word, fontname=REGULAR, fontsize=9, rotate=90)
+        y -= pymupdf.get_text_length(word + " ", fontname=REGULAR, fontsize=9)
+    for j, column in enumerate(["System", "Rules", "Baseline", "Oracle"]):
+        for i, cell in enumerate([column, "0.91", "0.88", "0.75"]):
+            w.page.insert_text((x + 30 + 14 * j, 700 - 90 * i), cell, fontname=REGULAR, fontsize=9, rotate=90)
+    return w.bytes(), truth
+
+
 @dataclass
 class EquationTruth:
     numbered: list[tuple[str, int, str]] = field(default_factory=list)  # label, page, formula text
     unnumbered: list[tuple[int, str]] = field(default_factory=list)  # page, formula text
 
 
-def _display(w: Writer, formula: str, label: str | None) -> int:
-    """A centred italic formula, its "(N)" label flush with the column's right edge."""
+def _display(w: Writer, formula: str, label: str | None, left: bool = False) -> int:
+    """A centred italic formula, its "(N)" label flush with the column's right edge (`left`: its left edge)."""
     w.space(6)
     w._advance(20)
     width = pymupdf.get_text_length(formula, fontname=ITALIC, fontsize=10)
@@ -299,7 +361,7 @@ def _display(w: Writer, formula: str, label: str | None) -> int:
     w.page.insert_text((x, w.y + 10), formula, fontname=ITALIC, fontsize=10)
     if label:
         tag = f"({label})"
-        tag_x = w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
+        tag_x = w.x() if left else w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
         w.page.insert_text((tag_x, w.y + 10), tag, fontname=REGULAR, fontsize=10)
     w.y += 18
     return w.page_number
@@ -322,6 +384,55 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
                         w.y + 10), right_aligned, fontname=REGULAR, fontsize=10)
     w.y += 14
     w.paragraph(prose(3, offset=3))
+    return w.bytes(), truth
+
+
+def equation_numbering_paper() -> tuple[bytes, EquationTruth]:
+    """A two-column paper whose displays are numbered by section ("(3.2)"), in an appendix ("(A1)") and on the
+    left (amsmath's leqno), with a list item whose "(3)" hangs at the left edge before prose (no equation)."""
+    truth = EquationTruth()
+    w = Writer(columns=2)
+    w.line("Equation Numbering Conventions", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("3 Model")
+    w.paragraph(prose(4) + " The loss of the model is defined as follows.")
+    truth.numbered.append(("3.2", _display(w, "L = a + b = c", "3.2"), "L = a + b = c"))
+    w.paragraph(prose(3, offset=1))
+    truth.numbered.append(("4", _display(w, "f = g * h", "4", left=True), "f = g * h"))
+    w.paragraph(prose(2, offset=2))
+    w._advance(14)
+    w.page.insert_text((w.x(), w.y + 10), "(3)", fontname=REGULAR, fontsize=10)
+    w.page.insert_text((w.x() + 24, w.y + 10), "the third item of the list", fontname=REGULAR, fontsize=10)
+    w.y += 14
+    w.paragraph(prose(8, offset=3))
+    w.heading("Appendix A")
+    w.paragraph(prose(2, offset=4))
+    truth.numbered.append(("A1", _display(w, "p = q - r", "A1"), "p = q - r"))
+    w.paragraph(prose(2, offset=5))
+    return w.bytes(), truth
+
+
+def wide_display_paper() -> tuple[bytes, EquationTruth]:
+    """A two-column page with a display as wide as the page between the columns' paragraphs (REVTeX's widetext),
+    centred across the gutter and numbered at the page's right edge."""
+    truth = EquationTruth()
+    w = Writer(columns=2)
+    w.line("A Display Across Both Columns", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.paragraph(prose(6))
+    w.column, w.y = 1, w.top
+    w.paragraph(prose(6, offset=2))
+    y, formula = 400.0, "E = m c + a b + x y + p q - r s + t u = v w + k"
+    width = pymupdf.get_text_length(formula, fontname=ITALIC, fontsize=10)
+    w.page.insert_text(((WIDTH - width) / 2, y), formula, fontname=ITALIC, fontsize=10)
+    tag_x = WIDTH - w.margin - pymupdf.get_text_length("(7)", fontname=REGULAR, fontsize=10)
+    w.page.insert_text((tag_x, y), "(7)", fontname=REGULAR, fontsize=10)
+    truth.numbered.append(("7", w.page_number, formula))
+    for column, offset in ((0, 1), (1, 3)):
+        w.column, w.y = column, y + 20
+        w.paragraph(prose(4, offset=offset))
     return w.bytes(), truth
 
 
@@ -369,6 +480,79 @@ def bibliography_paper(style: str) -> tuple[bytes, list[BibEntry]]:
         w.space(3)
         entries.append(BibEntry(marker, e.authors if style == "author-year" else names, e.title, e.year, e.venue,
                                 e.doi, e.arxiv_id))
+    return w.bytes(), entries
+
+
+SURNAMES = ["Smith", "Jones", "Garcia", "Chen", "Okafor", "Novak", "Rossi", "Tanaka", "Dubois", "Kowalski",
+            "Larsen", "Moreau", "Silva", "Nguyen", "Ivanova", "Haddad"]
+TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citations", "layout", "retrieval",
+               "documents", "evaluation", "models", "captions"]
+
+
+def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int]:
+    """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
+    line, some on two or three) runs across columns and onto the next page; returns the PDF and the count."""
+    w = Writer(columns=columns)
+    w.line("A Paper With a Long Bibliography", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(14))
+    w.heading("References")
+    for n in range(entries):
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
+        w.line(head, size=9)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
+            w.line(line, size=9, x_offset=12)
+    return w.bytes(), entries
+
+
+def _bib_text(n: int) -> str:
+    first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
+    words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]
+    return f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
+
+
+def marker_line_bibliography(entries: int) -> tuple[bytes, int]:
+    """A bibliography whose markers ("1.") stand alone on their line, each entry's text on the lines below it
+    (BMC's layout and many Word templates); returns the PDF and the count."""
+    w = Writer(columns=2)
+    w.line("Markers on Their Own Lines", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(6))
+    w.heading("References")
+    for n in range(entries):
+        w.line(f"{n + 1}.", size=9)
+        for line in w.wrap(_bib_text(n), 9, REGULAR, w.col_width - 12):
+            w.line(line, size=9, x_offset=12)
+    return w.bytes(), entries
+
+
+def plain_word_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, int]:
+    """A bibliography under the word "References" set in the list's own small type, below the body size (as
+    ACM journals and magazines set it), which no heading style of the paper matches; with `appendix`, an
+    appendix on the next page follows it. Returns the PDF and the count."""
+    w = Writer(columns=2)
+    w.line("A Plain References Line", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(8))
+    w.heading("2 Results")
+    w.paragraph(prose(8, offset=3))
+    w.space(8)
+    w.line("References", size=9)
+    for n in range(entries):
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
+        w.line(head, size=9)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
+            w.line(line, size=9, x_offset=12)
+    if appendix:
+        w.new_page()
+        w.heading("A Proofs")
+        w.paragraph(prose(6, offset=1))
     return w.bytes(), entries
 
 

@@ -4,7 +4,7 @@ import pytest
 from extractors.equations import find_equations
 from extractors.layout import read_layout
 from extractors.model import Float, Line, PageLayout, Span
-from tests.pdf_factory import equations_paper
+from tests.pdf_factory import equation_numbering_paper, equations_paper, wide_display_paper
 
 SHA = "0" * 64
 
@@ -53,3 +53,25 @@ def test_label_inside_a_figure_region_is_ignored():
     figure = Float(id="f", kind="figure", label="1", caption="c", page=1, bbox=(150, 280, 545, 320),
                    caption_bbox=(150, 310, 545, 320))
     assert find_equations(pages, SHA, [figure]) == []
+
+
+@pytest.fixture(scope="module")
+def numbering():
+    data, truth = equation_numbering_paper()
+    return truth, find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
+
+
+def test_section_appendix_and_left_numbers_in_two_columns(numbering):
+    truth, equations = numbering
+    assert [(e.label, e.page, e.text) for e in equations if e.label] == truth.numbered
+
+
+def test_a_list_label_at_the_left_edge_before_prose_is_no_equation(numbering):
+    _, equations = numbering
+    assert not any("item" in e.text for e in equations)
+
+
+def test_a_display_as_wide_as_a_two_column_page_is_numbered_at_the_page_edge():
+    data, truth = wide_display_paper()
+    equations = find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
+    assert [(e.label, e.page, e.text) for e in equations] == truth.numbered

@@ -6,7 +6,7 @@ import pytest
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
-from tests.pdf_factory import floats_paper
+from tests.pdf_factory import floats_paper, table_conventions_paper
 
 SHA = "0" * 64
 
@@ -155,3 +155,26 @@ def test_a_short_caption_centred_under_a_page_wide_table_takes_both_columns_and_
     assert [(t.label, t.rows) for t in tables] == [("1", [["Model", "Precision", "Recall"], ["Alpha", "0.91", "0.88"],
                                                           ["Beta", "0.75", "0.70"]])]
     assert tables[0].bbox == (72.0, 55.0, 540.0, 118.0)
+
+
+@pytest.fixture(scope="module")
+def conventions():
+    data, truth = table_conventions_paper()
+    return truth, find_floats(layout(data), SHA)
+
+
+def test_captions_below_small_caps_roman_labels_and_fig_abbreviation(conventions):
+    truth, (figures, tables) = conventions
+    assert [(f.label, f.page, f.caption) for f in figures] == truth.figures
+    below = next(t for t in tables if t.label == "IV")
+    assert (below.page, below.caption, below.rows) == next((p, c, r) for l, p, c, r in truth.tables if l == "IV")
+
+
+def test_a_continued_table_is_one_table_on_its_first_page(conventions):
+    _, (_, tables) = conventions
+    assert [t.page for t in tables if t.label == "IV"] == [1]
+
+
+def test_a_sideways_tables_rotated_caption_is_read(conventions):
+    truth, (_, tables) = conventions
+    assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]

@@ -7,7 +7,8 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import Writer, bibliography_paper, letter_paper, write
+from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, letter_paper,
+                               marker_line_bibliography, plain_word_bibliography, write)
 
 SHA = "0" * 64
 
@@ -134,3 +135,39 @@ def test_author_year_entries_of_one_line_each_set_flush_and_unspaced():
         w.line(entry, size=9)
     lines = read_layout(pymupdf.open(stream=w.bytes(), filetype="pdf"))[0].lines[1:]
     assert [r.raw for r in parse_references(lines, "0" * 64)] == entries
+
+
+@pytest.mark.parametrize("entries,columns", [(90, 2), (25, 1)], ids=["two-column-three-pages", "one-column"])
+def test_author_year_list_across_columns_and_pages_counts_every_entry(tmp_path, entries, columns):
+    """Hanging indent, entries not spaced apart, most on one line: the count holds where the list turns a column
+    or a page (an entry's continuation at a column's top is indented like any other)."""
+    data, count = author_year_bibliography(entries, columns)
+    doc = parse_pdf(write(tmp_path, "bib.pdf", data))
+    assert doc.page_count == (3 if columns == 2 else 1)
+    assert len(doc.references) == count
+    assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
+    data, count = marker_line_bibliography(30)
+    refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
+    assert [r.marker for r in refs] == [f"{n}." for n in range(1, count + 1)]
+    assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_a_bibliography_under_a_references_line_no_heading_style_matches(tmp_path):
+    data, count = plain_word_bibliography(20)
+    doc = parse_pdf(write(tmp_path, "plain.pdf", data))
+    assert "References" not in [s.title for s in doc.sections]  # the case this covers: not taken for a heading
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_a_small_type_bibliography_below_the_body_is_no_footnote_run(tmp_path):
+    """Small print well below a page's body text is taken for footnotes and moved after the next sentence; a
+    bibliography set small under its small heading is more lines than footnotes take, so it stays before the
+    appendix that follows it."""
+    data, count = plain_word_bibliography(14, appendix=True)
+    doc = parse_pdf(write(tmp_path, "appendix.pdf", data))
+    assert [s.title for s in doc.sections][-1] == "Proofs"
+    assert [r.raw.rsplit("Conf. ", 1)[1] for r in doc.references] == [f"{n}." for n in range(count)]
