@@ -65,7 +65,7 @@ def throwaway_neo4j(settings: Settings) -> Iterator[LocalNeo4j]:
 
 
 def discard_neo4j(server: LocalNeo4j) -> None:
-    """Kill the server if it runs. A clean stop checkpoints and then waits out Bolt's shutdown, about 11 s a server
+    """Kill the server if it runs. A clean stop checkpoints and then waits out Bolt's shutdown, 6-11 s a server
     here (two 5 s waits of its thread pools), which tells a test nothing when its folder is thrown away."""
     if server.status().running:
         kill_neo4j(server)
