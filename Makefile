@@ -44,7 +44,10 @@ run: install
 ## test: install everything the tests need (Chromium too), then run unit and integration tests, a test file per
 ## worker process (TEST_WORKERS, default 2; each worker starts its own throw-away Neo4j; TEST_WORKERS=0 runs serially)
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+# Files are handed out in collection order (integration files, then the many short unit files), not xdist's default
+# of most tests first, which hands out the files of one or two long tests (the user guide run, the bulk load) last,
+# where one worker can be left running them while the other has nothing to do.
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 test: system-deps-browser install $(BIN)/pytest
 	$(BIN)/kg db install
 	$(PYTEST)

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from kg import store
-from bench.neo4j import own_neo4j
-from tests.neo4j_harness import local_settings, running_neo4j
+from tests.neo4j_harness import local_settings, running_neo4j, throwaway_neo4j
 
 # pytest-xdist's workers are started with COLUMNS=80, which a rich Console created at import (cli/output.py) would
 # keep as its width for good; the CLI tests set the width they need for each command.
@@ -38,7 +37,7 @@ def driver(neo4j_settings):
 
 @pytest.fixture(scope="session")
 def _killable_server(tmp_path_factory):
-    with own_neo4j(local_settings(tmp_path_factory.mktemp("killable-neo4j"))) as server:
+    with throwaway_neo4j(local_settings(tmp_path_factory.mktemp("killable-neo4j"))) as server:
         yield server
 
 

@@ -15,7 +15,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from api import browser_guide
-from bench.neo4j import free_port, own_neo4j, throwaway_settings
+from bench.neo4j import free_port, throwaway_settings
 from kg import store
 from kg.schema import init_schema
 from kg.settings import BROWSER_GUIDE_PATH, Settings
@@ -25,6 +25,7 @@ from ontology.style import grass
 from tests.browser_support import NeoBrowser, headless_chromium
 from tests.integration.test_cypher_docs import rejected_elements
 from tests.live_api import served
+from tests.neo4j_harness import throwaway_neo4j
 from tests.sample_graph import sample_graph
 
 pytestmark = pytest.mark.browser
@@ -38,7 +39,7 @@ def served_graph(tmp_path_factory) -> Iterator[tuple[Settings, str]]:
     points at the default port, where somebody else's API may answer), holding the sample graph and a few rejected
     elements; and that API."""
     settings = throwaway_settings(tmp_path_factory.mktemp("guide-neo4j"), api_port=free_port())
-    with own_neo4j(settings):
+    with throwaway_neo4j(settings):
         driver = store.connect(settings)
         with driver:
             init_schema(driver, get_schema(), settings.embedding_dim)

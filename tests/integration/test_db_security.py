@@ -17,7 +17,9 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, Neo4jError
 
-from tests.neo4j_harness import TEST_PASSWORD, free_port
+from kg.localserver import LocalNeo4j
+from kg.settings import Settings
+from tests.neo4j_harness import TEST_PASSWORD, discard_neo4j, free_port
 
 LEGACY_PASSWORD = "paperkg-local"  # the password every install had before passwords were generated
 
@@ -97,7 +99,7 @@ def test_first_start_makes_a_server_only_its_owner_can_use(tmp_path):
             recorder.shutdown()
         assert _Recorder.hits == [], "Cypher reached a local service"
     finally:
-        kg(env, tmp_path, "db", "stop")
+        discard_neo4j(LocalNeo4j(Settings(data_dir=data)))
 
 
 def test_a_database_on_the_old_published_password_gets_the_generated_one(tmp_path):
@@ -115,7 +117,7 @@ def test_a_database_on_the_old_published_password_gets_the_generated_one(tmp_pat
         with pytest.raises(AuthError):
             _login(env, LEGACY_PASSWORD)
     finally:
-        kg(env, tmp_path, "db", "stop")
+        discard_neo4j(LocalNeo4j(Settings(data_dir=data)))
 
 
 def test_the_password_never_appears_on_a_command_line(tmp_path):

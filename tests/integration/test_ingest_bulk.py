@@ -22,7 +22,7 @@ from kg.schema import plan
 from ontology.loader import get_schema
 from tests import pdf_factory
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
-from tests.neo4j_harness import local_settings
+from tests.neo4j_harness import discard_neo4j, local_settings
 
 # What differs between two loads of the same files at different times: when, and the run ids named after it.
 _WHEN = (*VOLATILE, "started_at", "ended_at", "invocation")
@@ -48,7 +48,7 @@ def bulk_settings(tmp_path):
     try:
         yield settings
     finally:
-        LocalNeo4j(settings).stop()
+        discard_neo4j(LocalNeo4j(settings))
 
 
 def test_bulk_load_is_the_transactional_graph_and_takes_later_work(ingest_settings, driver, bulk_settings, tmp_path):

@@ -16,12 +16,11 @@ from hypothesis import strategies as st
 
 from api.app import create_app
 from api.params import MAX_OFFSET
-from bench.neo4j import kill_neo4j, own_neo4j
 from kg import store
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of
-from tests.neo4j_harness import local_settings
+from tests.neo4j_harness import local_settings, throwaway_neo4j
 from tests.sample_graph import sample_graph
 
 
@@ -211,16 +210,13 @@ def test_queries_neo4j_cannot_stop_at_their_time_are_bounded_in_number(tmp_path)
     (429) instead of taking one more of Neo4j's threads; other clients' reads still run. On a server of the test's
     own, killed at the end: nothing else ends the loop."""
     settings = local_settings(tmp_path / "data", qa_vectors=False, cypher_timeout_s=2.0, cypher_processes=1)
-    with own_neo4j(settings) as server:
-        try:
-            with TestClient(create_app(settings), base_url="http://localhost") as bounded:
-                error_of(cypher(bounded, RUNAWAY), 422, "QUERY_TIMEOUT")
-                busy = error_of(cypher(bounded, "RETURN 1 AS one"), 429, "BUSY")
-                assert "still runs 1 earlier" in busy["message"], busy
-                with store.connect(settings) as driver:
-                    assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
-        finally:
-            kill_neo4j(server)
+    with throwaway_neo4j(settings):
+        with TestClient(create_app(settings), base_url="http://localhost") as bounded:
+            error_of(cypher(bounded, RUNAWAY), 422, "QUERY_TIMEOUT")
+            busy = error_of(cypher(bounded, "RETURN 1 AS one"), 429, "BUSY")
+            assert "still runs 1 earlier" in busy["message"], busy
+            with store.connect(settings) as driver:
+                assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
 
 
 @pytest.mark.parametrize("query, parameters", [

@@ -15,11 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from bench.neo4j import own_neo4j
 from kg import store
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest, value
 from tests.integration.test_api_endpoints import error_of
-from tests.neo4j_harness import local_settings
+from tests.neo4j_harness import local_settings, throwaway_neo4j
 
 TX_LIMIT_MB = 128  # of the tests' 512 MB heap; Neo4j's pool for all transactions is 70% of it
 
@@ -27,7 +26,7 @@ TX_LIMIT_MB = 128  # of the tests' 512 MB heap; Neo4j's pool for all transaction
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     settings = local_settings(tmp_path_factory.mktemp("memory"), neo4j_tx_memory_max=f"{TX_LIMIT_MB}m")
-    with own_neo4j(settings):
+    with throwaway_neo4j(settings):
         yield settings
 
 

@@ -12,7 +12,7 @@ from kg.localserver import LocalNeo4j
 from kg.schema import init_schema, plan, recorded_version
 from kg.settings import get_settings
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema, load_schema
-from tests.neo4j_harness import TEST_PASSWORD, local_settings
+from tests.neo4j_harness import TEST_PASSWORD, discard_neo4j, local_settings
 
 
 def index_names(driver) -> dict[str, str]:
@@ -133,5 +133,5 @@ def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
         second = CliRunner().invoke(app, ["db", "start"])
         assert "already running" in second.stdout and "Graph schema" not in second.stdout
     finally:
-        LocalNeo4j(settings).stop()
+        discard_neo4j(LocalNeo4j(settings))
         get_settings.cache_clear()
