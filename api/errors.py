@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 
 from api import auth
 from extractors.errors import ExtractionError, InvalidBBoxError
-from kg import store
+from kg.db import store
 from kg.errors import (AmbiguousPaperError, AuthenticationError, ConfigurationError, ConflictError, DatabaseUnavailable,
                        InvalidEditError, InvalidQueryError, NotFoundError, PermissionDeniedError,
                        PreconditionRequiredError, QueryRefusedError, QueryTimeoutError)

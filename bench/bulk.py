@@ -31,12 +31,12 @@ from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
 from bench.synth import SynthConfig, SynthPaper, Synthesizer, Template
-from kg import store
+from kg.db import store
 from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
 from kg.ingest import Prepared
 from kg.papers import WritePipeline
 from kg.queries import get_node
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.settings import Settings
 
 TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on this machine

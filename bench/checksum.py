@@ -1,5 +1,5 @@
 """`kg bench checksum`: the corpus ingested into a throw-away Neo4j of its own, then the graph's checksum
-(kg.dump.checksum: the canonical dump without write times, run ids and the ingest ledger). Issue 25 asks that a
+(kg.db.dump.checksum: the canonical dump without write times, run ids and the ingest ledger). Issue 25 asks that a
 refactoring leave the corpus's graph as it was: comparing this figure with the committed one checks it."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, header
-from kg import store
-from kg.dump import checksum
+from kg.db import store
+from kg.db.dump import checksum
 from kg.ingest import Ingestor
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from ontology.loader import get_schema
 
 

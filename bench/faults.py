@@ -15,10 +15,10 @@ from pathlib import Path
 
 from bench.api_server import settings_env
 from bench.neo4j import kill_neo4j
-from kg import store
+from kg.db import store
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 
 _PAPERS = "MATCH (p:Paper) RETURN p.sha256 AS sha"

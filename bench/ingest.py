@@ -19,12 +19,12 @@ from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Sec
 from kg.entities import entity_labels
 from kg.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover
-from kg.localserver.java import LUCENE_SIMD_MAJORS
+from kg.db.localserver.java import LUCENE_SIMD_MAJORS
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, delete_subgraph, find_paper
 from kg.runs import Run
 from kg.settings import Settings
-from kg.store import server_info
+from kg.db.store import server_info
 from kg.validation import validate_batch
 from kg.write import batches
 from ontology.loader import get_schema
@@ -68,7 +68,7 @@ class ServerRuntime:
     neo4j: str
     java: str | None  # None where the server does not let us read its JVM (JMX procedures refused)
     simd: bool | None  # a Java of LUCENE_SIMD_MAJORS that reads jdk.incubator.vector
-    # The JIT's inlining options on the server's command line (kg.localserver.server._JVM_FLAGS says why they are set)
+    # The JIT's inlining options on the server's command line (kg.db.localserver.server._JVM_FLAGS says why they are set)
     inlining: tuple[str, ...] = ()
 
     def describe(self) -> str:

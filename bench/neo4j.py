@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 
 

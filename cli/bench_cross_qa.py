@@ -14,7 +14,7 @@ from bench.stamp import header, write_json
 from bench.cross_qa import QUESTIONS, cross_questions, report, score
 from cli.output import console
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.engine import ask

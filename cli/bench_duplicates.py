@@ -11,7 +11,7 @@ import typer
 from bench.duplicates import JUDGED, KNOWN, TOP, judgements, known_pairs, score
 from bench.stamp import header, write_json
 from cli.output import console
-from kg import store
+from kg.db import store
 from kg.curation.duplicates import candidates, detect
 from kg.embeddings import load_embedder
 from kg.ingest import Ingestor

@@ -19,7 +19,7 @@ from bench.ingest import (WriterResult, bare_text_seconds, corpus_ingest, papers
                           writer_throughput)
 from bench.stamp import header, write_json
 from cli.output import console
-from kg import store
+from kg.db import store
 from kg.ingest import STAGES, discover
 from kg.settings import get_settings
 

@@ -14,7 +14,7 @@ from bench.qa import HIT_K, Summary, by_kind, gold_items, run_baseline, run_syst
 from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor

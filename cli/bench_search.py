@@ -15,7 +15,7 @@ from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg import search as kg_search
-from kg import store
+from kg.db import store
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.retrieval import query_embedder

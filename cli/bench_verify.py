@@ -14,7 +14,7 @@ from bench.gold_sets import report_groups
 from bench.stamp import dated, header, write_json
 from cli.output import console
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.errors import NotFoundError
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor

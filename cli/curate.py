@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import typer
 
-from kg import store
+from kg.db import store
 from kg.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
 from kg.curation import history
 from kg.curation.duplicates import candidates, detect

@@ -8,8 +8,8 @@ import typer
 from rich.table import Table
 
 from cli.output import console
-from kg.localserver import LocalNeo4j, ServerStatus
-from kg.schema import InitReport, init_configured
+from kg.db.localserver import LocalNeo4j, ServerStatus
+from kg.db.schema import InitReport, init_configured
 from kg.settings import get_settings
 
 app = typer.Typer(help="Run a local Neo4j 5.26 Community server (no Docker needed).", no_args_is_help=True)

@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 
 from cli.output import console
-from kg import store
-from kg.dump import checksum as graph_checksum
+from kg.db import store
+from kg.db.dump import checksum as graph_checksum
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_graph
 from kg.export.mermaid import MermaidKind

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from cli.output import console
-from kg import store
+from kg.db import store
 from kg.errors import GraphImportError
 from kg.export.json_graph import import_graph
 from kg.settings import get_settings

@@ -14,7 +14,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskID, Text
 from rich.table import Table
 
 from cli.output import console, err_console
-from kg import store
+from kg.db import store
 from kg.bulk import bulk_load
 from kg.delete import collect_orphan_pdfs, delete_paper
 from kg.filestore import PDFStore

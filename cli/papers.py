@@ -13,7 +13,7 @@ from rich.tree import Tree
 from cli.output import console
 from cli.qa import PAPER_NAME
 from kg import related as related_papers
-from kg import store
+from kg.db import store
 from kg.queries import paper_outline, paper_overview
 from kg.settings import get_settings
 from ontology.loader import get_schema

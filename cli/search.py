@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.output import console
-from kg import store
+from kg.db import store
 from kg import search as kg_search
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings

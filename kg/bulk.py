@@ -9,7 +9,7 @@ edges without an end rejected, one IngestRun per file. GraphImage keeps in memor
 change (shared nodes, edges between them, DOIs); each paper's own elements go straight to CSV files typed by the
 ontology. The importer needs its database stopped, and Neo4j Community has one user database: so the local server
 (`kg db start`) is stopped for the import and started again, and the database must hold no graph unless the
-caller asks to replace it. Constraints and indexes are then made by kg.schema, as for any ingest.
+caller asks to replace it. Constraints and indexes are then made by kg.db.schema, as for any ingest.
 
 The importer cannot store an empty list, which the transactional writer stores (provenance without chunks, say):
 those elements carry the names of their empty lists in a marker property, and one pass of Cypher sets them after
@@ -29,16 +29,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from kg import store
+from kg.db import store
 from kg.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
 from kg.errors import ConfigurationError, Failure, ServerError
 from kg.ingest import ExecutorFactory, IngestReport, Ingestor, PaperOutcome, local_executor
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.mapping import CitationMatch, citation_edges
 from kg.papers import PaperWrite, stored_boxes
 from kg.reconcile import Existing, reconcile
 from kg.runs import Run
-from kg.schema import VERSION_LABEL, init_schema
+from kg.db.schema import VERSION_LABEL, init_schema
 from kg.validation import validate_batch
 from kg.write import distinct, missing_endpoints, stamp
 from ontology.loader import PropertySpec, Schema
@@ -115,7 +115,7 @@ def _fields(props: dict[str, Any], specs: list[PropertySpec]) -> tuple[list[str]
 class CsvGraph:
     """Node files per label and relationship files per (type, source label, target label), each with its header
     (`id:ID(Label)`, `:START_ID(Label)`, `name:type[]` ...) from the ontology: ids are unique per label, as the
-    constraints of kg.schema say, so each label is its own id space."""
+    constraints of kg.db.schema say, so each label is its own id space."""
 
     def __init__(self, schema: Schema, folder: Path):
         self.schema, self.folder = schema, folder

@@ -19,7 +19,7 @@ from concurrent.futures import Future, wait
 from multiprocessing.util import Finalize
 from typing import Any
 
-from kg import store
+from kg.db import store
 from kg.errors import BusyError, QueryTimeoutError, ResultTooLargeError
 from kg.queries import run_read_only
 from kg.sandbox import Overrun, Sandbox, SandboxLimits

@@ -16,8 +16,8 @@ from typing import Literal
 from extractors import ocr_data
 from extractors.semantic.nlp import PARSER_PACKAGE
 from kg import embeddings
-from kg.localserver import LocalNeo4j, artifacts
-from kg.localserver.java import checked_java
+from kg.db.localserver import LocalNeo4j, artifacts
+from kg.db.localserver.java import checked_java
 from kg.settings import Settings
 from ontology.errors import PaperKGError
 

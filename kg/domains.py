@@ -19,7 +19,7 @@ from neo4j import Driver, ManagedTransaction
 
 from extractors.domains import EXTRACTOR, VERSION, Passage, Seeds, Tag, Tagger
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.mapping import provenance
 from kg.papers import lock_paper
 from kg.queries import resolve_paper

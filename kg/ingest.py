@@ -28,7 +28,8 @@ from extractors.limits import ParseLimits
 from extractors.model import paper_id
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from extractors.semantic import nlp
-from kg import embeddings, store
+from kg import embeddings
+from kg.db import store
 from kg.domains import TAGGER
 from kg.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
@@ -37,7 +38,7 @@ from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
 from kg.runs import Run, invocation_id
 from kg.sandbox import Sandbox, SandboxLimits
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.settings import Settings
 from kg.validation import Rejection, validate_batch
 from kg.write import write_graph

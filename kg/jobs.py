@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.ingest import Ingestor
 from kg.process_pool import RespawningPool, WorkerDied

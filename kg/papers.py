@@ -22,7 +22,7 @@ from neo4j.exceptions import ConstraintError
 
 from extractors.bbox import parse_bbox
 from extractors.model import Box
-from kg import store
+from kg.db import store
 from kg.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
 from kg.mapping import CitationMatch, citation_edges
@@ -387,7 +387,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
     ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
     edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
     then fails the attempt, and write_paper makes it again with MERGE only. So this relies on the constraints of
-    kg.schema.init_schema, which every ingest creates first.
+    kg.db.schema.init_schema, which every ingest creates first.
 
     With `ahead`, a paper new to the graph, written while the paper before it is still in flight (`after` not
     set), first CREATEs its own nodes and the edges between them: resolution and reconciliation leave those as

@@ -18,7 +18,8 @@ from rapidfuzz import fuzz
 
 from extractors.bbox import parse_bbox
 from extractors.semantic.canonical import normalize
-from kg import cypher_guard, store
+from kg import cypher_guard
+from kg.db import store
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
 from kg.fulltext import lucene_query

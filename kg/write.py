@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 
 from neo4j import Driver, ManagedTransaction
 
-from kg import store
+from kg.db import store
 from kg.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord

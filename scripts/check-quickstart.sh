@@ -59,7 +59,7 @@ done <<< "$commands"
 # What the README says `make run` gives: Neo4j running, the kg command in .venv/bin, the sample papers, the API.
 .venv/bin/kg db status
 papers=$(.venv/bin/python - <<'EOF'
-from kg import store
+from kg.db import store
 from kg.settings import get_settings
 
 with store.connect(get_settings()) as driver:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg import store
+from kg.db import store
 from tests.neo4j_harness import local_settings, running_neo4j, throwaway_neo4j
 
 # pytest-xdist's workers are started with COLUMNS=80, which a rich Console created at import (cli/output.py) would
@@ -93,7 +93,7 @@ def reset_db(driver, neo4j_settings, _made_schema):
     Dropping and making the vector and full-text indexes again costs more than the rest of most tests' set-up,
     so they stay when the test before left them exactly as made; any difference, and they are dropped and made
     again."""
-    from kg.schema import init_schema
+    from kg.db.schema import init_schema
     from ontology.loader import get_schema
 
     def reset() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kg.apikeys import entry
 from kg.curation.cypher import LEDGER_LABELS
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 
 KEYS = {"reader": "key-of-rita-reader", "curator": "key-of-alice-curator", "admin": "key-of-ada-admin"}
 NAMES = {"reader": "rita", "curator": "alice", "admin": "ada"}

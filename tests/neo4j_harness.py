@@ -15,7 +15,7 @@ from typing import Iterator
 from pydantic import SecretStr
 
 from bench.neo4j import free_port, kill_neo4j, throwaway_settings
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 
 # It starts with "-", as one generated password in 64 does, which the admin tool that sets it once took for an

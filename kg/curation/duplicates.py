@@ -18,7 +18,7 @@ from neo4j import Driver, ManagedTransaction
 from extractors.semantic.duplicates import (EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters,
                                             propose)
 from extractors.semantic.passages import Passage
-from kg import store
+from kg.db import store
 from kg.curation import cypher
 from kg.curation.operations import now_utc
 from kg.validation import validate_batch

@@ -19,7 +19,7 @@ from neo4j import Driver, ManagedTransaction
 from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.curation import cypher
-from kg.dump import VOLATILE
+from kg.db.dump import VOLATILE
 
 _DATETIME = "$datetime"
 

@@ -13,7 +13,9 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from kg import queries, store
+from kg import queries
+
+from kg.db import store
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from neo4j import Driver, Query
 from neo4j.exceptions import ClientError
 
-from kg import store
+from kg.db import store
 from kg.curation.hidden import visible_records
 from kg.errors import LimitExceededError
 from kg.queries import resolve_paper

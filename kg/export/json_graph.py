@@ -15,7 +15,7 @@ from neo4j import Driver
 from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.errors import GraphImportError
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.validation import Reason, Rejection, count_reasons, validate_batch
 from kg.write import WriteReport, write_graph
 from ontology.loader import Schema

@@ -18,7 +18,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from kg import store
+from kg.db import store
 from kg.errors import ServerError
 from kg.process_pool import RespawningPool, WorkerDied
 from kg.qa.engine import ask

@@ -8,10 +8,10 @@ import pytest
 
 import bench.ingest as benchmark
 from bench.ingest import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 from kg.filestore import file_sha256
-from kg.localserver.java import checked_java
-from kg.schema import init_schema
+from kg.db.localserver.java import checked_java
+from kg.db.schema import init_schema
 from ontology.loader import get_schema
 from tests.ingest_support import GENERATED, SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 from tests.neo4j_harness import docker_engine_answers

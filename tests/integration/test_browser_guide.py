@@ -16,8 +16,8 @@ from selenium.webdriver.common.by import By
 
 from api import browser_guide
 from bench.neo4j import free_port, throwaway_settings
-from kg import store
-from kg.schema import init_schema
+from kg.db import store
+from kg.db.schema import init_schema
 from kg.settings import BROWSER_GUIDE_PATH, Settings
 from kg.write import write_graph
 from ontology.loader import get_schema

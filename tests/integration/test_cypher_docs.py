@@ -12,7 +12,7 @@ import pytest
 
 from neo4j.graph import Node, Relationship
 
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord

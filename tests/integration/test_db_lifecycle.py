@@ -12,7 +12,7 @@ import pytest
 from neo4j import GraphDatabase
 
 from kg.errors import ServerError
-from kg.localserver.server import LocalNeo4j
+from kg.db.localserver.server import LocalNeo4j
 from tests.neo4j_harness import TEST_PASSWORD, free_port
 
 

@@ -17,7 +17,7 @@ import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError, Neo4jError
 
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 from tests.neo4j_harness import TEST_PASSWORD, discard_neo4j, free_port
 

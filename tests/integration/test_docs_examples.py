@@ -29,7 +29,7 @@ _FENCE = re.compile(r"^```(\w*)\n(.*?)^```\n", re.S | re.M)
 # `cypher` blocks run through the driver inside the guide's shell, between the bash blocks around them.
 _CYPHER = """
 import sys
-from kg import store
+from kg.db import store
 from kg.settings import get_settings
 
 settings = get_settings()

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from kg.curation.operations import Curation
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 from kg.papers import WritePipeline, write_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401

@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from typer.testing import CliRunner
 
 from cli.main import app
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.browser_support import headless_chromium

@@ -16,14 +16,14 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app
 from extractors.model import paper_id
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 from kg.errors import GraphImportError, NotFoundError
 from kg.export import json_graph
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_papers
 from kg.export.rdf import to_rdf
 from kg.ingest import Ingestor
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.write import stamp, write_graph
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema
 from tests.conftest import ROOT

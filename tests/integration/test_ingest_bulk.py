@@ -8,17 +8,17 @@ import json
 import pytest
 
 from extractors.model import paper_id
-from kg import store
+from kg.db import store
 from kg.bulk import FIX_LABEL, bulk_load
 from kg.curation.operations import Curation, NodeRef
-from kg.dump import VOLATILE
+from kg.db.dump import VOLATILE
 from kg.errors import ConfigurationError
 from kg.export.graph_read import read_graph
 from kg.export.json_graph import dumps, to_document
 from kg.filestore import file_sha256
 from kg.ingest import Ingestor
-from kg.localserver import LocalNeo4j
-from kg.schema import plan
+from kg.db.localserver import LocalNeo4j
+from kg.db.schema import plan
 from ontology.loader import get_schema
 from tests import pdf_factory
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401

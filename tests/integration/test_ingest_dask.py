@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import kg.dask_workers
 from cli.main import app
 from kg.dask_workers import ExecutorUnavailable, dask_executor
-from kg.dump import checksum
+from kg.db.dump import checksum
 from kg.ingest import Ingestor
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 from tests.neo4j_harness import free_port

@@ -6,7 +6,7 @@ import pytest
 
 from extractors.model import paper_id
 from kg.delete import delete_paper
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 from kg.errors import NotFoundError
 from kg.filestore import PDFStore, file_sha256
 from kg.mapping import author_id

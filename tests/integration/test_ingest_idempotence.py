@@ -3,7 +3,7 @@ and --force rewrites every element onto itself."""
 
 from __future__ import annotations
 
-from kg.dump import canonical_dump, checksum
+from kg.db.dump import canonical_dump, checksum
 from kg.filestore import file_sha256
 from extractors.model import paper_id
 from kg import papers

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from api.app import create_app
 from api.params import MAX_OFFSET
-from kg import store
+from kg.db import store
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from kg import store
+from kg.db import store
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest, value
 from tests.integration.test_api_endpoints import error_of
 from tests.neo4j_harness import local_settings, throwaway_neo4j

@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from kg import store
+from kg.db import store
 from kg.apikeys import entry, new_key
 
 KEY = new_key()

@@ -6,10 +6,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from kg import store
+from kg.db import store
 from kg.errors import SchemaVersionError
-from kg.localserver import LocalNeo4j
-from kg.schema import init_schema, plan, recorded_version
+from kg.db.localserver import LocalNeo4j
+from kg.db.schema import init_schema, plan, recorded_version
 from kg.settings import get_settings
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema, load_schema
 from tests.neo4j_harness import TEST_PASSWORD, discard_neo4j, local_settings

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.write import write_graph
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord

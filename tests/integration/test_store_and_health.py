@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api.app import create_app
-from kg import store
+from kg.db import store
 from kg.errors import ConfigurationError, DatabaseUnavailable
 from tests.neo4j_harness import free_port
 

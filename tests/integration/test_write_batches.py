@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.write import write_in_transaction
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord

@@ -10,7 +10,7 @@ import time
 from datetime import datetime, timezone
 
 from bench.ingest import synthetic_document, synthetic_sha
-from kg.dump import canonical_dump
+from kg.db.dump import canonical_dump
 from kg.filestore import file_sha256
 from kg.mapping import EXTRACTOR, map_document, provenance
 from extractors.model import paper_id
@@ -18,7 +18,7 @@ from kg import papers
 from kg.papers import WritePipeline
 from ontology.records import EdgeRecord, NodeRecord
 from kg.runs import Run
-from kg.schema import init_schema
+from kg.db.schema import init_schema
 from kg.validation import validate_batch
 from ontology.loader import get_schema
 from tests.ingest_support import (SAMPLE_A, SAMPLE_B, ingest_settings, record_statements,  # noqa: F401

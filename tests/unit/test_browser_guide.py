@@ -16,7 +16,7 @@ from pydantic import SecretStr
 
 from api import browser_guide
 from api.app import create_app
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 from ontology.loader import get_schema
 from ontology.style import grass

@@ -139,8 +139,8 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("ontology.loader", "kg.errors"), ("extractors.model", "kg.records"), ("kg.store", "api.app"),
-    ("kg.store", "bench.neo4j"), ("api.app", "cli.main"), ("api.app", "bench.load"), ("cli.ingest", "bench.load"),
+    ("ontology.loader", "kg.errors"), ("extractors.model", "kg.records"), ("kg.db.store", "api.app"),
+    ("kg.db.store", "bench.neo4j"), ("api.app", "cli.main"), ("api.app", "bench.load"), ("cli.ingest", "bench.load"),
     ("bench.load", "api.app"), ("extractors.triage", "api.errors"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
@@ -148,8 +148,8 @@ def test_an_upward_import_is_reported(importer, imported):
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("kg.store", "ontology.loader"), ("api.app", "kg.store"), ("cli.bench_robustness", "bench.robustness"),
-    ("bench.load", "kg.store"), ("kg.store", "neo4j"), ("extractors.model", "extractors.triage"),
+    ("kg.db.store", "ontology.loader"), ("api.app", "kg.db.store"), ("cli.bench_robustness", "bench.robustness"),
+    ("bench.load", "kg.db.store"), ("kg.db.store", "neo4j"), ("extractors.model", "extractors.triage"),
 ])
 def test_an_allowed_import_passes(importer, imported):
     assert layer_violations({importer: [(imported, 1)]}) == []

@@ -1,6 +1,6 @@
 """Issue 31: every statement of paperkg says whether it reads or writes, so that a driver opened with a routing URI
 (`neo4j://`) sends reads to a cluster's readers and writes to its leader. Two checks: the source (every
-execute_query names its routing, only kg/store.py opens sessions or drivers) and the read paths themselves, run
+execute_query names its routing, only kg/db/store.py opens sessions or drivers) and the read paths themselves, run
 against a driver that records the access mode of each statement they send."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from types import SimpleNamespace
 import pytest
 from neo4j import READ_ACCESS, WRITE_ACCESS
 
-from kg import coverage, domains, dump, locate, papers, queries, related, search, store
+from kg import coverage, domains, locate, papers, queries, related, search
+
+from kg.db import dump, store
 from kg.curation import duplicates, history, queue, review
 from kg.curation.operations import Curation
 from kg.export.formats import export
@@ -40,7 +42,7 @@ def test_only_the_store_opens_drivers_and_sessions():
     """A session opened elsewhere would default to write access (a read sent to the leader) and miss the shared
     bookmarks that let a read see the same process's last write on a lagging reader."""
     elsewhere = [f"{path}:{call.lineno}" for attr in ("session", "driver") for path, call in _calls(attr)
-                 if path != "kg/store.py" and (attr == "session" or ast.unparse(call.func) == "GraphDatabase.driver")]
+                 if path != "kg/db/store.py" and (attr == "session" or ast.unparse(call.func) == "GraphDatabase.driver")]
     assert elsewhere == []
 
 

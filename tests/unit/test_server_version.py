@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.errors import ServerError
-from kg.store import require_supported
+from kg.db.store import require_supported
 
 
 @pytest.mark.parametrize("version", ["5.26.0", "5.26.30", "5.27-aura", "2025.01.0", "2026.10.1"])

@@ -12,7 +12,7 @@ from pydantic import SecretStr, ValidationError
 from typer.testing import CliRunner
 
 from cli.main import app
-from kg.localserver import LocalNeo4j
+from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings, get_settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,10 +21,10 @@ from urllib.parse import urlsplit
 from neo4j.exceptions import AuthError
 from pydantic import SecretStr
 
-from kg import store
+from kg.db import store
 from kg.errors import ConfigurationError, ServerError
-from kg.localserver import artifacts
-from kg.localserver.java import LUCENE_SIMD_MAJORS, checked_java
+from kg.db.localserver import artifacts
+from kg.db.localserver.java import LUCENE_SIMD_MAJORS, checked_java
 from kg.settings import Settings
 
 _MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"

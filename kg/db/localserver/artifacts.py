@@ -42,7 +42,7 @@ def install(cache_dir: Path, neo4j_version: str, browser_version: str, *,
             "Maven (mvn) is not installed; it is needed once to fetch the Neo4j jars from Maven Central",
             hint="install it (Debian: apt-get install maven) and run `kg db install` again",
         )
-    pom = resources.files("kg.localserver").joinpath("pom.xml").read_text()
+    pom = resources.files("kg.db.localserver").joinpath("pom.xml").read_text()
     pom = pom.replace("@NEO4J_VERSION@", neo4j_version).replace("@BROWSER_VERSION@", browser_version)
     lib.parent.mkdir(parents=True, exist_ok=True)
     partial = lib.with_name("lib.partial")

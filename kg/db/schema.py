@@ -13,7 +13,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from kg import store
+from kg.db import store
 from kg.errors import SchemaVersionError
 from kg.settings import Settings
 from ontology.loader import Schema, get_schema

@@ -1,0 +1,4 @@
+"""The database itself: the driver and its sessions (store), constraints and indexes (schema), the canonical dump
+that says whether two graphs are the same (dump), and the local Neo4j server (localserver). Everything else in kg
+reaches Neo4j through these; nothing here imports the rest of kg, so a reader or writer can change without
+touching the connection."""
