@@ -19,7 +19,7 @@ from kg import __version__, access
 from kg.db import store
 from kg.cypher_workers import CypherWorkers
 from kg.delete import collect_orphan_pdfs
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.jobs import IngestProcess, JobRegistry
 from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer

@@ -16,7 +16,7 @@ from pathlib import Path
 from bench.api_server import settings_env
 from bench.neo4j import kill_neo4j
 from kg.db import store
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings

@@ -17,7 +17,7 @@ from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
 from kg.entities import entity_labels
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import IngestReport, Ingestor, Prepared, discover
 from kg.db.localserver.java import LUCENE_SIMD_MAJORS
 from kg.mapping import EXTRACTOR, map_document

@@ -15,7 +15,7 @@ from bench.cross_qa import QUESTIONS, cross_questions, report, score
 from cli.output import console
 from extractors.model import paper_id
 from kg.db import store
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.engine import ask
 from kg.qa.retrieval import query_embedder

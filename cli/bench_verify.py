@@ -16,7 +16,7 @@ from cli.output import console
 from extractors.model import paper_id
 from kg.db import store
 from kg.errors import NotFoundError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.retrieval import query_embedder
 from kg.qa.verify import verify

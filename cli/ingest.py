@@ -17,7 +17,7 @@ from cli.output import console, err_console
 from kg.db import store
 from kg.bulk import bulk_load
 from kg.delete import collect_orphan_pdfs, delete_paper
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.ingest import STAGES, ExecutorFactory, IngestReport, Ingestor, PaperOutcome, discover, local_executor
 from kg.settings import get_settings
 from ontology.loader import get_schema

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from neo4j import Driver
 
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.papers import delete_subgraph, papers_present
 from kg.queries import resolve_paper
 from ontology.loader import Schema

@@ -14,7 +14,7 @@ from neo4j import Driver
 
 from extractors.bbox import parse_bbox
 from kg.errors import NotFoundError
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.queries import evidence_chunks, get_edge, get_node
 from ontology.loader import Schema
 

@@ -33,7 +33,7 @@ from kg.db import store
 from kg.domains import TAGGER
 from kg.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
-from kg.filestore import PDFStore, file_sha256
+from kg.db.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
 from kg.runs import Run, invocation_id

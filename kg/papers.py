@@ -143,7 +143,7 @@ def find_paper(driver: Driver, key: str, database: str | None = None) -> str | N
 
 
 def papers_present(driver: Driver, shas: list[str], database: str | None = None) -> set[str]:
-    """The files among `shas` that a paper in the graph refers to (kg.filestore keeps exactly those)."""
+    """The files among `shas` that a paper in the graph refers to (kg.db.filestore keeps exactly those)."""
     with _session(driver, database, write=False) as session:
         return {r["sha"] for r in session.run(_PRESENT, shas=shas)}
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
 from bench.qa import gold_items
 from extractors.model import paper_id
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 
 
 async def main() -> None:

@@ -11,7 +11,7 @@ from api import deps, params
 from api.models import EdgeDetail, ErrorBody, EvidenceText, NodeOut, Page, Subgraph
 from kg import queries
 from kg.evidence import evidence_png
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.settings import Settings
 from ontology.loader import Schema
 

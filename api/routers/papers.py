@@ -13,7 +13,7 @@ from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline
 from extractors.errors import NotAPDFError
 from kg import domains, queries, related
 from kg.delete import delete_paper
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.jobs import JobRegistry
 from kg.settings import Settings
 from ontology.loader import Schema

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.settings import Settings
 from kg.write import write_graph
 from ontology.loader import get_schema

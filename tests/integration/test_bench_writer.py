@@ -9,7 +9,7 @@ import pytest
 import bench.ingest as benchmark
 from bench.ingest import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
 from kg.db.dump import canonical_dump
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.db.localserver.java import checked_java
 from kg.db.schema import init_schema
 from ontology.loader import get_schema

@@ -16,7 +16,7 @@ from kg.curation import history
 from kg.curation.history import version
 from kg.curation.operations import Curation
 from kg.errors import NotFoundError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.papers import lock_paper
 from ontology.loader import get_schema

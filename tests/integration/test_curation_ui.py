@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, kg_ingest_json, run_ingest, value  # noqa: F401
 

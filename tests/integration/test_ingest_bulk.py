@@ -15,7 +15,7 @@ from kg.db.dump import VOLATILE
 from kg.errors import ConfigurationError
 from kg.export.graph_read import read_graph
 from kg.export.json_graph import dumps, to_document
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.db.localserver import LocalNeo4j
 from kg.db.schema import plan

@@ -4,7 +4,7 @@ and --force rewrites every element onto itself."""
 from __future__ import annotations
 
 from kg.db.dump import canonical_dump, checksum
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from extractors.model import paper_id
 from kg import papers
 from kg.papers import delete_subgraph

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kg.errors import ServerError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.jobs import IngestProcess
 from extractors.model import paper_id
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401

@@ -18,7 +18,7 @@ import pytest
 from bench.api_server import LiveAPI, served_api, settings_env
 from bench.load import Writes, loopback_address, under_writes
 from extractors.model import paper_id
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest  # noqa: F401
 from tests.pdf_factory import one_column_paper, two_column_paper
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.integration
 
 
 def _stored_pdfs(settings: Settings) -> list:
-    """Every file in the PDF store but its lock (kg/filestore.py), unfinished copies included."""
+    """Every file in the PDF store but its lock (kg/db/filestore.py), unfinished copies included."""
     root = settings.data_dir / "pdfs"
     return sorted(p for p in root.rglob("*") if p != root / ".lock") if root.exists() else []
 

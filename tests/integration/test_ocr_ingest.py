@@ -12,7 +12,7 @@ from api.app import create_app
 from bench.ocr import rasterized, section_recall
 from extractors.bbox import parse_bbox
 from extractors.model import paper_id
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from tests.ingest_support import run_ingest
 from tests.integration.test_api_endpoints import with_admin
 from tests.pdf_factory import one_column_paper, write

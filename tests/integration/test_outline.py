@@ -15,7 +15,7 @@ from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
 from kg.errors import NotFoundError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest
 
 TITLE = "Sparse Routing Attention for Long Documents"

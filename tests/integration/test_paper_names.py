@@ -15,7 +15,7 @@ from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.qa.engine import NAMES_TRIED, ask
 from kg.queries import _PAPER_NAMES, resolve_paper
 from ontology.loader import get_schema

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.delete import delete_paper
-from kg.filestore import PDFStore, file_sha256
+from kg.db.filestore import PDFStore, file_sha256
 from kg.ingest import Ingestor
 from kg.papers import papers_present
 from ontology.loader import get_schema

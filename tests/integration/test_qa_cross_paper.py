@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from extractors.model import paper_id
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from kg.qa.engine import ask
 from ontology.loader import get_schema

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from extractors.model import paper_id
 from kg.qa.answer import locate_in_chunk

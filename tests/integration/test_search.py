@@ -15,7 +15,7 @@ from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
 from kg import search as kg_search
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.qa.retrieval import query_embedder
 from ontology.loader import get_schema
 from tests.ingest_support import run_ingest

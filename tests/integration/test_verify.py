@@ -16,7 +16,7 @@ from extractors.bbox import parse_bbox
 from extractors.mupdf import pymupdf
 from extractors.model import paper_id
 from kg.errors import AmbiguousPaperError
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.qa.claims import MAX_CLAIM
 from kg.qa.verify import verify
 from ontology.loader import get_schema

@@ -18,7 +18,7 @@ from selenium.webdriver.support.ui import Select
 
 from extractors.semantic.canonical import entity_id
 from kg.curation import history
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.ingest import Ingestor
 from ontology.loader import get_schema
 from tests.browser_support import click_on_page, headless_chromium, wait_on_page

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 from bench.ingest import synthetic_document, synthetic_sha
 from kg.db.dump import canonical_dump
-from kg.filestore import file_sha256
+from kg.db.filestore import file_sha256
 from kg.mapping import EXTRACTOR, map_document, provenance
 from extractors.model import paper_id
 from kg import papers

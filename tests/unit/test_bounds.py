@@ -13,7 +13,7 @@ import pytest
 
 from kg.errors import BusyError, DatabaseUnavailable, NotFoundError
 from kg.evidence import render
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 from kg.jobs import JobRegistry
 from kg.qa.admission import Admission
 

@@ -8,7 +8,7 @@ import signal
 import threading
 import time
 
-from kg.filestore import PDFStore
+from kg.db.filestore import PDFStore
 
 _FORK = multiprocessing.get_context("fork")
 
