@@ -8,7 +8,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg.qa.claims import MAX_CLAIM
-from kg.queries import MAX_PAPER_NAME
+from kg.read.queries import MAX_PAPER_NAME
 
 T = TypeVar("T")
 
@@ -23,7 +23,7 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
-# The answers of an operation that takes a paper by name (kg.queries.resolve_paper).
+# The answers of an operation that takes a paper by name (kg.read.queries.resolve_paper).
 PAPER_NAME_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "no paper matches the name (id, file SHA-256, DOI, arXiv id or title)"},
     409: {"model": ErrorBody, "description": "the name matches several papers (code AMBIGUOUS_PAPER); "

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import body
-from kg.queries import MAX_PAPER_NAME
+from kg.read.queries import MAX_PAPER_NAME
 
 MAX_OFFSET = 1_000_000  # far beyond any list the API pages through, far below 2**31
 MAX_TEXT = 500  # characters of a search text (names, titles, locate's phrase); questions go in a body

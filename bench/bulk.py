@@ -11,7 +11,7 @@ importer's own reported time is recorded beside it, and the empty-list pass and 
 With `then_write` K, how the graph's size changes the transactional path is measured as well (issue 31, item 4):
 K more synthetic papers go through the ingest's writer (kg.papers.WritePipeline, one transaction per paper) into
 the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
-(kg.queries.get_node, one client) of papers and entities of the loaded graph are timed.
+(kg.read.queries.get_node, one client) of papers and entities of the loaded graph are timed.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from kg.db import store
 from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
 from kg.ingest import Prepared
 from kg.papers import WritePipeline
-from kg.queries import get_node
+from kg.read.queries import get_node
 from kg.db.schema import init_schema
 from kg.settings import Settings
 

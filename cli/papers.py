@@ -14,7 +14,7 @@ from cli.output import console
 from cli.qa import PAPER_NAME
 from kg import related as related_papers
 from kg.db import store
-from kg.queries import paper_outline, paper_overview
+from kg.read.queries import paper_outline, paper_overview
 from kg.settings import get_settings
 from ontology.loader import get_schema
 

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg.db import store
-from kg.coverage import coverage as paper_coverage
+from kg.read.coverage import coverage as paper_coverage
 from kg.locate import locate as locate_in_graph
 from kg.qa.engine import ask as ask_graph
 from kg.qa.llm import rewriter

@@ -1,7 +1,7 @@
 """Where the API runs a client's read-only Cypher: in worker processes of the sandbox (kg.sandbox), each with
 its own driver, an address-space limit and a wall-clock limit.
 
-kg.cypher_guard bounds a result in bytes, but only record by record, and the driver reads and decodes a whole
+kg.read.cypher_guard bounds a result in bytes, but only record by record, and the driver reads and decodes a whole
 record before anything can measure it: `RETURN range(1, 1000000000)` is one record, built lazily by Neo4j (so
 its transaction memory limit never sees it) and streamed over Bolt, and reading it would take the process
 that asked many gigabytes. A value nested thousands of levels deep makes the server fail to send it and leaves
@@ -21,7 +21,7 @@ from typing import Any
 
 from kg.db import store
 from kg.errors import BusyError, QueryTimeoutError, ResultTooLargeError
-from kg.queries import run_read_only
+from kg.read.queries import run_read_only
 from kg.sandbox import Overrun, Sandbox, SandboxLimits
 from kg.settings import Settings
 

@@ -10,7 +10,7 @@ from neo4j import Driver
 
 from kg.db.filestore import PDFStore
 from kg.papers import delete_subgraph, papers_present
-from kg.queries import resolve_paper
+from kg.read.queries import resolve_paper
 from ontology.loader import Schema
 
 
@@ -25,7 +25,7 @@ class DeleteReport:
 
 def delete_paper(driver: Driver, name: str, schema: Schema, store: PDFStore,
                  database: str | None = None) -> DeleteReport:
-    """Delete the paper `name` stands for (its id, file SHA-256, DOI, arXiv id or title: kg.queries.resolve_paper,
+    """Delete the paper `name` stands for (its id, file SHA-256, DOI, arXiv id or title: kg.read.queries.resolve_paper,
     not loose: a deletion wants more than a few words of a title), in one transaction; then its stored PDF, unless
     a paper refers to it again (the same file ingested again meanwhile)."""
     paper = resolve_paper(driver, name, database, loose=False)

@@ -22,7 +22,7 @@ from extractors.model import paper_id
 from kg.db import store
 from kg.mapping import provenance
 from kg.papers import lock_paper
-from kg.queries import resolve_paper
+from kg.read.queries import resolve_paper
 from kg.validation import validate_batch
 from kg.write import stamp, write_in_transaction
 from ontology.loader import Schema
@@ -154,7 +154,7 @@ def domains(driver: Driver, *, database: str | None = None) -> list[dict[str, An
 
 
 def paper_domains(driver: Driver, name: str, *, database: str | None = None) -> dict[str, Any]:
-    """The domains of the paper `name` stands for (kg.queries.resolve_paper) and its sections', best first, each
+    """The domains of the paper `name` stands for (kg.read.queries.resolve_paper) and its sections', best first, each
     with its score and evidence; rejected tags left out."""
     match = resolve_paper(driver, name, database)
     read = lambda q: driver.execute_query(q, id=match.id, database_=database, routing_="r").records  # noqa: E731

@@ -11,7 +11,7 @@ from neo4j import Driver
 
 from extractors.bbox import parse_bbox
 from kg.errors import InvalidQueryError
-from kg.fulltext import lucene_phrase
+from kg.read.fulltext import lucene_phrase
 from kg.qa import graph as q
 from kg.qa.answer import locate_in_chunk
 from kg.qa.graph import GraphReader
@@ -41,7 +41,7 @@ class Location:
 
 def locate(driver: Driver, schema: Schema, text: str, paper: str | None = None, limit: int = 10,
            database: str | None = None) -> list[dict]:
-    """Where `text` is, in the paper `paper` names (kg.queries.resolve_paper) or in all papers."""
+    """Where `text` is, in the paper `paper` names (kg.read.queries.resolve_paper) or in all papers."""
     if not text.strip():
         raise InvalidQueryError("nothing to locate", hint="give a figure/table/section label, a name or a phrase")
     reader = GraphReader(driver, schema, database)

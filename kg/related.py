@@ -24,7 +24,7 @@ from neo4j import Driver
 
 from kg.curation.hidden import REJECTED
 from kg.errors import InvalidQueryError
-from kg.queries import index_name, resolve_paper
+from kg.read.queries import index_name, resolve_paper
 from ontology.loader import Schema
 
 MAX_LIMIT = 50

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from neo4j import Driver
 
-from kg.fulltext import lucene_query
+from kg.read.fulltext import lucene_query
 from kg.qa.retrieval import named_in
 from kg.qa.text import STOPWORDS, tokens
-from kg.queries import index_name
+from kg.read.queries import index_name
 from ontology.loader import Schema
 
 WEIGHTS = {"text": 0.50, "semantic": 0.30, "entities": 0.10, "citations": 0.05, "recency": 0.05}

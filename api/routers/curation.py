@@ -30,7 +30,7 @@ from kg.curation.relabel import relabel
 from kg.curation.review import QUEUES, SORTS, View, review_page, reviewable_labels
 from kg.curation.undo import split, undo_change
 from kg.errors import InvalidEditError, PreconditionRequiredError
-from kg.queries import MAX_PAPER_NAME, resolve_paper
+from kg.read.queries import MAX_PAPER_NAME, resolve_paper
 from kg.settings import Settings
 from ontology.loader import Schema
 

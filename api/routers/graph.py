@@ -9,8 +9,8 @@ from neo4j import Driver
 
 from api import deps, params
 from api.models import EdgeDetail, ErrorBody, EvidenceText, NodeOut, Page, Subgraph
-from kg import queries
-from kg.evidence import evidence_png
+from kg.read import queries
+from kg.read.evidence import evidence_png
 from kg.db.filestore import PDFStore
 from kg.settings import Settings
 from ontology.loader import Schema

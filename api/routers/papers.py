@@ -11,7 +11,8 @@ from api.auth import require
 from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail, PaperDomains,
                         PaperSummary, RelatedPapers)
 from extractors.errors import NotAPDFError
-from kg import domains, queries, related
+from kg import domains, related
+from kg.read import queries
 from kg.delete import delete_paper
 from kg.db.filestore import PDFStore
 from kg.jobs import JobRegistry

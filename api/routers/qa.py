@@ -8,11 +8,11 @@ from neo4j import Driver
 from api import auth, deps, params
 from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
                         ErrorBody, LocateResponse, VerifyRequest, VerifyResponse)
-from kg import queries
+from kg.read import queries
 from kg.cypher_workers import CypherWorkers
-from kg.coverage import coverage
+from kg.read.coverage import coverage
 from kg.locate import locate
-from kg.queries import MAX_PAPER_NAME
+from kg.read.queries import MAX_PAPER_NAME
 from kg.settings import Settings
 from ontology.loader import Schema
 

@@ -11,8 +11,8 @@ from neo4j import Driver
 
 from kg.curation import cypher
 from kg.curation.operations import EdgeRef, NodeRef
-from kg.evidence import edge_passages
-from kg.queries import get_edge
+from kg.read.evidence import edge_passages
+from kg.read.queries import get_edge
 from ontology.loader import Schema
 
 MAX_EDGES = 10  # the item panel shows this many of a node's edges, the most confident first

@@ -13,7 +13,7 @@ from typing import Any
 
 from neo4j import Driver, ManagedTransaction
 
-from kg import queries
+from kg.read import queries
 
 from kg.db import store
 from kg.curation import cypher

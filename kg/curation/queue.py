@@ -11,7 +11,7 @@ from typing import Any
 
 from neo4j import Driver
 
-from kg.coverage import coverage
+from kg.read.coverage import coverage
 from kg.curation import cypher
 from kg.curation.review import View, item
 from ontology.loader import Schema

@@ -11,7 +11,7 @@ from neo4j import Driver
 
 from kg.export import graphml, html, json_graph, markdown, mermaid, rdf, tabular
 from kg.export.graph_read import ReadBound, read_papers
-from kg.queries import resolve_paper
+from kg.read.queries import resolve_paper
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -77,7 +77,7 @@ class Export:
 
 def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
            database: str | None = None, include_rejected: bool = False, bound: ReadBound | None = None) -> Export:
-    """The graph of these papers (all of it for none) in `fmt`; each is named as kg.queries.resolve_paper takes
+    """The graph of these papers (all of it for none) in `fmt`; each is named as kg.read.queries.resolve_paper takes
     it, and resolved to its id up front, since the formats scope by id. NotFoundError names an unknown paper.
     `include_rejected`: also what curators rejected (every format shows an element's verification status).
     `bound`: LimitExceededError for a graph larger or slower to read (rendering time grows with its size)."""

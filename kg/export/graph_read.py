@@ -18,7 +18,7 @@ from neo4j.exceptions import ClientError
 from kg.db import store
 from kg.curation.hidden import visible_records
 from kg.errors import LimitExceededError
-from kg.queries import resolve_paper
+from kg.read.queries import resolve_paper
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -85,7 +85,7 @@ class _Budget:
 def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None, database: str | None = None,
                include_rejected: bool = False, bound: ReadBound | None = None,
                ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
-    """The elements of the paper `paper_id` names (kg.queries.resolve_paper) or of the whole graph, without those
+    """The elements of the paper `paper_id` names (kg.read.queries.resolve_paper) or of the whole graph, without those
     curators rejected unless `include_rejected`; LimitExceededError beyond `bound`."""
     return _read_graph(driver, schema, paper_id, database, include_rejected, _Budget(bound))
 

@@ -12,7 +12,7 @@ knows them.
   the (short, long) pairs the retrieved passages define (kg.qa.text.abbreviations).
 
 Pure functions on strings, so tests can state exact outputs. Every variant is a plain word; the Lucene query is
-built by kg.fulltext, which bounds and escapes it.
+built by kg.read.fulltext, which bounds and escapes it.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms
-from kg.fulltext import lucene_phrase
-from kg.queries import PaperMatch, edge_dict, node_dict
+from kg.read.fulltext import lucene_phrase
+from kg.read.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
 
 CANDIDATES = 20  # chunks whose sentences compete for the answer
@@ -46,7 +46,7 @@ class Answer:
 
 def ask(driver: Driver, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
         database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
-    """The answer from the paper `paper` names (kg.queries.resolve_paper: a name that fits no paper or several is
+    """The answer from the paper `paper` names (kg.read.queries.resolve_paper: a name that fits no paper or several is
     an error, never an answer from all papers), or else from the paper the question itself names, when a name
     in it fits exactly one paper well (_named_paper), or else from all papers."""
     reader = GraphReader(driver, schema, database)

@@ -15,8 +15,8 @@ from rapidfuzz import fuzz
 from kg.curation.hidden import without_rejected
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
-from kg.fulltext import lucene_query
-from kg.queries import PAPER_CHUNKS, PaperDirectory, PaperMatch, edge_dict, index_name, node_dict
+from kg.read.fulltext import lucene_query
+from kg.read.queries import PAPER_CHUNKS, PaperDirectory, PaperMatch, edge_dict, index_name, node_dict
 from ontology.loader import Schema
 
 _CHUNK_FIELDS = "c {.id, .text, .kind, .page_start, .page_end, .bboxes, .box_starts, .paper_sha256}"
@@ -267,7 +267,7 @@ class GraphReader:
 
     # -------------------------------------------------------------- lookups
     def paper(self, name: str, *, loose: bool = True) -> PaperMatch:
-        """The paper `name` stands for (kg.queries.resolve_paper), remembered for `titles`. One directory per
+        """The paper `name` stands for (kg.read.queries.resolve_paper), remembered for `titles`. One directory per
         reader, so a question that names several papers reads the papers' names once."""
         paper = self._directory.resolve(name, loose=loose)
         self.known_paper(paper.sha256, paper.id, paper.title)

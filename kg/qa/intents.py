@@ -133,7 +133,7 @@ def _clean(text: str) -> str:
 
 @dataclass(frozen=True)
 class PaperName:
-    """Words of a question that may name a paper, the kinds of match (kg.queries.PaperMatch.matched_by) that
+    """Words of a question that may name a paper, the kinds of match (kg.read.queries.PaperMatch.matched_by) that
     count as naming it, and the question to answer once it does (the name read as 'the paper')."""
 
     name: str
@@ -158,7 +158,7 @@ def paper_names(question: str) -> list[PaperName]:
     """The names a question may give a paper, most specific first: a DOI or arXiv id, a quoted title (matched as
     a whole title only: quotes also mark terms), then "the X paper", where X may be the paper's short title ("the
     BERT paper" for "BERT: Pre-training ...") or its title, trying X without its first words too ("the
-    original BERT paper"). The caller resolves each (kg.queries.resolve_paper, not loose) and keeps the first
+    original BERT paper"). The caller resolves each (kg.read.queries.resolve_paper, not loose) and keeps the first
     that names exactly one paper in an accepted way."""
     found = [PaperName(m.group(0), _IDS, _without(question, m.start(), m.end()))
              for m in _IDENTIFIER.finditer(question)]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from kg import embeddings
-from kg.fulltext import lucene_query
+from kg.read.fulltext import lucene_query
 from kg.qa import graph as q
 from kg.qa.analysis import abbreviation_forms, search_words
 from kg.qa.graph import GraphReader

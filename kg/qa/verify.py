@@ -23,7 +23,7 @@ from kg.qa.engine import evidence_item
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import Embedder, retrieve
 from kg.qa.text import sentences, squash, terms, tokens
-from kg.queries import PaperMatch
+from kg.read.queries import PaperMatch
 from ontology.loader import Schema
 
 SUPPORTED, CONTRADICTED, NOT_FOUND = "supported", "contradicted", "not_found"
@@ -60,7 +60,7 @@ class Reading:
 
 def verify(driver: Driver, schema: Schema, claim_text: str, paper: str | None = None, *,
            database: str | None = None, embed: Embedder | None = None) -> Verdict:
-    """The verdict on a claim within the paper `paper` names (kg.queries.resolve_paper: NotFoundError,
+    """The verdict on a claim within the paper `paper` names (kg.read.queries.resolve_paper: NotFoundError,
     AmbiguousPaperError), or over all papers. A claim longer than MAX_CLAIM characters is refused
     (LimitExceededError), one without a word to look for too (InvalidQueryError)."""
     if len(claim_text) > MAX_CLAIM:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from extractors.bbox import parse_bbox
-from kg.evidence import MARGIN, ZOOM
+from kg.read.evidence import MARGIN, ZOOM
 from tests.curation_support import as_role, curated_settings
 from tests.ingest_support import ingest_settings, run_ingest  # noqa: F401
 from tests.integration.test_duplicates import PAPER_A

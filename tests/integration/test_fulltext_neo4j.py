@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from kg import queries
-from kg.fulltext import lucene_phrase, lucene_query
+from kg.read import queries
+from kg.read.fulltext import lucene_phrase, lucene_query
 from kg.locate import locate
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import retrieve

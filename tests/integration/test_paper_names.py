@@ -1,5 +1,5 @@
 """Papers by name (issue 29, item 4): every endpoint and command that takes a paper accepts its id, DOI, arXiv id
-or title, through kg.queries.resolve_paper; a question that names a paper is answered from it alone when the name
+or title, through kg.read.queries.resolve_paper; a question that names a paper is answered from it alone when the name
 fits one paper well; "no answer" is null with a reason and no evidence. On really ingested PDFs: the two samples
 (titles, DOIs) and a generated paper with an arXiv stamp."""
 
@@ -17,7 +17,7 @@ from extractors.model import paper_id
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.db.filestore import file_sha256
 from kg.qa.engine import NAMES_TRIED, ask
-from kg.queries import _PAPER_NAMES, resolve_paper
+from kg.read.queries import _PAPER_NAMES, resolve_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest
 from tests.pdf_factory import BOLD, Writer, prose

@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 
 from kg.errors import BusyError, DatabaseUnavailable, NotFoundError
-from kg.evidence import render
+from kg.read.evidence import render
 from kg.db.filestore import PDFStore
 from kg.jobs import JobRegistry
 from kg.qa.admission import Admission

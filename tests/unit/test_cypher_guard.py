@@ -1,4 +1,4 @@
-"""kg/cypher_guard.py without a server: USE found as a clause only, and the byte and depth measure of a result
+"""kg/read/cypher_guard.py without a server: USE found as a clause only, and the byte and depth measure of a result
 that stops early on a huge value. The plan checks run against a real Neo4j in
 tests/integration/test_query_bounds.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.cypher_guard import MAX_DEPTH, ResultBudget, check_text, json_size
+from kg.read.cypher_guard import MAX_DEPTH, ResultBudget, check_text, json_size
 from kg.errors import QueryRefusedError, ResultTooLargeError
 
 

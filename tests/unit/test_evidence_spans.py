@@ -1,9 +1,9 @@
-"""Where an edge is stated in its passage (kg.evidence.edge_spans) and which boxes print it (span_boxes): every
+"""Where an edge is stated in its passage (kg.read.evidence.edge_spans) and which boxes print it (span_boxes): every
 box the spans touch, not the passage's first."""
 
 from __future__ import annotations
 
-from kg.evidence import edge_spans, span_boxes
+from kg.read.evidence import edge_spans, span_boxes
 
 TEXT = "We use BERT here. BERTScore is another thing. Then BERT again, where a token is a unit of text."
 BOXES = ["1:0,0,100,10", "1:0,10,100,20", "2:0,0,100,10"]

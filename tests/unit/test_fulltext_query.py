@@ -1,4 +1,4 @@
-"""The fulltext-query builders (kg/fulltext.py), property-tested: whatever the user types, the Lucene query is
+"""The fulltext-query builders (kg/read/fulltext.py), property-tested: whatever the user types, the Lucene query is
 plain words (or one quoted phrase) with no syntax of the user's, and bounded in size. The same builders are
 run against a real fulltext index in tests/integration/test_fulltext_neo4j.py."""
 
@@ -9,7 +9,7 @@ import re
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from kg.fulltext import MAX_TERMS, lucene_phrase, lucene_query
+from kg.read.fulltext import MAX_TERMS, lucene_phrase, lucene_query
 
 # Characters and words Lucene's classic query parser reads as syntax, mixed into arbitrary text.
 LUCENE_SYNTAX = ["AND", "OR", "NOT", "TO", "&&", "||", "!", "+", "-", "(", ")", "{", "}", "[", "]", "^", '"', "~",

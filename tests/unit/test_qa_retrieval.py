@@ -6,7 +6,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.fulltext import MAX_TERMS, lucene_query
+from kg.read.fulltext import MAX_TERMS, lucene_query
 from kg.qa.analysis import abbreviation_forms, number_forms, other_number, search_words, symbol_forms
 from kg.qa.retrieval import keep_lexical_winner, question_query
 

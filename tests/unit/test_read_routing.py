@@ -12,7 +12,9 @@ from types import SimpleNamespace
 import pytest
 from neo4j import READ_ACCESS, WRITE_ACCESS
 
-from kg import coverage, domains, locate, papers, queries, related, search
+from kg import domains, locate, papers, related, search
+
+from kg.read import coverage, queries
 
 from kg.db import dump, store
 from kg.curation import duplicates, history, queue, review

@@ -18,11 +18,11 @@ from rapidfuzz import fuzz
 
 from extractors.bbox import parse_bbox
 from extractors.semantic.canonical import normalize
-from kg import cypher_guard
+from kg.read import cypher_guard
 from kg.db import store
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
-from kg.fulltext import lucene_query
+from kg.read.fulltext import lucene_query
 from ontology.errors import PaperKGError
 from ontology.loader import Schema
 
@@ -462,7 +462,7 @@ RETURN count(*) AS n
 def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
                   row_limit: int, max_bytes: int, max_overdue: int, database: str | None = None) -> dict[str, Any]:
     """Run a user's Cypher only if the planner says it reads the graph and nothing else: EXPLAIN first (query
-    type 'r', then kg.cypher_guard's checks of the plan and of USE), then in a READ transaction with a timeout,
+    type 'r', then kg.read.cypher_guard's checks of the plan and of USE), then in a READ transaction with a timeout,
     keeping at most `row_limit` rows and `max_bytes` of them. The transaction is an explicit one, never
     retried: a user's query that failed once (or broke the connection) is not run again.
 

@@ -15,7 +15,7 @@ from neo4j import Driver
 from extractors.bbox import parse_bbox
 from kg.errors import NotFoundError
 from kg.db.filestore import PDFStore
-from kg.queries import evidence_chunks, get_edge, get_node
+from kg.read.queries import evidence_chunks, get_edge, get_node
 from ontology.loader import Schema
 
 MARGIN = 36.0  # points of context around the evidence
@@ -47,7 +47,7 @@ def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: st
 
 
 def edge_passages(driver: Driver, schema: Schema, edge: dict, database: str | None = None) -> list[dict]:
-    """The passages an edge (as kg.queries.get_edge returns it) rests on, each with `spans` (offsets in its text)
+    """The passages an edge (as kg.read.queries.get_edge returns it) rests on, each with `spans` (offsets in its text)
     and `boxes` (every box of the passage that those spans are printed in)."""
     ends = [edge["source_node"]["properties"], edge["target_node"]["properties"]]
     out = []

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from neo4j import Driver
 
 from kg.errors import NotFoundError
-from kg.queries import PAPER_CHUNKS, resolve_paper
+from kg.read.queries import PAPER_CHUNKS, resolve_paper
 
 CRITICAL_TEXT_SHARE = 0.8  # below this share of body text in chunks, text was silently lost
 GAP_CHARS = 200  # a hole this long between consecutive text chunks is text that no chunk holds
@@ -93,7 +93,7 @@ class Category:
 
 
 def coverage(driver: Driver, name: str, entity_labels: list[str], database: str | None = None) -> dict:
-    """The coverage report of the paper `name` stands for (kg.queries.resolve_paper; see the module docstring)."""
+    """The coverage report of the paper `name` stands for (kg.read.queries.resolve_paper; see the module docstring)."""
     paper_id = resolve_paper(driver, name, database).id
     run = lambda cypher, **p: driver.execute_query(cypher, paper_id=paper_id, **p, database_=database,  # noqa: E731
                                                    routing_="r").records

@@ -1,0 +1,4 @@
+"""Reading the graph: the parameterised queries behind the API and CLI (queries), the guard on users' own Cypher
+(cypher_guard), Lucene query text for the full-text indexes (fulltext), a paper's coverage (coverage) and
+evidence pictures cut from the stored PDFs (evidence). These use kg.db and nothing that writes, so qa, curation,
+export and the API build on them without pulling in ingestion."""
