@@ -21,6 +21,13 @@ ALLOWED = {
     "cli": {"ontology", "extractors", "kg"},
     "bench": {"ontology", "extractors", "kg"},
 }
+# Inside kg, the bottom subpackages may import only what is below them: kg.db reaches Neo4j and the PDF store
+# for everyone, kg.read reads through it; neither may import ingestion, qa, curation or export. kg.errors and
+# kg.settings are shared by all of kg.
+KG_ALLOWED = {
+    "kg.db": {"kg.errors", "kg.settings"},
+    "kg.read": {"kg.db", "kg.errors", "kg.settings"},
+}
 BENCH_COMMANDS = "cli.bench"  # cli/bench*.py, the `kg bench ...` commands: the one place the product reaches bench
 
 
@@ -55,8 +62,15 @@ def _imports(name: str, path: Path) -> list[tuple[str, int]]:
 IMPORTS = {name: _imports(name, path) for name, path in MODULES.items()}
 
 
+def _kg_subpackage(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
 def _may_import(importer: str, imported: str) -> bool:
     own, other = importer.split(".")[0], imported.split(".")[0]
+    inside = _kg_subpackage(importer)
+    if inside in KG_ALLOWED and other == "kg" and _kg_subpackage(imported) not in KG_ALLOWED[inside] | {inside}:
+        return False
     if other not in PACKAGES or other == own or other in ALLOWED[own]:
         return True
     return other == "bench" and importer.startswith(BENCH_COMMANDS)
@@ -142,6 +156,8 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
     ("ontology.loader", "kg.errors"), ("extractors.model", "kg.records"), ("kg.db.store", "api.app"),
     ("kg.db.store", "bench.neo4j"), ("api.app", "cli.main"), ("api.app", "bench.load"), ("cli.ingest", "bench.load"),
     ("bench.load", "api.app"), ("extractors.triage", "api.errors"),
+    ("kg.db.store", "kg.read.queries"), ("kg.db.schema", "kg.papers"), ("kg.read.queries", "kg.papers"),
+    ("kg.read.coverage", "kg.qa.graph"), ("kg.db.localserver.server", "kg.curation.hidden"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
     assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
@@ -150,6 +166,8 @@ def test_an_upward_import_is_reported(importer, imported):
 @pytest.mark.parametrize("importer, imported", [
     ("kg.db.store", "ontology.loader"), ("api.app", "kg.db.store"), ("cli.bench_robustness", "bench.robustness"),
     ("bench.load", "kg.db.store"), ("kg.db.store", "neo4j"), ("extractors.model", "extractors.triage"),
+    ("kg.read.queries", "kg.db.store"), ("kg.read.evidence", "kg.read.queries"), ("kg.db.store", "kg.errors"),
+    ("kg.papers", "kg.read.queries"), ("kg.qa.graph", "kg.db.store"),
 ])
 def test_an_allowed_import_passes(importer, imported):
     assert layer_violations({importer: [(imported, 1)]}) == []
