@@ -122,3 +122,18 @@ def test_rows_whose_count_differs_are_not_guessed_at():
     assert experiment is not None
     assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
         ("A", "P", "1.0"), ("A", "R", "2.0"), ("C", "P", "4.0"), ("C", "R", "5.0")}
+
+
+def test_a_value_points_at_the_cell_its_words_are_in_when_cells_hold_several_or_split_one():
+    """PyMuPDF may set a label and two values as one line, or a value and its deviation in two: each value's box
+    is the cell(s) its own words are in."""
+    boxes = ((0.0, 0.0, 10.0, 5.0), (20.0, 0.0, 30.0, 5.0), (40.0, 0.0, 50.0, 5.0))
+    grid = TableGrid("t", "6", "Results on the test set.", (("Model", "P", "R"), ("GrobidCRF 40.6", "38.3", "±", "0.2"),
+                                                                 ("CRF", "41.0", "39.9")), 1, "", None,
+                     (boxes, ((0.0, 10.0, 15.0, 15.0), (20.0, 10.0, 30.0, 15.0), (31.0, 10.0, 33.0, 15.0),
+                              (34.0, 10.0, 40.0, 15.0)), tuple((x0, 20.0, x1, 25.0) for x0, _, x1, _ in boxes)))
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.value_text, f.bbox) for f in experiment.results} == {
+        ("GrobidCRF", "40.6", (0.0, 10.0, 15.0, 15.0)), ("GrobidCRF", "38.3 ± 0.2", (20.0, 10.0, 40.0, 15.0)),
+        ("CRF", "41.0", (20.0, 20.0, 30.0, 25.0)), ("CRF", "39.9", (40.0, 20.0, 50.0, 25.0))}
