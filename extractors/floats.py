@@ -346,9 +346,11 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     figures, tables = [], []
     for n, (cap, pick) in enumerate(zip(captions, picks)):
         content = [(box, line) for box, line in pick if owner[(cap.page, box)] == n]
-        rows = table_rows([line for _, line in content if line is not None]) if cap.kind == "table" else []
+        grid = table_rows([line for _, line in content if line is not None]) if cap.kind == "table" else []
         item = Float(id=element_id(cap.kind, sha256, cap.page, *(round(v, 1) for v in cap.bbox)), kind=cap.kind,
                      label=cap.label, caption=cap.text, page=cap.page,
-                     bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox, rows=rows)
+                     bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox,
+                     rows=[[line.text.strip() for line in row] for row in grid],
+                     cell_boxes=[[line.bbox for line in row] for row in grid])
         (tables if cap.kind == "table" else figures).append(item)
     return figures, tables

@@ -140,6 +140,8 @@ class Float(BaseModel):
     bbox: BBox  # region including the caption
     caption_bbox: BBox
     rows: list[list[str]] = Field(default_factory=list)  # table cells where recoverable
+    # each cell's box, parallel to `rows`: a fact read from a cell points at that cell, not the whole table
+    cell_boxes: list[list[BBox]] = Field(default_factory=list)
     section_id: str | None = None
 
 

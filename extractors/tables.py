@@ -12,8 +12,9 @@ import re
 from extractors.model import Line
 
 
-def table_rows(lines: list[Line]) -> list[list[str]]:
-    """Rows of cell texts, top to bottom; a line joins a row when it overlaps the row's band by half."""
+def table_rows(lines: list[Line]) -> list[list[Line]]:
+    """Rows of cells (one laid-out line each, keeping its text and box), top to bottom, left to right; a line
+    joins a row when it overlaps the row's band by half."""
     rows: list[tuple[float, float, list[Line]]] = []
     for line in sorted(lines, key=lambda l: (l.bbox[1], l.bbox[0])):
         y0, y1 = line.bbox[1], line.bbox[3]
@@ -23,7 +24,7 @@ def table_rows(lines: list[Line]) -> list[list[str]]:
                 rows[-1] = (min(r0, y0), max(r1, y1), [*members, line])
                 continue
         rows.append((y0, y1, [line]))
-    return [[l.text.strip() for l in sorted(members, key=lambda l: l.bbox[0])] for _, _, members in rows]
+    return [sorted(members, key=lambda l: l.bbox[0]) for _, _, members in rows]
 
 
 _VALUE = re.compile(r"^[-+−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:%|[KMB])?[*†‡]*$")

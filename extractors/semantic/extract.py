@@ -13,7 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from extractors.model import Document, paper_id
+from extractors.bbox import format_bbox
+from extractors.model import BBox, Document, paper_id
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id, match_key
 from extractors.semantic.concepts import (abbreviation_terms, find_definitions, importance, in_front,
@@ -195,7 +196,8 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
         for fact in experiment.results:
             method = by_name.get((METHOD, match_key(fact.method)))
             rid = _result_id(sha, grid.table_id, fact.row, fact.col)
-            props = {"value_text": fact.value_text, **_evidence(passages, place, confidence, sha)}
+            evidence = _cell_evidence(_evidence(passages, place, confidence, sha), grid.page, fact.bbox)
+            props = {"value_text": fact.value_text, **evidence}
             if fact.value is not None:
                 props["value"] = fact.value
             out.nodes.append(NodeRecord("Result", rid, props))
@@ -204,10 +206,17 @@ def _tables(out: SemanticExtraction, doc: Document, passages: list[Passage], ana
                                          ("REPORTED_IN", "Table", grid.table_id),
                                          *((("OF_METHOD", METHOD, entity_id(METHOD, method.canonical)),) if method else ()),
                                          *(("ON_DATASET", DATASET, entity_id(DATASET, d.canonical)) for d in datasets[:1])):
-                out.edges.append(EdgeRecord(type_, "Result", rid, label, target, _evidence(passages, place, confidence, sha)))
+                out.edges.append(EdgeRecord(type_, "Result", rid, label, target, evidence))
             if method:
                 out.edges.append(EdgeRecord("USES", "Experiment", exp_id, METHOD, entity_id(METHOD, method.canonical),
                                             _evidence(passages, place, confidence, sha)))
+
+
+def _cell_evidence(evidence: dict, page: int, cell: BBox | None) -> dict:
+    """A Result's provenance points at the cell its value is printed in (same properties and box format as any
+    evidence, so crops and highlights show the number rather than the whole table); the table's when the cell's
+    box is not known."""
+    return {**evidence, "pages": [page], "bboxes": [format_bbox(page, cell)]} if cell else evidence
 
 
 def _ensure(out: SemanticExtraction, label: str, name: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from extractors.bbox import format_bbox
-from extractors.model import Document
+from extractors.model import BBox, Document
 
 FRONT = "Abstract"  # kind of text before the first section (title, byline, abstract)
 
@@ -34,6 +34,7 @@ class TableGrid:
     page: int
     bbox: str
     chunk_id: str | None
+    cell_boxes: tuple[tuple[BBox, ...], ...] = ()  # each cell's box, parallel to rows; () when not recovered
 
 
 def document_passages(doc: Document) -> list[Passage]:
@@ -89,4 +90,4 @@ def cell_passages(doc: Document) -> list[Passage]:
 def document_tables(doc: Document) -> list[TableGrid]:
     chunk_of = {c.element_id: c.id for c in doc.chunks if c.element_id}
     return [TableGrid(t.id, t.label, t.caption, tuple(tuple(r) for r in t.rows), t.page, format_bbox(t.page, t.bbox),
-                      chunk_of.get(t.id)) for t in doc.tables]
+                      chunk_of.get(t.id), tuple(tuple(r) for r in t.cell_boxes)) for t in doc.tables]

@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import zip_longest
 
+from extractors.floats import union
+from extractors.model import BBox
 from extractors.semantic import lexicons
 from extractors.semantic.passages import TableGrid
 
@@ -35,6 +38,7 @@ class ResultFact:
     row: int = 0
     column: str = ""  # the column's header as printed, header rows joined with " / "
     col: int = 0
+    bbox: BBox | None = None  # the cell(s) the value is printed in; None when the table's cells have no boxes
 
 
 @dataclass(frozen=True)
@@ -86,8 +90,17 @@ def split_row(cells: list[str]) -> tuple[str, list[str]]:
     """A row's label (the text before its trailing run of values) and the values as printed ("90.4 ± 0.2" kept
     whole, "@8" notes dropped). A row whose first cell is a lone number and stands apart from the run
     keeps that number as its label ("10 | 2.8 | 45.9K": ten machines)."""
+    label, values, _ = _split_cells(cells)
+    return label, values
+
+
+def _split_cells(cells: list[str]) -> tuple[str, list[str], list[tuple[int, ...]]]:
+    """split_row, and for each value the indexes of the cells its words were printed in (several when a value
+    and its deviation sit in neighbouring cells), so a fact can point at its cell."""
+    owner = [j for j, cell in enumerate(cells) for _ in cell.split()]
     tokens = " ".join(c.strip() for c in cells).split()
     values: list[str] = []
+    where: list[tuple[int, ...]] = []
     i = len(tokens)
     while i > 0:
         token = tokens[i - 1]
@@ -95,18 +108,33 @@ def split_row(cells: list[str]) -> tuple[str, list[str]]:
             i -= 1
         elif i >= 3 and token != "±" and tokens[i - 2] in ("±", "+/-") and _is_value(token) and _is_value(tokens[i - 3]):
             values.append(f"{tokens[i - 3]} ± {token}")
+            where.append(tuple(dict.fromkeys(owner[i - 3:i])))
             i -= 3
         elif _is_value(token):
             values.append(token)
+            where.append((owner[i - 1],))
             i -= 1
         else:
             break
     values.reverse()  # gathered from the right end
+    where.reverse()
     label = " ".join(tokens[:i])
     first = cells[0].strip() if cells else ""
     if not label and len(cells) > 1 and values and values[0] == first and first.isdigit():
-        label, values = first, values[1:]
-    return row_label(label), values
+        label, values, where = first, values[1:], where[1:]
+    return row_label(label), values, where
+
+
+def _cell_box(boxes: tuple[BBox, ...] | None, cells: tuple[int, ...]) -> BBox | None:
+    """The box around the given cells of a row, or None when the row's cell boxes are not known."""
+    chosen = [boxes[j] for j in cells if boxes and j < len(boxes)]
+    return union(chosen) if chosen else None
+
+
+def _rows(table: TableGrid) -> list[tuple[list[str], tuple[BBox, ...] | None]]:
+    """The table's non-empty rows, each with its cells' boxes (None for a table recovered without them)."""
+    return [(list(r), b) for r, b in zip_longest(table.rows, table.cell_boxes[:len(table.rows)])
+            if any(c.strip() for c in r)]
 
 
 def _names(cells: list[str], n: int) -> list[str] | None:
@@ -149,19 +177,21 @@ def _metric_of(name: str) -> str | None:
 
 def read_by_header(table: TableGrid) -> list[ResultFact]:
     """The facts of a result table read by its header structure (module docstring), or [] if it cannot be."""
-    rows = [list(r) for r in table.rows if any(c.strip() for c in r)]
-    split = [split_row(r) for r in rows]
-    counts = Counter(len(v) for label, v in split if label and v)
+    kept = _rows(table)
+    rows = [r for r, _ in kept]
+    split = [_split_cells(r) for r in rows]
+    counts = Counter(len(v) for label, v, _ in split if label and v)
     if not counts:
         return []
     n = max(counts, key=lambda k: (counts[k], k))
-    first = next(i for i, (label, v) in enumerate(split) if label and len(v) == n)
-    names = column_names([r for r, (_, v) in zip(rows[:first], split[:first]) if not v][-3:], n)
+    first = next(i for i, (label, v, _) in enumerate(split) if label and len(v) == n)
+    names = column_names([r for r, (_, v, _) in zip(rows[:first], split[:first]) if not v][-3:], n)
     if names is None:
         return []
-    return [ResultFact(label, _metric_of(name), value, parse_value(value), at, name, col)
-            for at, (label, values) in enumerate(split[first:], start=first) if label and len(values) == n
-            for col, (name, value) in enumerate(zip(names, values)) if value not in _EMPTY]
+    return [ResultFact(label, _metric_of(name), value, parse_value(value), at, name, col,
+                       _cell_box(kept[at][1], cells))
+            for at, (label, values, where) in enumerate(split[first:], start=first) if label and len(values) == n
+            for col, (name, value, cells) in enumerate(zip(names, values, where)) if value not in _EMPTY]
 
 
 def is_result_table(table: TableGrid) -> bool:
@@ -180,7 +210,8 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
 
 
 def _by_metric_names(table: TableGrid) -> TableExperiment | None:
-    rows = [list(r) for r in table.rows if any(c.strip() for c in r)]
+    kept = _rows(table)
+    rows = [r for r, _ in kept]
     header_at = next((i for i, r in enumerate(rows[:3]) if header_metrics(r)), None)
     if header_at is None:
         return None
@@ -191,16 +222,20 @@ def _by_metric_names(table: TableGrid) -> TableExperiment | None:
     for n, row in enumerate(rows[header_at + 1:], start=header_at + 1):
         if len(row) == len(header) and by_column:  # cells recovered one per column: read them by column
             label = row_label(row[0])
-            results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n, metric, i)
+            results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n, metric, i,
+                                   _cell_box(kept[n][1], (i,)))
                         for i, metric in by_column if label and _NUMBER.match(row[i].strip())]
             continue
         line = " ".join(c.strip() for c in row)
         label = _LABEL.match(line)
         if not label:
             continue
-        values = _NUMBERS.findall(line[label.end("label"):])
-        if len(values) != len(metrics):
+        found = list(_NUMBERS.finditer(line, label.end("label")))
+        if len(found) != len(metrics):
             continue  # numbers that do not line up with the metric columns are not guessed at
-        results += [ResultFact(row_label(label.group("label")), metric, value, parse_value(value), n, metric, col)
-                    for col, (metric, value) in enumerate(zip(metrics, values))]
+        starts = [sum(len(c.strip()) + 1 for c in row[:j]) for j in range(len(row))]  # each cell's offset in line
+        results += [ResultFact(row_label(label.group("label")), metric, m.group(0), parse_value(m.group(0)), n, metric,
+                               col, _cell_box(kept[n][1], tuple(j for j, s in enumerate(starts)
+                                                                 if s < m.end() and m.start() < s + len(row[j].strip()))))
+                    for col, (metric, m) in enumerate(zip(metrics, found))]
     return TableExperiment(table, tuple(dict.fromkeys(metrics)), tuple(results))

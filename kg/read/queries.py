@@ -6,6 +6,7 @@ names interpolated are labels and relationship types taken from the Schema (back
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -450,11 +451,13 @@ def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: s
 # ------------------------------------------------------------------ read-only Cypher
 
 # Marks the transactions of users' read-only Cypher, so that those still running past their time can be counted.
-# Neo4j may not have marked such a one terminated yet: its timeouts are checked every few seconds.
-_USER_QUERY = {"paperkg": "user-cypher"}
+# Neo4j may not have marked such a one terminated yet: its timeouts are checked every few seconds. Its own clock
+# starts late when the server is slow to take the query, so the mark also carries when the endpoint started it.
+_USER_QUERY = "user-cypher"
 _PAST_THEIR_TIME = """
 SHOW TRANSACTIONS YIELD metaData, status, elapsedTime
-WHERE metaData.paperkg = $tag AND (status STARTS WITH 'Terminated' OR elapsedTime.milliseconds > $timeout_ms)
+WHERE metaData.paperkg = $tag AND (status STARTS WITH 'Terminated' OR elapsedTime.milliseconds > $timeout_ms
+                                   OR metaData.started_ms < $now_ms - $timeout_ms)
 RETURN count(*) AS n
 """
 
@@ -471,8 +474,9 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
     While `max_overdue` queries of users are still running past their time, another is refused (BusyError)
     rather than started, so that sending such loops again and again cannot take every thread of the server."""
     parameters = parameters or {}
-    overdue = driver.execute_query(_PAST_THEIR_TIME, tag=_USER_QUERY["paperkg"], timeout_ms=int(timeout_s * 1000),
-                                   database_=database, routing_="r").records[0]["n"]
+    started_ms = int(time.time() * 1000)
+    overdue = driver.execute_query(_PAST_THEIR_TIME, tag=_USER_QUERY, timeout_ms=int(timeout_s * 1000),
+                                   now_ms=started_ms, database_=database, routing_="r").records[0]["n"]
     if overdue >= max_overdue:
         raise BusyError(f"Neo4j still runs {overdue} earlier queries of this endpoint past their time limit (a loop "
                         "inside one expression, which Neo4j does not interrupt)",
@@ -497,7 +501,8 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
         rows: list[dict[str, Any]] = []
         truncated = False
         try:
-            with session.begin_transaction(timeout=timeout_s, metadata=_USER_QUERY) as tx:
+            with session.begin_transaction(timeout=timeout_s,
+                                           metadata={"paperkg": _USER_QUERY, "started_ms": started_ms}) as tx:
                 result = tx.run(cypher, parameters)
                 for record in result:
                     if len(rows) == row_limit or not budget.fits(dict(record.items())):

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from api.app import create_app
 from api.params import MAX_OFFSET
 from kg.db import store
+from kg.errors import BusyError
+from kg.read.queries import run_read_only
 from kg.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of
@@ -218,6 +220,31 @@ def test_queries_neo4j_cannot_stop_at_their_time_are_bounded_in_number(tmp_path)
             with store.connect(settings) as driver:
                 assert driver.execute_query("RETURN 1 AS one").records[0]["one"] == 1
 
+
+
+def test_a_runaway_that_neo4j_started_late_counts_from_when_the_endpoint_started_it(tmp_path):
+    """On a slow server Neo4j may begin a query's transaction seconds after the endpoint started it, so by Neo4j's
+    own clock the loop is within its time when its worker is stopped. Here such a loop runs with the endpoint's
+    mark of a start 10 s ago: the next query is refused although Neo4j has run the loop for under a second."""
+    settings = local_settings(tmp_path / "data", qa_vectors=False)
+    with throwaway_neo4j(settings), store.connect(settings) as driver:
+        def runaway() -> None:
+            with store.read_session(driver, settings.neo4j_database) as session:
+                mark = {"paperkg": "user-cypher", "started_ms": int(time.time() * 1000) - 10_000}
+                try:
+                    session.begin_transaction(timeout=60, metadata=mark).run(RUNAWAY).consume()
+                except Exception:  # the server is killed under it at the end
+                    pass
+
+        threading.Thread(target=runaway, daemon=True).start()
+        deadline = time.monotonic() + 30
+        while not driver.execute_query("SHOW TRANSACTIONS YIELD metaData WHERE metaData.paperkg = 'user-cypher' "
+                                       "RETURN count(*) AS n", routing_="r").records[0]["n"]:
+            assert time.monotonic() < deadline, "the loop never started"
+            time.sleep(0.1)
+        with pytest.raises(BusyError, match="still runs 1 earlier"):
+            run_read_only(driver, "RETURN 1 AS one", None, timeout_s=5.0, row_limit=10, max_bytes=10_000,
+                          max_overdue=1, database=settings.neo4j_database)
 
 @pytest.mark.parametrize("query, parameters", [
     ("RETURN [1, 2][176086315491..176086315492] AS x", {}),  # Cypher slices take 32-bit integers

@@ -1,11 +1,15 @@
 """Result tuples read from generated PDF tables by their header structure: a stub column of methods, one or
-more header rows, grouped and spanning column headers, ±deviations, best-value bold and marks, percentages."""
+more header rows, grouped and spanning column headers, ±deviations, best-value bold and marks, percentages;
+and each Result's provenance box is the cell its value is printed in."""
 
 from __future__ import annotations
 
+import pymupdf
 import pytest
 
+from extractors.bbox import parse_bbox
 from extractors.pipeline import parse_pdf
+from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import TableGrid, document_tables
 from extractors.semantic.results import split_row, table_experiment
 from tests.pdf_factory import results_paper, write
@@ -26,8 +30,13 @@ TABLES = [
 
 
 @pytest.fixture(scope="module")
-def facts(tmp_path_factory):
-    doc = parse_pdf(write(tmp_path_factory.mktemp("results"), "results.pdf", results_paper(TABLES)))
+def pdf(tmp_path_factory):
+    return write(tmp_path_factory.mktemp("results"), "results.pdf", results_paper(TABLES))
+
+
+@pytest.fixture(scope="module")
+def facts(pdf):
+    doc = parse_pdf(pdf)
     out = {}
     for grid in document_tables(doc):
         experiment = table_experiment(grid)
@@ -64,6 +73,35 @@ def test_a_statistics_table_gives_no_results(facts):
     assert facts["4"] == set()
 
 
+def _inside(inner: pymupdf.Rect, outer: tuple[float, ...], slack: float = 1.0) -> bool:
+    return (inner.x0 >= outer[0] - slack and inner.y0 >= outer[1] - slack and inner.x1 <= outer[2] + slack
+            and inner.y1 <= outer[3] + slack)
+
+
+def test_each_result_points_at_the_cell_its_value_is_printed_in(pdf):
+    """The box holds the printed value's glyphs (as PyMuPDF finds them on the page), and no other Result's box
+    overlaps it: a cell, not the table. The Result's edges carry the same box."""
+    doc = parse_pdf(pdf)
+    extraction = extract_semantics(doc)
+    results = [n for n in extraction.nodes if n.label == "Result"]
+    assert len(results) == 8 + 8 + 6  # tables 1-3 above
+    tables = {t.page: t.bbox for t in doc.tables}
+    boxes = []
+    with pymupdf.open(pdf) as opened:
+        for node in results:
+            [stored] = node.props["bboxes"]
+            page, box = parse_bbox(stored)
+            assert node.props["pages"] == [page]
+            hits = opened[page - 1].search_for(node.props["value_text"])
+            assert any(_inside(hit, box) for hit in hits), (node.props["value_text"], box)
+            assert box[3] - box[1] < 14 and box != tables[page]  # one row high (rows are 14 pt apart)
+            assert all(e.props["bboxes"] == [stored] for e in extraction.edges if e.source_id == node.id)
+            boxes.append(box)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+
+
 @pytest.mark.parametrize("cells, label, values", [
     (["SGC (2019a)", "91.6", "96.2 84.1"], "SGC (2019a)", ["91.6", "96.2", "84.1"]),  # merged cells split
     (["Avg. of 15 models with LM 55.2"], "Avg. of 15 models with LM", ["55.2"]),  # a number inside the label
@@ -84,3 +122,18 @@ def test_rows_whose_count_differs_are_not_guessed_at():
     assert experiment is not None
     assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
         ("A", "P", "1.0"), ("A", "R", "2.0"), ("C", "P", "4.0"), ("C", "R", "5.0")}
+
+
+def test_a_value_points_at_the_cell_its_words_are_in_when_cells_hold_several_or_split_one():
+    """PyMuPDF may set a label and two values as one line, or a value and its deviation in two: each value's box
+    is the cell(s) its own words are in."""
+    boxes = ((0.0, 0.0, 10.0, 5.0), (20.0, 0.0, 30.0, 5.0), (40.0, 0.0, 50.0, 5.0))
+    grid = TableGrid("t", "6", "Results on the test set.", (("Model", "P", "R"), ("GrobidCRF 40.6", "38.3", "±", "0.2"),
+                                                                 ("CRF", "41.0", "39.9")), 1, "", None,
+                     (boxes, ((0.0, 10.0, 15.0, 15.0), (20.0, 10.0, 30.0, 15.0), (31.0, 10.0, 33.0, 15.0),
+                              (34.0, 10.0, 40.0, 15.0)), tuple((x0, 20.0, x1, 25.0) for x0, _, x1, _ in boxes)))
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.value_text, f.bbox) for f in experiment.results} == {
+        ("GrobidCRF", "40.6", (0.0, 10.0, 15.0, 15.0)), ("GrobidCRF", "38.3 ± 0.2", (20.0, 10.0, 40.0, 15.0)),
+        ("CRF", "41.0", (20.0, 20.0, 30.0, 25.0)), ("CRF", "39.9", (40.0, 20.0, 50.0, 25.0))}
