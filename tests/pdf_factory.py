@@ -492,19 +492,31 @@ TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citation
 def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int]:
     """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
     line, some on two or three) runs across columns and onto the next page; returns the PDF and the count."""
+    w = _introduced("A Paper With a Long Bibliography", columns, 14)
+    w.heading("References")
+    _hanging_entries(w, entries)
+    return w.bytes(), entries
+
+
+def _introduced(title: str, columns: int, sentences: int) -> Writer:
+    """A paper's title and an introduction of `sentences` of prose, in `columns`: what the bibliographies below
+    follow."""
     w = Writer(columns=columns)
-    w.line("A Paper With a Long Bibliography", size=16, font=BOLD, full_width=True, center=True)
+    w.line(title, size=16, font=BOLD, full_width=True, center=True)
     w.space(10)
     w.start_columns()
     w.heading("1 Introduction")
-    w.paragraph(prose(14))
-    w.heading("References")
+    w.paragraph(prose(sentences))
+    return w
+
+
+def _hanging_entries(w: Writer, entries: int) -> None:
+    """Author-year entries in small type, each entry's further lines indented under its first."""
     for n in range(entries):
         head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)
-    return w.bytes(), entries
 
 
 def _bib_text(n: int) -> str:
@@ -516,12 +528,7 @@ def _bib_text(n: int) -> str:
 def marker_line_bibliography(entries: int) -> tuple[bytes, int]:
     """A bibliography whose markers ("1.") stand alone on their line, each entry's text on the lines below it
     (BMC's layout and many Word templates); returns the PDF and the count."""
-    w = Writer(columns=2)
-    w.line("Markers on Their Own Lines", size=16, font=BOLD, full_width=True, center=True)
-    w.space(10)
-    w.start_columns()
-    w.heading("1 Introduction")
-    w.paragraph(prose(6))
+    w = _introduced("Markers on Their Own Lines", 2, 6)
     w.heading("References")
     for n in range(entries):
         w.line(f"{n + 1}.", size=9)
@@ -534,21 +541,12 @@ def plain_word_bibliography(entries: int, appendix: bool = False) -> tuple[bytes
     """A bibliography under the word "References" set in the list's own small type, below the body size (as
     ACM journals and magazines set it), which no heading style of the paper matches; with `appendix`, an
     appendix on the next page follows it. Returns the PDF and the count."""
-    w = Writer(columns=2)
-    w.line("A Plain References Line", size=16, font=BOLD, full_width=True, center=True)
-    w.space(10)
-    w.start_columns()
-    w.heading("1 Introduction")
-    w.paragraph(prose(8))
+    w = _introduced("A Plain References Line", 2, 8)
     w.heading("2 Results")
     w.paragraph(prose(8, offset=3))
     w.space(8)
     w.line("References", size=9)
-    for n in range(entries):
-        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
-        w.line(head, size=9)
-        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
-            w.line(line, size=9, x_offset=12)
+    _hanging_entries(w, entries)
     if appendix:
         w.new_page()
         w.heading("A Proofs")
