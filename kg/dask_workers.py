@@ -25,7 +25,7 @@ from typing import Any
 
 from kg.errors import Failure, ParserCrashError
 from kg.ingest import ExecutorFactory, LocalWorkers, ParseExecutor, Prepared
-from kg.sandbox import WORKER_DIED, SandboxLimits
+from kg.workers.sandbox import WORKER_DIED, SandboxLimits
 from kg.settings import Settings
 from ontology.errors import PaperKGError
 

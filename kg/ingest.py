@@ -37,7 +37,7 @@ from kg.db.filestore import PDFStore, file_sha256
 from kg.mapping import EXTRACTOR, map_document
 from kg.papers import PaperWrite, WritePipeline, unchanged
 from kg.runs import Run, invocation_id
-from kg.sandbox import Sandbox, SandboxLimits
+from kg.workers.sandbox import Sandbox, SandboxLimits
 from kg.db.schema import init_schema
 from kg.settings import Settings
 from kg.validation import Rejection, validate_batch
@@ -129,7 +129,7 @@ def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str
                  mention_tagger: bool = False) -> None:
     """Load the schema, the spaCy pipelines (the trained mention tagger when it is on), the embeddings and the
     domain tagger (which embeds its seed phrases) once per process, before the sandbox's memory limit applies
-    (kg/sandbox.py)."""
+    (kg/workers/sandbox.py)."""
     from extractors.semantic import tagger  # imports spaCy: parser processes only, not every `kg` command
 
     nlp.load()
@@ -173,7 +173,7 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
         began = time.perf_counter()
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
         seconds["validate"] = time.perf_counter() - began
-    except MemoryError:  # the sandbox's address-space limit: kg.sandbox reports it
+    except MemoryError:  # the sandbox's address-space limit: kg.workers.sandbox reports it
         raise
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
         return Failure.of(exc)
@@ -227,7 +227,7 @@ class _Inline:
 
 
 class LocalWorkers:
-    """The parser processes (kg.sandbox): a paper over the time or memory limit, or whose process dies, fails
+    """The parser processes (kg.workers.sandbox): a paper over the time or memory limit, or whose process dies, fails
     alone with the reason, and the run goes on. Dask's workers each run one of these too (kg.dask_workers), so
     that a PDF parsed on another machine meets the same limits."""
 

@@ -24,8 +24,8 @@ from extractors.model import paper_id
 from kg.db import store
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.ingest import Ingestor
-from kg.process_pool import RespawningPool, WorkerDied
-from kg.sandbox import lower_priority
+from kg.workers.process_pool import RespawningPool, WorkerDied
+from kg.workers.sandbox import lower_priority
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it

@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
     # caps, so that one file can cost only its own paper, never the API or the run
     parse_timeout_s: float = Field(300.0, gt=0)  # wall clock per PDF, parse to validated records
-    # address space (RLIMIT_AS) a worker process may add to what it was forked with (kg/sandbox.py says why)
+    # address space (RLIMIT_AS) a worker process may add to what it was forked with (kg/workers/sandbox.py says why)
     parse_memory_mb: int = Field(2048, ge=256)
     parse_max_bytes: int = Field(200 * 1024 * 1024, ge=1)
     parse_max_pages: int = Field(1000, ge=1)

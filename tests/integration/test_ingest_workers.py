@@ -7,7 +7,7 @@ import pytest
 
 import kg.ingest
 from kg.ingest import Ingestor
-from kg.sandbox import Sandbox
+from kg.workers.sandbox import Sandbox
 from tests.ingest_support import GENERATED, SAMPLE_A, ingest_settings  # noqa: F401  (fixture)
 
 

@@ -22,10 +22,11 @@ ALLOWED = {
     "bench": {"ontology", "extractors", "kg"},
 }
 # Inside kg, the bottom subpackages may import only what is below them: kg.db reaches Neo4j and the PDF store
-# for everyone, kg.read reads through it; neither may import ingestion, qa, curation or export. kg.errors and
-# kg.settings are shared by all of kg.
+# for everyone and kg.workers runs work in processes of its own for everyone, kg.read reads through kg.db;
+# none of them may import ingestion, qa, curation or export. kg.errors and kg.settings are shared by all of kg.
 KG_ALLOWED = {
     "kg.db": {"kg.errors", "kg.settings"},
+    "kg.workers": {"kg.errors", "kg.settings"},
     "kg.read": {"kg.db", "kg.errors", "kg.settings"},
 }
 BENCH_COMMANDS = "cli.bench"  # cli/bench*.py, the `kg bench ...` commands: the one place the product reaches bench
@@ -158,6 +159,8 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
     ("bench.load", "api.app"), ("extractors.triage", "api.errors"),
     ("kg.db.store", "kg.read.queries"), ("kg.db.schema", "kg.papers"), ("kg.read.queries", "kg.papers"),
     ("kg.read.coverage", "kg.qa.graph"), ("kg.db.localserver.server", "kg.curation.hidden"),
+    ("kg.workers.sandbox", "kg.db.store"), ("kg.workers.process_pool", "kg.qa.workers"),
+    ("kg.db.store", "kg.workers.sandbox"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
     assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
@@ -168,6 +171,7 @@ def test_an_upward_import_is_reported(importer, imported):
     ("bench.load", "kg.db.store"), ("kg.db.store", "neo4j"), ("extractors.model", "extractors.triage"),
     ("kg.read.queries", "kg.db.store"), ("kg.read.evidence", "kg.read.queries"), ("kg.db.store", "kg.errors"),
     ("kg.papers", "kg.read.queries"), ("kg.qa.graph", "kg.db.store"),
+    ("kg.workers.sandbox", "kg.settings"), ("kg.qa.workers", "kg.workers.process_pool"),
 ])
 def test_an_allowed_import_passes(importer, imported):
     assert layer_violations({importer: [(imported, 1)]}) == []
