@@ -17,7 +17,7 @@ from extractors.model import paper_id
 from kg import search as kg_search
 from kg.db import store
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings
 from ontology.loader import get_schema

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from kg.db.filestore import PDFStore
 from kg.settings import Settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.neo4j_harness import free_port
 from tests.pdf_factory import one_column_paper

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import extractors.pipeline
 from cli.main import app
-from kg.ingest import Ingestor, discover
+from kg.ingest.pipeline import Ingestor, discover
 from kg.workers.sandbox import WORKER_DIED
 from kg.settings import get_settings
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401

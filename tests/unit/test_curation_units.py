@@ -17,7 +17,7 @@ from kg.curation.history import Event, decode, encode, version
 from kg.curation.operations import NodeRef
 from kg.errors import ConfigurationError
 from ontology.records import EdgeRecord, NodeRecord
-from kg.validation import Reason, validate_node
+from kg.ingest.validation import Reason, validate_node
 from ontology.loader import get_schema
 
 WHEN = datetime(2026, 11, 29, 12, 0, 1, 250000, tzinfo=timezone.utc)

@@ -1,8 +1,8 @@
 """Which entries of two reference lists cite the same work: the title key written on each Reference
-(kg.mapping.title_key) and the keys related papers match entries by (kg.related). A venue the parser read as a
+(kg.ingest.mapping.title_key) and the keys related papers match entries by (kg.related). A venue the parser read as a
 title is shared by every paper citing that venue, so it must not make two entries one work."""
 
-from kg.mapping import title_key
+from kg.ingest.mapping import title_key
 from kg.related import _reference_keys
 
 
