@@ -17,7 +17,7 @@ from api.models import ErrorBody, Health
 from api.routers import apidocs, browser, curation, domains, export, graph, papers, qa, search, ui
 from kg import __version__, access
 from kg.db import store
-from kg.cypher_workers import CypherWorkers
+from kg.read.cypher_workers import CypherWorkers
 from kg.ingest.delete import collect_orphan_pdfs
 from kg.db.filestore import PDFStore
 from kg.ingest.jobs import IngestProcess, JobRegistry

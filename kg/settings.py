@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
     cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
-    # /cypher queries run in this many worker processes (kg/cypher_workers.py says why); more wait for one
+    # /cypher queries run in this many worker processes (kg/read/cypher_workers.py says why); more wait for one
     cypher_processes: int = Field(2, ge=1)
     # address space a /cypher worker may add to what it started with: reading a result that needs more is refused
     cypher_memory_mb: int = Field(512, ge=64)
