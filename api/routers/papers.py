@@ -11,7 +11,7 @@ from api.auth import require
 from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail, PaperDomains,
                         PaperSummary, RelatedPapers)
 from extractors.errors import NotAPDFError
-from kg import related
+from kg.find import related
 from kg.ingest import domains
 from kg.read import queries
 from kg.ingest.delete import delete_paper

@@ -11,7 +11,7 @@ from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageRepo
 from kg.read import queries
 from kg.read.cypher_workers import CypherWorkers
 from kg.read.coverage import coverage
-from kg.locate import locate
+from kg.find.locate import locate
 from kg.read.queries import MAX_PAPER_NAME
 from kg.settings import Settings
 from ontology.loader import Schema

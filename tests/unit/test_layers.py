@@ -23,18 +23,20 @@ ALLOWED = {
 }
 # Inside kg, the bottom subpackages may import only what is below them: kg.db reaches Neo4j and the PDF store
 # for everyone and kg.workers runs work in processes of its own for everyone, kg.read reads through kg.db (users'
-# Cypher in kg.workers); none of them may import ingestion, qa, curation or export. kg.errors and
+# Cypher in kg.workers); none of them may import ingestion, qa, curation, export or find. kg.errors and
 # kg.settings are shared by all of kg.
 # kg.ingest writes through kg.db and parses in kg.workers; of the read side it takes only a paper's name
 # (kg.read.queries.resolve_paper, for delete and re-tagging), of curation only the label of its events (whose
 # edits a re-ingest keeps), so qa, curation and export may build on ingestion but it never builds on them.
-# An entry is a subpackage or a single module.
+# kg.find (search, related papers, locate) builds on read, qa's text analysis and curation's hidden set, for the
+# API and CLI. An entry is a subpackage or a single module.
 KG_ALLOWED = {
     "kg.db": {"kg.errors", "kg.settings"},
     "kg.workers": {"kg.errors", "kg.settings"},
     "kg.read": {"kg.db", "kg.workers", "kg.errors", "kg.settings"},
     "kg.ingest": {"kg.db", "kg.workers", "kg.read.queries", "kg.curation.cypher", "kg.embeddings", "kg.errors",
                   "kg.settings"},
+    "kg.find": {"kg.db", "kg.read", "kg.qa", "kg.curation.hidden", "kg.errors", "kg.settings"},
 }
 BENCH_COMMANDS = "cli.bench"  # cli/bench*.py, the `kg bench ...` commands: the one place the product reaches bench
 
@@ -175,7 +177,8 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
     ("kg.workers.sandbox", "kg.ingest.pipeline"),
     ("kg.ingest.papers", "kg.curation.operations"), ("kg.ingest.delete", "kg.read.coverage"),
     ("kg.ingest.pipeline", "kg.qa.retrieval"), ("kg.ingest.write", "kg.export.json_graph"), ("kg.ingest.delete", "kg"),
-    ("kg.read.cypher_workers", "kg.qa.engine"), ("kg.read.cypher_workers", "kg.ingest.jobs"),
+    ("kg.read.cypher_workers", "kg.find.search"), ("kg.ingest.domains", "kg.find.related"),
+    ("kg.find.search", "kg.ingest.write"), ("kg.find.related", "kg.curation.operations"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
     assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
@@ -189,6 +192,7 @@ def test_an_upward_import_is_reported(importer, imported):
     ("kg.ingest.papers", "kg.curation.cypher"), ("kg.ingest.pipeline", "kg.embeddings"),
     ("kg.ingest.jobs", "kg.workers.process_pool"), ("kg.curation.operations", "kg.ingest.papers"),
     ("kg.export.json_graph", "kg.ingest.write"), ("kg.read.cypher_workers", "kg.workers.sandbox"),
+    ("kg.find.locate", "kg.qa.graph"), ("kg.find.related", "kg.curation.hidden"), ("kg.find.search", "kg.read.queries"),
     ("kg.workers.sandbox", "kg.settings"), ("kg.qa.workers", "kg.workers.process_pool"),
 ])
 def test_an_allowed_import_passes(importer, imported):

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from neo4j import READ_ACCESS, WRITE_ACCESS
 
-from kg import locate, related, search
+from kg.find import locate, related, search
 from kg.ingest import domains, papers
 
 from kg.read import coverage, queries
