@@ -15,7 +15,8 @@ from api import auth, browser_guide, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import apidocs, browser, curation, domains, export, graph, papers, qa, search, ui
-from kg import __version__, access
+from kg import __version__
+from kg.auth import access
 from kg.db import store
 from kg.read.cypher_workers import CypherWorkers
 from kg.ingest.delete import collect_orphan_pdfs

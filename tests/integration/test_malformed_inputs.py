@@ -51,7 +51,7 @@ def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_sett
 
 def _with_admin(settings: Settings) -> tuple[Settings, dict]:
     """Settings with an admin key and its header: uploads may need a key (issue 23, item 1)."""
-    from kg.apikeys import entry, new_key
+    from kg.auth.apikeys import entry, new_key
 
     key = new_key()
     return settings.model_copy(update={"api_keys": entry("test-admin", "admin", key)}), {"X-API-Key": key}

@@ -10,7 +10,7 @@ import pytest
 from neo4j import Record
 from neo4j.time import DateTime as Neo4jDateTime
 
-from kg.apikeys import Identity, entry, hash_key, identify, parse_entries
+from kg.auth.apikeys import Identity, entry, hash_key, identify, parse_entries
 from kg.curation.hidden import visible_records, without_rejected
 from kg.curation.cypher import AGENT_LABEL, EVENT_LABEL, LEDGER_LABELS
 from kg.curation.history import Event, decode, encode, version

@@ -22,9 +22,9 @@ ALLOWED = {
     "bench": {"ontology", "extractors", "kg"},
 }
 # Inside kg, the bottom subpackages may import only what is below them: kg.db reaches Neo4j and the PDF store
-# for everyone and kg.workers runs work in processes of its own for everyone, kg.read reads through kg.db (users'
-# Cypher in kg.workers); none of them may import ingestion, qa, curation, export or find. kg.errors and
-# kg.settings are shared by all of kg.
+# for everyone, kg.workers runs work in processes of its own for everyone, kg.auth holds the API's keys, and
+# kg.read reads through kg.db (users' Cypher in kg.workers); none of them may import ingestion, qa, curation,
+# export or find. kg.errors and kg.settings are shared by all of kg.
 # kg.ingest writes through kg.db and parses in kg.workers; of the read side it takes only a paper's name
 # (kg.read.queries.resolve_paper, for delete and re-tagging), of curation only the label of its events (whose
 # edits a re-ingest keeps), so qa, curation and export may build on ingestion but it never builds on them.
@@ -33,6 +33,7 @@ ALLOWED = {
 KG_ALLOWED = {
     "kg.db": {"kg.errors", "kg.settings"},
     "kg.workers": {"kg.errors", "kg.settings"},
+    "kg.auth": {"kg.errors", "kg.settings"},
     "kg.read": {"kg.db", "kg.workers", "kg.errors", "kg.settings"},
     "kg.ingest": {"kg.db", "kg.workers", "kg.read.queries", "kg.curation.cypher", "kg.embeddings", "kg.errors",
                   "kg.settings"},
@@ -179,6 +180,7 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
     ("kg.ingest.pipeline", "kg.qa.retrieval"), ("kg.ingest.write", "kg.export.json_graph"), ("kg.ingest.delete", "kg"),
     ("kg.read.cypher_workers", "kg.find.search"), ("kg.ingest.domains", "kg.find.related"),
     ("kg.find.search", "kg.ingest.write"), ("kg.find.related", "kg.curation.operations"),
+    ("kg.auth.apikeys", "kg.db.store"), ("kg.auth.access", "kg.read.queries"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
     assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
@@ -193,6 +195,7 @@ def test_an_upward_import_is_reported(importer, imported):
     ("kg.ingest.jobs", "kg.workers.process_pool"), ("kg.curation.operations", "kg.ingest.papers"),
     ("kg.export.json_graph", "kg.ingest.write"), ("kg.read.cypher_workers", "kg.workers.sandbox"),
     ("kg.find.locate", "kg.qa.graph"), ("kg.find.related", "kg.curation.hidden"), ("kg.find.search", "kg.read.queries"),
+    ("kg.auth.access", "kg.auth.apikeys"), ("api.auth", "kg.auth.access"),
     ("kg.workers.sandbox", "kg.settings"), ("kg.qa.workers", "kg.workers.process_pool"),
 ])
 def test_an_allowed_import_passes(importer, imported):
