@@ -57,7 +57,7 @@ def record_statements(monkeypatch) -> list[str]:
     sent, run = [], transaction.TransactionBase.run
 
     def recording(self, query, parameters=None, **kwargs):
-        if any(frame.filename.endswith(f"kg{os.sep}papers.py") for frame in traceback.extract_stack()):
+        if any(frame.filename.endswith(f"kg{os.sep}ingest{os.sep}papers.py") for frame in traceback.extract_stack()):
             sent.append(str(query))
         return run(self, query, parameters, **kwargs)
 
