@@ -15,12 +15,13 @@ from api import auth, browser_guide, errors, hardening, logs, params
 from api.limits import BodyLimitMiddleware
 from api.models import ErrorBody, Health
 from api.routers import apidocs, browser, curation, domains, export, graph, papers, qa, search, ui
-from kg import __version__, access
+from kg import __version__
+from kg.auth import access
 from kg.db import store
-from kg.cypher_workers import CypherWorkers
-from kg.delete import collect_orphan_pdfs
+from kg.read.cypher_workers import CypherWorkers
+from kg.ingest.delete import collect_orphan_pdfs
 from kg.db.filestore import PDFStore
-from kg.jobs import IngestProcess, JobRegistry
+from kg.ingest.jobs import IngestProcess, JobRegistry
 from kg.qa.admission import Admission
 from kg.qa.workers import ProcessQA, question_answerer
 from kg.settings import Settings, get_settings

@@ -5,7 +5,7 @@ returned is the actor curation records, never a name from the request body. The 
 
 Both headers are FastAPI security schemes, so the OpenAPI document declares them and `/docs` can authorise. They
 never refuse on their own (`auto_error=False`): whether a key is needed depends on the call and on where the API
-listens (kg.access), which the dependencies below decide, and which `document_optional_keys` carries into the
+listens (kg.auth.access), which the dependencies below decide, and which `document_optional_keys` carries into the
 OpenAPI document."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, RouteContext, iter_route_contexts
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from kg import access
-from kg.apikeys import Identity, configured_keys, identify
+from kg.auth import access
+from kg.auth.apikeys import Identity, configured_keys, identify
 from kg.errors import AuthenticationError, PermissionDeniedError
 from kg.settings import Settings
 

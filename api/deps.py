@@ -8,8 +8,8 @@ from __future__ import annotations
 from fastapi import Request
 from neo4j import Driver
 
-from kg.cypher_workers import CypherWorkers
-from kg.jobs import JobRegistry
+from kg.read.cypher_workers import CypherWorkers
+from kg.ingest.jobs import JobRegistry
 from kg.qa import retrieval
 from kg.settings import Settings
 from ontology.loader import Schema, get_schema

@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.errors import body
-from kg import access
+from kg.auth import access
 from kg.settings import Settings
 
 HEADERS = {

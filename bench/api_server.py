@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from bench.neo4j import free_port
-from kg.apikeys import ROLES, entry, new_key
+from kg.auth.apikeys import ROLES, entry, new_key
 from kg.settings import Settings
 
 

@@ -1,15 +1,15 @@
-"""`kg bench bulk`: the import step of a bulk first load (kg.bulk) in graph elements per second.
+"""`kg bench bulk`: the import step of a bulk first load (kg.ingest.bulk) in graph elements per second.
 
 The papers of a corpus are parsed once; bench.synth then makes `papers` synthetic papers of them (new ids and
 DOIs, perturbed titles and text, entities and authors drawn from Zipf-distributed vocabularies, citations by
-preferential attachment), which go through kg.bulk's GraphImage as `kg ingest --bulk` writes parsed papers. The
-CSV is imported into a throw-away local server by kg.bulk.import_files, as `kg ingest --bulk` does; the figure is
+preferential attachment), which go through kg.ingest.bulk's GraphImage as `kg ingest --bulk` writes parsed papers. The
+CSV is imported into a throw-away local server by kg.ingest.bulk.import_files, as `kg ingest --bulk` does; the figure is
 nodes plus relationships over the wall time of `neo4j-admin database import full` (its JVM start included); the
 importer's own reported time is recorded beside it, and the empty-list pass and the constraints and indexes
 (fulltext and vector) are timed on their own.
 
 With `then_write` K, how the graph's size changes the transactional path is measured as well (issue 31, item 4):
-K more synthetic papers go through the ingest's writer (kg.papers.WritePipeline, one transaction per paper) into
+K more synthetic papers go through the ingest's writer (kg.ingest.papers.WritePipeline, one transaction per paper) into
 the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
 (kg.read.queries.get_node, one client) of papers and entities of the loaded graph are timed.
 """
@@ -32,9 +32,9 @@ from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
 from bench.synth import SynthConfig, SynthPaper, Synthesizer, Template
 from kg.db import store
-from kg.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
-from kg.ingest import Prepared
-from kg.papers import WritePipeline
+from kg.ingest.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
+from kg.ingest.pipeline import Prepared
+from kg.ingest.papers import WritePipeline
 from kg.read.queries import get_node
 from kg.db.schema import init_schema
 from kg.settings import Settings

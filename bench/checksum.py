@@ -11,7 +11,7 @@ from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, header
 from kg.db import store
 from kg.db.dump import checksum
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.db.schema import init_schema
 from ontology.loader import get_schema
 

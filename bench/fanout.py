@@ -12,7 +12,7 @@ from contextlib import closing
 from pathlib import Path
 
 from bench.stamp import commit, header, machine
-from kg.ingest import ExecutorFactory, Ingestor, Prepared
+from kg.ingest.pipeline import ExecutorFactory, Ingestor, Prepared
 from kg.settings import Settings
 
 

@@ -17,7 +17,7 @@ from bench.api_server import settings_env
 from bench.neo4j import kill_neo4j
 from kg.db import store
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 
@@ -36,8 +36,8 @@ def neo4j_killed_mid_ingest(server: LocalNeo4j, settings: Settings, files: list[
 
     with store.connect(settings, max_transaction_retry_time=2.0) as driver, store.connect(settings) as watcher:
         def kill_once_a_paper_committed(statement: int) -> None:
-            # Papers are written two at a time (kg.papers.WritePipeline), and the second one writes all but its own
-            # new nodes only once the first committed. So the first write statement seen after a paper of the run
+            # Papers are written two at a time (kg.ingest.papers.WritePipeline), and the second one writes all but its
+            # own new nodes only once the first committed. So the first write statement seen after a paper of the run
             # is in the graph belongs to a transaction still open: killed there, it cannot have committed.
             if not killed and statement >= 1 and watcher.execute_query(
                     _ANY_IN_GRAPH, shas=list(shas.values()), database_=settings.neo4j_database).records[0]["any"]:

@@ -16,17 +16,17 @@ from neo4j import Driver
 from neo4j.exceptions import ClientError
 
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
-from kg.entities import entity_labels
+from kg.ingest.entities import entity_labels
 from kg.db.filestore import file_sha256
-from kg.ingest import IngestReport, Ingestor, Prepared, discover
+from kg.ingest.pipeline import IngestReport, Ingestor, Prepared, discover
 from kg.db.localserver.java import LUCENE_SIMD_MAJORS
-from kg.mapping import EXTRACTOR, map_document
-from kg.papers import PaperWrite, WritePipeline, delete_subgraph, find_paper
-from kg.runs import Run
+from kg.ingest.mapping import EXTRACTOR, map_document
+from kg.ingest.papers import PaperWrite, WritePipeline, delete_subgraph, find_paper
+from kg.ingest.runs import Run
 from kg.settings import Settings
 from kg.db.store import server_info
-from kg.validation import validate_batch
-from kg.write import batches
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import batches
 from ontology.loader import get_schema
 
 SYNTHETIC_SHA = "0" * 63 + "1"  # the first synthetic paper; the others of a batch count up from it
@@ -128,7 +128,7 @@ def synthetic_document(sections: int, chunks_per_section: int, sha: str = SYNTHE
 
 def writer_throughput(driver: Driver, database: str | None, sections: int = 100, chunks_per_section: int = 20,
                       embedding_dim: int = 0, papers: int = 5) -> WriterResult:
-    """Nodes + relationships per second that the ingest's writer (kg.papers.WritePipeline) commits for a batch of
+    """Nodes + relationships per second that the ingest's writer (kg.ingest.papers.WritePipeline) commits for a batch of
     `papers` large papers, one transaction each (validated beforehand), timed from the commit of one paper
     written first as a warm-up to the last paper's; all are removed again afterwards. With `embedding_dim`, every
     chunk carries a random vector of that size, so the vector index is updated at commit as in a real ingest (the

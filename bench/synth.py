@@ -10,7 +10,7 @@ than copied:
   drawn from a Zipf distribution over `vocabulary` names per label, so a few names are used by most papers and most
   by few, as in real literature. Ranks below the number of real names the corpus has for that label take those
   names; the rest are pronounceable made-up words, far enough apart in spelling that the writer's entity resolution
-  (kg.entities) keeps them apart. A smaller vocabulary or a steeper `zipf` means more overlap between papers.
+  (kg.ingest.entities) keeps them apart. A smaller vocabulary or a steeper `zipf` means more overlap between papers.
 - authors: the same over `authors` made-up names with a flatter skew (`author_zipf`): a few write many papers,
   most write one or two.
 - citations: each reference of the template cites an earlier synthetic paper (by its DOI, which the writer turns
@@ -22,8 +22,9 @@ fulltext index's vocabulary) stay those of the corpus; character spans then no l
 which a load benchmark does not read. Chunk vectors are the template's (`vectors=False` leaves them out).
 
 Everything follows from `seed`: the same templates, configuration and seed give the same papers, record for
-record. The records are the writer's input (validated, stamped records of kg.ingest.Prepared), so they go through
-the real write paths: kg.bulk.GraphImage for a bulk load, kg.papers.write_paper for the transactional one.
+record. The records are the writer's input (validated, stamped records of kg.ingest.pipeline.Prepared), so they go
+through the real write paths: kg.ingest.bulk.GraphImage for a bulk load, kg.ingest.papers.write_paper for the
+transactional one.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from extractors.model import paper_id
-from kg.entities import entity_labels
-from kg.runs import Run
+from kg.ingest.entities import entity_labels
+from kg.ingest.runs import Run
 from ontology.records import EdgeRecord, NodeRecord
 
 _CONSONANTS = "bdfgklmnprstvz"
@@ -46,7 +47,7 @@ _SYLLABLES = [c + v for c in _CONSONANTS for v in _VOWELS]  # 70
 
 @dataclass(frozen=True)
 class Template:
-    """A parsed paper: its run and its validated, stamped records (kg.ingest.Prepared's)."""
+    """A parsed paper: its run and its validated, stamped records (kg.ingest.pipeline.Prepared's)."""
     run: Run
     nodes: list[NodeRecord]
     edges: list[EdgeRecord]

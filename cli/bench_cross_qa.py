@@ -16,7 +16,7 @@ from cli.output import console
 from extractors.model import paper_id
 from kg.db import store
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.qa.engine import ask
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings

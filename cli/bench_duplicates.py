@@ -14,7 +14,7 @@ from cli.output import console
 from kg.db import store
 from kg.curation.duplicates import candidates, detect
 from kg.embeddings import load_embedder
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.settings import get_settings
 from ontology.loader import get_schema
 

@@ -20,7 +20,7 @@ from bench.ingest import (WriterResult, bare_text_seconds, corpus_ingest, papers
 from bench.stamp import header, write_json
 from cli.output import console
 from kg.db import store
-from kg.ingest import STAGES, discover
+from kg.ingest.pipeline import STAGES, discover
 from kg.settings import get_settings
 
 

@@ -14,10 +14,10 @@ from bench.search import K, judged_queries, ndcg
 from bench.stamp import header, write_json
 from cli.output import console
 from extractors.model import paper_id
-from kg import search as kg_search
+from kg.find import search as kg_search
 from kg.db import store
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings
 from ontology.loader import get_schema

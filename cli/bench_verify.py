@@ -17,7 +17,7 @@ from extractors.model import paper_id
 from kg.db import store
 from kg.errors import NotFoundError
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.qa.retrieval import query_embedder
 from kg.qa.verify import verify
 from kg.settings import get_settings

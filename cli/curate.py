@@ -14,7 +14,7 @@ import httpx
 import typer
 
 from kg.db import store
-from kg.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
+from kg.auth.apikeys import ROLES, Identity, configured_keys, entry, identify, new_key
 from kg.curation import history
 from kg.curation.duplicates import candidates, detect
 from kg.curation.merge import merge as merge_nodes

@@ -14,7 +14,7 @@ from cli.output import console
 from cli.qa import PAPER_NAME
 from extractors.domains import Seeds, Tagger, seeds_text
 from kg.db import store
-from kg.domains import domains, paper_domains, retag
+from kg.ingest.domains import domains, paper_domains, retag
 from kg.embeddings import load_embedder
 from kg.settings import get_settings
 from ontology.loader import get_schema

@@ -1,4 +1,4 @@
-"""`kg ingest PATH...` and `kg delete PAPER`: thin wrappers over kg.ingest and kg.delete."""
+"""`kg ingest PATH...` and `kg delete PAPER`: thin wrappers over kg.ingest.pipeline and kg.ingest.delete."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from rich.table import Table
 
 from cli.output import console, err_console
 from kg.db import store
-from kg.bulk import bulk_load
-from kg.delete import collect_orphan_pdfs, delete_paper
+from kg.ingest.bulk import bulk_load
+from kg.ingest.delete import collect_orphan_pdfs, delete_paper
 from kg.db.filestore import PDFStore
-from kg.ingest import STAGES, ExecutorFactory, IngestReport, Ingestor, PaperOutcome, discover, local_executor
+from kg.ingest.pipeline import STAGES, ExecutorFactory, IngestReport, Ingestor, PaperOutcome, discover, local_executor
 from kg.settings import get_settings
 from ontology.loader import get_schema
 
@@ -78,7 +78,7 @@ def parse_executor(name: str, scheduler: str | None) -> ExecutorFactory:
         if scheduler:
             raise typer.BadParameter("--scheduler goes with --executor dask only", param_hint="--scheduler")
         return local_executor
-    from kg.dask_workers import dask_executor  # imports Dask only when asked for
+    from kg.ingest.dask_workers import dask_executor  # imports Dask only when asked for
 
     return dask_executor(scheduler)
 

@@ -12,7 +12,7 @@ from rich.tree import Tree
 
 from cli.output import console
 from cli.qa import PAPER_NAME
-from kg import related as related_papers
+from kg.find import related as related_papers
 from kg.db import store
 from kg.read.queries import paper_outline, paper_overview
 from kg.settings import get_settings

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from extractors.model import Document, Section
-from kg.sandbox import SandboxLimits, run_alone
+from kg.workers.sandbox import SandboxLimits, run_alone
 from kg.settings import get_settings
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from cli.output import console
 from kg.db import store
 from kg.read.coverage import coverage as paper_coverage
-from kg.locate import locate as locate_in_graph
+from kg.find.locate import locate as locate_in_graph
 from kg.qa.engine import ask as ask_graph
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder

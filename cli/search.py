@@ -11,7 +11,7 @@ from rich.table import Table
 
 from cli.output import console
 from kg.db import store
-from kg import search as kg_search
+from kg.find import search as kg_search
 from kg.qa.retrieval import query_embedder
 from kg.settings import get_settings
 from ontology.loader import get_schema

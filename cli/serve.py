@@ -7,7 +7,7 @@ import os
 import typer
 import uvicorn
 
-from kg.access import check_can_listen
+from kg.auth.access import check_can_listen
 from kg.settings import get_settings
 
 # uvicorn kills a worker that does not answer its supervisor's ping within this time (default 5 s). A worker
@@ -33,7 +33,7 @@ def serve(
     if qa_processes is None:
         qa_processes = settings.qa_processes if "qa_processes" in settings.model_fields_set else os.cpu_count() or 1
     os.environ["PAPERKG_QA_PROCESSES"] = str(qa_processes)  # read by every API process's create_app()
-    if host:  # where it listens decides what needs a key (kg.access): every API process must know
+    if host:  # where it listens decides what needs a key (kg.auth.access): every API process must know
         os.environ["PAPERKG_API_HOST"] = host
     get_settings.cache_clear()
     settings = get_settings()

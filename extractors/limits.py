@@ -1,7 +1,7 @@
 """Caps on what one untrusted PDF may make the parser do, checked as early as each can be: the file's size before
 it is read, the page count and JavaScript once it is open, page sizes and line lengths once the layout is read.
 
-Time and memory are bounded by the worker process the parse runs in (kg/sandbox.py); these caps refuse early,
+Time and memory are bounded by the worker process the parse runs in (kg/workers/sandbox.py); these caps refuse early,
 with a message that names the cap, what a process limit would only stop late and bluntly.
 """
 

@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     # The parser's sandbox (issue 23): every PDF is parsed and extracted in a worker process of its own, with these
     # caps, so that one file can cost only its own paper, never the API or the run
     parse_timeout_s: float = Field(300.0, gt=0)  # wall clock per PDF, parse to validated records
-    # address space (RLIMIT_AS) a worker process may add to what it was forked with (kg/sandbox.py says why)
+    # address space (RLIMIT_AS) a worker process may add to what it was forked with (kg/workers/sandbox.py says why)
     parse_memory_mb: int = Field(2048, ge=256)
     parse_max_bytes: int = Field(200 * 1024 * 1024, ge=1)
     parse_max_pages: int = Field(1000, ge=1)
@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     cypher_timeout_s: float = 10.0  # /cypher: a read query running longer is stopped
     cypher_row_limit: int = 1000  # /cypher: rows returned at most
     cypher_max_bytes: int = Field(10_000_000, ge=1000)  # /cypher: bytes of rows returned at most (about, as JSON)
-    # /cypher queries run in this many worker processes (kg/cypher_workers.py says why); more wait for one
+    # /cypher queries run in this many worker processes (kg/read/cypher_workers.py says why); more wait for one
     cypher_processes: int = Field(2, ge=1)
     # address space a /cypher worker may add to what it started with: reading a result that needs more is refused
     cypher_memory_mb: int = Field(512, ge=64)

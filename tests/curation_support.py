@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg.apikeys import entry
+from kg.auth.apikeys import entry
 from kg.curation.cypher import LEDGER_LABELS
 from kg.db.dump import canonical_dump
 

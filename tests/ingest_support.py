@@ -9,7 +9,7 @@ from pathlib import Path
 import neo4j._sync.work.transaction as transaction
 import pytest
 
-from kg.ingest import IngestReport, Ingestor
+from kg.ingest.pipeline import IngestReport, Ingestor
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 SAMPLE_A = SAMPLES / "sample-sparse-routing.pdf"  # authors Ada Lee, Bo Kim
@@ -52,12 +52,12 @@ def value(driver, cypher: str, **params):
 
 
 def record_statements(monkeypatch) -> list[str]:
-    """From now on, the text of every statement the paper writer (kg/papers.py) runs in a transaction: a paper's
+    """From now on, the text of every statement the paper writer (kg/ingest/papers.py) runs in a transaction: a paper's
     write or delete, not the ingest run's own checks. The list fills as they are sent."""
     sent, run = [], transaction.TransactionBase.run
 
     def recording(self, query, parameters=None, **kwargs):
-        if any(frame.filename.endswith(f"kg{os.sep}papers.py") for frame in traceback.extract_stack()):
+        if any(frame.filename.endswith(f"kg{os.sep}ingest{os.sep}papers.py") for frame in traceback.extract_stack()):
             sent.append(str(query))
         return run(self, query, parameters, **kwargs)
 

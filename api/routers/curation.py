@@ -19,7 +19,7 @@ from api import deps
 from api.auth import require
 from api.models import ErrorBody
 from api.params import MAX_TEXT, PAPER_NAME_HELP, Offset
-from kg.apikeys import Identity
+from kg.auth.apikeys import Identity
 from kg.curation import history
 from kg.curation.duplicates import candidates
 from kg.curation.evidence import item_evidence

@@ -7,7 +7,7 @@ from neo4j import Driver
 
 from api import deps
 from api.models import DomainSummary, ErrorBody
-from kg import domains
+from kg.ingest import domains
 from kg.settings import Settings
 
 router = APIRouter(tags=["domains"], responses={503: {"model": ErrorBody}})

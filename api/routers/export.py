@@ -8,7 +8,7 @@ from neo4j import Driver
 
 from api import auth, deps, params
 from api.models import PAPER_NAME_ERRORS, ErrorBody
-from kg.apikeys import Identity
+from kg.auth.apikeys import Identity
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import ReadBound
 from kg.settings import Settings

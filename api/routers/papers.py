@@ -11,11 +11,12 @@ from api.auth import require
 from api.models import (PAPER_NAME_ERRORS, DeleteResult, ErrorBody, Job, Outline, Page, PaperDetail, PaperDomains,
                         PaperSummary, RelatedPapers)
 from extractors.errors import NotAPDFError
-from kg import domains, related
+from kg.find import related
+from kg.ingest import domains
 from kg.read import queries
-from kg.delete import delete_paper
+from kg.ingest.delete import delete_paper
 from kg.db.filestore import PDFStore
-from kg.jobs import JobRegistry
+from kg.ingest.jobs import JobRegistry
 from kg.settings import Settings
 from ontology.loader import Schema
 

@@ -9,9 +9,9 @@ from api import auth, deps, params
 from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
                         ErrorBody, LocateResponse, VerifyRequest, VerifyResponse)
 from kg.read import queries
-from kg.cypher_workers import CypherWorkers
+from kg.read.cypher_workers import CypherWorkers
 from kg.read.coverage import coverage
-from kg.locate import locate
+from kg.find.locate import locate
 from kg.read.queries import MAX_PAPER_NAME
 from kg.settings import Settings
 from ontology.loader import Schema

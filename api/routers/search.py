@@ -1,5 +1,5 @@
 """Search over the ingested corpus: papers and their sections by text and meaning, with facets and explained
-ranking signals (kg/search.py)."""
+ranking signals (kg/find/search.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from neo4j import Driver
 
 from api import deps
 from api.models import ErrorBody, SearchResponse
-from kg import search as kg_search
+from kg.find import search as kg_search
 from kg.settings import Settings
 from ontology.loader import Schema
 

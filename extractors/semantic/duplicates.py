@@ -1,7 +1,7 @@
 """Duplicate entities across the whole graph: pairs of one label that may name the same thing, each with a
 score and the reasons for it, for curators to merge or reject (SAME_AS candidates). Nothing is merged here.
 
-Ingest-time resolution (kg/entities.py) only catches near spellings of one paper's names against the graph.
+Ingest-time resolution (kg/ingest/entities.py) only catches near spellings of one paper's names against the graph.
 What it misses, and this finds, are an abbreviation and its expansion held by two nodes ("S2ORC" and "Semantic
 Scholar Open Research Corpus"), names that differ by words or spelling beyond its cut-off, and names whose
 embeddings are close. Three kinds of evidence:

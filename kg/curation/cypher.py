@@ -14,7 +14,7 @@ LEDGER_LABELS = (EVENT_LABEL, AGENT_LABEL)
 
 # Setting a property to itself takes the element's write lock before it is read, so two curators (or a
 # curator and an ingest) changing the same element run one after the other and the second sees the first.
-# Before that, a change locks the papers whose graph it touches (kg.papers.lock_paper), as a re-ingest does
+# Before that, a change locks the papers whose graph it touches (kg.ingest.papers.lock_paper), as a re-ingest does
 # first: papers (by sha256), then shared nodes (by label and id), then the element, one order for everyone.
 LOCK_NODE = "MATCH (n:`{label}` {{id: $id}}) SET n.verification_status = n.verification_status RETURN properties(n) AS props"
 LOCK_EDGE = ("MATCH (s:`{source}` {{id: $source}})-[r:`{type}`]->(t:`{target}` {{id: $target}}) "

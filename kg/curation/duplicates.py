@@ -21,7 +21,7 @@ from extractors.semantic.passages import Passage
 from kg.db import store
 from kg.curation import cypher
 from kg.curation.operations import now_utc
-from kg.validation import validate_batch
+from kg.ingest.validation import validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord
 

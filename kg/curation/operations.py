@@ -19,9 +19,9 @@ from kg.db import store
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
-from kg.papers import lock_paper
-from kg.reconcile import CONTESTED, IDENTITY
-from kg.validation import Rejection, validate_edge, validate_node
+from kg.ingest.papers import lock_paper
+from kg.ingest.reconcile import CONTESTED, IDENTITY
+from kg.ingest.validation import Rejection, validate_edge, validate_node
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -161,7 +161,7 @@ def refusal(rejection: Rejection) -> InvalidEditError:
 
 
 def uncontested(props: dict[str, Any]) -> dict[str, Any]:
-    """The updates that remove a re-ingest's contest from an element (kg.reconcile.CONTESTED): a curator acted on
+    """The updates that remove a re-ingest's contest from an element (kg.ingest.reconcile.CONTESTED): a curator acted on
     it again. Empty when it is not contested."""
     return {k: None for k in CONTESTED if props.get(k) is not None}
 

@@ -1,7 +1,7 @@
 """The needs-attention queue: what needs a person, most urgent first, nodes and edges. Flagged elements (someone
-asked for a look), then contested ones (a re-ingest disagreed with a curator: kg.reconcile.contests), then SAME_AS
-candidates (a decision only a person makes), then low-confidence extractions (least sure first), then figures and
-tables the coverage check found unlinked. The review list's filters (kg.curation.review.View) narrow every group,
+asked for a look), then contested ones (a re-ingest disagreed with a curator: kg.ingest.reconcile.contests), then
+SAME_AS candidates (a decision only a person makes), then low-confidence extractions (least sure first), then figures
+and tables the coverage check found unlinked. The review list's filters (kg.curation.review.View) narrow every group,
 and every item names its papers, as the list's rows do."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 An entity's id is derived from its label and name (extractors.semantic.canonical.entity_id), so a relabel is not a
 property change: the node is created under the new label (or, when a node of that label and name exists, merged
 into it as a merge would), its edges move to it, and the old node stays as a rejected tombstone, which a
-re-ingest never revives nor links again (kg/reconcile.py). An edge the ontology does not allow at the new label
+re-ingest never revives nor links again (kg/ingest/reconcile.py). An edge the ontology does not allow at the new label
 refuses the whole relabel before anything is written. The event keeps everything the undo needs to put the graph
 back exactly.
 """
@@ -21,7 +21,7 @@ from kg.curation.history import Event, decode, encode, record, version
 from kg.curation.merge import absorb, oriented, papers_of_node
 from kg.curation.operations import (Curation, NodeRef, Outcome, lock_papers, now_utc, ref_from_dict, refusal, state,
                                     uncontested)
-from kg.reconcile import CONTESTED
+from kg.ingest.reconcile import CONTESTED
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
 
 

@@ -6,7 +6,7 @@ Queues: `all`; `low_confidence` (automatic nodes under the curation threshold); 
 extracted edges of several papers point at, so one mistake misleads every one of them; most papers first);
 `sample` (a random sample for quality audits: the seeded order of the whole view, the same for the same seed and
 graph, so two auditors or two runs look at the same items); `contested` (curated nodes a re-ingest disagreed with,
-kg.reconcile.contests: the decision stands until a curator looks again; newest disagreement first).
+kg.ingest.reconcile.contests: the decision stands until a curator looks again; newest disagreement first).
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.errors import GraphImportError
 from kg.db.schema import init_schema
-from kg.validation import Reason, Rejection, count_reasons, validate_batch
-from kg.write import WriteReport, write_graph
+from kg.ingest.validation import Reason, Rejection, count_reasons, validate_batch
+from kg.ingest.write import WriteReport, write_graph
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 

@@ -20,7 +20,7 @@ from neo4j import Driver
 
 from kg.db import store
 from kg.errors import ServerError
-from kg.process_pool import RespawningPool, WorkerDied
+from kg.workers.process_pool import RespawningPool, WorkerDied
 from kg.qa.engine import ask
 from kg.qa.llm import rewriter
 from kg.qa.retrieval import query_embedder

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from kg.settings import get_settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.sample_graph import sample_graph
 

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.errors import ConfigurationError
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, as_role, curated_settings
 from tests.integration.test_api_endpoints import error_of

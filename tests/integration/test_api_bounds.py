@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from kg.db.filestore import PDFStore
 from kg.settings import Settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import API_KEYS, as_role
 from tests.live_api import served

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from kg.db.filestore import PDFStore
 from kg.settings import Settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.neo4j_harness import free_port
 from tests.pdf_factory import one_column_paper
@@ -37,7 +37,7 @@ def with_admin(settings: Settings) -> tuple[Settings, dict]:
     """Settings and headers of an admin caller where the API checks keys (issue 8), else unchanged."""
     if "api_keys" not in Settings.model_fields:
         return settings, {}
-    from kg.apikeys import entry, new_key
+    from kg.auth.apikeys import entry, new_key
 
     key = new_key()
     return settings.model_copy(update={"api_keys": entry("test-admin", "admin", key)}), {"X-API-Key": key}

@@ -16,7 +16,7 @@ import schemathesis
 from api.app import create_app
 from bench.fuzz import fuzz_operation
 from kg.settings import Settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
 from tests.live_api import served

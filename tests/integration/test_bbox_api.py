@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import PDFStore
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of, with_admin
 from tests.sample_graph import SHA_A, sample_graph

@@ -19,7 +19,7 @@ from bench.neo4j import free_port, throwaway_settings
 from kg.db import store
 from kg.db.schema import init_schema
 from kg.settings import BROWSER_GUIDE_PATH, Settings
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from ontology.style import grass
 from tests.browser_support import NeoBrowser, headless_chromium

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from kg.apikeys import entry, parse_entries
+from kg.auth.apikeys import entry, parse_entries
 from extractors.semantic.canonical import entity_id
 from kg.errors import AuthenticationError, ConfigurationError, InvalidEditError, PermissionDeniedError
 from tests.curation_support import API_KEYS, KEYS, NAMES, curated_settings

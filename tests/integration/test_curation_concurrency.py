@@ -17,8 +17,8 @@ from kg.curation.history import version
 from kg.curation.operations import Curation
 from kg.errors import NotFoundError
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
-from kg.papers import lock_paper
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.papers import lock_paper
 from ontology.loader import get_schema
 from tests.curation_support import curated_settings
 

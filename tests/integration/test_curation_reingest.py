@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
-from kg.reconcile import CONTESTED
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.reconcile import CONTESTED
 from tests.curation_support import ANY_VERSION, as_role, curated_settings
 from tests.pdf_factory import entities_paper, write
 

@@ -13,7 +13,7 @@ from extractors.semantic.canonical import entity_id
 from kg.curation import history
 from kg.curation.operations import Curation
 from kg.curation.relabel import relabel
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.curation_support import ANY_VERSION, as_role, curated_settings, error_of, graph_dump
 from tests.integration.test_duplicates import PAPER_A

@@ -15,7 +15,7 @@ from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings
 from tests.live_api import served

@@ -13,7 +13,7 @@ import pytest
 from neo4j.graph import Node, Relationship
 
 from kg.db.schema import init_schema
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import NOW, SHA_A, SHA_B, prov, sample_graph

@@ -16,7 +16,7 @@ from api.app import create_app
 from cli.main import app as cli_app
 from extractors.domains import Seeds, SeedsError
 from extractors.model import paper_id
-from kg.domains import TAGGER
+from kg.ingest.domains import TAGGER
 from kg.db.filestore import file_sha256
 from tests.ingest_support import SAMPLE_A, run_ingest
 

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from kg.curation.duplicates import detect
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings

@@ -1,5 +1,5 @@
-"""The writer resolves a paper's entities through an EntityCatalog (kg.entities) instead of reading every entity of
-the graph per paper. The graph must be the one full reads make, and the catalog must see what others changed in
+"""The writer resolves a paper's entities through an EntityCatalog (kg.ingest.entities) instead of reading every entity
+of the graph per paper. The graph must be the one full reads make, and the catalog must see what others changed in
 between: a curator's edit, another writer's entity."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from kg.curation.operations import Curation
 from kg.db.dump import canonical_dump
-from kg.papers import WritePipeline, write_paper
+from kg.ingest.papers import WritePipeline, write_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from kg.db.schema import init_schema
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.browser_support import headless_chromium
 from tests.sample_graph import NOW, sample_graph

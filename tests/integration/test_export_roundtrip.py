@@ -22,9 +22,9 @@ from kg.export import json_graph
 from kg.export.formats import ExportFormat, export
 from kg.export.graph_read import read_papers
 from kg.export.rdf import to_rdf
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.db.schema import init_schema
-from kg.write import stamp, write_graph
+from kg.ingest.write import stamp, write_graph
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema
 from tests.conftest import ROOT
 from tests.sample_graph import NOW, sample_graph

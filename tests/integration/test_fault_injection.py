@@ -13,9 +13,9 @@ from api.app import create_app
 from bench.faults import neo4j_killed_mid_ingest
 from bench.neo4j import kill_neo4j
 from kg.db import store
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.db.schema import init_schema
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest, value

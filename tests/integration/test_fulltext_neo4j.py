@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 
 from kg.read import queries
 from kg.read.fulltext import lucene_phrase, lucene_query
-from kg.locate import locate
+from kg.find.locate import locate
 from kg.qa.graph import GraphReader
 from kg.qa.retrieval import retrieve
 from ontology.loader import get_schema

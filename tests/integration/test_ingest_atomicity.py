@@ -7,7 +7,7 @@ import json
 
 
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, kg_ingest_json, run_ingest, value  # noqa: F401
 
 

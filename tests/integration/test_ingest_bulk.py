@@ -9,14 +9,14 @@ import pytest
 
 from extractors.model import paper_id
 from kg.db import store
-from kg.bulk import FIX_LABEL, bulk_load
+from kg.ingest.bulk import FIX_LABEL, bulk_load
 from kg.curation.operations import Curation, NodeRef
 from kg.db.dump import VOLATILE
 from kg.errors import ConfigurationError
 from kg.export.graph_read import read_graph
 from kg.export.json_graph import dumps, to_document
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.db.localserver import LocalNeo4j
 from kg.db.schema import plan
 from ontology.loader import get_schema

@@ -6,7 +6,7 @@ from __future__ import annotations
 from extractors.model import paper_id
 from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from kg.db.filestore import file_sha256
-from kg.mapping import EXTRACTOR
+from kg.ingest.mapping import EXTRACTOR
 from tests.ingest_support import SAMPLE_A, ingest_settings, run_ingest, value  # noqa: F401
 
 

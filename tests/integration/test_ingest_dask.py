@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import kg.dask_workers
+import kg.ingest.dask_workers
 from cli.main import app
-from kg.dask_workers import ExecutorUnavailable, dask_executor
+from kg.ingest.dask_workers import ExecutorUnavailable, dask_executor
 from kg.db.dump import checksum
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 from tests.neo4j_harness import free_port
 
@@ -53,7 +53,7 @@ def test_a_local_dask_cluster_writes_the_graph_the_local_pool_writes(ingest_sett
 def _kill_own_worker_on(name: str, marker: str) -> None:
     """Run on each Dask worker: from now on, the first worker to get the paper `name` writes its pid to `marker`
     and kills its own process with SIGKILL (as the OOM killer or a lost machine would end it) before parsing."""
-    real = kg.dask_workers._prepare_on_worker
+    real = kg.ingest.dask_workers._prepare_on_worker
 
     def prepare_or_die(token, initargs, limits, *args):
         if os.path.basename(args[0]) == name and not os.path.exists(marker):
@@ -61,7 +61,7 @@ def _kill_own_worker_on(name: str, marker: str) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return real(token, initargs, limits, *args)
 
-    kg.dask_workers._prepare_on_worker = prepare_or_die
+    kg.ingest.dask_workers._prepare_on_worker = prepare_or_die
 
 
 def test_a_dask_worker_killed_mid_paper_has_the_paper_parsed_again_elsewhere(ingest_settings, driver, corpus_dir,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from extractors.model import paper_id
-from kg.delete import delete_paper
+from kg.ingest.delete import delete_paper
 from kg.db.dump import canonical_dump
 from kg.errors import NotFoundError
 from kg.db.filestore import PDFStore, file_sha256
-from kg.mapping import author_id
+from kg.ingest.mapping import author_id
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 

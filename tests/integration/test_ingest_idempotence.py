@@ -6,8 +6,8 @@ from __future__ import annotations
 from kg.db.dump import canonical_dump, checksum
 from kg.db.filestore import file_sha256
 from extractors.model import paper_id
-from kg import papers
-from kg.papers import delete_subgraph
+from kg.ingest import papers
+from kg.ingest.papers import delete_subgraph
 from ontology.loader import get_schema
 from tests.ingest_support import (GENERATED, SAMPLE_A, SAMPLE_B, ingest_settings, record_statements,  # noqa: F401
                                   run_ingest, value)
@@ -52,8 +52,8 @@ def test_pdf_is_kept_in_the_content_addressed_store(ingest_settings, driver):
 
 def test_every_statement_of_a_paper_write_keeps_a_cached_plan_that_seeks(ingest_settings, driver, monkeypatch):
     """Neo4j replans a cached statement once the graph's counts have moved far, which an ingest does all along
-    (kg.write.PLANNED_ONCE): a paper-write statement without `replan=skip` is planned again every 10 s. With it, the
-    first plan stays until a restart, perhaps one made on an empty graph: there, too, each must find its rows by a
+    (kg.ingest.write.PLANNED_ONCE): a paper-write statement without `replan=skip` is planned again every 10 s. With it,
+    the first plan stays until a restart, perhaps one made on an empty graph: there, too, each must find its rows by a
     seek (the entity read excepted: label scans are its only plan), never by scanning a label or the graph. The one
     statement that would scan there is left to be replanned."""
     sent = record_statements(monkeypatch)

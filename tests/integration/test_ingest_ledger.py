@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import extractors.pipeline
 from kg.db.filestore import file_sha256
-from kg.mapping import EXTRACTOR
+from kg.ingest.mapping import EXTRACTOR
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 
 

@@ -1,4 +1,4 @@
-"""The API's uploads are ingested in a process of their own (kg.jobs.IngestProcess), not in the API process, at
+"""The API's uploads are ingested in a process of their own (kg.ingest.jobs.IngestProcess), not in the API process, at
 the background priority PAPERKG_PARSE_NICE sets, its parser processes at that same priority; and a dead ingestion
 process costs one job, not every upload after it."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from kg.errors import ServerError
 from kg.db.filestore import file_sha256
-from kg.jobs import IngestProcess
+from kg.ingest.jobs import IngestProcess
 from extractors.model import paper_id
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import extractors.pipeline
 from cli.main import app
-from kg.ingest import Ingestor, discover
-from kg.sandbox import WORKER_DIED
+from kg.ingest.pipeline import Ingestor, discover
+from kg.workers.sandbox import WORKER_DIED
 from kg.settings import get_settings
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, value  # noqa: F401
 from tests.neo4j_harness import free_port

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-import kg.ingest
-from kg.ingest import Ingestor
-from kg.sandbox import Sandbox
+import kg.ingest.pipeline
+from kg.ingest.pipeline import Ingestor
+from kg.workers.sandbox import Sandbox
 from tests.ingest_support import GENERATED, SAMPLE_A, ingest_settings  # noqa: F401  (fixture)
 
 
@@ -21,7 +21,7 @@ def pools(monkeypatch) -> list[int]:
             started.append(workers)
             super().__init__(workers, *args, **kwargs)
 
-    monkeypatch.setattr(kg.ingest, "Sandbox", Counted)
+    monkeypatch.setattr(kg.ingest.pipeline, "Sandbox", Counted)
     return started
 
 

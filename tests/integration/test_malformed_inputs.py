@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from bench.malformed_pdfs import BAD_UPLOAD_NAMES, write_corpus
-from kg.sandbox import WORKER_DIED
+from kg.workers.sandbox import WORKER_DIED
 from kg.settings import Settings
 from tests.integration.test_ingest_process import _children
 from tests.ingest_support import SAMPLE_A, ingest_settings, kg_ingest_json, value  # noqa: F401
@@ -51,7 +51,7 @@ def test_kg_ingest_reports_each_malformed_pdf_and_keeps_the_good_one(ingest_sett
 
 def _with_admin(settings: Settings) -> tuple[Settings, dict]:
     """Settings with an admin key and its header: uploads may need a key (issue 23, item 1)."""
-    from kg.apikeys import entry, new_key
+    from kg.auth.apikeys import entry, new_key
 
     key = new_key()
     return settings.model_copy(update={"api_keys": entry("test-admin", "admin", key)}), {"X-API-Key": key}
@@ -104,7 +104,7 @@ def _upload(client: TestClient, headers: dict, name: str, data: bytes) -> dict:
 
 
 def test_an_upload_over_the_parse_time_fails_with_the_code_of_the_bound(ingest_settings, driver):
-    """The sandbox's clock (kg/sandbox.py) stops the parse: no paper is parsed, mapped and validated within a
+    """The sandbox's clock (kg/workers/sandbox.py) stops the parse: no paper is parsed, mapped and validated within a
     hundredth of a second."""
     settings, headers = _with_admin(ingest_settings.model_copy(update={"qa_vectors": False, "parse_timeout_s": 0.01}))
     with TestClient(create_app(settings), base_url="http://localhost") as client:

@@ -9,10 +9,10 @@ import shutil
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from kg.delete import delete_paper
+from kg.ingest.delete import delete_paper
 from kg.db.filestore import PDFStore, file_sha256
-from kg.ingest import Ingestor
-from kg.papers import papers_present
+from kg.ingest.pipeline import Ingestor
+from kg.ingest.papers import papers_present
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 

@@ -8,7 +8,7 @@ import pytest
 
 from extractors.model import paper_id
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from kg.qa.engine import ask
 from ontology.loader import get_schema
 from tests.pdf_factory import experiments_paper, prose, write

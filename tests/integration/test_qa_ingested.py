@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from extractors.model import paper_id
 from kg.qa.answer import locate_in_chunk
 from kg.qa import graph as q

@@ -19,7 +19,7 @@ from api.params import MAX_OFFSET
 from kg.db import store
 from kg.errors import BusyError
 from kg.read.queries import run_read_only
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of
 from tests.neo4j_harness import local_settings, throwaway_neo4j

@@ -13,7 +13,7 @@ from kg.errors import NotFoundError
 from kg.export.graph_read import read_graph
 from kg.export.rdf import node_iri, to_rdf
 from kg.db.schema import init_schema
-from kg.write import stamp, write_graph
+from kg.ingest.write import stamp, write_graph
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema
 from tests.sample_graph import NOW, sample_graph
 

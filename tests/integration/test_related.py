@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
-from kg import related
+from kg.find import related
 from kg.db.filestore import file_sha256
 from tests.ingest_support import run_ingest
 from tests.pdf_factory import entities_paper, write

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db import store
-from kg.apikeys import entry, new_key
+from kg.auth.apikeys import entry, new_key
 
 KEY = new_key()
 ADMIN = {"X-API-Key": KEY}

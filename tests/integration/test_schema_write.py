@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from kg.db.schema import init_schema
-from kg.write import write_graph
+from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import EMBEDDING, NOW, SHA_A, prov, sample_graph

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
-from kg import search as kg_search
+from kg.find import search as kg_search
 from kg.db.filestore import file_sha256
 from kg.qa.retrieval import query_embedder
 from ontology.loader import get_schema

@@ -19,7 +19,7 @@ from selenium.webdriver.support.ui import Select
 from extractors.semantic.canonical import entity_id
 from kg.curation import history
 from kg.db.filestore import file_sha256
-from kg.ingest import Ingestor
+from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.browser_support import click_on_page, headless_chromium, wait_on_page
 from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from kg.db.schema import init_schema
-from kg.write import write_in_transaction
+from kg.ingest.write import write_in_transaction
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -106,7 +106,7 @@ def test_edges_to_nodes_an_earlier_call_wrote_are_found_by_their_element_id(empt
 
 
 def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and_properties(empty_db):
-    """New edges take their type from their row (kg.write._CREATE_EDGE): one statement text for every type whose
+    """New edges take their type from their row (kg.ingest.write._CREATE_EDGE): one statement text for every type whose
     ends the call wrote (Neo4j parses and plans each text once per server start), each edge with its own type and
     only the properties it carries, a type's own ones (MENTIONS' char spans) included."""
     init_schema(empty_db, get_schema(), 8)
@@ -137,8 +137,8 @@ def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and
 
 
 def test_new_nodes_of_several_labels_share_one_statement_and_keep_their_labels(empty_db):
-    """New nodes take their label from their row (kg.write._CREATE_NODES), as new edges take their type; nodes that
-    may exist already are MERGEd by label, each label a statement of its own (its id index finds them)."""
+    """New nodes take their label from their row (kg.ingest.write._CREATE_NODES), as new edges take their type; nodes
+    that may exist already are MERGEd by label, each label a statement of its own (its id index finds them)."""
     init_schema(empty_db, get_schema(), 8)
     auto = {"verification_status": "auto"}
     new_nodes = [section(1, "one", EARLY), NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", **auto}),

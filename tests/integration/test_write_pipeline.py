@@ -1,4 +1,4 @@
-"""The ingest writes two papers at once (kg.papers.WritePipeline): a paper new to the graph writes its own nodes
+"""The ingest writes two papers at once (kg.ingest.papers.WritePipeline): a paper new to the graph writes its own nodes
 while the paper before it is still in its transaction, and reads the rest of the graph only once that paper is done.
 The graph must be the one papers written one at a time make, whatever the paper before it did."""
 
@@ -12,14 +12,14 @@ from datetime import datetime, timezone
 from bench.ingest import synthetic_document, synthetic_sha
 from kg.db.dump import canonical_dump
 from kg.db.filestore import file_sha256
-from kg.mapping import EXTRACTOR, map_document, provenance
+from kg.ingest.mapping import EXTRACTOR, map_document, provenance
 from extractors.model import paper_id
-from kg import papers
-from kg.papers import WritePipeline
+from kg.ingest import papers
+from kg.ingest.papers import WritePipeline
 from ontology.records import EdgeRecord, NodeRecord
-from kg.runs import Run
+from kg.ingest.runs import Run
 from kg.db.schema import init_schema
-from kg.validation import validate_batch
+from kg.ingest.validation import validate_batch
 from ontology.loader import get_schema
 from tests.ingest_support import (SAMPLE_A, SAMPLE_B, ingest_settings, record_statements,  # noqa: F401
                                   run_ingest, value)

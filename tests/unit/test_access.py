@@ -1,10 +1,10 @@
-"""kg.access: which binds count as loopback, and which Host headers a loopback API answers."""
+"""kg.auth.access: which binds count as loopback, and which Host headers a loopback API answers."""
 
 from __future__ import annotations
 
 import pytest
 
-from kg.access import host_allowed, is_loopback
+from kg.auth.access import host_allowed, is_loopback
 
 
 @pytest.mark.parametrize("host, loopback", [

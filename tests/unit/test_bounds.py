@@ -14,7 +14,7 @@ import pytest
 from kg.errors import BusyError, DatabaseUnavailable, NotFoundError
 from kg.read.evidence import render
 from kg.db.filestore import PDFStore
-from kg.jobs import JobRegistry
+from kg.ingest.jobs import JobRegistry
 from kg.qa.admission import Admission
 
 

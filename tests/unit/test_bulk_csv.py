@@ -1,4 +1,4 @@
-"""The bulk loader's CSV (kg/bulk.py): headers typed by the ontology, values as the importer reads them, and the
+"""The bulk loader's CSV (kg/ingest/bulk.py): headers typed by the ontology, values as the importer reads them, and the
 merge rules of the transactional writer for what several papers propose."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from kg.bulk import ARRAY_DELIMITER, EMPTY_LISTS, FIX_LABEL, BulkFormatError, CsvGraph, GraphImage
-from kg.mapping import provenance
-from kg.runs import Run
+from kg.ingest.bulk import ARRAY_DELIMITER, EMPTY_LISTS, FIX_LABEL, BulkFormatError, CsvGraph, GraphImage
+from kg.ingest.mapping import provenance
+from kg.ingest.runs import Run
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -80,7 +80,7 @@ def test_a_list_holding_the_delimiter_fails_its_paper_and_writes_nothing(tmp_pat
 
 
 def test_a_bulk_load_refuses_any_server_but_the_local_one(tmp_path):
-    from kg.bulk import bulk_load
+    from kg.ingest.bulk import bulk_load
     from kg.errors import ConfigurationError
     from kg.settings import Settings
 

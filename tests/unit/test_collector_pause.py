@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from kg.papers import _CollectorPause
+from kg.ingest.papers import _CollectorPause
 
 
 @pytest.fixture

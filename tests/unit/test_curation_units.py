@@ -10,14 +10,14 @@ import pytest
 from neo4j import Record
 from neo4j.time import DateTime as Neo4jDateTime
 
-from kg.apikeys import Identity, entry, hash_key, identify, parse_entries
+from kg.auth.apikeys import Identity, entry, hash_key, identify, parse_entries
 from kg.curation.hidden import visible_records, without_rejected
 from kg.curation.cypher import AGENT_LABEL, EVENT_LABEL, LEDGER_LABELS
 from kg.curation.history import Event, decode, encode, version
 from kg.curation.operations import NodeRef
 from kg.errors import ConfigurationError
 from ontology.records import EdgeRecord, NodeRecord
-from kg.validation import Reason, validate_node
+from kg.ingest.validation import Reason, validate_node
 from ontology.loader import get_schema
 
 WHEN = datetime(2026, 11, 29, 12, 0, 1, 250000, tzinfo=timezone.utc)

@@ -22,7 +22,7 @@ from kg.export.html import to_html
 from kg.export.markdown import md
 from kg.export.mermaid import text as mermaid_text
 from kg.export.tabular import CsvTable, cell, latex, to_bibtex, to_csv, verbatim
-from kg.write import stamp
+from kg.ingest.write import stamp
 from ontology.loader import get_schema
 from tests.sample_graph import NOW, sample_graph
 

@@ -20,7 +20,7 @@ from kg.export.html import to_html
 from kg.export.markdown import md, to_markdown
 from kg.export.mermaid import MermaidKind, text, to_mermaid
 from kg.export.tabular import CsvTable, latex, to_bibtex, to_csv
-from kg.write import stamp
+from kg.ingest.write import stamp
 from ontology.loader import get_schema
 from ontology.records import NodeRecord
 from tests.sample_graph import NOW, sample_graph

@@ -7,7 +7,7 @@ import pytest
 import typer
 
 from cli.ingest import parse_executor
-from kg.ingest import local_executor
+from kg.ingest.pipeline import local_executor
 
 
 def test_the_local_executor_is_the_sandbox_pool_kg_ingest_always_used():

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from extractors.model import Audit, Author, Box, Chunk, Document, Float, Mention, Metadata, Profile, Section, paper_id
-from kg.mapping import EXTRACTOR, author_id, map_document
-from kg.reconcile import Existing, State, reconcile
-from kg.validation import validate_batch
-from kg.write import stamp
+from kg.ingest.mapping import EXTRACTOR, author_id, map_document
+from kg.ingest.reconcile import Existing, State, reconcile
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import stamp
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import NOW

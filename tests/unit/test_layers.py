@@ -22,11 +22,22 @@ ALLOWED = {
     "bench": {"ontology", "extractors", "kg"},
 }
 # Inside kg, the bottom subpackages may import only what is below them: kg.db reaches Neo4j and the PDF store
-# for everyone, kg.read reads through it; neither may import ingestion, qa, curation or export. kg.errors and
-# kg.settings are shared by all of kg.
+# for everyone, kg.workers runs work in processes of its own for everyone, kg.auth holds the API's keys, and
+# kg.read reads through kg.db (users' Cypher in kg.workers); none of them may import ingestion, qa, curation,
+# export or find. kg.errors and kg.settings are shared by all of kg.
+# kg.ingest writes through kg.db and parses in kg.workers; of the read side it takes only a paper's name
+# (kg.read.queries.resolve_paper, for delete and re-tagging), of curation only the label of its events (whose
+# edits a re-ingest keeps), so qa, curation and export may build on ingestion but it never builds on them.
+# kg.find (search, related papers, locate) builds on read, qa's text analysis and curation's hidden set, for the
+# API and CLI. An entry is a subpackage or a single module.
 KG_ALLOWED = {
     "kg.db": {"kg.errors", "kg.settings"},
-    "kg.read": {"kg.db", "kg.errors", "kg.settings"},
+    "kg.workers": {"kg.errors", "kg.settings"},
+    "kg.auth": {"kg.errors", "kg.settings"},
+    "kg.read": {"kg.db", "kg.workers", "kg.errors", "kg.settings"},
+    "kg.ingest": {"kg.db", "kg.workers", "kg.read.queries", "kg.curation.cypher", "kg.embeddings", "kg.errors",
+                  "kg.settings"},
+    "kg.find": {"kg.db", "kg.read", "kg.qa", "kg.curation.hidden", "kg.errors", "kg.settings"},
 }
 BENCH_COMMANDS = "cli.bench"  # cli/bench*.py, the `kg bench ...` commands: the one place the product reaches bench
 
@@ -66,10 +77,14 @@ def _kg_subpackage(module: str) -> str:
     return ".".join(module.split(".")[:2])
 
 
+def _within(module: str, allowed: set[str]) -> bool:
+    return any(module == entry or module.startswith(entry + ".") for entry in allowed)
+
+
 def _may_import(importer: str, imported: str) -> bool:
     own, other = importer.split(".")[0], imported.split(".")[0]
     inside = _kg_subpackage(importer)
-    if inside in KG_ALLOWED and other == "kg" and _kg_subpackage(imported) not in KG_ALLOWED[inside] | {inside}:
+    if inside in KG_ALLOWED and other == "kg" and not _within(imported, KG_ALLOWED[inside] | {inside}):
         return False
     if other not in PACKAGES or other == own or other in ALLOWED[own]:
         return True
@@ -156,8 +171,16 @@ def _fake(**imports: list[str]) -> dict[str, list[tuple[str, int]]]:
     ("ontology.loader", "kg.errors"), ("extractors.model", "kg.records"), ("kg.db.store", "api.app"),
     ("kg.db.store", "bench.neo4j"), ("api.app", "cli.main"), ("api.app", "bench.load"), ("cli.ingest", "bench.load"),
     ("bench.load", "api.app"), ("extractors.triage", "api.errors"),
-    ("kg.db.store", "kg.read.queries"), ("kg.db.schema", "kg.papers"), ("kg.read.queries", "kg.papers"),
+    ("kg.db.store", "kg.read.queries"), ("kg.db.schema", "kg.ingest.papers"), ("kg.read.queries", "kg.ingest.papers"),
     ("kg.read.coverage", "kg.qa.graph"), ("kg.db.localserver.server", "kg.curation.hidden"),
+    ("kg.workers.sandbox", "kg.db.store"), ("kg.workers.process_pool", "kg.qa.workers"),
+    ("kg.db.store", "kg.workers.sandbox"), ("kg.read.queries", "kg.ingest.write"),
+    ("kg.workers.sandbox", "kg.ingest.pipeline"),
+    ("kg.ingest.papers", "kg.curation.operations"), ("kg.ingest.delete", "kg.read.coverage"),
+    ("kg.ingest.pipeline", "kg.qa.retrieval"), ("kg.ingest.write", "kg.export.json_graph"), ("kg.ingest.delete", "kg"),
+    ("kg.read.cypher_workers", "kg.find.search"), ("kg.ingest.domains", "kg.find.related"),
+    ("kg.find.search", "kg.ingest.write"), ("kg.find.related", "kg.curation.operations"),
+    ("kg.auth.apikeys", "kg.db.store"), ("kg.auth.access", "kg.read.queries"),
 ])
 def test_an_upward_import_is_reported(importer, imported):
     assert layer_violations({importer: [(imported, 7)]}) == [f"{MODULES[importer].relative_to(ROOT)}:7 imports {imported}"]
@@ -167,7 +190,13 @@ def test_an_upward_import_is_reported(importer, imported):
     ("kg.db.store", "ontology.loader"), ("api.app", "kg.db.store"), ("cli.bench_robustness", "bench.robustness"),
     ("bench.load", "kg.db.store"), ("kg.db.store", "neo4j"), ("extractors.model", "extractors.triage"),
     ("kg.read.queries", "kg.db.store"), ("kg.read.evidence", "kg.read.queries"), ("kg.db.store", "kg.errors"),
-    ("kg.papers", "kg.read.queries"), ("kg.qa.graph", "kg.db.store"),
+    ("kg.ingest.papers", "kg.read.queries"), ("kg.qa.graph", "kg.db.store"),
+    ("kg.ingest.papers", "kg.curation.cypher"), ("kg.ingest.pipeline", "kg.embeddings"),
+    ("kg.ingest.jobs", "kg.workers.process_pool"), ("kg.curation.operations", "kg.ingest.papers"),
+    ("kg.export.json_graph", "kg.ingest.write"), ("kg.read.cypher_workers", "kg.workers.sandbox"),
+    ("kg.find.locate", "kg.qa.graph"), ("kg.find.related", "kg.curation.hidden"), ("kg.find.search", "kg.read.queries"),
+    ("kg.auth.access", "kg.auth.apikeys"), ("api.auth", "kg.auth.access"),
+    ("kg.workers.sandbox", "kg.settings"), ("kg.qa.workers", "kg.workers.process_pool"),
 ])
 def test_an_allowed_import_passes(importer, imported):
     assert layer_violations({importer: [(imported, 1)]}) == []

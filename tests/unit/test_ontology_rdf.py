@@ -12,7 +12,7 @@ from rdflib.namespace import PROV, SKOS
 
 from kg.errors import ExportError
 from kg.export.rdf import agent_iri, edge_iri, node_iri, serialize, to_rdf
-from kg.write import stamp
+from kg.ingest.write import stamp
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema
 from tests.sample_graph import NOW, sample_graph
 

@@ -7,8 +7,8 @@ from datetime import datetime
 
 import pytest
 
-from kg.validation import Reason, validate_batch, validate_edge, validate_node
-from kg.write import stamp
+from kg.ingest.validation import Reason, validate_batch, validate_edge, validate_node
+from kg.ingest.write import stamp
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
 from tests.sample_graph import NOW, prov, sample_graph

@@ -15,7 +15,7 @@ from cli.main import app
 from extractors.errors import ExtractionError, ParseLimitError
 from extractors.pipeline import parse_pdf
 from kg.errors import ParserCrashError
-from kg.sandbox import WORKER_DIED, Overrun, Sandbox, SandboxLimits, run_alone
+from kg.workers.sandbox import WORKER_DIED, Overrun, Sandbox, SandboxLimits, run_alone
 from kg.settings import Settings
 
 pytestmark = pytest.mark.unit

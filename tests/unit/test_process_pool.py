@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from kg.process_pool import RespawningPool, WorkerDied
+from kg.workers.process_pool import RespawningPool, WorkerDied
 
 _state: dict[str, str] = {}
 

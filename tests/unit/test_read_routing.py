@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 from neo4j import READ_ACCESS, WRITE_ACCESS
 
-from kg import domains, locate, papers, related, search
+from kg.find import locate, related, search
+from kg.ingest import domains, papers
 
 from kg.read import coverage, queries
 

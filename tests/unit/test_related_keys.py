@@ -1,9 +1,9 @@
 """Which entries of two reference lists cite the same work: the title key written on each Reference
-(kg.mapping.title_key) and the keys related papers match entries by (kg.related). A venue the parser read as a
-title is shared by every paper citing that venue, so it must not make two entries one work."""
+(kg.ingest.mapping.title_key) and the keys related papers match entries by (kg.find.related). A venue the parser read as
+a title is shared by every paper citing that venue, so it must not make two entries one work."""
 
-from kg.mapping import title_key
-from kg.related import _reference_keys
+from kg.ingest.mapping import title_key
+from kg.find.related import _reference_keys
 
 
 def entry(title, doi=None, cited=None):

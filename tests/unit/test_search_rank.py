@@ -11,7 +11,7 @@ import pytest
 
 from bench.gold_sets import DEV, HELD_OUT, split_of
 from bench.search import Judged, judged_queries, ndcg
-from kg.search import WEIGHTS, Hit, mmr, rank
+from kg.find.search import WEIGHTS, Hit, mmr, rank
 
 
 def test_ndcg_is_one_for_the_ideal_order_and_discounts_later_ranks():

@@ -11,8 +11,8 @@ from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id
 from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import document_passages
-from kg.validation import validate_batch
-from kg.write import stamp
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import stamp
 from ontology.loader import get_schema
 
 SHA = "a" * 64

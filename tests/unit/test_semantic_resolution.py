@@ -1,4 +1,4 @@
-"""Canonical resolution against entities already in the graph (kg.entities.resolve, pure)."""
+"""Canonical resolution against entities already in the graph (kg.ingest.entities.resolve, pure)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from extractors.semantic.canonical import entity_id, match_key
 
-from kg.entities import EntityIndex, KnownEntity, _candidates, resolve
+from kg.ingest.entities import EntityIndex, KnownEntity, _candidates, resolve
 from ontology.records import EdgeRecord, NodeRecord
 
 PROV = {"source_chunk_ids": ["c1"], "pages": [2], "bboxes": ["2:1,2,3,4"], "extractor": "paperkg-semantic@0.1.0",

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import cli.serve
 from cli.main import app
-from kg.apikeys import entry
+from kg.auth.apikeys import entry
 from kg.settings import get_settings
 
 

@@ -13,9 +13,9 @@ from rdflib import Graph
 from extractors.pipeline import parse_pdf
 from extractors.summaries import MAX_SENTENCES, summarize_sections
 from kg.export.rdf import to_rdf
-from kg.mapping import map_document
-from kg.validation import Reason, validate_batch
-from kg.write import stamp
+from kg.ingest.mapping import map_document
+from kg.ingest.validation import Reason, validate_batch
+from kg.ingest.write import stamp
 from ontology.loader import ONTOLOGY_FILE, SHAPES_FILE, get_schema
 from ontology.records import NodeRecord
 from tests.pdf_factory import BOLD, Writer, write

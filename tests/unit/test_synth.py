@@ -15,9 +15,9 @@ import pytest
 
 from bench.synth import SynthConfig, Synthesizer, Template, word
 from extractors.model import paper_id
-from kg.bulk import CsvGraph, GraphImage
-from kg.entities import entity_labels
-from kg.runs import Run
+from kg.ingest.bulk import CsvGraph, GraphImage
+from kg.ingest.entities import entity_labels
+from kg.ingest.runs import Run
 from ontology.loader import get_schema
 from tests.sample_graph import SHA_A, SHA_B, sample_graph
 

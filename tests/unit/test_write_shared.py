@@ -3,7 +3,7 @@ stored type, and keep created_at apart (it is set on create only)."""
 
 from datetime import datetime, timedelta, timezone
 
-from kg.write import _split_shared
+from kg.ingest.write import _split_shared
 
 T = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 

@@ -1,10 +1,10 @@
 """`kg ingest --bulk`: a first load of a whole folder through Neo4j's own importer (`neo4j-admin database import
 full`) instead of one transaction per paper.
 
-The papers go through the same parse, semantic and validation stages (kg.ingest's parser processes), and the graph
-they make is the one the transactional writer (kg.papers) makes of the same files, in the same order, on an empty
-database: entities resolved against those of the papers before (kg.entities), citations matched by DOI both ways,
-shared nodes and edges merged as MERGE would (first created_at, later automatic properties over earlier ones),
+The papers go through the same parse, semantic and validation stages (kg.ingest.pipeline's parser processes), and the
+graph they make is the one the transactional writer (kg.ingest.papers) makes of the same files, in the same order, on an
+empty database: entities resolved against those of the papers before (kg.ingest.entities), citations matched by DOI both
+ways, shared nodes and edges merged as MERGE would (first created_at, later automatic properties over earlier ones),
 edges without an end rejected, one IngestRun per file. GraphImage keeps in memory only what later papers can
 change (shared nodes, edges between them, DOIs); each paper's own elements go straight to CSV files typed by the
 ontology. The importer needs its database stopped, and Neo4j Community has one user database: so the local server
@@ -30,17 +30,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kg.db import store
-from kg.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
+from kg.ingest.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
 from kg.errors import ConfigurationError, Failure, ServerError
-from kg.ingest import ExecutorFactory, IngestReport, Ingestor, PaperOutcome, local_executor
+from kg.ingest.pipeline import ExecutorFactory, IngestReport, Ingestor, PaperOutcome, local_executor
 from kg.db.localserver import LocalNeo4j
-from kg.mapping import CitationMatch, citation_edges
-from kg.papers import PaperWrite, stored_boxes
-from kg.reconcile import Existing, reconcile
-from kg.runs import Run
+from kg.ingest.mapping import CitationMatch, citation_edges
+from kg.ingest.papers import PaperWrite, stored_boxes
+from kg.ingest.reconcile import Existing, reconcile
+from kg.ingest.runs import Run
 from kg.db.schema import VERSION_LABEL, init_schema
-from kg.validation import validate_batch
-from kg.write import distinct, missing_endpoints, stamp
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import distinct, missing_endpoints, stamp
 from ontology.loader import PropertySpec, Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -194,7 +194,7 @@ def _merged(current: Any, new: Any) -> Any:
 
 
 class GraphImage:
-    """The graph kg.papers.write_paper makes of papers new to an empty database, one after the other, written as
+    """The graph kg.ingest.papers.write_paper makes of papers new to an empty database, one after the other, written as
     CSV: a paper's own elements (its sha256's, not entities) when it is added, the shared ones at close()."""
 
     def __init__(self, schema: Schema, csv: CsvGraph):
@@ -252,7 +252,7 @@ class GraphImage:
         for edge in shared_edges:
             self.shared_edges[edge.key] = _merged(self.shared_edges.get(edge.key), edge)
         for node in written_nodes:
-            if node.label in entity_labels():  # as kg.entities.catalog_update tells the writer's catalog
+            if node.label in entity_labels():  # as kg.ingest.entities.catalog_update tells the writer's catalog
                 self.entities.add(KnownEntity(node.label, node.id, node.props.get("name") or "",
                                               tuple(node.props.get("aliases") or ()),
                                               node.props.get("verification_status") == "rejected"))
@@ -267,7 +267,7 @@ class GraphImage:
         return result
 
     def add_failed(self, run: Run, reason: str) -> None:
-        """The failed IngestRun kg.ingest records for a paper that was not written."""
+        """The failed IngestRun kg.ingest.pipeline records for a paper that was not written."""
         node = stamp(run.node("failed", error=reason), self.schema, datetime.now(timezone.utc))
         self.csv.write(self.csv.node_rows([node]))
 
@@ -277,7 +277,7 @@ class GraphImage:
         return self.csv.close()
 
     def _citations(self, sha: str, nodes: list[NodeRecord]) -> list[EdgeRecord]:
-        """kg.papers._citations against the papers added before: this paper's entries citing them by DOI, and
+        """kg.ingest.papers._citations against the papers added before: this paper's entries citing them by DOI, and
         their entries citing this paper's DOI."""
         matches = [CitationMatch(n.id, sha, cited, stored_boxes(n.props.get("bboxes")))
                    for n in nodes if n.label == "Reference" and n.props.get("doi")
@@ -317,8 +317,8 @@ class BulkReport:
 
 
 class BulkIngestor(Ingestor):
-    """kg.ingest's parser processes and report, with a GraphImage instead of the transactional writer. Every file
-    is new (the graph is empty or being replaced), so none is skipped as unchanged."""
+    """kg.ingest.pipeline's parser processes and report, with a GraphImage instead of the transactional writer. Every
+    file is new (the graph is empty or being replaced), so none is skipped as unchanged."""
 
     def __init__(self, settings, driver, **options):
         super().__init__(settings, driver, force=True, **options)

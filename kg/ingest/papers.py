@@ -23,14 +23,14 @@ from neo4j.exceptions import ConstraintError
 from extractors.bbox import parse_bbox
 from extractors.model import Box
 from kg.db import store
-from kg.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
+from kg.ingest.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
-from kg.mapping import CitationMatch, citation_edges
+from kg.ingest.mapping import CitationMatch, citation_edges
 from kg.curation.cypher import EVENT_LABEL
-from kg.reconcile import IDENTITY, Contest, Existing, State, reconcile
-from kg.runs import Run
-from kg.validation import Rejection, validate_batch
-from kg.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
+from kg.ingest.reconcile import IDENTITY, Contest, Existing, State, reconcile
+from kg.ingest.runs import Run
+from kg.ingest.validation import Rejection, validate_batch
+from kg.ingest.write import PLANNED_ONCE, batches, missing_endpoints, write_in_transaction
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -95,7 +95,7 @@ RETURN eid, properties(r) AS props, COLLECT {{
       AND ev.undone_by IS NULL
     RETURN ev.new }} AS edits
 """
-# The trace of a disagreement on a curated element (kg.reconcile.contests); the element is otherwise kept as is.
+# The trace of a disagreement on a curated element (kg.ingest.reconcile.contests); the element is otherwise kept as is.
 _CONTEST_NODES = ("UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id "
                   "SET n.contested_at = $at, n.contested_by_run = $run, n.contested_reason = row.reason")
 _CONTEST_EDGES = ("UNWIND $rows AS row MATCH ()-[r]->() WHERE elementId(r) = row.id "
@@ -238,7 +238,7 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
 def _resolve_and_lock(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord],
                       edges: list[EdgeRecord], existing: Existing, catalog: EntityCatalog | None,
                       ends: dict[tuple[str, str], str]) -> tuple[list[NodeRecord], list[EdgeRecord], Signature | None]:
-    """The paper's entities resolved (one node per real entity: kg.entities), then its shared nodes locked (their
+    """The paper's entities resolved (one node per real entity: kg.ingest.entities), then its shared nodes locked (their
     element ids added to `ends`). An entity the catalog remembered may be gone: another writer that deleted one
     and created another left its counts as they were. Its edges would have no end, so the catalog forgets all
     and the paper is resolved again from the graph itself (once: an end missing after a read of the graph is
@@ -277,7 +277,7 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
                 rejected: int = 0, database: str | None = None, on_batch: Callable[[int], None] | None = None,
                 after: threading.Event | None = None, catalog: EntityCatalog | None = None) -> PaperWrite:
     """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
-    by the rules of kg.reconcile, and record `run` as its generator. Transient failures are retried by the
+    by the rules of kg.ingest.reconcile, and record `run` as its generator. Transient failures are retried by the
     driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
 
     `after` is set when the paper written before this one has committed or failed (WritePipeline): this paper
@@ -322,7 +322,7 @@ class WritePipeline:
     belong to it alone. Everything that reads the graph beyond the paper itself (entity resolution, citations,
     shared nodes, its previous version) waits for the paper before it, so the graph is the one a
     one-at-a-time write makes. `depth` papers are written at once; the caller bounds how many wait their turn
-    (kg.ingest submits one more only when the oldest is done)."""
+    (kg.ingest.pipeline submits one more only when the oldest is done)."""
 
     def __init__(self, driver: Driver, schema: Schema, database: str | None = None, depth: int = 2) -> None:
         self._driver, self._schema, self._database = driver, schema, database
@@ -455,7 +455,7 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
 
 def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]
              ) -> tuple[list[NodeRecord], list[EdgeRecord], frozenset[tuple[str, str]]]:
-    """The nodes of a paper new to the graph that are its alone (its sha256, not an entity: kg.entities may
+    """The nodes of a paper new to the graph that are its alone (its sha256, not an entity: kg.ingest.entities may
     resolve those to another paper's), and the edges between two of them. Nothing of the graph changes how
     they are written: resolution rewrites entities and their edges only, and reconcile writes every proposed
     element the graph does not hold. Also returns their (label, id) keys."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg.mapping import PIPELINE_PREFIX
+from kg.ingest.mapping import PIPELINE_PREFIX
 from ontology.records import EdgeRecord, NodeRecord
 
 NodeKey = tuple[str, str]  # (label, id)

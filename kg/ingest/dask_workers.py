@@ -1,10 +1,11 @@
-"""`kg ingest --executor dask`: the per-paper work (parse, chunk, embed, map, semantic, validate: kg.ingest.prepare)
-on the workers of a Dask distributed cluster, while `kg ingest` keeps its one ordered writer, its progress and its
-ledger. Dask (not Ray) because it only needs to run one function per paper with retries on lost workers, which its
-futures and scheduler do with pure-Python packages of a few MB (docs/deployment.md, *Parsing on a cluster*).
+"""`kg ingest --executor dask`: the per-paper work (parse, chunk, embed, map, semantic, validate:
+kg.ingest.pipeline.prepare) on the workers of a Dask distributed cluster, while `kg ingest` keeps its one ordered
+writer, its progress and its ledger. Dask (not Ray) because it only needs to run one function per paper with retries on
+lost workers, which its futures and scheduler do with pure-Python packages of a few MB (docs/deployment.md, *Parsing on
+a cluster*).
 
-Each Dask worker parses in sandboxed processes of its own (kg.ingest.LocalWorkers: the same code, time and memory
-limits as a local run), so a crafted PDF costs its paper and never the Dask worker. A Dask worker that dies while
+Each Dask worker parses in sandboxed processes of its own (kg.ingest.pipeline.LocalWorkers: the same code, time and
+memory limits as a local run), so a crafted PDF costs its paper and never the Dask worker. A Dask worker that dies while
 it holds a paper (killed, out of memory, its machine lost) has the paper re-run on another worker once: the
 scheduler's `allowed-failures`, which a local cluster sets to 1; a second death fails the paper alone with the code
 a local parser process dying twice gives (PARSER_CRASHED).
@@ -24,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from kg.errors import Failure, ParserCrashError
-from kg.ingest import ExecutorFactory, LocalWorkers, ParseExecutor, Prepared
-from kg.sandbox import WORKER_DIED, SandboxLimits
+from kg.ingest.pipeline import ExecutorFactory, LocalWorkers, ParseExecutor, Prepared
+from kg.workers.sandbox import WORKER_DIED, SandboxLimits
 from kg.settings import Settings
 from ontology.errors import PaperKGError
 
@@ -124,8 +125,8 @@ _parsers_lock = threading.Lock()
 
 
 def _prepare_on_worker(token: str, initargs: tuple, limits: SandboxLimits, *args) -> Prepared | Failure:
-    """kg.ingest.prepare(*args) in this worker's sandboxed processes, started on its first paper of the run (one
-    per worker thread) and kept for the next."""
+    """kg.ingest.pipeline.prepare(*args) in this worker's sandboxed processes, started on its first paper of the run
+    (one per worker thread) and kept for the next."""
     from distributed import get_worker
 
     with _parsers_lock:

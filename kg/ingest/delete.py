@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from neo4j import Driver
 
 from kg.db.filestore import PDFStore
-from kg.papers import delete_subgraph, papers_present
+from kg.ingest.papers import delete_subgraph, papers_present
 from kg.read.queries import resolve_paper
 from ontology.loader import Schema
 

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable
 from neo4j import Driver, ManagedTransaction
 
 from kg.db import store
-from kg.validation import Reason, Rejection, count_reasons, validate_batch
+from kg.ingest.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -29,7 +29,7 @@ BATCH_SIZE = 5000  # rows per UNWIND statement
 # the time, so each of a paper write's statement texts would be planned again every 10 s, and planning one costs
 # more than executing it. The paper write's statements are anchored on element ids,
 # unique ids and indexed keys, whose plans the counts do not change (a test EXPLAINs them on an empty graph: seeks),
-# so they keep the plan they have; kg.papers._DELETE_EDGES is the exception.
+# so they keep the plan they have; kg.ingest.papers._DELETE_EDGES is the exception.
 PLANNED_ONCE = "CYPHER replan=skip\n"
 
 # An element a person decided on (any verification_status but auto) is never overwritten by a write: the

@@ -16,9 +16,9 @@ from rapidfuzz import fuzz
 from extractors.semantic.canonical import Identity, close_spellings, identity, match_key
 from extractors.semantic.duplicates import Named
 from kg.curation.cypher import EVENT_LABEL
-from kg.runs import Run
-from kg.validation import validate_batch
-from kg.write import PLANNED_ONCE
+from kg.ingest.runs import Run
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import PLANNED_ONCE
 from ontology.loader import Schema, get_schema
 from ontology.records import EdgeRecord, NodeRecord
 
@@ -177,13 +177,13 @@ class CatalogUpdate:
 
 
 class EntityCatalog:
-    """The graph's entities kept between the papers of one writer (kg.papers.WritePipeline), so that resolving a
+    """The graph's entities kept between the papers of one writer (kg.ingest.papers.WritePipeline), so that resolving a
     paper does not read and key every entity of the graph: that cost grows with every paper ingested, so a large
     folder would get slower paper after paper (`kg bench ingest --writer-entities` measures the writer with many
     entities in the graph). A paper's transaction reads the
     signature instead (entity nodes and curation events, from the count store) and reads the entities again
     only when it differs from what this catalog's papers left: another writer's entities, a deletion, any
-    curation; or when an entity it remembers is gone (kg.papers checks the ends of the paper's edges). Papers use
+    curation; or when an entity it remembers is gone (kg.ingest.papers checks the ends of the paper's edges). Papers use
     it one at a time: the pipeline resolves a paper only once the one before it is done."""
 
     def __init__(self) -> None:
@@ -244,7 +244,7 @@ def resolve_in_transaction(tx: ManagedTransaction, schema: Schema, run: Run, nod
 def resolve_checked(schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], index: EntityIndex
                     ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """resolve() against `index`, with the SAME_AS candidates it adds stamped with `run` and validated (a refused
-    one is dropped): the transactional writer's resolution and the bulk loader's (kg.bulk) are this one."""
+    one is dropped): the transactional writer's resolution and the bulk loader's (kg.ingest.bulk) are this one."""
     nodes, edges = resolve(nodes, edges, index)
     fresh = [e for e in edges if e.type == "SAME_AS" and "created_at" not in e.props]
     checked = validate_batch([], [run.stamped(e, schema) for e in fresh], schema).edges

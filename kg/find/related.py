@@ -47,7 +47,7 @@ RETURN e.id AS id, [l IN labels(e) WHERE l IN $labels][0] AS label, e.name AS na
 """
 _PAPER_COUNT = "MATCH (p:Paper) RETURN count(p) AS n"
 # The paper's visible bibliography entries, each with what identifies the work it cites: the graph's paper it
-# refers to, its DOI (stored in lower case) and its title key (kg.mapping.title_key, set when it is written).
+# refers to, its DOI (stored in lower case) and its title key (kg.ingest.mapping.title_key, set when it is written).
 _OWN_REFERENCES = f"""
 MATCH (:Paper {{id: $id}})-[h:HAS_REFERENCE]->(r:Reference)
 WHERE {_VISIBLE.format(x="h")} AND {_VISIBLE.format(x="r")}

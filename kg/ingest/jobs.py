@@ -23,9 +23,9 @@ from typing import Callable
 from extractors.model import paper_id
 from kg.db import store
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
-from kg.ingest import Ingestor
-from kg.process_pool import RespawningPool, WorkerDied
-from kg.sandbox import lower_priority
+from kg.ingest.pipeline import Ingestor
+from kg.workers.process_pool import RespawningPool, WorkerDied
+from kg.workers.sandbox import lower_priority
 from kg.settings import Settings
 
 # (path of the uploaded PDF) -> (paper id, why it failed or None): how a job ingests; injected so tests can use it
@@ -126,8 +126,8 @@ def _now() -> str:
 
 
 class IngestProcess:
-    """The API's IngestFn: kg.ingest with one parser process, so that no upload can take the API down (its time,
-    memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database, run in a process
+    """The API's IngestFn: kg.ingest.pipeline with one parser process, so that no upload can take the API down (its
+    time, memory and size are bounded by the PAPERKG_PARSE_* settings), into the configured database, run in a process
     of its own at the background priority (PAPERKG_PARSE_NICE) rather than in the API's.
 
     In the API process the writer's Python work (resolving, reconciling, packing a paper's rows) held the

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from extractors.model import paper_id
-from kg.mapping import EXTRACTOR, provenance
-from kg.write import stamp
+from kg.ingest.mapping import EXTRACTOR, provenance
+from kg.ingest.write import stamp
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 

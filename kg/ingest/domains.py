@@ -20,11 +20,11 @@ from neo4j import Driver, ManagedTransaction
 from extractors.domains import EXTRACTOR, VERSION, Passage, Seeds, Tag, Tagger
 from extractors.model import paper_id
 from kg.db import store
-from kg.mapping import provenance
-from kg.papers import lock_paper
+from kg.ingest.mapping import provenance
+from kg.ingest.papers import lock_paper
 from kg.read.queries import resolve_paper
-from kg.validation import validate_batch
-from kg.write import stamp, write_in_transaction
+from kg.ingest.validation import validate_batch
+from kg.ingest.write import stamp, write_in_transaction
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from kg.apikeys import configured_keys
+from kg.auth.apikeys import configured_keys
 from kg.errors import ConfigurationError
 from kg.settings import Settings
 

@@ -1,5 +1,5 @@
 """`kg ingest`: PDFs → graph. Worker processes parse, chunk, embed, map and validate; this process hashes,
-skips unchanged files, writes each paper in one transaction (kg.papers) and, once it committed, stores the
+skips unchanged files, writes each paper in one transaction (kg.ingest.papers) and, once it committed, stores the
 PDF (a failed write leaves no file behind; a file missing after a crash in between is stored by the next run).
 
 Memory stays bounded: files are discovered lazily, hashed in blocks, and at most a few papers are in
@@ -30,18 +30,18 @@ from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from extractors.semantic import nlp
 from kg import embeddings
 from kg.db import store
-from kg.domains import TAGGER
-from kg.domains import records as domain_records
+from kg.ingest.domains import TAGGER
+from kg.ingest.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.db.filestore import PDFStore, file_sha256
-from kg.mapping import EXTRACTOR, map_document
-from kg.papers import PaperWrite, WritePipeline, unchanged
-from kg.runs import Run, invocation_id
-from kg.sandbox import Sandbox, SandboxLimits
+from kg.ingest.mapping import EXTRACTOR, map_document
+from kg.ingest.papers import PaperWrite, WritePipeline, unchanged
+from kg.ingest.runs import Run, invocation_id
+from kg.workers.sandbox import Sandbox, SandboxLimits
 from kg.db.schema import init_schema
 from kg.settings import Settings
-from kg.validation import Rejection, validate_batch
-from kg.write import write_graph
+from kg.ingest.validation import Rejection, validate_batch
+from kg.ingest.write import write_graph
 from ontology.errors import PaperKGError
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
@@ -49,7 +49,7 @@ from ontology.records import EdgeRecord, NodeRecord
 STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
-_WRITE_DEPTH = 2  # papers in the writer at once (kg.papers.WritePipeline)
+_WRITE_DEPTH = 2  # papers in the writer at once (kg.ingest.papers.WritePipeline)
 
 
 @dataclass
@@ -129,7 +129,7 @@ def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str
                  mention_tagger: bool = False) -> None:
     """Load the schema, the spaCy pipelines (the trained mention tagger when it is on), the embeddings and the
     domain tagger (which embeds its seed phrases) once per process, before the sandbox's memory limit applies
-    (kg/sandbox.py)."""
+    (kg/workers/sandbox.py)."""
     from extractors.semantic import tagger  # imports spaCy: parser processes only, not every `kg` command
 
     nlp.load()
@@ -173,7 +173,7 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
         began = time.perf_counter()
         batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
         seconds["validate"] = time.perf_counter() - began
-    except MemoryError:  # the sandbox's address-space limit: kg.sandbox reports it
+    except MemoryError:  # the sandbox's address-space limit: kg.workers.sandbox reports it
         raise
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
         return Failure.of(exc)
@@ -183,7 +183,7 @@ def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Fa
 
 class ParseExecutor(Protocol):
     """What runs `prepare` for the ingest loop: this process (_Inline), the local sandbox pool (LocalWorkers) or
-    Dask's workers (kg.dask_workers). The loop submits papers in input order and takes their results in the same
+    Dask's workers (kg.ingest.dask_workers). The loop submits papers in input order and takes their results in the same
     order, so one writer sees them as the files were given, whoever parsed them."""
 
     capacity: int  # papers parsed at once: the loop keeps twice as many in flight, which bounds its memory
@@ -227,8 +227,8 @@ class _Inline:
 
 
 class LocalWorkers:
-    """The parser processes (kg.sandbox): a paper over the time or memory limit, or whose process dies, fails
-    alone with the reason, and the run goes on. Dask's workers each run one of these too (kg.dask_workers), so
+    """The parser processes (kg.workers.sandbox): a paper over the time or memory limit, or whose process dies, fails
+    alone with the reason, and the run goes on. Dask's workers each run one of these too (kg.ingest.dask_workers), so
     that a PDF parsed on another machine meets the same limits."""
 
     def __init__(self, count: int, initargs: tuple, limits: SandboxLimits):
@@ -266,7 +266,7 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
 class Ingestor:
     """One `kg ingest` invocation: its settings, its driver, its report. `on_written` receives the records of each
     paper once they are committed (kg bench ingest writes them again to time the writer on real papers).
-    `executor` makes what parses the papers (local_executor, or kg.dask_workers.dask_executor's); whatever it is,
+    `executor` makes what parses the papers (local_executor, or kg.ingest.dask_workers.dask_executor's); whatever it is,
     this process writes them, one paper per transaction, in input order."""
 
     def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,

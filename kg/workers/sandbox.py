@@ -9,9 +9,9 @@ the OOM killer); dying twice, the file is taken as the cause.
 
 Workers also run at a lower CPU priority (a higher niceness) than the process that starts them: parsing is
 background work, and an upload or a re-ingest should take the cores only when questions and lookups leave them.
-The API's ingestion process (kg.jobs) lowers its own priority the same way.
+The API's ingestion process (kg.ingest.jobs) lowers its own priority the same way.
 
-The API's read-only Cypher runs in such workers too (kg/cypher_workers.py): there the untrusted input is a
+The API's read-only Cypher runs in such workers too (kg/read/cypher_workers.py): there the untrusted input is a
 query whose result the driver must read whole before anything can measure it.
 """
 

@@ -1,4 +1,4 @@
-"""Where the API runs a client's read-only Cypher: in worker processes of the sandbox (kg.sandbox), each with
+"""Where the API runs a client's read-only Cypher: in worker processes of the sandbox (kg.workers.sandbox), each with
 its own driver, an address-space limit and a wall-clock limit.
 
 kg.read.cypher_guard bounds a result in bytes, but only record by record, and the driver reads and decodes a whole
@@ -22,7 +22,7 @@ from typing import Any
 from kg.db import store
 from kg.errors import BusyError, QueryTimeoutError, ResultTooLargeError
 from kg.read.queries import run_read_only
-from kg.sandbox import Overrun, Sandbox, SandboxLimits
+from kg.workers.sandbox import Overrun, Sandbox, SandboxLimits
 from kg.settings import Settings
 
 # Added to the query's own timeout for the worker's wall-clock limit, so that a query slow on the server is
