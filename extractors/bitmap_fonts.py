@@ -92,27 +92,40 @@ def is_bitmap_span(span: dict, direction: tuple[float, float]) -> bool:
 
 
 def split_blocks(blocks: list[dict], turn: pymupdf.Matrix | None) -> tuple[list[dict], list[tuple[int, dict]]]:
-    """MuPDF's rawdict blocks of a page as (the blocks without bitmap spans, in dict form: each span's text
-    joined from its glyphs; the bitmap text set again, as (block number, line in dict form, upright))."""
+    """MuPDF's rawdict blocks of a page as (the blocks in dict form, each span's text joined from its glyphs,
+    without the lines made only of bitmap spans; those lines set again, as (block number, upright line in dict
+    form)). A bitmap span on a line with spans of other fonts (a brace drawn from a bitmap font in a line of
+    Courier) was placed by those, so it stays on its line, with its size and box repaired."""
     kept: list[dict] = []
-    glyphs: list[_Glyph] = []
+    loose: list[_Glyph] = []  # glyphs of lines made only of bitmap spans: regrouped
+    placed: list[tuple[dict, list[_Glyph]]] = []  # bitmap spans on lines with other fonts: repaired in place
     for block in blocks:
         lines = []
         for raw in block.get("lines", ()):
+            bitmap = [is_bitmap_span(span, raw["dir"]) and _upright_glyphs(span, turn) for span in raw["spans"]]
+            alone = all(bitmap)
             spans = []
-            for span in raw["spans"]:
-                if is_bitmap_span(span, raw["dir"]) and _take(span, turn, glyphs):
+            for span, glyphs in zip(raw["spans"], bitmap):
+                if glyphs and alone:
+                    loose += glyphs
                     continue
                 spans.append({**span, "text": "".join(c["c"] for c in span.get("chars", ()))})
+                if glyphs:
+                    placed.append((spans[-1], glyphs))
             if spans:
                 lines.append({**raw, "spans": spans})
         kept.append({**block, "lines": lines})
-    return kept, [(len(kept) + n, line) for n, line in _set_lines(glyphs)]
+    ems = _ems(loose + [g for _, glyphs in placed for g in glyphs])
+    back = ~turn if turn is not None else None
+    for span, glyphs in placed:
+        box = pymupdf.Rect(_box(glyphs, ems))
+        span.update(size=round(ems[glyphs[0].font], 1), bbox=tuple(box * back if back is not None else box))
+    return kept, [(len(kept) + n, line) for n, line in _set_lines(loose, ems)]
 
 
-def _take(span: dict, turn: pymupdf.Matrix | None, glyphs: list[_Glyph]) -> bool:
-    """Add the span's glyphs, upright, to `glyphs`; False (nothing added) when the span does not read left to
-    right once upright (rotated text, kept as MuPDF reports it)."""
+def _upright_glyphs(span: dict, turn: pymupdf.Matrix | None) -> list[_Glyph]:
+    """The span's glyphs in upright coordinates; none when the span does not read left to right once upright
+    (rotated text, kept as MuPDF reports it)."""
     out = []
     for c in span["chars"]:
         origin, box = pymupdf.Point(c["origin"]), pymupdf.Rect(c["bbox"])
@@ -121,12 +134,17 @@ def _take(span: dict, turn: pymupdf.Matrix | None, glyphs: list[_Glyph]) -> bool
         out.append((c["c"], origin, box))
     origins = [o for _, o, _ in out]
     if len(out) > 1 and (origins[-1].x <= origins[0].x or abs(origins[-1].y - origins[0].y) > 0.01):
-        return False
+        return []
     if len(out) == 1 and abs(out[0][2].x0 - out[0][1].x) > 0.01:  # one glyph: its box starts at its origin
-        return False
-    glyphs.extend(_Glyph(ch, o.x, o.y, box.width, span["font"], span.get("ascender", 0.8),
-                         -span.get("descender", -0.2)) for ch, o, box in out)
-    return True
+        return []
+    return [_Glyph(ch, o.x, o.y, box.width, span["font"], span.get("ascender", 0.8), -span.get("descender", -0.2))
+            for ch, o, box in out]
+
+
+def _box(glyphs: list[_Glyph], ems: dict[str, float]) -> tuple[float, float, float, float]:
+    """The box of glyphs: from the first origin over the last advance, from ascender to descender."""
+    return (min(g.x for g in glyphs), min(g.y - g.ascender * ems[g.font] for g in glyphs),
+            max(g.x + g.advance for g in glyphs), max(g.y + g.descender * ems[g.font] for g in glyphs))
 
 
 def _ems(glyphs: list[_Glyph]) -> dict[str, float]:
@@ -189,29 +207,23 @@ def _pieces(glyphs: list[_Glyph], ems: dict[str, float]) -> list[_Piece]:
 
 def _spans(piece: _Piece, ems: dict[str, float]) -> list[dict]:
     """The piece's runs of one font as spans in dict form, a space wherever a gap is a word space."""
-    spans: list[dict] = []
+    runs: list[tuple[str, list[_Glyph]]] = []
     prev: _Glyph | None = None
     for g in piece.glyphs:
-        em = ems[g.font]
-        top, bottom = g.y - g.ascender * em, g.y + g.descender * em
-        spaced = prev is not None and g.x - (prev.x + prev.advance) > _SPACE_EM * min(em, ems[prev.font])
+        spaced = prev is not None and g.x - (prev.x + prev.advance) > _SPACE_EM * min(ems[g.font], ems[prev.font])
         if prev is None or g.font != prev.font:
-            spans.append({"text": (" " if spaced else "") + g.c, "font": g.font, "size": round(em, 1), "flags": 0,
-                          "bbox": [g.x, top, g.x + g.advance, bottom]})
-        else:
-            span = spans[-1]
-            span["text"] += (" " if spaced else "") + g.c
-            box = span["bbox"]
-            box[1], box[2], box[3] = min(box[1], top), max(box[2], g.x + g.advance), max(box[3], bottom)
+            runs.append(("", []))
+        text, glyphs = runs[-1]
+        runs[-1] = (text + (" " if spaced else "") + g.c, glyphs + [g])
         prev = g
-    return [{**s, "bbox": tuple(s["bbox"])} for s in spans]
+    return [{"text": text, "font": glyphs[0].font, "size": round(ems[glyphs[0].font], 1), "flags": 0,
+             "bbox": _box(glyphs, ems)} for text, glyphs in runs]
 
 
-def _set_lines(glyphs: list[_Glyph]) -> list[tuple[int, dict]]:
+def _set_lines(glyphs: list[_Glyph], ems: dict[str, float]) -> list[tuple[int, dict]]:
     """(block, line in dict form) for the glyphs, in top-to-bottom order; blocks numbered from 0."""
     if not glyphs:
         return []
-    ems = _ems(glyphs)
     out: list[tuple[int, dict]] = []
     last: list[tuple[int, _Piece]] = []  # the last line of each block
     for piece in _pieces(glyphs, ems):

@@ -858,11 +858,12 @@ class _BitmapFont:
         return f"BT /{name} 1 Tf 1 0 0 1 {x * _DPI / 72:.2f} {y * _DPI / 72:.2f} Tm ({codes}) Tj ET\n"
 
 
-def bitmap_font_paper(columns: int = 1) -> tuple[bytes, BitmapTruth]:
+def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapTruth]:
     """A paper set entirely in bitmap Type3 fonts the way dvips writes pre-2000 TeX papers: the page scales pixel
     space by 72/300 (so PDF readers see a font size of 0.24), every word is drawn on its own with no space glyphs,
     and the last letter of every sixth word is drawn apart, a pixel to the left (a kern: "Accelerato" "r").
-    Title in a 17 pt font, numbered headings in a 12 pt one, prose in a 10 pt one; `columns` of prose."""
+    Title in a 17 pt font, numbered headings in a 12 pt one, prose in a 10 pt one; `columns` of prose. An `email`
+    is set under the authors in 10 pt Courier between parentheses drawn from the bitmap font, on one baseline."""
     doc = pymupdf.open()
     fonts = {"F1": _BitmapFont(doc, 10, "tiro"), "F2": _BitmapFont(doc, 12, "tibo"), "F3": _BitmapFont(doc, 17, "tibo")}
     truth = BitmapTruth(title="Bound States of Heavy Quarks in a Relativistic Model")
@@ -912,6 +913,14 @@ def bitmap_font_paper(columns: int = 1) -> tuple[bytes, BitmapTruth]:
     set_line(truth.title.split(), "F3", margin)
     state["y"] += 6
     set_line("J. Zeng and W. Roberts".split(), "F1", margin)
+    if email:
+        f, y = fonts["F1"], state["y"] + 10
+        pages[-1].append(f.show("F1", "(", margin, y))  # drawn in order, as a producer draws a line
+        pages[-1].append(f"BT /C0 {10 * _DPI / 72:.2f} Tf 1 0 0 -1 {(margin + f.advance('(')) * _DPI / 72:.2f} "
+                         f"{y * _DPI / 72:.2f} Tm ({email}) Tj ET\n")
+        pages[-1].append(f.show("F1", ")", margin + f.advance("(") + 6 * len(email), y))
+        truth.lines.append((f"({email})", 1, (margin, y - 7, margin + f.advance("()") + 6 * len(email), y)))
+        state["y"] += 12
     state["y"] += 10
     paragraph(prose(3), full=True)
     top = state["y"]
@@ -922,9 +931,10 @@ def bitmap_font_paper(columns: int = 1) -> tuple[bytes, BitmapTruth]:
         truth.headings.append((str(n), title))
         for k in range(3):
             paragraph(prose(5, offset=n + k))
-    for p, content in enumerate(pages):
+    courier = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"
+    for content in pages:
         page = doc.new_page(width=WIDTH, height=HEIGHT)
-        resources = " ".join(f"/{name} {f.xref} 0 R" for name, f in fonts.items())
+        resources = " ".join(f"/{name} {f.xref} 0 R" for name, f in fonts.items()) + " /C0 " + courier
         doc.xref_set_key(page.xref, "Resources", f"<< /Font << {resources} >> >>")
         xref = doc.get_new_xref()
         doc.update_object(xref, "<<>>")

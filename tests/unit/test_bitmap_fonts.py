@@ -96,6 +96,19 @@ def test_ordinary_text_on_a_bitmap_page_reads_as_it_did():
     assert len(ordinary) == 2 and ordinary == [replace(line, block=0) for line in read_page(plain[0]).lines]
 
 
+def test_a_bitmap_glyph_on_a_line_of_another_font_stays_there_with_a_glyph_sized_box():
+    """Parentheses from a bitmap font around a Courier address: MuPDF places them by the Courier text, so they
+    stay on its line, their boxes and sizes repaired (the line's box no longer reaches 240 pt up)."""
+    data, truth = bitmap_font_paper(1, email="zeng@odu.edu")
+    text, _, (x0, top, x1, baseline) = next(line for line in truth.lines if "@" in line[0])
+    lines = [line for line in read_page(pymupdf.open(stream=data, filetype="pdf")[0]).lines if "@" in line.text]
+    assert [line.text for line in lines] == [text]
+    box = lines[0].bbox
+    assert abs(box[0] - x0) < 0.5 and abs(box[2] - x1) < 0.5
+    assert top - 5 < box[1] <= top and baseline <= box[3] < baseline + 4
+    assert all(8 <= span.size <= 11 for span in lines[0].spans)
+
+
 def _span(size: float, box: tuple, chars: list[tuple[tuple, tuple]]) -> dict:
     return {"size": size, "bbox": box, "chars": [{"c": "x", "origin": o, "bbox": b} for o, b in chars]}
 
