@@ -44,6 +44,12 @@ def test_a_bitmap_font_paper_parses_with_its_title_and_headings(tmp_path, paper)
     assert doc.metadata.title == truth.title
     assert [(s.number, s.title) for s in doc.sections] == truth.headings
     assert doc.page_count == truth.pages
+    heading_tops = [top for text, _, (_, top, _, _) in truth.lines if text == " ".join(truth.headings[0])]
+    assert abs(doc.sections[0].box.bbox[1] - heading_tops[0]) < 4  # the heading's box is on the heading
+    boxes = [box for chunk in doc.chunks for box in chunk.boxes]
+    assert boxes and all(0 <= b.bbox[0] < b.bbox[2] <= WIDTH and 0 <= b.bbox[1] < b.bbox[3] <= HEIGHT
+                         for b in boxes)  # provenance in page coordinates, nothing 240 pt tall
+    assert max(b.bbox[3] - b.bbox[1] for b in boxes) < HEIGHT / 2
 
 
 def test_words_are_joined_into_the_printed_lines(paper):
