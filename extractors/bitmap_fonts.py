@@ -20,7 +20,10 @@ advances come from the font's Widths), so the text is set again here from them:
   gutter or a wide space between an equation and its number), and a gap wider than 0.15 em is a word space: it
   lies between the widest kern or pixel rounding inside a word (under 0.1 em) and TeX's most shrunk
   interword space (2/9 em);
-- a piece of row whose baseline is within 0.6 em of a longer piece it overlaps is a sub- or superscript of it;
+- a piece of a row in a smaller font (or shorter, in the same font) whose baseline is within 0.6 em of a piece of
+  another row, beside it within an em, is a sub- or superscript set on that row;
+- a bitmap span on a line with spans of other fonts (a brace from a bitmap font in a line of Courier) was placed
+  by those, so it keeps its line, and only its size and box are repaired;
 - lines are grouped into blocks (paragraphs) when one sits right under the other, in the same font size, their
   extents overlapping, as MuPDF groups the lines of other fonts.
 
@@ -190,15 +193,18 @@ def _pieces(glyphs: list[_Glyph], ems: dict[str, float]) -> list[_Piece]:
     baselines = [row[0].y for row in rows]
     pieces = [(r, p) for r, row in enumerate(rows) for p in _cut(row, baselines[r], ems)]
     moved: set[int] = set()
+    carried: dict[int, list[_Glyph]] = defaultdict(list)  # a piece's own glyphs and the scripts moved to it
     for n, (r, piece) in sorted(enumerate(pieces), key=lambda item: (item[1][1].em, len(item[1][1].glyphs))):
         hosts = [(len(q.glyphs), h) for h, (r2, q) in enumerate(pieces)
                  if r2 != r and h not in moved and abs(q.y - piece.y) < _SCRIPT_EM * q.em
                  and (q.em, len(q.glyphs)) > (piece.em, len(piece.glyphs))
                  and piece.x0 <= q.x1 + _CUT_EM * q.em and piece.x1 >= q.x0 - _CUT_EM * q.em]
         if hosts:
-            host = pieces[max(hosts)[1]][0]
-            rows[host] += piece.glyphs
-            ids = {id(g) for g in piece.glyphs}
+            host = max(hosts)[1]
+            going = piece.glyphs + carried.pop(n, [])
+            rows[pieces[host][0]] += going
+            carried[host] += going
+            ids = {id(g) for g in going}
             rows[r] = [g for g in rows[r] if id(g) not in ids]
             moved.add(n)
     out = [p for r, row in enumerate(rows) if row for p in _cut(row, baselines[r], ems)]

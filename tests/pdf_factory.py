@@ -862,10 +862,12 @@ def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapT
     """A paper set entirely in bitmap Type3 fonts the way dvips writes pre-2000 TeX papers: the page scales pixel
     space by 72/300 (so PDF readers see a font size of 0.24), every word is drawn on its own with no space glyphs,
     and the last letter of every sixth word is drawn apart, a pixel to the left (a kern: "Accelerato" "r").
-    Title in a 17 pt font, numbered headings in a 12 pt one, prose in a 10 pt one; `columns` of prose. An `email`
+    Title in a 17 pt font, numbered headings in a 12 pt one, prose in a 10 pt one with a line holding a 7 pt
+    subscript; `columns` of prose. An `email`
     is set under the authors in 10 pt Courier between parentheses drawn from the bitmap font, on one baseline."""
     doc = pymupdf.open()
-    fonts = {"F1": _BitmapFont(doc, 10, "tiro"), "F2": _BitmapFont(doc, 12, "tibo"), "F3": _BitmapFont(doc, 17, "tibo")}
+    fonts = {"F1": _BitmapFont(doc, 10, "tiro"), "F2": _BitmapFont(doc, 12, "tibo"), "F3": _BitmapFont(doc, 17, "tibo"),
+             "F4": _BitmapFont(doc, 7, "tiro")}
     truth = BitmapTruth(title="Bound States of Heavy Quarks in a Relativistic Model")
     margin, gutter = 72.0, 24.0
     width = (WIDTH - 2 * margin - (columns - 1) * gutter) / columns
@@ -913,6 +915,18 @@ def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapT
     set_line(truth.title.split(), "F3", margin)
     state["y"] += 6
     set_line("J. Zeng and W. Roberts".split(), "F1", margin)
+    f, y = fonts["F1"], state["y"] + 10  # a line with a subscript: "mass mQ of", the Q 7 pt and 2 pt lower
+    x = margin
+    for word in ("The", "mass", "m"):
+        pages[-1].append(f.show("F1", word, x, y))
+        x += f.advance(word) + (f.size / 3 if word != "m" else 0)
+    pages[-1].append(fonts["F4"].show("F4", "Q", x, y + 2))
+    x += fonts["F4"].advance("Q") + f.size / 3
+    for word in ("of", "the", "quark"):
+        pages[-1].append(f.show("F1", word, x, y))
+        x += f.advance(word) + f.size / 3
+    truth.lines.append(("The mass mQ of the quark", 1, (margin, y - 7, x - f.size / 3, y + 2)))
+    state["y"] += 14
     if email:
         f, y = fonts["F1"], state["y"] + 10
         pages[-1].append(f.show("F1", "(", margin, y))  # drawn in order, as a producer draws a line
