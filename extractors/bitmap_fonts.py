@@ -33,6 +33,7 @@ writing direction is not left to right once upright is left as MuPDF reports it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
 from statistics import median
@@ -191,11 +192,14 @@ def _pieces(glyphs: list[_Glyph], ems: dict[str, float]) -> list[_Piece]:
     a baseline within _SCRIPT_EM), then cut again, since the script filled the gap it sat in."""
     rows = _baselines(glyphs, ems)
     baselines = [row[0].y for row in rows]
-    pieces = [(r, p) for r, row in enumerate(rows) for p in _cut(row, baselines[r], ems)]
+    pieces = [(r, p) for r, row in enumerate(rows) for p in _cut(row, baselines[r], ems)]  # in baseline order
+    starts = [p.y for _, p in pieces]
+    reach = _SCRIPT_EM * max(ems.values())
     moved: set[int] = set()
     carried: dict[int, list[_Glyph]] = defaultdict(list)  # a piece's own glyphs and the scripts moved to it
     for n, (r, piece) in sorted(enumerate(pieces), key=lambda item: (item[1][1].em, len(item[1][1].glyphs))):
-        hosts = [(len(q.glyphs), h) for h, (r2, q) in enumerate(pieces)
+        near = range(bisect_left(starts, piece.y - reach), bisect_right(starts, piece.y + reach))  # not every piece
+        hosts = [(len(q.glyphs), h) for h in near for r2, q in (pieces[h],)
                  if r2 != r and h not in moved and abs(q.y - piece.y) < _SCRIPT_EM * q.em
                  and (q.em, len(q.glyphs)) > (piece.em, len(piece.glyphs))
                  and piece.x0 <= q.x1 + _CUT_EM * q.em and piece.x1 >= q.x0 - _CUT_EM * q.em]
@@ -231,15 +235,19 @@ def _set_lines(glyphs: list[_Glyph], ems: dict[str, float]) -> list[tuple[int, d
     if not glyphs:
         return []
     out: list[tuple[int, dict]] = []
-    last: list[tuple[int, _Piece]] = []  # the last line of each block
+    open_blocks: list[tuple[int, _Piece]] = []  # the last line of each block a later line may still continue
+    reach = _LEADING_EM * max(ems.values())
+    blocks = 0
     for piece in _pieces(glyphs, ems):
-        block = next((b for b, above in reversed(last)
-                      if 0 < piece.y - above.y <= _LEADING_EM * above.em and abs(piece.em - above.em) < 0.1 * above.em
-                      and piece.x0 < above.x1 and above.x0 < piece.x1), None)
-        if block is None:
-            block = len(last)
-            last.append((block, piece))
+        open_blocks = [(b, above) for b, above in open_blocks if piece.y - above.y <= reach]  # lines come top down
+        at = next((n for n in range(len(open_blocks) - 1, -1, -1) for above in (open_blocks[n][1],)
+                   if 0 < piece.y - above.y <= _LEADING_EM * above.em and abs(piece.em - above.em) < 0.1 * above.em
+                   and piece.x0 < above.x1 and above.x0 < piece.x1), None)
+        if at is None:
+            block, blocks = blocks, blocks + 1
+            open_blocks.append((block, piece))
         else:
-            last[block] = (block, piece)
+            block = open_blocks[at][0]
+            open_blocks[at] = (block, piece)
         out.append((block, {"dir": (1.0, 0.0), "spans": _spans(piece, ems)}))
     return out
