@@ -42,9 +42,9 @@ from extractors.mupdf import pymupdf
 
 _MAX_SIZE = 1.0  # points: below any printed text size
 _CELL_RATIO = 4.0  # glyph box across the line over the widest advance: more is a bitmap cell, not a glyph
-_SPACE_EM = 0.15
-_CUT_EM = 1.0
-_SCRIPT_EM = 0.6
+_SPACE_EM = 0.15  # a wider gap between glyphs is a word space
+_CUT_EM = 1.0  # a wider gap cuts a row into separate lines (column gutter, equation number)
+_SCRIPT_EM = 0.6  # a smaller piece whose baseline is nearer another row's is set on that row (a script)
 _LEADING_EM = 1.6  # baseline to baseline within a paragraph: TeX's leading is 1.2 em, display math adds some
 _SHARE_LOWER, _SHARE_UPPER = 0.5, 0.7  # advance in ems of a lower-case letter or digit, of a capital
 
