@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
 
+from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
 from extractors.text import normalize
@@ -57,12 +58,17 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     in the same PDF coordinates)."""
     number = page.number + 1
     turn = page.rotation_matrix if page.rotation else None
+    if textpage is None and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
+        blocks, rebuilt = split_blocks(page.get_text("rawdict", flags=_TEXT_FLAGS)["blocks"], turn)
+    else:
+        blocks, rebuilt = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)["blocks"], []
     lines: list[Line] = []
-    for block_no, block in enumerate(page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)["blocks"]):
+    for block_no, block in enumerate(blocks):
         for raw in block.get("lines", ()):
             line = _line(_upright(raw, turn) if turn else raw, number, block_no)
             if line is not None:
                 lines.append(line)
+    lines += [line for block_no, raw in rebuilt if (line := _line(raw, number, block_no)) is not None]
     images, drawings = _graphics(page, turn)
     return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
                       lines=_merge_same_baseline(_without_repeats(lines)), images=images, drawings=drawings)

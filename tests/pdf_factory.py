@@ -798,3 +798,162 @@ def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
     w.heading("2 Conclusion")
     w.paragraph(prose(2, offset=1))
     return w.bytes({"title": "Measuring Things Carefully"})
+
+
+# --- bitmap Type3 fonts (issue 26: old TeX papers converted by dvips) -----------------------------------------
+
+_DPI = 300.0  # the device resolution dvips draws its bitmap fonts for: one glyph unit is one pixel
+_GLYPH_NAMES = {**{c: c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
+                **dict(zip("0123456789", ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                          "nine"))),
+                ".": "period", ",": "comma", "-": "hyphen", ":": "colon", "(": "parenleft", ")": "parenright",
+                "[": "bracketleft", "]": "bracketright"}
+
+
+@dataclass
+class BitmapTruth:
+    """What a reader sees in a paper set in bitmap fonts: its title, numbered headings (number, title), and every
+    printed line with its page and the box its glyphs cover (upright page coordinates)."""
+
+    title: str
+    headings: list[tuple[str, str]] = field(default_factory=list)
+    lines: list[tuple[str, int, tuple[float, float, float, float]]] = field(default_factory=list)
+    pages: int = 0
+
+
+class _BitmapFont:
+    """A Type3 font as dvips writes one for a TeX font at one size: FontMatrix [1 0 0 -1 0 0] and a FontBBox of
+    a whole 1000-pixel cell, widths in pixels, each glyph a filled box (its bitmap)."""
+
+    def __init__(self, doc: pymupdf.Document, size: float, base: str):
+        self.size, self.em_px = size, size * _DPI / 72
+        shape = pymupdf.Font(base)
+        self.widths = {c: round(shape.glyph_advance(ord(c)) * self.em_px) for c in _GLYPH_NAMES}
+        codes = {c: 33 + n for n, c in enumerate(_GLYPH_NAMES)}
+        self.codes = codes
+        procs = []
+        for c, name in _GLYPH_NAMES.items():
+            xref = doc.get_new_xref()
+            doc.update_object(xref, "<<>>")
+            w, top = self.widths[c], round((0.7 if c.isupper() or c.isdigit() else 0.5) * self.em_px)
+            doc.update_stream(xref, f"{w} 0 0 0 {w} {top} d1 0 0 {max(w - 1, 1)} {top} re f".encode())
+            procs.append(f"/{name} {xref} 0 R")
+        differences = " ".join(f"{codes[c]} /{name}" for c, name in _GLYPH_NAMES.items())
+        widths = " ".join(str(self.widths[c]) for c in codes)  # in code order
+        self.xref = doc.get_new_xref()
+        doc.update_object(self.xref, f"<< /Type /Font /Subtype /Type3 /FontMatrix [1 0 0 -1 0 0] "
+                                     f"/FontBBox [0 0 1000 1000] /Resources << >> "
+                                     f"/CharProcs << {' '.join(procs)} >> /Encoding << /Type /Encoding "
+                                     f"/Differences [{differences}] >> /FirstChar 33 "
+                                     f"/LastChar {32 + len(codes)} /Widths [{widths}] >>")
+
+    def advance(self, text: str) -> float:
+        """Points the text advances (no kerning)."""
+        return sum(self.widths[c] for c in text) * 72 / _DPI
+
+    def show(self, name: str, text: str, x: float, y: float) -> str:
+        """Content drawing `text` from the baseline point (x, y) in points, top-left origin, as dvips does: the
+        word's glyphs in one string at a position of their own, in the page's pixel space."""
+        codes = "".join(f"\\{self.codes[c]:03o}" for c in text)
+        return f"BT /{name} 1 Tf 1 0 0 1 {x * _DPI / 72:.2f} {y * _DPI / 72:.2f} Tm ({codes}) Tj ET\n"
+
+
+def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapTruth]:
+    """A paper set entirely in bitmap Type3 fonts the way dvips writes pre-2000 TeX papers: the page scales pixel
+    space by 72/300 (so PDF readers see a font size of 0.24), every word is drawn on its own with no space glyphs,
+    and the last letter of every sixth word is drawn apart, a pixel to the left (a kern: "Accelerato" "r").
+    Title in a 17 pt font, numbered headings in a 12 pt one, prose in a 10 pt one with a line holding a 7 pt
+    subscript; `columns` of prose. An `email`
+    is set under the authors in 10 pt Courier between parentheses drawn from the bitmap font, on one baseline."""
+    doc = pymupdf.open()
+    fonts = {"F1": _BitmapFont(doc, 10, "tiro"), "F2": _BitmapFont(doc, 12, "tibo"), "F3": _BitmapFont(doc, 17, "tibo"),
+             "F4": _BitmapFont(doc, 7, "tiro")}
+    truth = BitmapTruth(title="Bound States of Heavy Quarks in a Relativistic Model")
+    margin, gutter = 72.0, 24.0
+    width = (WIDTH - 2 * margin - (columns - 1) * gutter) / columns
+    pages: list[list[str]] = []
+    state = {"y": 0.0, "column": 0, "words": 0}
+
+    def new_page() -> None:
+        pages.append([])
+        state["y"], state["column"] = margin, 0
+
+    def set_line(words: list[str], font: str, left: float) -> None:
+        f = fonts[font]
+        if state["y"] + f.size * 1.2 > HEIGHT - margin:
+            if state["column"] + 1 < columns:
+                state["column"] += 1
+                state["y"] = top
+            else:
+                new_page()
+        x0 = x = left + state["column"] * (width + gutter)
+        y = state["y"] + f.size
+        for word in words:
+            state["words"] += 1
+            if state["words"] % 6 == 0 and len(word) > 3:  # drawn in two pieces, the second a pixel back
+                pages[-1].append(f.show(font, word[:-1], x, y))
+                pages[-1].append(f.show(font, word[-1], x + f.advance(word[:-1]) - 72 / _DPI, y))
+            else:
+                pages[-1].append(f.show(font, word, x, y))
+            x += f.advance(word) + f.size / 3  # TeX's interword space
+        text = " ".join(words)
+        truth.lines.append((text, len(pages), (x0, y - 0.7 * f.size, x - f.size / 3, y)))
+        state["y"] += f.size * 1.2
+
+    def paragraph(text: str, font: str = "F1", full: bool = False) -> None:
+        f, line = fonts[font], []
+        room = WIDTH - 2 * margin if full else width
+        for word in text.split():
+            if line and f.advance("".join(line + [word])) + f.size / 3 * len(line) > room:
+                set_line(line, font, margin)
+                line = []
+            line.append(word)
+        set_line(line, font, margin)
+        state["y"] += 4
+
+    new_page()
+    set_line(truth.title.split(), "F3", margin)
+    state["y"] += 6
+    set_line("J. Zeng and W. Roberts".split(), "F1", margin)
+    f, y = fonts["F1"], state["y"] + 10  # a line with a subscript: "mass mQ of", the Q 7 pt and 2 pt lower
+    x = margin
+    for word in ("The", "mass", "m"):
+        pages[-1].append(f.show("F1", word, x, y))
+        x += f.advance(word) + (f.size / 3 if word != "m" else 0)
+    pages[-1].append(fonts["F4"].show("F4", "Q", x, y + 2))
+    x += fonts["F4"].advance("Q") + f.size / 3
+    for word in ("of", "the", "quark"):
+        pages[-1].append(f.show("F1", word, x, y))
+        x += f.advance(word) + f.size / 3
+    truth.lines.append(("The mass mQ of the quark", 1, (margin, y - 7, x - f.size / 3, y + 2)))
+    state["y"] += 14
+    if email:
+        f, y = fonts["F1"], state["y"] + 10
+        pages[-1].append(f.show("F1", "(", margin, y))  # drawn in order, as a producer draws a line
+        pages[-1].append(f"BT /C0 {10 * _DPI / 72:.2f} Tf 1 0 0 -1 {(margin + f.advance('(')) * _DPI / 72:.2f} "
+                         f"{y * _DPI / 72:.2f} Tm ({email}) Tj ET\n")
+        pages[-1].append(f.show("F1", ")", margin + f.advance("(") + 6 * len(email), y))
+        truth.lines.append((f"({email})", 1, (margin, y - 7, margin + f.advance("()") + 6 * len(email), y)))
+        state["y"] += 12
+    state["y"] += 10
+    paragraph(prose(3), full=True)
+    top = state["y"]
+    for n, title in enumerate(("Introduction", "The Model", "Solution of the Equations", "Results",
+                               "Conclusion"), start=1):
+        state["y"] += 8
+        set_line([str(n), *title.split()], "F2", margin)
+        truth.headings.append((str(n), title))
+        for k in range(3):
+            paragraph(prose(5, offset=n + k))
+    courier = "<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>"
+    for content in pages:
+        page = doc.new_page(width=WIDTH, height=HEIGHT)
+        resources = " ".join(f"/{name} {f.xref} 0 R" for name, f in fonts.items()) + " /C0 " + courier
+        doc.xref_set_key(page.xref, "Resources", f"<< /Font << {resources} >> >>")
+        xref = doc.get_new_xref()
+        doc.update_object(xref, "<<>>")
+        # pixel space, top-left origin, y down: dvips' device; FontMatrix [1 0 0 -1 0 0] turns the glyphs upright
+        doc.update_stream(xref, f"q {72 / _DPI} 0 0 {-72 / _DPI} 0 {HEIGHT} cm\n{''.join(content)}Q\n".encode())
+        doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
+    truth.pages = len(pages)
+    return doc.tobytes(), truth

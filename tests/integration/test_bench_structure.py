@@ -14,7 +14,6 @@ import subprocess
 import sys
 
 from tests.conftest import SHARED
-from tests.integration.test_corpus_parse import UNREADABLE
 
 # category -> (minimum F1, {extra rate: minimum}); on the 22 gold papers of 2026-12-03 (extractors 0.7.0) sections
 # scored 0.957, figures 0.939, tables 0.967, equations 0.664 (the targets: 0.96, 0.98, 0.98, 0.95)
@@ -43,8 +42,8 @@ def test_structure_benchmark_keeps_its_floor_on_gold(tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     result = json.loads(out.read_text())
     golds = {f"{gold.stem}.pdf" for gold in gold_dir.glob("*.json")}
-    assert set(result["failures"]) == UNREADABLE & golds  # refused with a reason; scored as an empty paper
-    assert result["parsed"] == result["pdfs"] - len(UNREADABLE & golds) and result["pdfs"] == len(golds)
+    assert not result["failures"]  # every gold paper parses, the one set in bitmap Type3 fonts too
+    assert result["parsed"] == result["pdfs"] == len(golds)
     scores = result["paperkg"]
     misses = []
     for name, (min_f1, extras) in TARGETS.items():

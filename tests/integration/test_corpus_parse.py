@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from extractors.errors import NoTextLayerError
 from extractors.pipeline import parse_pdf
 from tests.conftest import SHARED
 
 PDFS = sorted((SHARED / "corpus").glob("*.pdf"))
 NOT_PAPERS = {"docling_2305.03393v1-pg9.pdf", "docling_redp5110_sampled.pdf"}  # a single page, a manual
-# Known limitation: every page is rotated and its text layer is one word per line in 0.24 pt glyphs.
-UNREADABLE = {"cermine_hep-ph9412269.pdf"}
 
 
 @pytest.mark.parametrize("pdf", PDFS, ids=[p.name for p in PDFS])
 def test_corpus_pdf_parses(pdf, parsed_corpus):
-    if pdf.name in UNREADABLE:  # refused with the reason and the OCR route, not parsed into an empty document
-        with pytest.raises(NoTextLayerError, match="one-word lines"):
-            parse_pdf(pdf)
-        return
     doc = parsed_corpus(pdf)
     assert doc.page_count >= 1 and doc.metadata.title
     if pdf.name not in NOT_PAPERS:
