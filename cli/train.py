@@ -52,3 +52,31 @@ def train_tagger(
             shutil.rmtree(target)
         shutil.copytree(work / "output" / "model-best", target)
     console.print(f"trained in {seconds:.0f} s; the tagger is in {target}")
+
+
+_SCIREX = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "scirex_train_docs" / "docs"
+_HEADS = Path(__file__).resolve().parents[1] / "extractors" / "data" / "lexicons" / "learned_heads.yaml"
+
+
+@app.command("heads")
+def train_heads(
+    scierc: Path = scierc_option(),
+    scirex: Path = typer.Option(_SCIREX, "--scirex", exists=True, file_okay=False,
+                                help="directory of SciREX document JSON files (only the training split is read)"),
+    out: Path = typer.Option(_HEADS, "--out", dir_okay=False, help="where the word list goes (default: the shipped one)"),
+) -> None:
+    """Learn the head nouns of metric names from SciERC train and SciREX's training documents (never their
+    held-out fifth, never the gold papers) into the lexicon the patterns read."""
+    import yaml
+
+    from extractors.semantic.benchmark import SCIREX_TRAIN, load_scirex, scirex_split
+    from extractors.semantic.learned_heads import MIN_DOCUMENTS, SHARE, learn_heads, scierc_heads, scirex_heads
+    from extractors.semantic.scierc import read_records
+
+    documents = [d for d in load_scirex(scirex) if scirex_split(d["doc_id"]) == SCIREX_TRAIN]
+    heads = learn_heads([*scierc_heads(read_records(scierc / "train.json")), *scirex_heads(documents)])
+    header = (f"# Written by `kg train heads` from SciERC train and {len(documents)} SciREX training documents:\n"
+              f"# lower-case words heading metric mentions in >= {MIN_DOCUMENTS} documents and in >= {SHARE:.0%}\n"
+              "# of the documents where they head any mention. Do not edit by hand; rerun the command.\n")
+    out.write_text(header + yaml.safe_dump({"metric_heads": heads}, width=110))
+    console.print(f"{len(heads)} metric heads written to {out}")

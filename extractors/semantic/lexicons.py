@@ -1,5 +1,6 @@
-"""The curated word lists of extractors/data/lexicons as typed lookups. Lexicons type and support
-candidates; they never make an entity on their own (see salience)."""
+"""The word lists of extractors/data/lexicons as typed lookups: curated ones, and learned_heads.yaml, which
+`kg train heads` learns from training data (learned_heads.py). Lexicons type and support candidates; they never
+make an entity on their own (see salience)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,15 @@ def datasets() -> Lexicon:
 def terms() -> Terms:
     data = raw("terms")
     return Terms(**{key: frozenset(str(v) for v in data[key]) for key in Terms.__dataclass_fields__})
+
+
+@lru_cache(maxsize=1)
+def metric_heads() -> frozenset[str]:
+    """Words that end a metric's name: the curated ones and the learned ones, less the words that never end a
+    name of any kind (phrase_stops: 'performance' heads metric mentions in training data, but 'in terms of
+    performance' names no metric)."""
+    learned = frozenset(str(w) for w in raw("learned_heads")["metric_heads"])
+    return (terms().metric_heads | learned) - terms().phrase_stops
 
 
 def known_aliases(label: str, canonical: str) -> list[str]:

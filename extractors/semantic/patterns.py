@@ -160,7 +160,7 @@ def _plausible(name: str, family: str) -> bool:
     last = name.split()[-1]
     if family == "metric_context":
         return bool(lexicons.metrics().lookup(name)) or strong_name(name) and len(name.split()) == 1 or \
-            last.lower() in t.metric_heads
+            last.lower() in lexicons.metric_heads()
     if family == "task_context":
         gerund = last.endswith("ing") and last.lower() not in t.non_task_gerunds
         return (last.lower() in t.task_heads or gerund or strong_name(last)) and \
@@ -257,16 +257,36 @@ def dataset_list_cues(sentence: str) -> list[Cue]:
     return out
 
 
-def cell_cues(line: str, result_table: bool) -> list[Cue]:
+_HEADER_METRIC = re.compile(r"\s*(?P<n>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){1,3})\s*(?:\([^()]{0,20}\)|\[[^\[\]]{0,20}\])?\s*$")
+
+
+def header_metric(cell: str) -> str | None:
+    """A header cell that is a metric's name by how it is built: two to four words ending in a metric head
+    ('Disk efficiency', 'Frobenius error'), with at most a unit after it ('Total cost ($)')."""
+    m = _HEADER_METRIC.match(cell)
+    if m is None or m.group("n").split()[-1].lower() not in lexicons.metric_heads():
+        return None
+    return m.group("n")
+
+
+def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
     """Cues of one table row ('cell | cell | ...'): metric names among the cells (short forms such as 'P',
-    'R', 'F1' count here), and, in a result table (one with a metric header), a named first cell as a method."""
+    'R', 'F1' count here, but not a lower-case letter, which is a variable such as a p-value, nor a formula such
+    as 'p1 = 0.3'), in a header row (`header`) also a cell named like a metric (header_metric), and, in a
+    result table (one with a metric header), a named first cell as a method."""
     cues = []
     offset = 0
     for n, cell in enumerate(line.split(" | ")):
-        for word in re.finditer(r"[^\s()]+(?:\s+[^\s()\d]+){0,3}", cell):
+        found = []
+        for word in re.finditer(r"[^\s()=]+(?:\s+[^\s()=\d]+){0,3}", cell):
             token = word.group(0).strip(".,:;")
-            if lexicons.metrics().lookup(token):
-                cues.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
+            variable = len(token) == 1 and token.islower() or cell[word.start() + len(token):].lstrip().startswith("=")
+            if lexicons.metrics().lookup(token) and not variable:
+                found.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
+        if header and not found and (name := header_metric(cell)):
+            start = offset + cell.find(name)
+            found.append(Cue(METRIC, name, start, start + len(name), "table_header", 0.6))
+        cues += found
         name = re.match(rf"\s*(?P<n>{_NAME})", cell)
         if result_table and n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
@@ -287,9 +307,10 @@ def _column_kind(cell: str) -> str | None:
 
 
 def _column_entry(cell: str, kind: str) -> str | None:
-    """The name a listed cell gives: a dataset name as written; a task without its note ('DEP (UAS)' -> 'DEP')."""
+    """The name a listed cell gives, without a bracketed note and what follows it: 'DEP (UAS)' -> 'DEP',
+    'Advogato (AD)' -> 'Advogato', 'Hamsterster friendships (Shf) undirected' -> 'Hamsterster friendships'."""
     heads = lexicons.terms().dataset_heads
-    name = re.sub(r"\s*\([^()]*\)\s*$", "", cell).strip() if kind == TASK else cell
+    name = re.sub(r"\s*\(.*$", "", cell).strip()
     if not (2 <= len(re.findall(r"[A-Za-z]", name)) and len(name.split()) <= 5 and _named_cell(name)) or \
             lexicons.metrics().lookup(name) or name.lower() in heads or _column_kind(name) or \
             name.rstrip(".") in lexicons.terms().stop_names:  # 'Total', 'Average' rows

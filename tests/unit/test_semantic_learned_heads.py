@@ -1,0 +1,100 @@
+"""Metric head nouns learned from training data, and the cues that use them (table header cells, 'in terms of'
+phrases), on text written for the test; table cells' notes and variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from extractors.semantic import lexicons
+from extractors.semantic.entities import header_rows
+from extractors.semantic.learned_heads import learn_heads, scierc_heads, scirex_heads
+from extractors.semantic.patterns import cell_cues, column_cues, find_cues, header_metric
+
+_DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+
+
+def _mentions(head: str, label: str, documents: range) -> list[tuple[str, str, str]]:
+    return [(f"d{n}", label, head) for n in documents]
+
+
+def test_a_head_of_metric_mentions_in_enough_documents_is_learned():
+    mentions = _mentions("efficiency", "Metric", range(5)) + _mentions("model", "Method", range(9))
+    assert learn_heads(mentions) == ["efficiency"]
+
+
+def test_a_head_seen_in_too_few_documents_is_not_learned():
+    assert learn_heads(_mentions("efficiency", "Metric", range(4))) == []
+
+
+def test_a_head_that_mostly_names_other_kinds_is_not_learned():
+    mentions = _mentions("rate", "Metric", range(5)) + _mentions("rate", "Method", range(5, 10))
+    assert learn_heads(mentions) == []
+
+
+def test_acronyms_and_short_words_are_names_not_heads():
+    mentions = _mentions("BLEU", "Metric", range(9)) + _mentions("map", "Metric", range(9))
+    assert learn_heads(mentions) == []
+
+
+def test_heads_are_read_from_scierc_and_scirex_records():
+    record = {"doc_key": "A1", "sentences": [["the", "disk", "efficiency", "drops"]], "ner": [[[1, 2, "Metric"]]]}
+    doc = {"doc_id": "B2", "words": ["total", "system", "cost", "."], "ner": [[0, 3, "Metric"]]}
+    assert list(scierc_heads([record])) == [("scierc:A1", "Metric", "efficiency")]
+    assert list(scirex_heads([doc])) == [("scirex:B2", "Metric", "cost")]
+
+
+@pytest.mark.skipif(not (_DATASETS / "scierc" / "train.json").is_file(),
+                    reason="the training data (../shared/datasets) is not on this machine")
+def test_the_shipped_heads_are_what_the_training_data_gives():
+    from extractors.semantic.benchmark import SCIREX_TRAIN, load_scirex, scirex_split
+    from extractors.semantic.scierc import read_records
+
+    documents = [d for d in load_scirex(_DATASETS / "scirex_train_docs" / "docs")
+                 if scirex_split(d["doc_id"]) == SCIREX_TRAIN]
+    learned = learn_heads([*scierc_heads(read_records(_DATASETS / "scierc" / "train.json")), *scirex_heads(documents)])
+    assert learned == lexicons.raw("learned_heads")["metric_heads"]
+
+
+def test_learned_heads_join_the_curated_ones_but_never_a_phrase_stop():
+    heads = lexicons.metric_heads()
+    assert {"efficiency", "cost", "ratio"} <= heads
+    assert "performance" not in heads
+
+
+@pytest.mark.parametrize("cell, name", [("Disk efficiency", "Disk efficiency"), ("Total cost ($)", "Total cost"),
+                                        ("Frobenius error [dB]", "Frobenius error")])
+def test_a_header_cell_built_like_a_metric_name_is_one(cell, name):
+    assert header_metric(cell) == name
+
+
+@pytest.mark.parametrize("cell", ["Efficiency", "Video bit rate 1.5 Mb/s", "Number of disks", "Cost model"])
+def test_a_bare_head_a_value_or_another_noun_is_no_metric_name(cell):
+    assert header_metric(cell) is None
+
+
+def test_header_cells_name_metrics_only_in_the_header():
+    line = "Scheme | Disk efficiency | Total cost ($)"
+    assert {(c.type, c.name) for c in cell_cues(line, False, header=True)} == {
+        ("Metric", "Disk efficiency"), ("Metric", "Total cost")}
+    assert not cell_cues(line, False)
+
+
+def test_the_header_is_the_rows_before_the_first_number():
+    assert header_rows(["Scheme | Delay", "Mean | 99% quantile", "RR | 1.2"]) == 2
+    assert header_rows(["Top-5 error | 3.1"]) == 1
+
+
+def test_in_terms_of_a_learned_metric_head():
+    found = {(c.type, c.name) for c in find_cues("The schemes are compared in terms of disk efficiency.")}
+    assert ("Metric", "disk efficiency") in found
+
+
+def test_a_dataset_cell_loses_its_bracketed_short_form_and_note():
+    lines = ["Dataset | Nodes", "Advogato (AD) | 6541", "Hamsterster friendships (Shf) undirected | 1858"]
+    assert [c.name for _, c in column_cues(lines)] == ["Advogato", "Hamsterster friendships"]
+
+
+def test_a_lower_case_letter_or_a_formula_in_a_header_is_no_metric():
+    assert {(c.type, c.name) for c in cell_cues("Gene | P | p | p1 = 0.3", False, header=True)} == {("Metric", "P")}
