@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.non_entities import NonEntities, cited_people, common_words
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import DATASET, METHOD, METRIC, cell_cues, column_cues, find_cues
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, caption_metric, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 from extractors.semantic.tagger import tagger_cues
 
@@ -52,6 +52,8 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
                 out += [Located(c, i, starts[r] + c.start, starts[r] + c.end)
                         for c in cell_cues(line, result_table, header=r < header)]
             out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in column_cues(lines)]
+        elif p.kind in ("table", "figure") and (cue := caption_metric(p.text.split("\n", 1)[0])):
+            out.append(Located(cue, i, cue.start, cue.end))
     for s in sentences:
         if passages[s.passage].kind == "cells":
             continue

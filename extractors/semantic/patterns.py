@@ -269,6 +269,34 @@ def header_metric(cell: str) -> str | None:
     return m.group("n")
 
 
+# 'Table 2:', 'Figure 3.', 'Fig. 4', then what the float shows: '(A) plot of the', 'the', 'effect of X on'
+_CAPTION_OPENING = re.compile(r"\s*(?:Table|Figure|Fig\.?)\s+[\w.]+\s*[:.]?\s*"
+                              r"(?:(?:a\s+)?(?:plots?|graphs?|curves?)\s+of\s+|effect\s+of\s+.{1,40}?\s+on\s+)?"
+                              r"(?:the\s+)?", re.IGNORECASE)
+_CAPTION_NAME = re.compile(r"(?P<n>[A-Za-z][\w'’-]*(?:\s+(?!(?:of|for|on|in|at|with|by|versus|vs|over|as|and|"
+                           r"between|under|per|from|to|when|across)\b)[A-Za-z][\w'’-]*){0,5})", re.IGNORECASE)
+
+
+def caption_metric(caption: str) -> Cue | None:
+    """The quantity a table or figure caption opens with, when it is a metric's name: 'Figure 3: Performance
+    ratio for the simulation ...', 'Plot of the squared Frobenius norm error of ...', 'Table 4: The Pearson's
+    correlation between ...'. A plot or a result table shows a measured quantity, and its caption names it first;
+    the name must be a known metric or two words or more ending in a metric head."""
+    opening = _CAPTION_OPENING.match(caption)
+    if opening is None or (m := _CAPTION_NAME.match(caption, opening.end())) is None:
+        return None
+    name = m.group("n")
+    words = name.split()
+    known = lexicons.metrics().lookup(name)
+    if not known and (len(words) < 2 or words[-1].lower() not in lexicons.metric_heads()):
+        return None
+    if len(words) > 1 and name.isupper():  # 'COST PER FULL-RATE STREAM': a caption set in capitals says no more
+        return None
+    if any(w.lower() in lexicons.terms().phrase_stops for w in words[1:-1]):  # 'SIDD outperforms other measures'
+        return None  # a sentence, not a name
+    return Cue(METRIC, name, m.start("n"), m.end("n"), "caption", 0.6)
+
+
 def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
     """Cues of one table row ('cell | cell | ...'): metric names among the cells (short forms such as 'P',
     'R', 'F1' count here, but not a lower-case letter, which is a variable such as a p-value, nor a formula such

@@ -10,7 +10,7 @@ import pytest
 from extractors.semantic import lexicons
 from extractors.semantic.entities import header_rows
 from extractors.semantic.learned_heads import learn_heads, scierc_heads, scirex_heads
-from extractors.semantic.patterns import cell_cues, column_cues, find_cues, header_metric
+from extractors.semantic.patterns import caption_metric, cell_cues, column_cues, find_cues, header_metric
 
 _DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
@@ -98,3 +98,35 @@ def test_a_dataset_cell_loses_its_bracketed_short_form_and_note():
 
 def test_a_lower_case_letter_or_a_formula_in_a_header_is_no_metric():
     assert {(c.type, c.name) for c in cell_cues("Gene | P | p | p1 = 0.3", False, header=True)} == {("Metric", "P")}
+
+
+@pytest.mark.parametrize("caption, name", [
+    ("Figure 3: Performance ratio for the simulation on 200 processors", "Performance ratio"),
+    ("Figure 1. Plot of the squared Frobenius norm error of the two estimates", "squared Frobenius norm error"),
+    ("Table 4: The Pearson's correlation between the measures", "Pearson's correlation"),
+    ("Fig. 6. Effect of scale-downs on PSNR.", "PSNR"),
+])
+def test_a_caption_opening_with_a_metric_names_it(caption, name):
+    cue = caption_metric(caption)
+    assert (cue.type, cue.name, caption[cue.start:cue.end]) == ("Metric", name, name)
+
+
+@pytest.mark.parametrize("caption", ["Table 1: Results on the CiteBench evaluation suite",
+                                     "Table 3: COST PER FULL-RATE STREAM AS A FUNCTION OF TSR",
+                                     "Figure 5: GraphRank outperforms other measures on three datasets",
+                                     "Figure 2: Overview of the options", "Table 2: Cost of the system"])
+def test_a_caption_opening_with_anything_else_names_no_metric(caption):
+    assert caption_metric(caption) is None
+
+
+def test_a_metric_named_by_a_caption_and_a_header_becomes_a_salient_entity():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    passages = [Passage("We study the storage of video on disk arrays.", "Abstract"),
+                Passage("The disk efficiency of the hybrid scheme stays high as the load grows.", "Experiment"),
+                Passage("Figure 3: Disk efficiency for the two placement schemes.", "Experiment", kind="figure"),
+                Passage("Scheme | Total cost ($)\nHybrid | 1200\nCTL | 1450", "Experiment", char_start=None,
+                        kind="cells")]
+    metrics = {e.name for e in analyse_passages(passages).entities if e.label == "Metric"}
+    assert {"Disk efficiency", "Total cost"} <= metrics
