@@ -430,7 +430,41 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
     cues += coordination_cues(sentence, cues)
     if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and valid_name(m.group("n"), METHOD):
         cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))
+    if title:
+        cues += title_task_cues(sentence)
     return cues
+
+
+# A title's main part: after a 'Name:' prefix, else before a subtitle; a verb of improvement opening it is no task
+_TITLE_MAIN = re.compile(rf"^\s*(?:{_NAME}\s*:\s*)?(?:(?:improving|enhancing|boosting|towards?|revisiting|rethinking)\s+)?"
+                         r"(?P<t>[^:]+)", re.IGNORECASE)
+_NP = r"[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,4}?"
+# '<task> via|using|with|by|through <method>' and '<process> of <object> in|on|for ...'
+_TITLE_TASK = re.compile(rf"(?P<n>{_NP})\s+(?:via|using|with|by|through|based\s+on)\s+"
+                         rf"|(?P<m>[A-Za-z][\w-]*\s+of\s+(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){{0,2}}?)"
+                         r"(?=\s+(?:in|on|for|with|via|using|by|from|under)\b|\s*$)", re.IGNORECASE)
+_NOMINAL = ("tion", "sion", "ment", "ing", "sis", "ance", "ence")
+
+
+def title_task_cues(title: str) -> list[Cue]:
+    """What a title says the paper does, by the way titles are written: '<task> via|using|with <method>'
+    ('Noisy Matrix Decomposition via Convex Relaxation', 'SPECTER: Document-level Representation Learning using
+    ...') and '<process> of <object> in ...' ('Improving Detection of Influential Nodes in Complex Networks').
+    The task's head is a process noun (a task head, or a nominalisation such as 'decomposition', 'learning'),
+    and a task is never a study the paper performs ('Analyses of ...')."""
+    t = lexicons.terms()
+    main = _TITLE_MAIN.match(title)
+    if main is None or (m := _TITLE_TASK.match(title, main.start("t"))) is None:
+        return []
+    group = "n" if m.group("n") else "m"
+    name = m.group(group)
+    words = name.lower().split()
+    head = words[-1] if group == "n" else words[0]
+    inner = [w for w in words if w not in ("of", "the")] if group == "m" else words
+    if not (head in t.task_heads or head.endswith(_NOMINAL)) or head in t.study_heads or \
+            head in t.non_task_gerunds or any(w in t.phrase_stops for w in inner) or len(inner) < 2:
+        return []
+    return [Cue(TASK, name.lower(), m.start(group), m.end(group), "title_task", 0.7)]
 
 
 @lru_cache(maxsize=1)
