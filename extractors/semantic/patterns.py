@@ -348,6 +348,18 @@ def _column_entry(cell: str, kind: str) -> str | None:
     return name
 
 
+_MERGED_VALUES = re.compile(r"\d\s+[-+−]?\d")
+
+
+def _shift(header: list[str], row: list[str]) -> int:
+    """How far a row's cells sit left of the header's: a shorter row lacks a cell spanning rows on its left
+    ('Biomed' over three rows), so it aligns right; but when the parse merged some of its values into one cell
+    ('undirected 149700 5449275'), it is short on the right and aligns left."""
+    if any(_MERGED_VALUES.search(cell) for cell in row):
+        return 0
+    return max(len(header) - len(row), 0)
+
+
 def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
     """A table whose header (first two rows) has a 'Dataset'/'Corpus'/'Benchmark' or a 'Task' column lists
     datasets or tasks in that column: (row index, cue) for each named cell below the header. A header cell
@@ -360,10 +372,9 @@ def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
             if kind is None:
                 continue
             along = cell.rstrip().endswith("→")
-            # a shorter row lacks a cell spanning rows on its left ('Biomed' over three rows): align it right
             places = [(header_row, k) for k in range(j + 1, len(row))] if along else \
-                [(r, j - max(len(row) - len(rows[r]), 0)) for r in range(header_row + 1, len(rows))
-                 if 0 <= j - max(len(row) - len(rows[r]), 0) < len(rows[r])]
+                [(r, j - _shift(row, rows[r])) for r in range(header_row + 1, len(rows))
+                 if 0 <= j - _shift(row, rows[r]) < len(rows[r])]
             for r, k in places:
                 text = rows[r][k].strip()
                 name = _column_entry(text, kind)

@@ -130,3 +130,14 @@ def test_a_metric_named_by_a_caption_and_a_header_becomes_a_salient_entity():
                         kind="cells")]
     metrics = {e.name for e in analyse_passages(passages).entities if e.label == "Metric"}
     assert {"Disk efficiency", "Total cost"} <= metrics
+
+
+def test_a_row_short_of_cells_because_values_were_merged_keeps_its_first_column():
+    lines = ["Dataset | Type | Nodes | Edges", "Advogato (AD) | directed | 6541 | 51127",
+             "Catster (Sc) | undirected 149700 5449275", "Flickr (Fl) | undirected 105938 2316948"]
+    assert [c.name for _, c in column_cues(lines)] == ["Advogato", "Catster", "Flickr"]
+
+
+def test_a_row_short_of_a_spanning_cell_on_its_left_still_aligns_right():
+    lines = ["Domain | Dataset | F1", "Biomed | BC5CDR | 88.1", "ChemProt | 71.2"]
+    assert [c.name for _, c in column_cues(lines)] == ["BC5CDR", "ChemProt"]
