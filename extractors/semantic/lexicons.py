@@ -77,6 +77,16 @@ def metric_heads() -> frozenset[str]:
     return (terms().metric_heads | learned) - terms().phrase_stops
 
 
+@lru_cache(maxsize=1)
+def method_phrases() -> frozenset[str]:
+    """Match keys of the learned phrases that end in a task noun but name methods ('beam search'), less a study
+    the paper performs ('statistical analysis', 'error analysis': a study modifier before a study noun), which is
+    neither a method nor a task."""
+    t = terms()
+    return frozenset(match_key(str(p)) for p in raw("learned_heads")["method_phrases"]
+                     if not (str(p).split()[0] in t.study_modifiers and str(p).split()[-1] in t.study_heads))
+
+
 def known_aliases(label: str, canonical: str) -> list[str]:
     """The lexicon's other names of an entity (none for entities no lexicon knows)."""
     lexicon = datasets() if label == "Dataset" else metrics() if label == "Metric" else None

@@ -89,6 +89,7 @@ def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
         two = " ".join(words[-2:])
         kind = (METRIC if lexicons.metrics().lookup(pair.long) or lexicons.metrics().lookup(pair.short) else
                 DATASET if head in t.dataset_heads or two in t.dataset_heads or lexicons.datasets().lookup(pair.short) else
+                None if match_key(pair.long) in lexicons.method_phrases() else
                 TASK if head in t.task_heads else METHOD if head in t.method_heads else None)
         if kind:
             out.append(Located(Cue(kind, pair.long, 0, len(pair.long), "abbreviation", 0.55), pair.passage,
@@ -104,6 +105,13 @@ def _typed(cue: Cue) -> Cue:
         if lexicons.metrics().lookup(cue.name):
             return Cue(METRIC, cue.name, cue.start, cue.end, cue.family, cue.strength)
     return cue
+
+
+def method_named(cue: Cue) -> bool:
+    """A task phrase that training data knows as a method's name ('beam search', 'logistic regression',
+    'principal component analysis') is no task. Nor is it made a method: the papers that mention such a method
+    seldom have it among their salient ones (SciREX's training documents: it lowered method F1 there)."""
+    return cue.type == TASK and match_key(cue.name) in lexicons.method_phrases()
 
 
 def _is_word_char(text: str, i: int) -> bool:
@@ -151,7 +159,8 @@ def _noisy_or(strengths: list[float]) -> float:
 def rank_entities(passages: list[Passage], located: list[Located], pairs: list[Abbreviation]) -> list[Entity]:
     """Every candidate entity with its type, score and mentions, best first (not yet thresholded)."""
     clusters = _Clusters()
-    located = [Located(_typed(l.cue), l.passage, l.start, l.end) for l in located] + abbreviation_cues(pairs)
+    located = [Located(_typed(l.cue), l.passage, l.start, l.end) for l in located if not method_named(l.cue)] + \
+        abbreviation_cues(pairs)
     for pair in pairs:
         clusters.union(match_key(pair.short), match_key(pair.long))
     for item in located:

@@ -1,5 +1,6 @@
-"""Metric head nouns learned from training data, and the cues that use them (table header cells, 'in terms of'
-phrases), on text written for the test; table cells' notes and variables."""
+"""Metric head nouns and method phrases learned from training data, and the cues that use them (table header
+cells, 'in terms of' phrases, task phrases that name methods), on text written for the test; table cells' notes
+and variables; captions."""
 
 from __future__ import annotations
 
@@ -9,14 +10,14 @@ import pytest
 
 from extractors.semantic import lexicons
 from extractors.semantic.entities import header_rows
-from extractors.semantic.learned_heads import learn_heads, scierc_heads, scirex_heads
+from extractors.semantic.learned_heads import learn_heads, learn_method_phrases, scierc_mentions, scirex_mentions
 from extractors.semantic.patterns import caption_metric, cell_cues, column_cues, find_cues, header_metric
 
 _DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
 
-def _mentions(head: str, label: str, documents: range) -> list[tuple[str, str, str]]:
-    return [(f"d{n}", label, head) for n in documents]
+def _mentions(head: str, label: str, documents: range) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(f"d{n}", label, ("the", head)) for n in documents]
 
 
 def test_a_head_of_metric_mentions_in_enough_documents_is_learned():
@@ -41,8 +42,8 @@ def test_acronyms_and_short_words_are_names_not_heads():
 def test_heads_are_read_from_scierc_and_scirex_records():
     record = {"doc_key": "A1", "sentences": [["the", "disk", "efficiency", "drops"]], "ner": [[[1, 2, "Metric"]]]}
     doc = {"doc_id": "B2", "words": ["total", "system", "cost", "."], "ner": [[0, 3, "Metric"]]}
-    assert list(scierc_heads([record])) == [("scierc:A1", "Metric", "efficiency")]
-    assert list(scirex_heads([doc])) == [("scirex:B2", "Metric", "cost")]
+    assert list(scierc_mentions([record])) == [("scierc:A1", "Metric", ("disk", "efficiency"))]
+    assert list(scirex_mentions([doc])) == [("scirex:B2", "Metric", ("total", "system", "cost"))]
 
 
 @pytest.mark.skipif(not (_DATASETS / "scierc" / "train.json").is_file(),
@@ -53,8 +54,9 @@ def test_the_shipped_heads_are_what_the_training_data_gives():
 
     documents = [d for d in load_scirex(_DATASETS / "scirex_train_docs" / "docs")
                  if scirex_split(d["doc_id"]) == SCIREX_TRAIN]
-    learned = learn_heads([*scierc_heads(read_records(_DATASETS / "scierc" / "train.json")), *scirex_heads(documents)])
-    assert learned == lexicons.raw("learned_heads")["metric_heads"]
+    mentions = [*scierc_mentions(read_records(_DATASETS / "scierc" / "train.json")), *scirex_mentions(documents)]
+    assert learn_heads(mentions) == lexicons.raw("learned_heads")["metric_heads"]
+    assert learn_method_phrases(mentions, lexicons.terms().task_heads) == lexicons.raw("learned_heads")["method_phrases"]
 
 
 def test_learned_heads_join_the_curated_ones_but_never_a_phrase_stop():
@@ -141,3 +143,34 @@ def test_a_row_short_of_cells_because_values_were_merged_keeps_its_first_column(
 def test_a_row_short_of_a_spanning_cell_on_its_left_still_aligns_right():
     lines = ["Domain | Dataset | F1", "Biomed | BC5CDR | 88.1", "ChemProt | 71.2"]
     assert [c.name for _, c in column_cues(lines)] == ["BC5CDR", "ChemProt"]
+
+
+def test_a_phrase_ending_in_a_task_noun_that_training_data_types_as_a_method_is_learned():
+    beam = [(f"d{n}", "Method", ("beam", "-", "search")) for n in range(3)]
+    parse = [(f"d{n}", "Method", ("dependency", "parsing")) for n in range(2)] + \
+        [(f"d{n}", "Task", ("dependency", "parsing")) for n in range(2, 6)]
+    once = [("d9", "Method", ("greedy", "search"))]
+    assert learn_method_phrases(beam + parse + once, frozenset({"search", "parsing"})) == ["beam-search"]
+
+
+def test_a_task_phrase_known_as_a_method_is_no_task():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    text = ("We decode with beam search and report results on parsing. Beam search keeps the best hypotheses. "
+            "With beam search the decoder explores more paths than greedy decoding.")
+    ranked = {(e.label, e.name.lower()) for e in analyse_passages([Passage(text, "Method")]).ranked}
+    assert ("Task", "beam search") not in ranked
+
+
+def test_an_abbreviation_whose_long_form_is_a_learned_method_phrase_is_no_task():
+    from extractors.semantic.abbreviations import Abbreviation
+    from extractors.semantic.salience import abbreviation_cues
+
+    pair = Abbreviation(short="PCA", long="principal component analysis", passage=0, start=0, end=34)
+    assert abbreviation_cues([pair]) == []
+
+
+def test_a_study_the_paper_performs_is_no_learned_method():
+    assert "erroranalysis" not in lexicons.method_phrases() and "statisticalanalysis" not in lexicons.method_phrases()
+    assert "principalcomponentanalysis" in lexicons.method_phrases()
