@@ -198,3 +198,7 @@ def test_a_title_names_the_task_before_its_method_or_as_a_process_of_an_object(t
                                    "Analysis of Citation Graphs in Computer Science"])
 def test_a_title_without_a_process_noun_before_its_method_names_no_task(title):
     assert not any(f == "title_task" for f, _, _ in cues(title, title=True))
+
+
+def test_a_reference_to_a_subsection_names_no_dataset():
+    assert not cues("The results on Subsection 4.2 show that the model trained on Subsection 3 data is better.")
