@@ -173,6 +173,9 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
     lowered = [p.text.lower() for p in passages]
     short_of = {match_key(p.long): p.short for p in pairs}
     long_keys = set(short_of)
+    longs_of: dict[str, list[str]] = defaultdict(list)
+    for pair in pairs:
+        longs_of[match_key(pair.short)].append(pair.long)
     entities = []
     for items in by_root.values():
         votes: dict[str, dict[str, float]] = defaultdict(dict)
@@ -183,6 +186,8 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         families = votes[label]
         if set(families) == {"abbreviation"} and label == METHOD:
             continue  # a bare abbreviation pair with a method-like head is too weak a sign
+        if label == METRIC and _defined_as_other(items, longs_of):
+            continue
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
         mentions = find_mentions(set(surfaces), passages, lowered)
@@ -197,6 +202,16 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         entities.append(Entity(label, name, canonical, sorted(set(texts) - {name}), round(score, 4), proposed,
                                dict(families), mentions, evidence))
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
+
+
+def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> bool:
+    """A short form the paper defines is what its long form says: 'in terms of AD' names no metric when AD is
+    'Alzheimer's disease', whose words are no metric's (not a known metric, no metric head)."""
+    longs = [long for item in items for long in longs_of.get(match_key(item.cue.name), [])]
+    if not longs:
+        return False
+    heads = {match_key(h) for h in lexicons.metric_heads()}  # match keys: 'ratios' is 'ratio'
+    return not any(lexicons.metrics().lookup(long) or match_key(long.split()[-1]) in heads for long in longs)
 
 
 def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) -> tuple[str, str]:

@@ -174,3 +174,14 @@ def test_an_abbreviation_whose_long_form_is_a_learned_method_phrase_is_no_task()
 def test_a_study_the_paper_performs_is_no_learned_method():
     assert "erroranalysis" not in lexicons.method_phrases() and "statisticalanalysis" not in lexicons.method_phrases()
     assert "principalcomponentanalysis" in lexicons.method_phrases()
+
+
+def test_a_short_form_defined_as_something_else_is_no_metric():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    text = ("Life events raised the risk of Alzheimer's disease (AD) in our cohort. The risk doubled, particularly "
+            "in terms of AD. Cases of AD were diagnosed by physicians. Mean absolute error (MAE) is reported. "
+            "The model is evaluated in terms of MAE.")
+    metrics = {e.name for e in analyse_passages([Passage(text, "Result")]).ranked if e.label == "Metric"}
+    assert "AD" not in metrics and metrics & {"MAE", "Mean absolute error", "mean absolute error"}
