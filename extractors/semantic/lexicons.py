@@ -10,7 +10,7 @@ from importlib import resources
 
 import yaml
 
-from extractors.semantic.canonical import match_key
+from extractors.semantic.canonical import match_key, normalize
 
 
 @dataclass(frozen=True)
@@ -77,14 +77,24 @@ def metric_heads() -> frozenset[str]:
     return (terms().metric_heads | learned) - terms().phrase_stops
 
 
+def _singular_key(text: str) -> str:
+    """A match key with every word's plural dropped: 'principal components analysis' is the learned 'principal
+    component analysis'."""
+    return "".join(match_key(word) for word in normalize(text).split())
+
+
 @lru_cache(maxsize=1)
-def method_phrases() -> frozenset[str]:
-    """Match keys of the learned phrases that end in a task noun but name methods ('beam search'), less a study
-    the paper performs ('statistical analysis', 'error analysis': a study modifier before a study noun), which is
-    neither a method nor a task."""
+def _method_phrases() -> frozenset[str]:
     t = terms()
-    return frozenset(match_key(str(p)) for p in raw("learned_heads")["method_phrases"]
+    return frozenset(_singular_key(str(p)) for p in raw("learned_heads")["method_phrases"]
                      if not (str(p).split()[0] in t.study_modifiers and str(p).split()[-1] in t.study_heads))
+
+
+def is_method_phrase(text: str) -> bool:
+    """Whether training data knows the phrase, ending in a task noun, as a method's name ('beam search'); a
+    study the paper performs ('statistical analysis', 'error analysis': a study modifier before a study noun),
+    which is neither a method nor a task, is not among them."""
+    return _singular_key(text) in _method_phrases()
 
 
 def known_aliases(label: str, canonical: str) -> list[str]:

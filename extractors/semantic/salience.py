@@ -89,7 +89,7 @@ def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
         two = " ".join(words[-2:])
         kind = (METRIC if lexicons.metrics().lookup(pair.long) or lexicons.metrics().lookup(pair.short) else
                 DATASET if head in t.dataset_heads or two in t.dataset_heads or lexicons.datasets().lookup(pair.short) else
-                None if match_key(pair.long) in lexicons.method_phrases() else
+                None if lexicons.is_method_phrase(pair.long) else
                 TASK if head in t.task_heads else METHOD if head in t.method_heads else None)
         if kind:
             out.append(Located(Cue(kind, pair.long, 0, len(pair.long), "abbreviation", 0.55), pair.passage,
@@ -111,7 +111,7 @@ def method_named(cue: Cue) -> bool:
     """A task phrase that training data knows as a method's name ('beam search', 'logistic regression',
     'principal component analysis') is no task. Nor is it made a method: the papers that mention such a method
     seldom have it among their salient ones (SciREX's training documents: it lowered method F1 there)."""
-    return cue.type == TASK and match_key(cue.name) in lexicons.method_phrases()
+    return cue.type == TASK and lexicons.is_method_phrase(cue.name)
 
 
 def _is_word_char(text: str, i: int) -> bool:

@@ -172,8 +172,12 @@ def test_an_abbreviation_whose_long_form_is_a_learned_method_phrase_is_no_task()
 
 
 def test_a_study_the_paper_performs_is_no_learned_method():
-    assert "erroranalysis" not in lexicons.method_phrases() and "statisticalanalysis" not in lexicons.method_phrases()
-    assert "principalcomponentanalysis" in lexicons.method_phrases()
+    assert not lexicons.is_method_phrase("error analysis") and not lexicons.is_method_phrase("statistical analysis")
+    assert lexicons.is_method_phrase("principal component analysis")
+
+
+def test_a_learned_method_phrase_is_known_with_any_of_its_words_in_the_plural():
+    assert lexicons.is_method_phrase("Principal Components Analysis") and lexicons.is_method_phrase("logistic regressions")
 
 
 def test_a_short_form_defined_as_something_else_is_no_metric():
