@@ -447,8 +447,8 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
 
 
 # A title's main part: after a 'Name:' prefix, else before a subtitle; a verb of improvement opening it is no task
-_TITLE_MAIN = re.compile(rf"^\s*(?:{_NAME}\s*:\s*)?(?:(?:improving|enhancing|boosting|towards?|revisiting|rethinking)\s+)?"
-                         r"(?P<t>[^:]+)", re.IGNORECASE)
+_TITLE_MAIN = re.compile(rf"^\s*(?:{_NAME}\s*:\s*)?(?i:(?:improving|enhancing|boosting|towards?|revisiting|rethinking)\s+)?"
+                         r"(?P<t>[^:]+)")
 _NP = r"[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,4}?"
 # '<task> via|using|with|by|through <method>' and '<process> of <object> in|on|for ...'
 _TITLE_TASK = re.compile(rf"(?P<n>{_NP})\s+(?:via|using|with|by|through|based\s+on)\s+"

@@ -202,3 +202,7 @@ def test_a_title_without_a_process_noun_before_its_method_names_no_task(title):
 
 def test_a_reference_to_a_subsection_names_no_dataset():
     assert not cues("The results on Subsection 4.2 show that the model trained on Subsection 3 data is better.")
+
+
+def test_only_a_name_before_a_colon_is_a_title_prefix():
+    assert ("title_task", "Task", "graph parsing") in cues("Graph parsing with transformers: a study", title=True)
