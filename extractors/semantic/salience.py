@@ -194,6 +194,8 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         if not mentions or set(families) <= WEAK_FAMILIES and len(mentions) < _WEAK_ALONE_MENTIONS and \
                 not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
             continue  # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
+        if label == TASK and len(mentions) == 1 and passages[mentions[0].passage].kind == "text":
+            continue  # a task the paper names once in running text is a passing mention, not what it is about
         texts = Counter(m.text for m in mentions)
         name, canonical = _names(label, surfaces, texts, long_keys)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))

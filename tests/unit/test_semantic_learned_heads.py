@@ -189,3 +189,15 @@ def test_a_short_form_defined_as_something_else_is_no_metric():
             "The model is evaluated in terms of MAE.")
     metrics = {e.name for e in analyse_passages([Passage(text, "Result")]).ranked if e.label == "Metric"}
     assert "AD" not in metrics and metrics & {"MAE", "Mean absolute error", "mean absolute error"}
+
+
+def test_a_task_named_once_in_running_text_is_no_salient_task():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    passages = [Passage("We address the problem of citation recommendation. Our model ranks papers.", "Abstract"),
+                Passage("Citation recommendation needs context. Earlier work studied online recommendation.",
+                        "Introduction"),
+                Passage("We evaluate citation recommendation on two corpora.", "Experiment")]
+    tasks = {e.name.lower() for e in analyse_passages(passages).entities if e.label == "Task"}
+    assert "citation recommendation" in tasks and "online recommendation" not in tasks
