@@ -430,9 +430,11 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
                 continue  # a capitalised word opening a sentence is not a name by itself
             if not _plausible(name, family):
                 continue
+            start = m.start(group) + raw.find(name.split()[0])
+            if family == "task_phrase" and start > 0 and re.match(r"[A-Z][a-z]", name):
+                continue  # 'Cox regression', 'Gang scheduling': a proper name inside a sentence makes a method's name
             if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
                 kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
-            start = m.start(group) + raw.find(name.split()[0])
             whole_heading = heading and _heading_is(sentence, start, len(name))
             cues.append(Cue(kind, name, start, start + len(name), family, _strength(family, strength, title, whole_heading)))
     cues += lexicon_cues(sentence)

@@ -206,3 +206,10 @@ def test_a_reference_to_a_subsection_names_no_dataset():
 
 def test_only_a_name_before_a_colon_is_a_title_prefix():
     assert ("title_task", "Task", "graph parsing") in cues("Graph parsing with transformers: a study", title=True)
+
+
+def test_a_proper_name_inside_a_sentence_makes_a_task_phrase_a_methods_name():
+    found = cues("Hazards were estimated with Cox regression and with the survival analysis of the cohort.")
+    assert ("task_phrase", "Task", "survival analysis") in found
+    assert not any(name.startswith("Cox") for _, kind, name in found if kind == "Task")
+    assert ("task_phrase", "Task", "Named entity recognition") in cues("Named entity recognition is hard.")
