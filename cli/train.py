@@ -52,3 +52,39 @@ def train_tagger(
             shutil.rmtree(target)
         shutil.copytree(work / "output" / "model-best", target)
     console.print(f"trained in {seconds:.0f} s; the tagger is in {target}")
+
+
+_SCIREX = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "scirex_train_docs" / "docs"
+_HEADS = Path(__file__).resolve().parents[1] / "extractors" / "data" / "lexicons" / "learned_heads.yaml"
+
+
+@app.command("heads")
+def train_heads(
+    scierc: Path = scierc_option(),
+    scirex: Path = typer.Option(_SCIREX, "--scirex", exists=True, file_okay=False,
+                                help="directory of SciREX document JSON files (only the training split is read)"),
+    out: Path = typer.Option(_HEADS, "--out", dir_okay=False, help="where the word list goes (default: the shipped one)"),
+) -> None:
+    """Learn the head nouns of metric names, and the method names that end in a task noun, from SciERC train and
+    SciREX's training documents (never their held-out fifth, never the gold papers) into the lexicon the patterns
+    read."""
+    import yaml
+
+    from extractors.semantic import lexicons
+    from extractors.semantic.benchmark import SCIREX_TRAIN, load_scirex, scirex_split
+    from extractors.semantic.learned_heads import (METHOD_PHRASE_DOCUMENTS, MIN_DOCUMENTS, SHARE, learn_heads,
+                                                   learn_method_phrases, scierc_mentions, scirex_mentions)
+    from extractors.semantic.scierc import read_records
+
+    documents = [d for d in load_scirex(scirex) if scirex_split(d["doc_id"]) == SCIREX_TRAIN]
+    mentions = [*scierc_mentions(read_records(scierc / "train.json")), *scirex_mentions(documents)]
+    learned = {"metric_heads": learn_heads(mentions),
+               "method_phrases": learn_method_phrases(mentions, lexicons.terms().task_heads)}
+    header = (f"# Written by `kg train heads` from SciERC train and {len(documents)} SciREX training documents:\n"
+              f"# metric_heads: lower-case words heading metric mentions in >= {MIN_DOCUMENTS} documents and in\n"
+              f"# >= {SHARE:.0%} of the documents where they head any mention; method_phrases: phrases ending in a\n"
+              f"# task noun (terms.yaml) typed Method in >= {METHOD_PHRASE_DOCUMENTS} documents and >= {SHARE:.0%} of those\n"
+              "# mentioning them. Do not edit by hand; rerun the command.\n")
+    out.write_text(header + yaml.safe_dump(learned, width=110))
+    console.print(f"{len(learned['metric_heads'])} metric heads and {len(learned['method_phrases'])} method phrases "
+                  f"written to {out}")

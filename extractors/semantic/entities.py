@@ -3,6 +3,7 @@ so the same extractor runs on PDFs and on SciREX text)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.non_entities import NonEntities, cited_people, common_words
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import DATASET, METHOD, METRIC, cell_cues, column_cues, find_cues
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, caption_metric, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 from extractors.semantic.tagger import tagger_cues
 
@@ -28,6 +29,17 @@ class Analysis:
     entities: list[Entity]  # the salient ones
 
 
+_VALUE = re.compile(r"\s*[-+−~]?\d+(?:[.,]\d+)*\s*(?:%|±.*)?\s*")
+
+
+def header_rows(lines: list[str]) -> int:
+    """How many rows of a table ('cell | cell' lines) are its header: those before the first row with a cell
+    that is a value ('41.2', '3.1 ± 0.2', '85%'; not '99% quantile'), at least one and at most three."""
+    first_number = next((r for r, line in enumerate(lines)
+                         if any(_VALUE.fullmatch(cell) for cell in line.split(" | "))), len(lines))
+    return min(max(first_number, 1), 3)
+
+
 def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Located]:
     out = []
     for i, p in enumerate(passages):
@@ -35,9 +47,13 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
             lines = p.text.split("\n")
             result_table = any(c.type == METRIC for line in lines[:3] for c in cell_cues(line, False))
             starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
+            header = header_rows(lines)
             for r, line in enumerate(lines):
-                out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for c in cell_cues(line, result_table)]
+                out += [Located(c, i, starts[r] + c.start, starts[r] + c.end)
+                        for c in cell_cues(line, result_table, header=r < header)]
             out += [Located(c, i, starts[r] + c.start, starts[r] + c.end) for r, c in column_cues(lines)]
+        elif p.kind in ("table", "figure") and (cue := caption_metric(p.text.split("\n", 1)[0])):
+            out.append(Located(cue, i, cue.start, cue.end))
     for s in sentences:
         if passages[s.passage].kind == "cells":
             continue

@@ -1,5 +1,6 @@
-"""The curated word lists of extractors/data/lexicons as typed lookups. Lexicons type and support
-candidates; they never make an entity on their own (see salience)."""
+"""The word lists of extractors/data/lexicons as typed lookups: curated ones, and learned_heads.yaml, which
+`kg train heads` learns from training data (learned_heads.py). Lexicons type and support candidates; they never
+make an entity on their own (see salience)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from importlib import resources
 
 import yaml
 
-from extractors.semantic.canonical import match_key
+from extractors.semantic.canonical import match_key, normalize
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,35 @@ def datasets() -> Lexicon:
 def terms() -> Terms:
     data = raw("terms")
     return Terms(**{key: frozenset(str(v) for v in data[key]) for key in Terms.__dataclass_fields__})
+
+
+@lru_cache(maxsize=1)
+def metric_heads() -> frozenset[str]:
+    """Words that end a metric's name: the curated ones and the learned ones, less the words that never end a
+    name of any kind (phrase_stops: 'performance' heads metric mentions in training data, but 'in terms of
+    performance' names no metric)."""
+    learned = frozenset(str(w) for w in raw("learned_heads")["metric_heads"])
+    return (terms().metric_heads | learned) - terms().phrase_stops
+
+
+def _singular_key(text: str) -> str:
+    """A match key with every word's plural dropped: 'principal components analysis' is the learned 'principal
+    component analysis'."""
+    return "".join(match_key(word) for word in normalize(text).split())
+
+
+@lru_cache(maxsize=1)
+def _method_phrases() -> frozenset[str]:
+    t = terms()
+    return frozenset(_singular_key(str(p)) for p in raw("learned_heads")["method_phrases"]
+                     if not (str(p).split()[0] in t.study_modifiers and str(p).split()[-1] in t.study_heads))
+
+
+def is_method_phrase(text: str) -> bool:
+    """Whether training data knows the phrase, ending in a task noun, as a method's name ('beam search'); a
+    study the paper performs ('statistical analysis', 'error analysis': a study modifier before a study noun),
+    which is neither a method nor a task, is not among them."""
+    return _singular_key(text) in _method_phrases()
 
 
 def known_aliases(label: str, canonical: str) -> list[str]:

@@ -160,7 +160,7 @@ def _plausible(name: str, family: str) -> bool:
     last = name.split()[-1]
     if family == "metric_context":
         return bool(lexicons.metrics().lookup(name)) or strong_name(name) and len(name.split()) == 1 or \
-            last.lower() in t.metric_heads
+            last.lower() in lexicons.metric_heads()
     if family == "task_context":
         gerund = last.endswith("ing") and last.lower() not in t.non_task_gerunds
         return (last.lower() in t.task_heads or gerund or strong_name(last)) and \
@@ -257,16 +257,64 @@ def dataset_list_cues(sentence: str) -> list[Cue]:
     return out
 
 
-def cell_cues(line: str, result_table: bool) -> list[Cue]:
+_HEADER_METRIC = re.compile(r"\s*(?P<n>[A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){1,3})\s*(?:\([^()]{0,20}\)|\[[^\[\]]{0,20}\])?\s*$")
+
+
+def header_metric(cell: str) -> str | None:
+    """A header cell that is a metric's name by how it is built: two to four words ending in a metric head
+    ('Disk efficiency', 'Frobenius error'), with at most a unit after it ('Total cost ($)')."""
+    m = _HEADER_METRIC.match(cell)
+    if m is None or m.group("n").split()[-1].lower() not in lexicons.metric_heads():
+        return None
+    return m.group("n")
+
+
+# 'Table 2:', 'Figure 3.', 'Fig. 4', then what the float shows: '(A) plot of the', 'the', 'effect of X on'
+_CAPTION_OPENING = re.compile(r"\s*(?:Table|Figure|Fig\.?)\s+[\w.]+\s*[:.]?\s*"
+                              r"(?:(?:a\s+)?(?:plots?|graphs?|curves?)\s+of\s+|effect\s+of\s+.{1,40}?\s+on\s+)?"
+                              r"(?:the\s+)?", re.IGNORECASE)
+_CAPTION_NAME = re.compile(r"(?P<n>[A-Za-z][\w'’-]*(?:\s+(?!(?:of|for|on|in|at|with|by|versus|vs|over|as|and|"
+                           r"between|under|per|from|to|when|across)\b)[A-Za-z][\w'’-]*){0,5})", re.IGNORECASE)
+
+
+def caption_metric(caption: str) -> Cue | None:
+    """The quantity a table or figure caption opens with, when it is a metric's name: 'Figure 3: Performance
+    ratio for the simulation ...', 'Plot of the squared Frobenius norm error of ...', 'Table 4: The Pearson's
+    correlation between ...'. A plot or a result table shows a measured quantity, and its caption names it first;
+    the name must be a known metric or two words or more ending in a metric head."""
+    opening = _CAPTION_OPENING.match(caption)
+    if opening is None or (m := _CAPTION_NAME.match(caption, opening.end())) is None:
+        return None
+    name = m.group("n")
+    words = name.split()
+    known = lexicons.metrics().lookup(name)
+    if not known and (len(words) < 2 or words[-1].lower() not in lexicons.metric_heads()):
+        return None
+    if len(words) > 1 and name.isupper():  # 'COST PER FULL-RATE STREAM': a caption set in capitals says no more
+        return None
+    if any(w.lower() in lexicons.terms().phrase_stops for w in words[1:-1]):  # 'SIDD outperforms other measures'
+        return None  # a sentence, not a name
+    return Cue(METRIC, name, m.start("n"), m.end("n"), "caption", 0.6)
+
+
+def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
     """Cues of one table row ('cell | cell | ...'): metric names among the cells (short forms such as 'P',
-    'R', 'F1' count here), and, in a result table (one with a metric header), a named first cell as a method."""
+    'R', 'F1' count here, but not a lower-case letter, which is a variable such as a p-value, nor a formula such
+    as 'p1 = 0.3'), in a header row (`header`) also a cell named like a metric (header_metric), and, in a
+    result table (one with a metric header), a named first cell as a method."""
     cues = []
     offset = 0
     for n, cell in enumerate(line.split(" | ")):
-        for word in re.finditer(r"[^\s()]+(?:\s+[^\s()\d]+){0,3}", cell):
+        found = []
+        for word in re.finditer(r"[^\s()=]+(?:\s+[^\s()=\d]+){0,3}", cell):
             token = word.group(0).strip(".,:;")
-            if lexicons.metrics().lookup(token):
-                cues.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
+            variable = len(token) == 1 and token.islower() or cell[word.start() + len(token):].lstrip().startswith("=")
+            if lexicons.metrics().lookup(token) and not variable:
+                found.append(Cue(METRIC, token, offset + word.start(), offset + word.start() + len(token), "table_header", 0.6))
+        if header and not found and (name := header_metric(cell)):
+            start = offset + cell.find(name)
+            found.append(Cue(METRIC, name, start, start + len(name), "table_header", 0.6))
+        cues += found
         name = re.match(rf"\s*(?P<n>{_NAME})", cell)
         if result_table and n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
@@ -287,9 +335,10 @@ def _column_kind(cell: str) -> str | None:
 
 
 def _column_entry(cell: str, kind: str) -> str | None:
-    """The name a listed cell gives: a dataset name as written; a task without its note ('DEP (UAS)' -> 'DEP')."""
+    """The name a listed cell gives, without a bracketed note and what follows it: 'DEP (UAS)' -> 'DEP',
+    'Advogato (AD)' -> 'Advogato', 'Hamsterster friendships (Shf) undirected' -> 'Hamsterster friendships'."""
     heads = lexicons.terms().dataset_heads
-    name = re.sub(r"\s*\([^()]*\)\s*$", "", cell).strip() if kind == TASK else cell
+    name = re.sub(r"\s*\(.*$", "", cell).strip()
     if not (2 <= len(re.findall(r"[A-Za-z]", name)) and len(name.split()) <= 5 and _named_cell(name)) or \
             lexicons.metrics().lookup(name) or name.lower() in heads or _column_kind(name) or \
             name.rstrip(".") in lexicons.terms().stop_names:  # 'Total', 'Average' rows
@@ -297,6 +346,18 @@ def _column_entry(cell: str, kind: str) -> str | None:
     if kind == TASK and (re.search(r"\d", name) or not all(w[0].isalpha() for w in name.split())):
         return None
     return name
+
+
+_MERGED_VALUES = re.compile(r"\d\s+[-+−]?\d")
+
+
+def _shift(header: list[str], row: list[str]) -> int:
+    """How far a row's cells sit left of the header's: a shorter row lacks a cell spanning rows on its left
+    ('Biomed' over three rows), so it aligns right; but when the parse merged some of its values into one cell
+    ('undirected 149700 5449275'), it is short on the right and aligns left."""
+    if any(_MERGED_VALUES.search(cell) for cell in row):
+        return 0
+    return max(len(header) - len(row), 0)
 
 
 def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
@@ -311,10 +372,9 @@ def column_cues(lines: list[str]) -> list[tuple[int, Cue]]:
             if kind is None:
                 continue
             along = cell.rstrip().endswith("→")
-            # a shorter row lacks a cell spanning rows on its left ('Biomed' over three rows): align it right
             places = [(header_row, k) for k in range(j + 1, len(row))] if along else \
-                [(r, j - max(len(row) - len(rows[r]), 0)) for r in range(header_row + 1, len(rows))
-                 if 0 <= j - max(len(row) - len(rows[r]), 0) < len(rows[r])]
+                [(r, j - _shift(row, rows[r])) for r in range(header_row + 1, len(rows))
+                 if 0 <= j - _shift(row, rows[r]) < len(rows[r])]
             for r, k in places:
                 text = rows[r][k].strip()
                 name = _column_entry(text, kind)
@@ -370,9 +430,11 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
                 continue  # a capitalised word opening a sentence is not a name by itself
             if not _plausible(name, family):
                 continue
+            start = m.start(group) + raw.find(name.split()[0])
+            if family == "task_phrase" and start > 0 and re.match(r"[A-Z][a-z]", name):
+                continue  # 'Cox regression', 'Gang scheduling': a proper name inside a sentence makes a method's name
             if family.startswith("proposed") and _introduces_dataset(sentence[m.end(group):]):
                 kind = DATASET  # "we introduce S2ORC, a large corpus of ..." proposes a dataset
-            start = m.start(group) + raw.find(name.split()[0])
             whole_heading = heading and _heading_is(sentence, start, len(name))
             cues.append(Cue(kind, name, start, start + len(name), family, _strength(family, strength, title, whole_heading)))
     cues += lexicon_cues(sentence)
@@ -381,7 +443,41 @@ def find_cues(sentence: str, title: bool = False, heading: bool = False) -> list
     cues += coordination_cues(sentence, cues)
     if title and (m := re.match(rf"\s*(?P<n>{_NAME})\s*:", sentence)) and valid_name(m.group("n"), METHOD):
         cues.append(Cue(METHOD, m.group("n"), m.start("n"), m.end("n"), "proposed_title", 0.95))
+    if title:
+        cues += title_task_cues(sentence)
     return cues
+
+
+# A title's main part: after a 'Name:' prefix, else before a subtitle; a verb of improvement opening it is no task
+_TITLE_MAIN = re.compile(rf"^\s*(?:{_NAME}\s*:\s*)?(?i:(?:improving|enhancing|boosting|towards?|revisiting|rethinking)\s+)?"
+                         r"(?P<t>[^:]+)")
+_NP = r"[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,4}?"
+# '<task> via|using|with|by|through <method>' and '<process> of <object> in|on|for ...'
+_TITLE_TASK = re.compile(rf"(?P<n>{_NP})\s+(?:via|using|with|by|through|based\s+on)\s+"
+                         rf"|(?P<m>[A-Za-z][\w-]*\s+of\s+(?:the\s+)?[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){{0,2}}?)"
+                         r"(?=\s+(?:in|on|for|with|via|using|by|from|under)\b|\s*$)", re.IGNORECASE)
+_NOMINAL = ("tion", "sion", "ment", "ing", "sis", "ance", "ence")
+
+
+def title_task_cues(title: str) -> list[Cue]:
+    """What a title says the paper does, by the way titles are written: '<task> via|using|with <method>'
+    ('Noisy Matrix Decomposition via Convex Relaxation', 'SPECTER: Document-level Representation Learning using
+    ...') and '<process> of <object> in ...' ('Improving Detection of Influential Nodes in Complex Networks').
+    The task's head is a process noun (a task head, or a nominalisation such as 'decomposition', 'learning'),
+    and a task is never a study the paper performs ('Analyses of ...')."""
+    t = lexicons.terms()
+    main = _TITLE_MAIN.match(title)
+    if main is None or (m := _TITLE_TASK.match(title, main.start("t"))) is None:
+        return []
+    group = "n" if m.group("n") else "m"
+    name = m.group(group)
+    words = name.lower().split()
+    head = words[-1] if group == "n" else words[0]
+    inner = [w for w in words if w not in ("of", "the")] if group == "m" else words
+    if not (head in t.task_heads or head.endswith(_NOMINAL)) or head in t.study_heads or \
+            head in t.non_task_gerunds or any(w in t.phrase_stops for w in inner) or len(inner) < 2:
+        return []
+    return [Cue(TASK, name.lower(), m.start(group), m.end(group), "title_task", 0.7)]
 
 
 @lru_cache(maxsize=1)

@@ -89,6 +89,7 @@ def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
         two = " ".join(words[-2:])
         kind = (METRIC if lexicons.metrics().lookup(pair.long) or lexicons.metrics().lookup(pair.short) else
                 DATASET if head in t.dataset_heads or two in t.dataset_heads or lexicons.datasets().lookup(pair.short) else
+                None if lexicons.is_method_phrase(pair.long) else
                 TASK if head in t.task_heads else METHOD if head in t.method_heads else None)
         if kind:
             out.append(Located(Cue(kind, pair.long, 0, len(pair.long), "abbreviation", 0.55), pair.passage,
@@ -104,6 +105,13 @@ def _typed(cue: Cue) -> Cue:
         if lexicons.metrics().lookup(cue.name):
             return Cue(METRIC, cue.name, cue.start, cue.end, cue.family, cue.strength)
     return cue
+
+
+def method_named(cue: Cue) -> bool:
+    """A task phrase that training data knows as a method's name ('beam search', 'logistic regression',
+    'principal component analysis') is no task. Nor is it made a method: the papers that mention such a method
+    seldom have it among their salient ones (SciREX's training documents: it lowered method F1 there)."""
+    return cue.type == TASK and lexicons.is_method_phrase(cue.name)
 
 
 def _is_word_char(text: str, i: int) -> bool:
@@ -151,7 +159,8 @@ def _noisy_or(strengths: list[float]) -> float:
 def rank_entities(passages: list[Passage], located: list[Located], pairs: list[Abbreviation]) -> list[Entity]:
     """Every candidate entity with its type, score and mentions, best first (not yet thresholded)."""
     clusters = _Clusters()
-    located = [Located(_typed(l.cue), l.passage, l.start, l.end) for l in located] + abbreviation_cues(pairs)
+    located = [Located(_typed(l.cue), l.passage, l.start, l.end) for l in located if not method_named(l.cue)] + \
+        abbreviation_cues(pairs)
     for pair in pairs:
         clusters.union(match_key(pair.short), match_key(pair.long))
     for item in located:
@@ -164,6 +173,9 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
     lowered = [p.text.lower() for p in passages]
     short_of = {match_key(p.long): p.short for p in pairs}
     long_keys = set(short_of)
+    longs_of: dict[str, list[str]] = defaultdict(list)
+    for pair in pairs:
+        longs_of[match_key(pair.short)].append(pair.long)
     entities = []
     for items in by_root.values():
         votes: dict[str, dict[str, float]] = defaultdict(dict)
@@ -174,12 +186,16 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         families = votes[label]
         if set(families) == {"abbreviation"} and label == METHOD:
             continue  # a bare abbreviation pair with a method-like head is too weak a sign
+        if label == METRIC and _defined_as_other(items, longs_of):
+            continue
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
         mentions = find_mentions(set(surfaces), passages, lowered)
         if not mentions or set(families) <= WEAK_FAMILIES and len(mentions) < _WEAK_ALONE_MENTIONS and \
                 not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
             continue  # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
+        if label == TASK and len(mentions) == 1 and passages[mentions[0].passage].kind == "text":
+            continue  # a task the paper names once in running text is a passing mention, not what it is about
         texts = Counter(m.text for m in mentions)
         name, canonical = _names(label, surfaces, texts, long_keys)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))
@@ -188,6 +204,16 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         entities.append(Entity(label, name, canonical, sorted(set(texts) - {name}), round(score, 4), proposed,
                                dict(families), mentions, evidence))
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
+
+
+def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> bool:
+    """A short form the paper defines is what its long form says: 'in terms of AD' names no metric when AD is
+    'Alzheimer's disease', whose words are no metric's (not a known metric, no metric head)."""
+    longs = [long for item in items for long in longs_of.get(match_key(item.cue.name), [])]
+    if not longs:
+        return False
+    heads = {match_key(h) for h in lexicons.metric_heads()}  # match keys: 'ratios' is 'ratio'
+    return not any(lexicons.metrics().lookup(long) or match_key(long.split()[-1]) in heads for long in longs)
 
 
 def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) -> tuple[str, str]:

@@ -180,3 +180,36 @@ def test_task_phrases_drop_verbs_and_gerunds_that_name_no_task():
     assert not any(t == "Task" for _, t, _ in cues("Results in the cross-lingual setting task are mixed."))
     assert not any(t == "Task" for _, t, _ in cues("Caching helps accelerate completion of jobs."))
     assert not any(t == "Task" for _, t, _ in cues("A model for parsing is trained."))
+
+
+@pytest.mark.parametrize("title, task", [
+    ("Noisy Matrix Decomposition via Convex Relaxation: Optimal Rates", "noisy matrix decomposition"),
+    ("GraphSum: Document-level Representation Learning using Citation Graphs", "document-level representation learning"),
+    ("IMPROVING DETECTION OF INFLUENTIAL NODES IN COMPLEX NETWORKS", "detection of influential nodes"),
+])
+def test_a_title_names_the_task_before_its_method_or_as_a_process_of_an_object(title, task):
+    assert ("title_task", "Task", task) in cues(title, title=True)
+    assert not any(f == "title_task" for f, _, _ in cues(title))
+
+
+@pytest.mark.parametrize("title", ["Training Deep Networks with Dropout",
+                                   "Stressful life events are not associated with the development of dementia",
+                                   "VESPA: Very large-scale Evolutionary and Selective Pressure Analyses",
+                                   "Analysis of Citation Graphs in Computer Science"])
+def test_a_title_without_a_process_noun_before_its_method_names_no_task(title):
+    assert not any(f == "title_task" for f, _, _ in cues(title, title=True))
+
+
+def test_a_reference_to_a_subsection_names_no_dataset():
+    assert not cues("The results on Subsection 4.2 show that the model trained on Subsection 3 data is better.")
+
+
+def test_only_a_name_before_a_colon_is_a_title_prefix():
+    assert ("title_task", "Task", "graph parsing") in cues("Graph parsing with transformers: a study", title=True)
+
+
+def test_a_proper_name_inside_a_sentence_makes_a_task_phrase_a_methods_name():
+    found = cues("Hazards were estimated with Cox regression and with the survival analysis of the cohort.")
+    assert ("task_phrase", "Task", "survival analysis") in found
+    assert not any(name.startswith("Cox") for _, kind, name in found if kind == "Task")
+    assert ("task_phrase", "Task", "Named entity recognition") in cues("Named entity recognition is hard.")
