@@ -16,7 +16,7 @@ from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.names import NameForm, broader, defines_otherwise, name_forms
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
-from kg.qa.text import squash, terms
+from kg.qa.text import squash, terms, tokens
 from kg.read.fulltext import lucene_phrase
 from kg.read.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
@@ -185,9 +185,9 @@ def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None
 def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
     each with the chunks its edges came from, and every paper whose own text (outside related work and
-    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more: the semantic extractor
-    keeps a paper's salient entities only, so a dataset a paper trains on in one paragraph and evaluates on in
-    another can lack its edge. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
+    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
+    title or abstract): the semantic extractor keeps a paper's salient entities only, so a dataset a paper trains
+    on in one paragraph and evaluates on in another can lack its edge. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
     its initialism). When neither finds a paper, the papers whose text names it at all. A paper scope does not
     narrow the list: the question asks across papers."""
     name = intent.names[0]
@@ -199,7 +199,6 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     forms = name_forms(name)
     long = forms[1].text if len(forms) > 1 and not forms[1].short else name  # what an initialism stands for
     typed: dict[str, dict] = {}
-    mentioned: dict[str, dict] = {}
     records: list = []
     searched: list[NameForm] = []
     for form in forms:
@@ -217,16 +216,12 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
         # extraction' is close to 'open information extraction' and another task)
         searched += [form, *(NameForm(n) for e in entities if e["match"] >= 100
                              for n in [e["properties"].get("name"), *(e["properties"].get("aliases") or [])] if n)]
-    for form in {f.text.lower(): f for f in reversed(searched)}.values():
-        for paper, record in _papers_mentioning(reader, form.text):
-            if _other_meaning(paper, form, long):
-                continue
-            seen = mentioned.setdefault(paper["paper_id"], {**paper, "evidence": []})
-            seen["evidence"] += [e for e in paper["evidence"]
-                                 if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
-            records.append(record)
-    papers = [*typed.values(), *(p for pid, p in mentioned.items()
-                                 if pid not in typed and len(p["evidence"]) >= MIN_MENTIONS)]
+    mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
+    records += found_by_text
+    # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
+    addresses = intent.relations == ("ADDRESSES",)
+    papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
+                                 and len(p["evidence"]) >= MIN_MENTIONS and (pid in framing or not addresses))]
     if not papers:
         papers = list(mentioned.values())
     papers = [{**p, "evidence": p["evidence"][:EVIDENCE_PER_PAPER]} for p in papers]
@@ -254,6 +249,34 @@ def _listed(reader: GraphReader, paper, rels: list, entities: list) -> dict:
     return {"paper_id": paper["id"], "title": paper.get("title"),
             "relations": sorted({rel.type for rel in rels}), "entities": sorted({e.get("name") or "" for e in entities}),
             "evidence": _evidence_for(reader, rels, EVIDENCE_PER_PAPER)}
+
+
+def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tuple[dict[str, dict], set[str], list]:
+    """The papers whose own text names any of `forms` (each paper once, with the distinct passages of all forms
+    as its evidence), those among them that name one in their title or abstract, and the records read."""
+    mentioned: dict[str, dict] = {}
+    framing: set[str] = set()
+    records = []
+    unique: dict[str, NameForm] = {}
+    for form in forms:
+        unique.setdefault(form.text.lower(), form)
+    for form in unique.values():
+        for paper, record in _papers_mentioning(reader, form.text):
+            if _other_meaning(paper, form, long):
+                continue
+            if _names_in_front(record["p"], form.text):
+                framing.add(paper["paper_id"])
+            seen = mentioned.setdefault(paper["paper_id"], {**paper, "evidence": []})
+            seen["evidence"] += [e for e in paper["evidence"]
+                                 if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
+            records.append(record)
+    return mentioned, framing, records
+
+
+def _names_in_front(paper, name: str) -> bool:
+    """Whether a paper's title or abstract holds `name` as whole words."""
+    said = f" {' '.join(tokens(' '.join([paper.get('title') or '', paper.get('abstract') or ''])))} "
+    return f" {' '.join(tokens(name))} " in said
 
 
 def _other_meaning(paper: dict, form: NameForm, long: str) -> bool:

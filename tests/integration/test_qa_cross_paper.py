@@ -26,13 +26,16 @@ MENTIONS = ("speech.pdf", "Acoustic Models for Narrative Retelling",
 RELATED = "Earlier work on syntax relied on treebanks such as the Penn Treebank [1]. " + prose(2, offset=5)
 # Papers naming a method only by its initialism, one of them an initialism of another method
 INITIALS = {
-    "svm.pdf": ("Classifying Relations With Few Labels",
+    "svm.pdf": ("Relation Extraction With Few Labels",
                 "We classify each sentence with a linear SVM trained on bag-of-words features. The SVM reaches an "
                 "accuracy of 81.2 on the held-out sentences. " + prose(3, offset=7)),
     "lda.pdf": ("Compact Features for Speaker Recognition",
                 "We reduce the features with linear discriminant analysis (LDA) before classification. The LDA "
                 "projection keeps ten dimensions. " + prose(3, offset=8)),
 }
+# A task the speaker paper names in two passages of its own, and addresses neither in its title nor its abstract
+ASIDES = ("Unlike relation extraction, speaker recognition needs no labelled sentences. ",
+          "The projection would serve relation extraction as well, which we leave to others. ")
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +48,9 @@ def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     paths[name] = write(folder, name, experiments_paper(title, text, RELATED))
     paths |= {name: write(folder, name, experiments_paper(title, text, prose(2, offset=6)))
               for name, (title, text) in INITIALS.items()}
+    title, text = INITIALS["lda.pdf"]
+    long_text = f"{ASIDES[0]}{text} {prose(16, offset=1)} {ASIDES[1]}"  # longer than a chunk: two passages
+    paths["lda.pdf"] = write(folder, "lda.pdf", experiments_paper(title, long_text, prose(2, offset=6)))
     reset_db()
     report = Ingestor(settings, driver, workers=0, embed=False).run(list(paths.values()))
     assert [p.status for p in report.papers] == ["ingested"] * 5, report.as_json()
@@ -95,3 +101,8 @@ def test_an_initialism_the_paper_defines_as_something_else_is_not_the_method_ask
     assert papers["lda.pdf"] not in {p["paper_id"] for p in result.papers or []}
     result = ask(driver, get_schema(), "Which papers use linear discriminant analysis?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["lda.pdf"]]
+
+
+def test_a_task_is_addressed_by_the_paper_that_states_it_up_front_not_by_one_naming_it_aside(driver, papers):
+    result = ask(driver, get_schema(), "Which papers address relation extraction?")
+    assert [p["paper_id"] for p in result.papers or []] == [papers["svm.pdf"]]
