@@ -13,7 +13,7 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
-from kg.qa.names import NameForm, broader, defines_otherwise, name_forms
+from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, task_object
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -222,6 +222,10 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     addresses = intent.relations == ("ADDRESSES",)
     papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
                                  and len(p["evidence"]) >= MIN_MENTIONS and (pid in framing or not addresses))]
+    if not papers and addresses and task_object(long):  # the task's object, stated up front
+        naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
+        papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]
+        records += [r for r in found_by_text if r["p"]["id"] in {p["paper_id"] for p in papers}]
     if not papers:
         papers = list(mentioned.values())
     papers = [{**p, "evidence": p["evidence"][:EVIDENCE_PER_PAPER]} for p in papers]

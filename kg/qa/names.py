@@ -5,6 +5,8 @@ vector machines" the papers that write "SVMs".
 - A name followed by the noun of its kind in lower case ("the Europarl corpus", "the WMT benchmark", "the BM25
   model"): papers often write the name alone, and the graph stores it so. A capitalised noun is part of the name
   ("the Penn Treebank").
+- A task named by its object and its process ("web spam detection") is stated by its object alone in some papers
+  ("Combating Web Spam"): `task_object`, used only when no paper is found otherwise.
 - A name of three words or more has a short form made of its words' initials ("support vector machines": "SVMs",
   "SVM"). A short form is ambiguous ("LDA" is also linear discriminant analysis), so a paper found by it only
   counts when it does not define the short form as something else (`defines_otherwise`).
@@ -47,6 +49,22 @@ def name_forms(name: str) -> list[NameForm]:
         forms.append(NameForm(short, short=True))
     seen: set[str] = set()
     return [f for f in forms if not (f.text.lower() in seen or seen.add(f.text.lower()))]
+
+
+# Nouns of the process a task performs on its object ('web spam detection': detecting web spam).
+_PROCESS = re.compile(r"\s+(?:detection|recognition|classification|extraction|identification|prediction|"
+                      r"label(?:l)?ing|tagging|parsing|segmentation|linking|resolution|generation|translation|"
+                      r"summari[sz]ation|retrieval|answering|disambiguation|filtering|ranking|estimation|analysis)$",
+                      re.I)
+
+
+def task_object(name: str) -> str | None:
+    """What a task named by its object and its process works on ('web spam detection' -> 'web spam'): a paper
+    that addresses the task often names only the object where it states its problem ('Combating Web Spam').
+    None unless the name ends in a process noun and two words or more remain (one word, 'entity' of 'entity
+    linking', names too much)."""
+    found = _PROCESS.sub("", " ".join(name.split()))
+    return found if found != " ".join(name.split()) and len(found.split()) >= 2 else None
 
 
 def initialism(name: str) -> str | None:

@@ -33,6 +33,10 @@ INITIALS = {
                 "We reduce the features with linear discriminant analysis (LDA) before classification. The LDA "
                 "projection keeps ten dimensions. " + prose(3, offset=8)),
 }
+# A paper stating its task by the task's object alone ('comment spam', not 'comment spam detection')
+SPAM = ("spam.pdf", "Combating Comment Spam With Rules",
+        f"We filter comment spam on news sites with hand-written rules. {prose(16, offset=2)} The rules catch most "
+        "comment spam within a day of its posting.")
 # A task the speaker paper names in two passages of its own, and addresses neither in its title nor its abstract
 ASIDES = ("Unlike relation extraction, speaker recognition needs no labelled sentences. ",
           "The projection would serve relation extraction as well, which we leave to others. ")
@@ -51,9 +55,11 @@ def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     title, text = INITIALS["lda.pdf"]
     long_text = f"{ASIDES[0]}{text} {prose(16, offset=1)} {ASIDES[1]}"  # longer than a chunk: two passages
     paths["lda.pdf"] = write(folder, "lda.pdf", experiments_paper(title, long_text, prose(2, offset=6)))
+    name, title, text = SPAM
+    paths[name] = write(folder, name, experiments_paper(title, text, prose(2, offset=6)))
     reset_db()
     report = Ingestor(settings, driver, workers=0, embed=False).run(list(paths.values()))
-    assert [p.status for p in report.papers] == ["ingested"] * 5, report.as_json()
+    assert [p.status for p in report.papers] == ["ingested"] * 6, report.as_json()
     return {name: paper_id(file_sha256(path)) for name, path in paths.items()}
 
 
@@ -106,3 +112,9 @@ def test_an_initialism_the_paper_defines_as_something_else_is_not_the_method_ask
 def test_a_task_is_addressed_by_the_paper_that_states_it_up_front_not_by_one_naming_it_aside(driver, papers):
     result = ask(driver, get_schema(), "Which papers address relation extraction?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["svm.pdf"]]
+
+
+def test_a_task_no_paper_names_whole_is_found_by_its_object_in_a_title(driver, papers):
+    result = ask(driver, get_schema(), "Which papers address comment spam detection?")
+    assert [p["paper_id"] for p in result.papers or []] == [papers["spam.pdf"]]
+    assert all("comment spam" in item["text"].lower() for item in result.papers[0]["evidence"])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms
+from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, task_object
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -46,3 +46,14 @@ def test_an_entity_whose_names_leave_out_words_of_the_name_asked_is_a_wider_thin
     assert not broader(["open information extraction"], "Open Information Extraction")
     assert not broader(["OIE", "open information extraction"], "open information extraction")  # one name is it
     assert not broader(["support vector machine"], "support vector machines")  # another number, not fewer words
+
+
+@pytest.mark.parametrize("task, obj", [
+    ("web spam detection", "web spam"),
+    ("semantic role labeling", "semantic role"),
+    ("entity linking", None),  # one word left names too much
+    ("open information extraction", "open information"),
+    ("semantic parsing of questions", None),  # no process noun at its end
+])
+def test_a_task_named_by_its_object_and_process_is_stated_by_its_object(task, obj):
+    assert task_object(task) == obj
