@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from bench.stamp import header, write_json
+from bench.stamp import commit, header, write_json
 from bench.cross_qa import QUESTIONS, cross_questions, report, score
 from cli.output import console
 from extractors.model import paper_id
@@ -59,5 +59,5 @@ def cross_qa_bench(
             console.print(f"{mark}[{r.split}] {r.question}\n     expected {r.expected}\n     answered {r.answered}",
                           highlight=False)
     if out:
-        write_json(out, {**header(), "corpus": str(corpus), "questions": str(questions),
+        write_json(out, {**header(), "commit": commit(), "corpus": str(corpus), "questions": str(questions),
                          "embeddings": embed is not None, "figures": figures, "rows": [asdict(r) for r in rows]})

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from bench.gold_sets import DEV, HELD_OUT, report_groups
 from bench.qa import HIT_K, Summary, by_kind, gold_items, run_baseline, run_system
-from bench.stamp import header, write_json
+from bench.stamp import commit, header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg.db import store
@@ -54,7 +54,7 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
     _print(system, baseline, show)
     by_group = _by_group(system, baseline, corpus / "MANIFEST.tsv")
     if out:
-        write_json(out, {**header(), "vectors": embed is not None, "system": system.as_dict(),
+        write_json(out, {**header(), "commit": commit(), "vectors": embed is not None, "system": system.as_dict(),
                          "baseline": baseline.as_dict(), "groups": by_group})
 
 

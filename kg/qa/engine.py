@@ -13,9 +13,10 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
+from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, task_object
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
-from kg.qa.text import squash, terms
+from kg.qa.text import squash, terms, tokens
 from kg.read.fulltext import lucene_phrase
 from kg.read.queries import PaperMatch, edge_dict, node_dict
 from ontology.loader import Schema
@@ -148,9 +149,13 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
 # ------------------------------------------------------------------ intent answers (None: let retrieval answer)
 
 def _graph(records, *keys: str) -> dict[str, list]:
+    """The nodes and edges under `keys` of the records, each once; a record without a key adds nothing for it (a
+    cross-paper answer mixes papers found by their edges and papers found by their text)."""
     nodes, edges = {}, {}
     for r in records:
         for key in keys:
+            if key not in r.keys():
+                continue
             value = r[key]
             for item in value if isinstance(value, list) else [value]:
                 if item is None:
@@ -179,28 +184,63 @@ def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None
 
 def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
-    each with the chunks its edges came from; when no paper has such an edge, the papers whose text names it
-    outside related work and references (kg.qa.graph.PAPERS_MENTIONING). A paper scope does not narrow the list:
-    the question asks across papers."""
+    each with the chunks its edges came from, and every paper whose own text (outside related work and
+    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
+    title or abstract): the semantic extractor keeps a paper's salient entities only, so a dataset a paper trains
+    on in one paragraph and evaluates on in another can lack its edge. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
+    its initialism). When neither finds a paper, the papers whose text names it at all. A paper scope does not
+    narrow the list: the question asks across papers."""
     name = intent.names[0]
     if intent.relations == ("CITES",):
         records = reader.run(q.PAPERS_CITING, name=name, limit=PAPERS_LISTED)
         papers = [_listed(reader, r["p"], [r["r"]], [r["e"]]) for r in records]
         return _papers_answer(intent, papers, records, "p", "r", "e") if papers else None
-    entities = reader.resolve(name)
-    records = []
-    if entities:
-        types = _USE_LIKE if intent.relations == ("USES",) else list(intent.relations)
-        records = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
-                             skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
-    if records:
-        papers = [_listed(reader, r["p"], r["rels"], r["entities"]) for r in records]
-        return _papers_answer(intent, papers, records, "p", "rels", "entities")
-    return _papers_mentioning(reader, intent, name)
+    types = _USE_LIKE if intent.relations == ("USES",) else list(intent.relations)
+    forms = name_forms(name)
+    long = forms[1].text if len(forms) > 1 and not forms[1].short else name  # what an initialism stands for
+    typed: dict[str, dict] = {}
+    records: list = []
+    searched: list[NameForm] = []
+    for form in forms:
+        entities = [e for e in reader.resolve(form.text)
+                    if not broader([e["properties"].get("name"), *(e["properties"].get("aliases") or [])], form.text)]
+        found = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
+                           skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED) if entities else []
+        for r in found:
+            paper = _listed(reader, r["p"], r["rels"], r["entities"])
+            if paper["paper_id"] not in typed and not _other_meaning(paper, form, long):
+                typed[paper["paper_id"]] = paper
+                records.append(r)
+        # the text names the entity by the name asked and by every other name the graph knows it by, when the
+        # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
+        # extraction' is close to 'open information extraction' and another task)
+        searched += [form, *(NameForm(n) for e in entities if e["match"] >= 100
+                             for n in [e["properties"].get("name"), *(e["properties"].get("aliases") or [])] if n)]
+    mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
+    records += found_by_text
+    # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
+    addresses = intent.relations == ("ADDRESSES",)
+    papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
+                                 and len(p["evidence"]) >= MIN_MENTIONS and (pid in framing or not addresses))]
+    if not papers and addresses and task_object(long):  # the task's object, stated up front
+        naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
+        papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]
+        records += [r for r in found_by_text if r["p"]["id"] in {p["paper_id"] for p in papers}]
+    if not papers:
+        papers = list(mentioned.values())
+    papers = [{**p, "evidence": p["evidence"][:EVIDENCE_PER_PAPER]} for p in papers]
+    if not papers:
+        return None
+    rels = [rel for r in records if "rels" in r.keys() for rel in r["rels"]]
+    confidence = sum(rel.get("confidence", 0.5) for rel in rels) / len(rels) if typed else 0.3
+    return _papers_answer(intent, papers, records, confidence=confidence)
 
 
 PAPERS_LISTED = 50  # papers a cross-paper answer lists at most
 EVIDENCE_PER_PAPER = 2  # evidence items per listed paper
+# Passages of its own text that must name an entity for a paper without a typed edge to be listed with the papers
+# that have one: a single mention is as often a passing remark (an analogy, a footnote) as a use.
+MIN_MENTIONS = EVIDENCE_PER_PAPER
 # What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it, and
 # what it proposes.
 _USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
@@ -215,34 +255,70 @@ def _listed(reader: GraphReader, paper, rels: list, entities: list) -> dict:
             "evidence": _evidence_for(reader, rels, EVIDENCE_PER_PAPER)}
 
 
-def _papers_mentioning(reader: GraphReader, intent: Intent, name: str) -> Answer | None:
+def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tuple[dict[str, dict], set[str], list]:
+    """The papers whose own text names any of `forms` (each paper once, with the distinct passages of all forms
+    as its evidence), those among them that name one in their title or abstract, and the records read."""
+    mentioned: dict[str, dict] = {}
+    framing: set[str] = set()
+    records = []
+    unique: dict[str, NameForm] = {}
+    for form in forms:
+        unique.setdefault(form.text.lower(), form)
+    for form in unique.values():
+        for paper, record in _papers_mentioning(reader, form.text):
+            if _other_meaning(paper, form, long):
+                continue
+            if _names_in_front(record["p"], form.text):
+                framing.add(paper["paper_id"])
+            seen = mentioned.setdefault(paper["paper_id"], {**paper, "evidence": []})
+            seen["evidence"] += [e for e in paper["evidence"]
+                                 if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
+            records.append(record)
+    return mentioned, framing, records
+
+
+def _names_in_front(paper, name: str) -> bool:
+    """Whether a paper's title or abstract holds `name` as whole words."""
+    said = f" {' '.join(tokens(' '.join([paper.get('title') or '', paper.get('abstract') or ''])))} "
+    return f" {' '.join(tokens(name))} " in said
+
+
+def _other_meaning(paper: dict, form: NameForm, long: str) -> bool:
+    """A paper found by an initialism whose evidence defines it as something else ('LDA' as linear discriminant
+    analysis when latent Dirichlet allocation was asked for)."""
+    return form.short and defines_otherwise([item["text"] for item in paper["evidence"]], form.text, long)
+
+
+def _papers_mentioning(reader: GraphReader, name: str) -> list[tuple[dict, Any]]:
+    """(listed paper, record) of each paper whose own text names `name` as a phrase, with its best passages."""
     phrase = lucene_phrase(name)
     if not phrase:
-        return None
+        return []
     records = reader.run(q.PAPERS_MENTIONING, index=reader.index("fulltext", "Chunk", "text"), text=phrase,
                          skip=_NOT_OWN_WORK, k=PAPERS_LISTED * 4, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED)
-    papers = []
+    out = []
     for r in records:
         paper = r["p"]
         reader.known_paper(paper["sha256"], paper["id"], paper.get("title"))
         titles = {paper["sha256"]: {"paper_id": paper["id"], "title": paper.get("title")}}
-        papers.append({"paper_id": paper["id"], "title": paper.get("title"), "relations": ["MENTIONS"],
-                       "entities": [name],
-                       "evidence": [evidence_item(chunk_row(hit), titles, float(hit["score"] or 0.0))
-                                    for hit in r["hits"]]})
-    return _papers_answer(intent, papers, records, "p", confidence=0.3) if papers else None
+        out.append(({"paper_id": paper["id"], "title": paper.get("title"), "relations": ["MENTIONS"],
+                     "entities": [name],
+                     "evidence": [evidence_item(chunk_row(hit), titles, float(hit["score"] or 0.0))
+                                  for hit in r["hits"]]}, r))
+    return out
 
 
 def _papers_answer(intent: Intent, papers: list[dict], records, *keys: str, confidence: float | None = None) -> Answer:
-    """The listed papers as the answer: each title once, the first evidence of every paper as the evidence."""
+    """The listed papers as the answer: each title once, the first evidence of every paper as the evidence. The
+    graph holds what `keys` name in the records (by default a paper, its edges and their entities)."""
     if confidence is None:
         rels = [rel for r in records for rel in (r[keys[1]] if isinstance(r[keys[1]], list) else [r[keys[1]]])]
         confidence = sum(rel.get("confidence", 0.5) for rel in rels) / max(1, len(rels))
     how = "" if confidence >= 0.5 else " (from their text: no typed edge names it)"
     return Answer(answer=f"{len(papers)} paper(s){how}: " + "; ".join(p["title"] or p["paper_id"] for p in papers),
                   intent=intent.name, confidence=round(confidence, 3),
-                  evidence=[p["evidence"][0] for p in papers if p["evidence"]], graph=_graph(records, *keys),
-                  papers=papers)
+                  evidence=[p["evidence"][0] for p in papers if p["evidence"]],
+                  graph=_graph(records, *(keys or ("p", "rels", "entities"))), papers=papers)
 
 
 def _definition(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:

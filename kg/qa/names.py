@@ -1,0 +1,102 @@
+"""The names a cross-paper question's entity goes by in papers, by conventions of scientific English, so that
+"which papers use the Europarl corpus" finds the dataset a paper calls "Europarl", and "which papers use support
+vector machines" the papers that write "SVMs".
+
+- A name followed by the noun of its kind in lower case ("the Europarl corpus", "the WMT benchmark", "the BM25
+  model"): papers often write the name alone, and the graph stores it so. A capitalised noun is part of the name
+  ("the Penn Treebank").
+- A task named by its object and its process ("web spam detection") is stated by its object alone in some papers
+  ("Combating Web Spam"): `task_object`, used only when no paper is found otherwise.
+- A name of three words or more has a short form made of its words' initials ("support vector machines": "SVMs",
+  "SVM"). A short form is ambiguous ("LDA" is also linear discriminant analysis), so a paper found by it only
+  counts when it does not define the short form as something else (`defines_otherwise`).
+
+Pure functions on strings: nothing here knows a paper or a field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kg.qa.text import abbreviations, tokens
+
+# Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
+_KIND_NOUN = re.compile(r"\s+(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?|models?|methods?|"
+                        r"algorithms?|approach(?:es)?|systems?|tasks?|problems?|metrics?|measures?|scores?)$")
+_LINKING = frozenset("of the and for in on to with a an".split())
+MIN_INITIALS = 3  # two letters ('PT', 'ML') name too many things to stand for one name
+
+
+@dataclass(frozen=True)
+class NameForm:
+    text: str
+    short: bool = False  # an initialism of the name asked: a paper found by it must not define it otherwise
+
+
+def name_forms(name: str) -> list[NameForm]:
+    """The name as asked, without the noun of its kind when a name remains, and its initialism (plural and
+    singular when the name is a plural), each once, in that order."""
+    name = " ".join(name.split())
+    forms = [NameForm(name)]
+    bare = _KIND_NOUN.sub("", name)
+    if bare != name and bare.strip():
+        forms.append(NameForm(bare))
+    short = initialism(bare)
+    if short:
+        plural = bare.lower().endswith("s") and not bare.lower().endswith("ss")
+        forms += [NameForm(f"{short}s", short=True)] if plural else []
+        forms.append(NameForm(short, short=True))
+    seen: set[str] = set()
+    return [f for f in forms if not (f.text.lower() in seen or seen.add(f.text.lower()))]
+
+
+# Nouns of the process a task performs on its object ('web spam detection': detecting web spam).
+_PROCESS = re.compile(r"\s+(?:detection|recognition|classification|extraction|identification|prediction|"
+                      r"label(?:l)?ing|tagging|parsing|segmentation|linking|resolution|generation|translation|"
+                      r"summari[sz]ation|retrieval|answering|disambiguation|filtering|ranking|estimation|analysis)$",
+                      re.I)
+
+
+def task_object(name: str) -> str | None:
+    """What a task named by its object and its process works on ('web spam detection' -> 'web spam'): a paper
+    that addresses the task often names only the object where it states its problem ('Combating Web Spam').
+    None unless the name ends in a process noun and two words or more remain (one word, 'entity' of 'entity
+    linking', names too much)."""
+    found = _PROCESS.sub("", " ".join(name.split()))
+    return found if found != " ".join(name.split()) and len(found.split()) >= 2 else None
+
+
+def initialism(name: str) -> str | None:
+    """The capitals of a name's words' initials ('support vector machines' -> 'SVM'), linking words left out;
+    None for a name of fewer than MIN_INITIALS such words, or one already written with capitals inside a word
+    (an acronym or a product name has no initialism of its own)."""
+    words = [w for w in re.findall(r"[A-Za-z][\w']*", name.replace("-", " ")) if w.lower() not in _LINKING]
+    if len(words) < MIN_INITIALS or any(any(c.isupper() for c in w[1:]) for w in words):
+        return None
+    return "".join(w[0].upper() for w in words)
+
+
+def broader(names: list[str | None], asked: str) -> bool:
+    """Whether one of an entity's names (its name and aliases) leaves out words of the name asked and none is the
+    name asked: 'information extraction' is close to 'open information extraction' by spelling and a wider thing.
+    (A name without the noun of its kind is a form of its own, `name_forms`, so 'Europarl' is found for 'Europarl
+    corpus' as itself.)"""
+    words = set(tokens(asked))
+    found = [set(tokens(n)) for n in names if n]
+    return words not in found and any(n < words for n in found)
+
+
+def defines_otherwise(texts: list[str], short: str, long: str) -> bool:
+    """Whether passages define the short form `short` (or its plural) as something whose initials are not those
+    of `long`: 'linear discriminant analysis (LDA)' for 'latent Dirichlet allocation'."""
+    wanted = short.removesuffix("s").lower()
+    asked = [w for w in tokens(long) if w not in _LINKING]
+    for text in texts:
+        for found_short, found_long in abbreviations(text):
+            if found_short.removesuffix("s").lower() != wanted:
+                continue
+            words = [w for w in tokens(found_long) if w not in _LINKING]
+            if [w.removesuffix("s") for w in words] != [w.removesuffix("s") for w in asked]:
+                return True
+    return False

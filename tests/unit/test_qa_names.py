@@ -1,0 +1,59 @@
+"""The names a cross-paper question's entity goes by (kg.qa.names), on hand-written names and passages."""
+
+import pytest
+
+from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, task_object
+
+
+@pytest.mark.parametrize("name, forms", [
+    ("Europarl corpus", ["Europarl corpus", "Europarl"]),
+    ("WMT benchmarks", ["WMT benchmarks", "WMT"]),
+    ("Penn Treebank", ["Penn Treebank"]),  # a capitalised kind noun is part of the name
+    ("support vector machines", ["support vector machines", "SVMs", "SVM"]),
+    ("latent Dirichlet allocation", ["latent Dirichlet allocation", "LDA"]),
+    ("conditional random field model", ["conditional random field model", "conditional random field", "CRF"]),
+    ("TextRunner", ["TextRunner"]),
+    ("entity linking", ["entity linking"]),  # two words: no initialism
+])
+def test_a_name_goes_by_itself_its_bare_name_and_its_initialism(name, forms):
+    assert [f.text for f in name_forms(name)] == forms
+
+
+def test_no_initialism_of_short_names_or_names_written_with_inner_capitals():
+    assert initialism("bag of concepts") is None  # 'of' gives no letter: two words
+    assert initialism("Generalized BiLSTM Tagger") is None
+    assert initialism("word sense disambiguation") == "WSD"
+
+
+def test_a_short_form_defined_as_something_else_is_another_name():
+    other = ["We project the features with linear discriminant analysis (LDA) before training."]
+    same = ["Topics come from latent Dirichlet allocation (LDA) with 100 topics."]
+    assert defines_otherwise(other, "LDA", "latent Dirichlet allocation")
+    assert not defines_otherwise(same, "LDA", "latent Dirichlet allocation")
+    assert not defines_otherwise(["We train a linear SVM."], "SVM", "support vector machines")  # used, not defined
+    assert not defines_otherwise(["Support Vector Machines (SVMs) separate the classes."], "SVMs",
+                                 "support vector machines")
+
+
+def test_only_an_initialism_is_marked_short():
+    assert name_forms("support vector machines") == [NameForm("support vector machines"), NameForm("SVMs", short=True),
+                                                     NameForm("SVM", short=True)]
+    assert name_forms("WMT benchmarks") == [NameForm("WMT benchmarks"), NameForm("WMT")]
+
+
+def test_an_entity_whose_names_leave_out_words_of_the_name_asked_is_a_wider_thing():
+    assert broader(["Information Extraction", "IE"], "open information extraction")
+    assert not broader(["open information extraction"], "Open Information Extraction")
+    assert not broader(["OIE", "open information extraction"], "open information extraction")  # one name is it
+    assert not broader(["support vector machine"], "support vector machines")  # another number, not fewer words
+
+
+@pytest.mark.parametrize("task, obj", [
+    ("web spam detection", "web spam"),
+    ("semantic role labeling", "semantic role"),
+    ("entity linking", None),  # one word left names too much
+    ("open information extraction", "open information"),
+    ("semantic parsing of questions", None),  # no process noun at its end
+])
+def test_a_task_named_by_its_object_and_process_is_stated_by_its_object(task, obj):
+    assert task_object(task) == obj
