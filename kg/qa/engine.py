@@ -13,7 +13,7 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
-from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, task_object
+from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, spells_otherwise, task_object
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -202,8 +202,8 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     records: list = []
     searched: list[NameForm] = []
     for form in forms:
-        entities = [e for e in reader.resolve(form.text)
-                    if not broader([e["properties"].get("name"), *(e["properties"].get("aliases") or [])], form.text)]
+        entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
+                    and not (form.short and spells_otherwise(_names(e), form.text, long))]
         found = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
                            skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED) if entities else []
         for r in found:
@@ -215,7 +215,7 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
         # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
         # extraction' is close to 'open information extraction' and another task)
         searched += [form, *(NameForm(n) for e in entities if e["match"] >= 100
-                             for n in [e["properties"].get("name"), *(e["properties"].get("aliases") or [])] if n)]
+                             for n in _names(e) if n)]
     mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
     records += found_by_text
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
@@ -246,6 +246,11 @@ MIN_MENTIONS = EVIDENCE_PER_PAPER
 _USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
 # Sections whose mentions of a name say nothing about what the paper itself does.
 _NOT_OWN_WORK = r"(?s).*\b(related work|previous work|prior work|background|references|bibliography|future work)\b.*"
+
+
+def _names(entity) -> list[str | None]:
+    """An entity's name and aliases, as the reader's resolve returns it."""
+    return [entity["properties"].get("name"), *(entity["properties"].get("aliases") or [])]
 
 
 def _listed(reader: GraphReader, paper, rels: list, entities: list) -> dict:

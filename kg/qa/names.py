@@ -91,12 +91,23 @@ def defines_otherwise(texts: list[str], short: str, long: str) -> bool:
     """Whether passages define the short form `short` (or its plural) as something whose initials are not those
     of `long`: 'linear discriminant analysis (LDA)' for 'latent Dirichlet allocation'."""
     wanted = short.removesuffix("s").lower()
-    asked = [w for w in tokens(long) if w not in _LINKING]
     for text in texts:
         for found_short, found_long in abbreviations(text):
-            if found_short.removesuffix("s").lower() != wanted:
-                continue
-            words = [w for w in tokens(found_long) if w not in _LINKING]
-            if [w.removesuffix("s") for w in words] != [w.removesuffix("s") for w in asked]:
+            if found_short.removesuffix("s").lower() == wanted and not _same_name(found_long, long):
                 return True
     return False
+
+
+def spells_otherwise(names: list[str | None], short: str, long: str) -> bool:
+    """Whether one of an entity's names (its name and aliases) is another long form of the short form `short`:
+    the graph's 'linear discriminant analysis', known as 'LDA', is not the 'LDA' of 'latent Dirichlet allocation'
+    (ingestion stores a paper's defined short form as an alias of what it stands for)."""
+    wanted = short.removesuffix("s").lower()
+    return any(n and (initialism(n) or "").lower() == wanted and not _same_name(n, long) for n in names)
+
+
+def _same_name(one: str, other: str) -> bool:
+    """Whether two long forms are the same words, linking words and plural endings aside."""
+    def words(name: str) -> list[str]:
+        return [w.removesuffix("s") for w in tokens(name) if w not in _LINKING]
+    return words(one) == words(other)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, task_object
+from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, spells_otherwise, task_object
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -33,6 +33,14 @@ def test_a_short_form_defined_as_something_else_is_another_name():
     assert not defines_otherwise(["We train a linear SVM."], "SVM", "support vector machines")  # used, not defined
     assert not defines_otherwise(["Support Vector Machines (SVMs) separate the classes."], "SVMs",
                                  "support vector machines")
+
+
+def test_an_entity_named_as_another_long_form_of_the_short_form_is_another_thing():
+    asked = "latent Dirichlet allocation"
+    assert spells_otherwise(["linear discriminant analysis", "LDA"], "LDA", asked)
+    assert not spells_otherwise(["Latent Dirichlet Allocation", "LDA"], "LDA", asked)  # case aside, the same
+    assert not spells_otherwise(["LDA"], "LDA", asked)  # the short form alone says nothing of its meaning
+    assert not spells_otherwise(["support vector machine", None], "SVMs", "support vector machines")
 
 
 def test_only_an_initialism_is_marked_short():
