@@ -11,7 +11,7 @@ from rich.table import Table
 
 from bench.claims import CLAIMS, Scored, claim_rows, summary
 from bench.gold_sets import report_groups
-from bench.stamp import dated, header, write_json
+from bench.stamp import RESULTS, dated, header, write_json
 from cli.output import console
 from extractors.model import paper_id
 from kg.db import store

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import defaultdict
 
 from extractors.body import Placed
 from extractors.model import Box, Chunk, Equation, Float, Section, element_id

@@ -8,7 +8,6 @@ from neo4j import Driver
 from api import auth, deps, params
 from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
                         ErrorBody, LocateResponse, VerifyRequest, VerifyResponse)
-from kg.read import queries
 from kg.read.cypher_workers import CypherWorkers
 from kg.read.coverage import coverage
 from kg.find.locate import locate

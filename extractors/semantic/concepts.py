@@ -16,7 +16,7 @@ from extractors.semantic.passages import FRONT, Passage
 _TERM = r"(?P<t>[A-Za-z][\w-]*+(?:\s+[\w-]++){0,3}?)"
 _DEFINITIONS = (
     (re.compile(rf"\b[Ww]e\s+(?:define|call|denote|refer\s+to)\s+(?:the\s+|a\s+|an\s+)?{_TERM}\s+as\b"), 0.85),
-    (re.compile(rf"\b[Ww]e\s+call\s+(?:this|these|it|them)\s+(?:[\w-]+\s+){{0,2}}?(?P<t>[\w-]+(?:\s+[\w-]+){{0,2}}?)\s*[.,]"), 0.7),
+    (re.compile(r"\b[Ww]e\s+call\s+(?:this|these|it|them)\s+(?:[\w-]+\s+){0,2}?(?P<t>[\w-]+(?:\s+[\w-]+){0,2}?)\s*[.,]"), 0.7),
     (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+(?:is|are)\s+defined\s+as\b"), 0.85),
     (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+refers?\s+to\b"), 0.75),
     (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+(?:is|are)\s+(?:a|an)\s+(?P<h>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+(?:that|which|where|whose|in\s+which)\b"), 0.6),

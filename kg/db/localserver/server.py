@@ -325,7 +325,7 @@ class LocalNeo4j:
                 self.stop()
                 raise ServerError(
                     f"another Neo4j (its data under {answering}) answers on Bolt port {self.settings.bolt_port}",
-                    hint=f"stop that server, or choose other ports with PAPERKG_BOLT_PORT and PAPERKG_HTTP_PORT",
+                    hint="stop that server, or choose other ports with PAPERKG_BOLT_PORT and PAPERKG_HTTP_PORT",
                 )
             return
         self.stop()
