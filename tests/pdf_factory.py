@@ -519,6 +519,20 @@ def _hanging_entries(w: Writer, entries: int) -> None:
             w.line(line, size=9, x_offset=12)
 
 
+def indented_bibliography(entries: int) -> tuple[bytes, int]:
+    """An author-year bibliography whose entries indent their first line, as paragraphs do, their further lines
+    flush with the column (Word templates and older proceedings), running across columns and onto the next page;
+    returns the PDF and the count."""
+    w = _introduced("Entries Set as Paragraphs", 2, 14)
+    w.heading("References")
+    for n in range(entries):
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width - 12)
+        w.line(head, size=9, x_offset=12)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width) if rest else []:
+            w.line(line, size=9)
+    return w.bytes(), entries
+
+
 def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]

@@ -7,8 +7,8 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, letter_paper,
-                               marker_line_bibliography, plain_word_bibliography, write)
+from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, indented_bibliography,
+                               letter_paper, marker_line_bibliography, plain_word_bibliography, write)
 
 SHA = "0" * 64
 
@@ -145,6 +145,17 @@ def test_author_year_list_across_columns_and_pages_counts_every_entry(tmp_path, 
     doc = parse_pdf(write(tmp_path, "bib.pdf", data))
     assert doc.page_count == (3 if columns == 2 else 1)
     assert len(doc.references) == count
+    assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_entries_indenting_their_first_line_like_paragraphs_are_counted(tmp_path):
+    """No marker, no space between entries, the first line of each entry indented and the rest flush: the
+    indented lines open the entries (the list's first line is one), across columns and pages."""
+    data, count = indented_bibliography(60)
+    doc = parse_pdf(write(tmp_path, "indented.pdf", data))
+    assert doc.page_count == 2
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
     assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
 
 
