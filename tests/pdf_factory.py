@@ -436,6 +436,39 @@ def wide_display_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def equation_array_paper() -> tuple[bytes, EquationTruth]:
+    """A two-column paper with an equation array whose rows are numbered one by one ("(5)", "(6)", "(7)", as
+    eqnarray and align set them) and, below it, a two-row display numbered once on its last row."""
+    truth = EquationTruth()
+    w = Writer(columns=2)
+    w.line("Equation Arrays", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("2 Updates")
+    w.paragraph(prose(4) + " The three updates are as follows.")
+
+    def rows(formulas: list[str], labels: list[str | None]) -> None:
+        w.space(6)
+        w._advance(14 * len(formulas) + 6)
+        for formula, label in zip(formulas, labels):
+            w.page.insert_text((w.x() + 40, w.y + 10), formula, fontname=ITALIC, fontsize=10)
+            if label:
+                tag = f"({label})"
+                tag_x = w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
+                w.page.insert_text((tag_x, w.y + 10), tag, fontname=REGULAR, fontsize=10)
+            w.y += 14
+        w.y += 4
+
+    array = ["u = a + b - c", "v = u + d + e", "w = v - f + g"]
+    rows(array, ["5", "6", "7"])
+    truth.numbered += [(label, w.page_number, formula) for label, formula in zip(["5", "6", "7"], array)]
+    w.paragraph(prose(3, offset=1) + " Their sum is then bounded.")
+    rows(["s = u + v + w", "+ x + y"], [None, "8"])
+    truth.numbered.append(("8", w.page_number, "s = u + v + w + x + y"))
+    w.paragraph(prose(4, offset=2))
+    return w.bytes(), truth
+
+
 @dataclass
 class BibEntry:
     marker: str | None
