@@ -566,6 +566,23 @@ def indented_bibliography(entries: int) -> tuple[bytes, int]:
     return w.bytes(), entries
 
 
+def small_block_bibliography(entries: int) -> tuple[bytes, int, str]:
+    """A journal's small text block printed on a larger sheet (ACM's format on A4): wide margins, the running head
+    on the block's first row, well below the top of the page, over a bibliography that turns the page. Returns
+    the PDF, the count and the running head."""
+    head = "ACM Journal of Tests, Vol. 3, No. 2"
+    w = Writer(columns=1, margin=140)
+    w.line("A Paper in a Small Format", size=14, font=BOLD, center=True)
+    w.space(8)
+    w.heading("1 Introduction")
+    w.paragraph(prose(10))
+    w.heading("References")
+    _hanging_entries(w, entries)
+    for page in w.doc:  # in the list's own type, on the block's first row
+        page.insert_text((w.margin, w.margin - 10), head, fontname=REGULAR, fontsize=9)
+    return w.bytes(), entries, head
+
+
 def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]

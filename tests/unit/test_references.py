@@ -8,7 +8,8 @@ from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, indented_bibliography,
-                               letter_paper, marker_line_bibliography, plain_word_bibliography, write)
+                               letter_paper, marker_line_bibliography, plain_word_bibliography, small_block_bibliography,
+                               write)
 
 SHA = "0" * 64
 
@@ -157,6 +158,16 @@ def test_entries_indenting_their_first_line_like_paragraphs_are_counted(tmp_path
     assert len(doc.references) == count
     assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
     assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_a_running_head_on_the_text_blocks_first_row_is_no_entry(tmp_path):
+    """A running head set on the first row of a small text block, far inside the page's top band, recurs on every
+    page at that place: it is page furniture, not an entry where the bibliography turns the page."""
+    data, count, head = small_block_bibliography(40)
+    doc = parse_pdf(write(tmp_path, "small.pdf", data))
+    assert doc.page_count >= 2 and len({r.page for r in doc.references}) == 2
+    assert len(doc.references) == count
+    assert not any(head in r.raw for r in doc.references)
 
 
 def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
