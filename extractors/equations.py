@@ -13,7 +13,8 @@ import re
 from extractors.floats import body_size, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
 
-LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:\.\d{1,3})*[a-z]?)\s*\)\s*$")
+# "(3)", "(3.2)", "(A1)", "(A.1)", "(2a)", and chapter-equation numbers joined by a hyphen or dash, "(2-1)", "(2–1)"
+LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
 MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
 WORD_RE = re.compile(r"[A-Za-z]{4,}")
 RELATION_RE = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")

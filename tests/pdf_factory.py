@@ -413,6 +413,24 @@ def equation_numbering_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def dashed_numbering_paper() -> tuple[bytes, EquationTruth]:
+    """Displays numbered by chapter and equation joined with a hyphen ("(2-1)", as many engineering journals and
+    theses number them), and prose that ends in "pages (3-5)" at the right edge."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.heading("2 Model")
+    w.paragraph(prose(3))
+    truth.numbered.append(("2-1", _display(w, "L = a + b = c", "2-1"), "L = a + b = c"))
+    w.paragraph(prose(2, offset=1))
+    truth.numbered.append(("2-2", _display(w, "f = g * h", "2-2"), "f = g * h"))
+    right_aligned = "as the derivation in the appendix shows on pages (3-5)"
+    w.page.insert_text((w.x() + w.col_width - pymupdf.get_text_length(right_aligned, fontname=REGULAR, fontsize=10),
+                        w.y + 10), right_aligned, fontname=REGULAR, fontsize=10)
+    w.y += 14
+    w.paragraph(prose(3, offset=3))
+    return w.bytes(), truth
+
+
 def wide_display_paper() -> tuple[bytes, EquationTruth]:
     """A two-column page with a display as wide as the page between the columns' paragraphs (REVTeX's widetext),
     centred across the gutter and numbered at the page's right edge."""
