@@ -540,11 +540,12 @@ TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citation
                "documents", "evaluation", "models", "captions"]
 
 
-def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int]:
+def author_year_bibliography(entries: int, columns: int = 2, heading: str = "References") -> tuple[bytes, int]:
     """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
-    line, some on two or three) runs across columns and onto the next page; returns the PDF and the count."""
+    line, some on two or three) runs across columns and onto the next page, under `heading`; returns the PDF and
+    the count."""
     w = _introduced("A Paper With a Long Bibliography", columns, 14)
-    w.heading("References")
+    w.heading(heading)
     _hanging_entries(w, entries)
     return w.bytes(), entries
 

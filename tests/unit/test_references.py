@@ -170,6 +170,15 @@ def test_a_running_head_on_the_text_blocks_first_row_is_no_entry(tmp_path):
     assert not any(head in r.raw for r in doc.references)
 
 
+@pytest.mark.parametrize("heading", ["References and Notes", "Reference", "Works Cited"])
+def test_a_bibliography_under_another_name_of_its_heading_is_read(tmp_path, heading):
+    """Journals name the heading differently; an author-year list (no markers to find it by) is read under each."""
+    data, count = author_year_bibliography(30, heading=heading)
+    doc = parse_pdf(write(tmp_path, "named.pdf", data))
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
 def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
     data, count = marker_line_bibliography(30)
     refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
