@@ -12,7 +12,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from bench import stamp
+from bench import corpus_check, stamp
 from bench.gold_sets import per_group, report_groups
 from bench.gold_years import YEARS, gold_years
 from cli.output import console
@@ -91,11 +91,18 @@ def structure(
                                          "(default: bench/results/structure-<UTC time>.json)"),
     years: Path = typer.Option(YEARS, "--years", exists=True, dir_okay=False,
                                help="the publication year each gold paper prints (TSV: paper, year, where)"),
+    check: Path = typer.Option(corpus_check.CHECK, "--corpus-check", exists=True, dir_okay=False,
+                               help="numbered equations and reference counts of non-gold corpus papers, counted by "
+                                    "hand (TSV); scored on those of its papers the corpus holds"),
 ) -> None:
     """Parse every PDF in the corpus, score those with a gold file, print precision/recall/F1."""
     from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`
 
     printed = gold_years(years)
+    checked = corpus_check.load(check)
+    if clash := corpus_check.overlap(checked, gold):
+        raise typer.BadParameter(f"papers in both the corpus check and the gold: {', '.join(clash)}",
+                                 param_hint="--corpus-check")
     golds = {p.stem: json.loads(p.read_text()) | ({"year": printed[p.stem]} if p.stem in printed else {})
              for p in sorted(gold.glob("*.json"))}
     pdfs = sorted(corpus.glob("*.pdf"))
@@ -148,8 +155,14 @@ def structure(
                   f"median {pages_per_second:.1f} pages/s (parse + chunk, one core)")
     for name, message in failures.items():
         console.print(f"[red]failed[/] {name}: {message}", highlight=False)
+    check_totals = corpus_check.score(checked, ours)
+    check_papers = sorted(stem for stem in checked if stem in ours)
+    if check_papers:
+        console.print(_table(f"corpus check: {len(check_papers)} non-gold papers counted by hand ({check.name})",
+                             check_totals))
     result = {"paperkg": _summary(totals), "pages_per_second_median": pages_per_second,
               "parsed": len(ours), "pdfs": len(pdfs), "failures": failures,
+              "corpus_check": {"file": check.name, "papers": check_papers, **_summary(check_totals)},
               "groups": {name: {"papers": named[name], **_summary(t)} for name, t in group_totals.items()},
               "per_paper": {stem: _summary(s) for stem, s in scores.items()}}
     if baseline:

@@ -13,7 +13,8 @@ import re
 from extractors.floats import body_size, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
 
-LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:\.\d{1,3})*[a-z]?)\s*\)\s*$")
+# "(3)", "(3.2)", "(A1)", "(A.1)", "(2a)", and chapter-equation numbers joined by a hyphen or dash, "(2-1)", "(2–1)"
+LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
 MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
 WORD_RE = re.compile(r"[A-Za-z]{4,}")
 RELATION_RE = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
@@ -103,6 +104,13 @@ def in_display_column(page: PageLayout, line: Line, anchor: Line) -> bool:
     return line.column == anchor.column or (page.columns > 1 and line.bbox[0] < mid < line.bbox[2])
 
 
+def row_of(page: PageLayout, label_line: Line) -> list[Line]:
+    """The lines on a label's printed row in its display column: the row of an equation array that the label
+    numbers, which the display of a neighbouring label must not take."""
+    return [l for l in page.lines if in_display_column(page, l, label_line) and l.bbox[1] < label_line.bbox[3]
+            and l.bbox[3] > label_line.bbox[1]]
+
+
 def display_lines(page: PageLayout, anchor: Line, size: float, taken: set[int]) -> list[Line]:
     """The formula lines around an anchor: same column (or across the gutter), next to it and not running text."""
     near = [l for l in page.lines if in_display_column(page, l, anchor) and id(l) not in taken and l is not anchor
@@ -161,12 +169,13 @@ def find_equations(pages: list[PageLayout], sha256: str, floats: list[Float] = (
         regions = [f.bbox for f in floats if f.page == page.page]
         taken = {id(l) for l in page.lines if inside(l.bbox, regions)}
         edges = column_edges(page, size)
-        for label_line, label in numbered_labels(page, edges):
-            if inside(label_line.bbox, regions):
-                continue
-            lines = display_lines(page, label_line, size, taken)
+        labels = [(line, label) for line, label in numbered_labels(page, edges) if not inside(line.bbox, regions)]
+        for label_line, label in labels:
+            rows = {id(l) for other, _ in labels if other is not label_line for l in row_of(page, other)}
+            lines = display_lines(page, label_line, size, taken | rows)  # an array's rows: one equation each
             taken.update(id(l) for l in lines)
-            text = " ".join(LABEL_RE.sub("", l.text).strip() if l is label_line else l.text.strip() for l in lines)
+            text = " ".join(t for t in (LABEL_RE.sub("", l.text).strip() if l is label_line else l.text.strip()
+                                        for l in lines) if t)  # a label alone on its line adds no word
             box = union(l.bbox for l in lines)
             out.append(Equation(id=element_id("equation", sha256, page.page, *(round(v, 1) for v in box)),
                                 label=label, text=text.strip(), page=page.page, bbox=box))

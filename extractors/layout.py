@@ -24,6 +24,7 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|demi|[.\-_,+]b$|[.\-_,]bd\b|[.\-_,]bi
 _ITALIC_NAME = re.compile(r"italic|oblique|[.\-_,]i$|[.\-_,]bi$|^cmti|^cmmi", re.I)
 _PAGE_NUMBER = re.compile(r"^(page\s+)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
+_EDGE_MIN_LINES = 8  # a page with fewer lines is not read for running heads outside its bands
 _BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
 
@@ -235,31 +236,51 @@ def _cluster(boxes: list[BBox], grid: float) -> list[BBox]:
 # --- page furniture -----------------------------------------------------------------------------
 
 
-def _furniture_key(line: Line, height: float) -> tuple[str, int] | None:
-    """Text (digits blanked) and position of a line in the top or bottom band, else None."""
+def _in_band(line: Line, height: float) -> bool:
     mid = (line.bbox[1] + line.bbox[3]) / 2
-    if _BAND * height < mid < (1 - _BAND) * height:
+    return not _BAND * height < mid < (1 - _BAND) * height
+
+
+def _edge_rows(lines: list[Line]) -> set[int]:
+    """Ids of the lines on a page's first and last printed row. A journal's small text block printed on a larger
+    sheet (ACM's format on A4) sets its running heads there, well inside the page's bands. A page of a few lines
+    has no rows set apart from its text: none."""
+    upright = [line for line in lines if not line.vertical]
+    if len(upright) < _EDGE_MIN_LINES:
+        return set()
+    top = min(upright, key=lambda line: line.bbox[1])
+    bottom = max(upright, key=lambda line: line.bbox[3])
+    return {id(line) for line in upright for edge in (top, bottom)
+            if edge.bbox[1] <= (line.bbox[1] + line.bbox[3]) / 2 <= edge.bbox[3]}
+
+
+def _furniture_key(line: Line, height: float, edge: bool = False) -> tuple[str, int] | None:
+    """Text (digits blanked) and position of a line in the top or bottom band or on the page's first or last
+    row (`edge`), else None."""
+    if not (edge or _in_band(line, height)):
         return None
     return _DIGITS.sub("#", line.text.lower()), round(line.bbox[1] / 4)
 
 
 def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
-    """Band lines that recur at the same place on at least two pages: running heads and feet."""
+    """Band or edge-row lines that recur at the same place on at least two pages: running heads and feet."""
     seen: dict[tuple[str, int], set[int]] = defaultdict(set)
     for layout in pages:
+        edges = _edge_rows(layout.lines)
         for line in layout.lines:
-            key = _furniture_key(line, layout.height)
+            key = _furniture_key(line, layout.height, id(line) in edges)
             if key is not None:
                 for near in (-1, 0, 1):
                     seen[(key[0], key[1] + near)].add(layout.page)
     return {key for key, on in seen.items() if len(on) >= 2}
 
 
-def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]]) -> bool:
-    key = _furniture_key(line, height)
+def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], edge: bool = False) -> bool:
+    """A repeated band or edge-row line, or a page number in a band."""
+    key = _furniture_key(line, height, edge)
     if key is None:
         return False
-    return key in repeated or bool(_PAGE_NUMBER.match(line.text.strip()))
+    return key in repeated or _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip()))
 
 
 def _text_extent(lines: list[Line]) -> tuple[float, float]:
@@ -284,7 +305,8 @@ def _is_sideways(lines: list[Line]) -> bool:
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
-    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated)]
+    edges = _edge_rows(layout.lines)
+    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated, id(line) in edges)]
     left, right = _text_extent(lines)
     sideways = _is_sideways(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]

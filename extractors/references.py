@@ -1,8 +1,9 @@
 """The bibliography: lines of the References section split into entries, each parsed into fields.
 
 Entries start at a sequential marker ("[12]", "12.") when the list is numbered; otherwise at the
-left edge of a hanging-indent list, or after a vertical gap when entries are spaced apart, or, as
-a last resort, at an author-list start after a line that ended an entry with a period.
+left edge of a hanging-indent list (or at the indent of a list whose entries indent their first line, as
+paragraphs do), or after a vertical gap when entries are spaced apart, or, as a last resort, at an
+author-list start after a line that ended an entry with a period.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def layout_starts(lines: list[Line]) -> list[int]:
     edges = left_edges(lines)
     size = Counter(round(l.size) for l in lines).most_common(1)[0][0]
     flush = [abs(l.bbox[0] - edges[(l.page, l.column)]) < 0.3 * size for l in lines]
-    if 0.1 < sum(flush) / len(lines) < 0.8:  # hanging indent: first lines flush, the rest indented
-        return [i for i, f in enumerate(flush) if f]
+    if 0.1 < sum(flush) / len(lines) < 0.8:  # two indents; the list's first line opens an entry, so its indent is
+        return [i for i, f in enumerate(flush) if f == flush[0]]  # the entries' (flush: hanging; else a paragraph's)
     gaps = [0.0] + [b.bbox[1] - a.bbox[3] if a.page == b.page and a.column == b.column else 0.0
                     for a, b in zip(lines, lines[1:])]
     pitch = sorted(g for g in gaps if g > -size)[len(gaps) // 2] if gaps else 0.0

@@ -32,7 +32,10 @@ _KNOWN = re.compile(
     r"summary|declarations?)$", re.I)
 _FRONT = re.compile(r"^(abstract|keywords?|key words|index terms|categories and subject descriptors|"
                     r"general terms|ccs concepts|acm reference format)\b", re.I)
-REFERENCES = re.compile(r"^(references|bibliography|literature cited)$", re.I)
+# the bibliography's heading under the names journals give it ("References and Notes": Science; "Reference": many
+# Word templates; "Works Cited": MLA)
+REFERENCES = re.compile(r"^(references?|references and notes|notes and references|bibliography|literature cited|"
+                        r"cited literature|works cited)$", re.I)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
           "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
 

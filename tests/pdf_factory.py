@@ -413,6 +413,24 @@ def equation_numbering_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def dashed_numbering_paper() -> tuple[bytes, EquationTruth]:
+    """Displays numbered by chapter and equation joined with a hyphen ("(2-1)", as many engineering journals and
+    theses number them), and prose that ends in "pages (3-5)" at the right edge."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.heading("2 Model")
+    w.paragraph(prose(3))
+    truth.numbered.append(("2-1", _display(w, "L = a + b = c", "2-1"), "L = a + b = c"))
+    w.paragraph(prose(2, offset=1))
+    truth.numbered.append(("2-2", _display(w, "f = g * h", "2-2"), "f = g * h"))
+    right_aligned = "as the derivation in the appendix shows on pages (3-5)"
+    w.page.insert_text((w.x() + w.col_width - pymupdf.get_text_length(right_aligned, fontname=REGULAR, fontsize=10),
+                        w.y + 10), right_aligned, fontname=REGULAR, fontsize=10)
+    w.y += 14
+    w.paragraph(prose(3, offset=3))
+    return w.bytes(), truth
+
+
 def wide_display_paper() -> tuple[bytes, EquationTruth]:
     """A two-column page with a display as wide as the page between the columns' paragraphs (REVTeX's widetext),
     centred across the gutter and numbered at the page's right edge."""
@@ -433,6 +451,39 @@ def wide_display_paper() -> tuple[bytes, EquationTruth]:
     for column, offset in ((0, 1), (1, 3)):
         w.column, w.y = column, y + 20
         w.paragraph(prose(4, offset=offset))
+    return w.bytes(), truth
+
+
+def equation_array_paper() -> tuple[bytes, EquationTruth]:
+    """A two-column paper with an equation array whose rows are numbered one by one ("(5)", "(6)", "(7)", as
+    eqnarray and align set them) and, below it, a two-row display numbered once on its last row."""
+    truth = EquationTruth()
+    w = Writer(columns=2)
+    w.line("Equation Arrays", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("2 Updates")
+    w.paragraph(prose(4) + " The three updates are as follows.")
+
+    def rows(formulas: list[str], labels: list[str | None]) -> None:
+        w.space(6)
+        w._advance(14 * len(formulas) + 6)
+        for formula, label in zip(formulas, labels):
+            w.page.insert_text((w.x() + 40, w.y + 10), formula, fontname=ITALIC, fontsize=10)
+            if label:
+                tag = f"({label})"
+                tag_x = w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
+                w.page.insert_text((tag_x, w.y + 10), tag, fontname=REGULAR, fontsize=10)
+            w.y += 14
+        w.y += 4
+
+    array = ["u = a + b - c", "v = u + d + e", "w = v - f + g"]
+    rows(array, ["5", "6", "7"])
+    truth.numbered += [(label, w.page_number, formula) for label, formula in zip(["5", "6", "7"], array)]
+    w.paragraph(prose(3, offset=1) + " Their sum is then bounded.")
+    rows(["s = u + v + w", "+ x + y"], [None, "8"])
+    truth.numbered.append(("8", w.page_number, "s = u + v + w + x + y"))
+    w.paragraph(prose(4, offset=2))
     return w.bytes(), truth
 
 
@@ -489,11 +540,12 @@ TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citation
                "documents", "evaluation", "models", "captions"]
 
 
-def author_year_bibliography(entries: int, columns: int = 2) -> tuple[bytes, int]:
+def author_year_bibliography(entries: int, columns: int = 2, heading: str = "References") -> tuple[bytes, int]:
     """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
-    line, some on two or three) runs across columns and onto the next page; returns the PDF and the count."""
+    line, some on two or three) runs across columns and onto the next page, under `heading`; returns the PDF and
+    the count."""
     w = _introduced("A Paper With a Long Bibliography", columns, 14)
-    w.heading("References")
+    w.heading(heading)
     _hanging_entries(w, entries)
     return w.bytes(), entries
 
@@ -517,6 +569,37 @@ def _hanging_entries(w: Writer, entries: int) -> None:
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)
+
+
+def indented_bibliography(entries: int) -> tuple[bytes, int]:
+    """An author-year bibliography whose entries indent their first line, as paragraphs do, their further lines
+    flush with the column (Word templates and older proceedings), running across columns and onto the next page;
+    returns the PDF and the count."""
+    w = _introduced("Entries Set as Paragraphs", 2, 14)
+    w.heading("References")
+    for n in range(entries):
+        head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width - 12)
+        w.line(head, size=9, x_offset=12)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width) if rest else []:
+            w.line(line, size=9)
+    return w.bytes(), entries
+
+
+def small_block_bibliography(entries: int) -> tuple[bytes, int, str]:
+    """A journal's small text block printed on a larger sheet (ACM's format on A4): wide margins, the running head
+    on the block's first row, well below the top of the page, over a bibliography that turns the page. Returns
+    the PDF, the count and the running head."""
+    head = "ACM Journal of Tests, Vol. 3, No. 2"
+    w = Writer(columns=1, margin=140)
+    w.line("A Paper in a Small Format", size=14, font=BOLD, center=True)
+    w.space(8)
+    w.heading("1 Introduction")
+    w.paragraph(prose(10))
+    w.heading("References")
+    _hanging_entries(w, entries)
+    for page in w.doc:  # in the list's own type, on the block's first row
+        page.insert_text((w.margin, w.margin - 10), head, fontname=REGULAR, fontsize=9)
+    return w.bytes(), entries, head
 
 
 def _bib_text(n: int) -> str:

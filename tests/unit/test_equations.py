@@ -4,7 +4,8 @@ import pytest
 from extractors.equations import find_equations
 from extractors.layout import read_layout
 from extractors.model import Float, Line, PageLayout, Span
-from tests.pdf_factory import equation_numbering_paper, equations_paper, wide_display_paper
+from tests.pdf_factory import (dashed_numbering_paper, equation_array_paper, equation_numbering_paper, equations_paper,
+                               wide_display_paper)
 
 SHA = "0" * 64
 
@@ -75,3 +76,19 @@ def test_a_display_as_wide_as_a_two_column_page_is_numbered_at_the_page_edge():
     data, truth = wide_display_paper()
     equations = find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
     assert [(e.label, e.page, e.text) for e in equations] == truth.numbered
+
+
+def test_each_numbered_row_of_an_equation_array_is_its_own_equation():
+    """Rows numbered one by one are as many equations, each with its own formula (a row's neighbours belong to
+    their own numbers); a display numbered once on its last row keeps both its rows."""
+    data, truth = equation_array_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    equations = find_equations(pages, SHA)
+    assert [(e.label, e.page, e.text) for e in equations if e.label] == truth.numbered
+
+
+def test_chapter_numbers_joined_by_a_hyphen_label_displays_and_prose_stays_prose():
+    data, truth = dashed_numbering_paper()
+    equations = find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
+    assert [(e.label, e.page, e.text) for e in equations if e.label] == truth.numbered
+    assert not any("pages" in e.text for e in equations)

@@ -7,8 +7,9 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, letter_paper,
-                               marker_line_bibliography, plain_word_bibliography, write)
+from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, indented_bibliography,
+                               letter_paper, marker_line_bibliography, plain_word_bibliography, small_block_bibliography,
+                               write)
 
 SHA = "0" * 64
 
@@ -146,6 +147,36 @@ def test_author_year_list_across_columns_and_pages_counts_every_entry(tmp_path, 
     assert doc.page_count == (3 if columns == 2 else 1)
     assert len(doc.references) == count
     assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_entries_indenting_their_first_line_like_paragraphs_are_counted(tmp_path):
+    """No marker, no space between entries, the first line of each entry indented and the rest flush: the
+    indented lines open the entries (the list's first line is one), across columns and pages."""
+    data, count = indented_bibliography(60)
+    doc = parse_pdf(write(tmp_path, "indented.pdf", data))
+    assert doc.page_count == 2
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+    assert doc.references[-1].raw.endswith(f"Proc. Conf. {count - 1}.")
+
+
+def test_a_running_head_on_the_text_blocks_first_row_is_no_entry(tmp_path):
+    """A running head set on the first row of a small text block, far inside the page's top band, recurs on every
+    page at that place: it is page furniture, not an entry where the bibliography turns the page."""
+    data, count, head = small_block_bibliography(40)
+    doc = parse_pdf(write(tmp_path, "small.pdf", data))
+    assert doc.page_count >= 2 and len({r.page for r in doc.references}) == 2
+    assert len(doc.references) == count
+    assert not any(head in r.raw for r in doc.references)
+
+
+@pytest.mark.parametrize("heading", ["References and Notes", "Reference", "Works Cited"])
+def test_a_bibliography_under_another_name_of_its_heading_is_read(tmp_path, heading):
+    """Journals name the heading differently; an author-year list (no markers to find it by) is read under each."""
+    data, count = author_year_bibliography(30, heading=heading)
+    doc = parse_pdf(write(tmp_path, "named.pdf", data))
+    assert len(doc.references) == count
+    assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
 
 
 def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):

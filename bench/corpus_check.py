@@ -1,0 +1,38 @@
+"""The corpus check of `kg bench structure`: numbered equations and bibliography sizes of corpus papers outside the
+gold set, counted by hand (bench/structure_corpus_check.tsv says how). The gold set's dev half scores 1.000 on both,
+so it cannot show what still fails, and its held-out half must not be read while tuning; this check can, without
+spending the held-out half. It is scored by the gold's own rules (extractors/scoring.py)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from extractors.scoring import Counts, aggregate, references_correct, score_floats
+
+CHECK = Path(__file__).resolve().parent / "structure_corpus_check.tsv"
+
+
+def load(path: Path) -> dict[str, dict]:
+    """Paper stem -> a gold-shaped record ({"equations": {"numbered": [...]}, "references_count": n})."""
+    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    out = {}
+    for row in csv.DictReader(rows, delimiter="\t"):
+        labels = [] if row["equations"].strip() == "-" else row["equations"].split()
+        numbered = [{"page": int(page), "label": label} for page, label in (item.split(":", 1) for item in labels)]
+        out[row["paper"]] = {"equations": {"numbered": numbered}, "references_count": int(row["references"])}
+    return out
+
+
+def score(check: dict[str, dict], predictions: dict[str, dict]) -> dict[str, Counts]:
+    """Equations (F1 by label, page rate) and references (share of papers within max(1, 5 %)) over the papers of
+    the check that were parsed."""
+    return aggregate([{"equations": score_floats(gold["equations"]["numbered"], predictions[stem].get("equations", [])),
+                       "references": Counts(int(references_correct(gold["references_count"],
+                                                                   predictions[stem].get("references_count"))), 1, 1)}
+                      for stem, gold in check.items() if stem in predictions])
+
+
+def overlap(check: dict[str, dict], gold_dir: Path) -> list[str]:
+    """Check papers that have a gold file: they would count twice and leak the gold into the check."""
+    return sorted(stem for stem in check if (gold_dir / f"{stem}.json").exists())
