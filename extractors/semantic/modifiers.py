@@ -1,0 +1,67 @@
+"""One capitalised word that the paper writes as the first word of longer names: 'Cox' in 'Cox regression' and
+'Cox proportional hazards', 'Gibbs' in 'Gibbs sampler', 'Gaussian' in 'Gaussian noise'. Such a word (a person's
+name made an adjective, or an adjective of one) names no method or metric by itself; the name is the phrase it
+opens, when that phrase ends in a head noun of the entity's kind ('Gibbs sampler': a method head), else there is
+no entity. A proper name of a method ('Transformer', 'Mallet') is written alone or before a verb or a
+function word as often as not, so it stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+
+from extractors.semantic import lexicons
+from extractors.semantic.passages import Passage
+from extractors.semantic.patterns import METHOD, METRIC, strong_name
+from extractors.semantic.salience import Entity, find_mentions
+
+MIN_MENTIONS = 2  # one mention says too little: 'Adam optimizer' is written once where 'Adam' is the name
+SHARE = 0.75  # of the running-text mentions that go on with a lower-case content word
+_NEXT = re.compile(r"(?:['’]s)?[ \t]+(?P<w>[a-z][a-z-]*)\b")
+
+
+def _plain_word(name: str) -> bool:
+    return " " not in name and name[:1].isupper() and not strong_name(name)
+
+
+def _followers(e: Entity, passages: list[Passage]) -> list[str | None]:
+    """The lower-case content word after each running-text mention (None: a function word, a capital, a
+    bracket or punctuation follows)."""
+    stops = lexicons.terms().phrase_stops
+    out: list[str | None] = []
+    for m in e.mentions:
+        if passages[m.passage].kind != "text":
+            continue
+        found = _NEXT.match(passages[m.passage].text, m.end)
+        word = found.group("w") if found else None
+        out.append(word if word and word not in stops and not word.endswith("ly") else None)
+    return out
+
+
+def _heads(label: str) -> frozenset[str]:
+    return lexicons.terms().method_heads if label == METHOD else lexicons.metric_heads()
+
+
+def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[Entity]:
+    """Each method or metric named by one plain capitalised word that at least SHARE of its running-text
+    mentions (MIN_MENTIONS or more) continue with a lower-case word: renamed to the word and the head noun
+    that follows it most often, with the mentions of that phrase, or left out when no head noun follows."""
+    out = []
+    for e in entities:
+        if e.label not in (METHOD, METRIC) or not _plain_word(e.name):
+            out.append(e)
+            continue
+        followers = _followers(e, passages)
+        content = [w for w in followers if w]
+        if len(followers) < MIN_MENTIONS or len(content) < SHARE * len(followers):
+            out.append(e)
+            continue
+        heads = Counter(w for w in content if w in _heads(e.label))
+        if not heads:
+            continue
+        name = f"{e.name} {heads.most_common(1)[0][0]}"
+        mentions = find_mentions({name}, passages)
+        out.append(replace(e, name=name, canonical=name, aliases=[], mentions=mentions))
+    return out
