@@ -3,7 +3,8 @@
 name made an adjective, or an adjective of one) names no method or metric by itself; the name is the phrase it
 opens, when that phrase ends in a head noun of the entity's kind ('Gibbs sampler': a method head), else there is
 no entity. A proper name of a method ('Transformer', 'Mallet') is written alone or before a verb or a
-function word as often as not, so it stays.
+function word as often as not, so it stays. A metric's short form that the text writes before nouns ('VBR
+video') names a kind of thing, not a measure.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ def _plain_word(name: str) -> bool:
 
 
 def _followers(e: Entity, passages: list[Passage]) -> list[str | None]:
-    """The lower-case content word after each running-text mention (None: a function word, a capital, a
-    bracket or punctuation follows)."""
+    """The lower-case content word after each running-text mention of the name itself (None: a function word,
+    a capital, a bracket or punctuation follows; a defined long form's mentions do not count)."""
     stops = lexicons.terms().phrase_stops
     out: list[str | None] = []
     for m in e.mentions:
-        if passages[m.passage].kind != "text":
+        if passages[m.passage].kind != "text" or m.text != e.name:
             continue
         found = _NEXT.match(passages[m.passage].text, m.end)
         word = found.group("w") if found else None
@@ -44,13 +45,20 @@ def _heads(label: str) -> frozenset[str]:
     return lexicons.terms().method_heads if label == METHOD else lexicons.metric_heads()
 
 
+def _short_form(name: str) -> bool:
+    return " " not in name and strong_name(name)
+
+
 def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[Entity]:
     """Each method or metric named by one plain capitalised word that at least SHARE of its running-text
     mentions (MIN_MENTIONS or more) continue with a lower-case word: renamed to the word and the head noun
-    that follows it most often, with the mentions of that phrase, or left out when no head noun follows."""
+    that follows it most often, with the mentions of that phrase, or left out when no head noun follows.
+    A metric's short form written so ('VBR video', 'CBR data': a kind of thing, not a measure of it) is left
+    out when no metric head follows it, and otherwise kept as it is ('BLEU score' is BLEU)."""
     out = []
     for e in entities:
-        if e.label not in (METHOD, METRIC) or not _plain_word(e.name):
+        plain = _plain_word(e.name)
+        if e.label not in (METHOD, METRIC) or not (plain or e.label == METRIC and _short_form(e.name)):
             out.append(e)
             continue
         followers = _followers(e, passages)
@@ -60,6 +68,9 @@ def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[
             continue
         heads = Counter(w for w in content if w in _heads(e.label))
         if not heads:
+            continue
+        if not plain:
+            out.append(e)
             continue
         name = f"{e.name} {heads.most_common(1)[0][0]}"
         mentions = find_mentions({name}, passages)

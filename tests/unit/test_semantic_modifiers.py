@@ -32,3 +32,22 @@ def test_a_proper_name_written_alone_stays():
                      "Mallet runs on one machine. Using Mallet, each run takes an hour, and Mallet reached the "
                      "same perplexity.")
     assert "Mallet" in found
+
+
+def _metrics(*texts: str) -> set[str]:
+    passages = [Passage(t, kind) for t, kind in zip(texts, ["Abstract", "Method", "Experiment", "Result"])]
+    return {e.name for e in analyse_passages(passages).ranked if e.label == "Metric"}
+
+
+def test_a_metric_short_form_written_before_nouns_names_a_kind_not_a_measure():
+    found = _metrics("We store variable bit rate (VBR) video on disk arrays.",
+                     "VBR video needs more buffer space than VBR data of the same mean size. Each VBR stream is "
+                     "placed apart, and VBR video is read in rounds.")
+    assert not found & {"VBR", "variable bit rate"}
+
+
+def test_a_metric_short_form_written_before_its_head_stays():
+    found = _metrics("Reconstruction quality is measured by PSNR on four clips.",
+                     "PSNR values of the base layer stay flat, while PSNR values of the full stream rise. "
+                     "The PSNR values are averaged over frames.")
+    assert "PSNR" in found
