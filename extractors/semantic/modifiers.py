@@ -14,11 +14,14 @@ from collections import Counter
 from dataclasses import replace
 
 from extractors.semantic import lexicons
+from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import Passage
 from extractors.semantic.patterns import METHOD, METRIC, strong_name
 from extractors.semantic.salience import Entity, find_mentions
 
-MIN_MENTIONS = 2  # one mention says too little: 'Adam optimizer' is written once where 'Adam' is the name
+# one mention of a method says too little ('Adam optimizer' is written once where 'Adam' is the name); a metric is
+# seldom named by a capitalised word alone, so one 'Pearson correlation' says it
+MIN_MENTIONS = {METHOD: 2, METRIC: 1}
 SHARE = 0.75  # of the running-text mentions that go on with a lower-case content word
 _NEXT = re.compile(r"(?:['’]s)?[ \t]+(?P<w>[a-z][a-z-]*)\b")
 
@@ -27,17 +30,19 @@ def _plain_word(name: str) -> bool:
     return " " not in name and name[:1].isupper() and not strong_name(name)
 
 
-def _followers(e: Entity, passages: list[Passage]) -> list[str | None]:
-    """The lower-case content word after each running-text mention of the name itself (None: a function word,
-    a capital, a bracket or punctuation follows; a defined long form's mentions do not count)."""
+def _followers(e: Entity, passages: list[Passage]) -> list[tuple[str, str] | None]:
+    """(word, phrase as printed) for the lower-case content word after each running-text mention of the name
+    itself ('correlation', 'Pearson’s correlation'); None where a function word, a capital, a bracket or
+    punctuation follows. A defined long form's mentions do not count."""
     stops = lexicons.terms().phrase_stops
-    out: list[str | None] = []
+    out: list[tuple[str, str] | None] = []
     for m in e.mentions:
+        text = passages[m.passage].text
         if passages[m.passage].kind != "text" or m.text != e.name:
             continue
-        found = _NEXT.match(passages[m.passage].text, m.end)
+        found = _NEXT.match(text, m.end)
         word = found.group("w") if found else None
-        out.append(word if word and word not in stops and not word.endswith("ly") else None)
+        out.append((word, text[m.start:found.end()]) if word and word not in stops and not word.endswith("ly") else None)
     return out
 
 
@@ -51,10 +56,12 @@ def _short_form(name: str) -> bool:
 
 def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[Entity]:
     """Each method or metric named by one plain capitalised word that at least SHARE of its running-text
-    mentions (MIN_MENTIONS or more) continue with a lower-case word: renamed to the word and the head noun
-    that follows it most often, with the mentions of that phrase, or left out when no head noun follows.
+    mentions (MIN_MENTIONS of its kind or more) continue with a lower-case word: renamed to the phrase of the
+    word and a head noun the text prints most often, with that phrase's mentions, or left out when no head noun
+    follows.
     A metric's short form written so ('VBR video', 'CBR data': a kind of thing, not a measure of it) is left
     out when no metric head follows it, and otherwise kept as it is ('BLEU score' is BLEU)."""
+    named = {(e.label, match_key(e.name)) for e in entities}
     out = []
     for e in entities:
         plain = _plain_word(e.name)
@@ -63,16 +70,16 @@ def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[
             continue
         followers = _followers(e, passages)
         content = [w for w in followers if w]
-        if len(followers) < MIN_MENTIONS or len(content) < SHARE * len(followers):
+        if len(followers) < MIN_MENTIONS[e.label] or len(content) < SHARE * len(followers):
             out.append(e)
             continue
-        heads = Counter(w for w in content if w in _heads(e.label))
-        if not heads:
+        phrases = Counter(phrase for word, phrase in content if word in _heads(e.label))
+        if not phrases:
             continue
         if not plain:
             out.append(e)
             continue
-        name = f"{e.name} {heads.most_common(1)[0][0]}"
-        mentions = find_mentions({name}, passages)
-        out.append(replace(e, name=name, canonical=name, aliases=[], mentions=mentions))
+        name = phrases.most_common(1)[0][0]
+        if (e.label, match_key(name)) not in named:  # else the phrase is an entity already
+            out.append(replace(e, name=name, canonical=name, aliases=[], mentions=find_mentions({name}, passages)))
     return out

@@ -51,3 +51,9 @@ def test_a_metric_short_form_written_before_its_head_stays():
                      "PSNR values of the base layer stay flat, while PSNR values of the full stream rise. "
                      "The PSNR values are averaged over frames.")
     assert "PSNR" in found
+
+
+def test_a_name_before_a_metric_head_once_is_the_metric_phrase():
+    found = _metrics("We rank nodes by their spreading ability.",
+                     "The rankings of the two measures are compared using Pearson’s correlation over all nodes.")
+    assert "Pearson" not in found and "Pearson’s correlation" in found
