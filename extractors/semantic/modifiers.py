@@ -4,7 +4,8 @@ name made an adjective, or an adjective of one) names no method or metric by its
 opens, when that phrase ends in a head noun of the entity's kind ('Gibbs sampler': a method head), else there is
 no entity. A proper name of a method ('Transformer', 'Mallet') is written alone or before a verb or a
 function word as often as not, so it stays. A metric's short form that the text writes before nouns ('VBR
-video') names a kind of thing, not a measure.
+video') names a kind of thing, not a measure, and a task phrase that always opens a metric's name ('average
+completion' of 'average completion time') names no task.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import replace
 from extractors.semantic import lexicons
 from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import Passage
-from extractors.semantic.patterns import METHOD, METRIC, strong_name
+from extractors.semantic.patterns import METHOD, METRIC, TASK, strong_name
 from extractors.semantic.salience import Entity, find_mentions
 
 # one mention of a method says too little ('Adam optimizer' is written once where 'Adam' is the name); a metric is
@@ -33,21 +34,29 @@ def _plain_word(name: str) -> bool:
 def _followers(e: Entity, passages: list[Passage]) -> list[tuple[str, str] | None]:
     """(word, phrase as printed) for the lower-case content word after each running-text mention of the name
     itself ('correlation', 'Pearson’s correlation'); None where a function word, a capital, a bracket or
-    punctuation follows. A defined long form's mentions do not count."""
+    punctuation follows. A defined long form's mentions do not count; a task's mentions count in any case."""
     stops = lexicons.terms().phrase_stops
     out: list[tuple[str, str] | None] = []
     for m in e.mentions:
         text = passages[m.passage].text
-        if passages[m.passage].kind != "text" or m.text != e.name:
+        if passages[m.passage].kind != "text" or m.text != e.name and e.label != TASK:
             continue
         found = _NEXT.match(text, m.end)
         word = found.group("w") if found else None
-        out.append((word, text[m.start:found.end()]) if word and word not in stops and not word.endswith("ly") else None)
+        content = word and word not in stops and not word.endswith("ly")
+        out.append((word, text[m.start:found.end()]) if content else None)
     return out
 
 
 def _heads(label: str) -> frozenset[str]:
     return lexicons.terms().method_heads if label == METHOD else lexicons.metric_heads()
+
+
+def _opens_metric(e: Entity, passages: list[Passage]) -> bool:
+    """A task phrase that the running text always continues with a metric head ('average completion' of
+    'average completion time') is the start of a metric's name."""
+    followers = _followers(e, passages)
+    return bool(followers) and all(f and f[0] in lexicons.metric_heads() for f in followers)
 
 
 def _short_form(name: str) -> bool:
@@ -60,10 +69,15 @@ def complete_modifiers(entities: list[Entity], passages: list[Passage]) -> list[
     word and a head noun the text prints most often, with that phrase's mentions, or left out when no head noun
     follows.
     A metric's short form written so ('VBR video', 'CBR data': a kind of thing, not a measure of it) is left
-    out when no metric head follows it, and otherwise kept as it is ('BLEU score' is BLEU)."""
+    out when no metric head follows it, and otherwise kept as it is ('BLEU score' is BLEU). A task phrase
+    that only ever opens a metric's name is left out."""
     named = {(e.label, match_key(e.name)) for e in entities}
     out = []
     for e in entities:
+        if e.label == TASK:
+            if not _opens_metric(e, passages):
+                out.append(e)
+            continue
         plain = _plain_word(e.name)
         if e.label not in (METHOD, METRIC) or not (plain or e.label == METRIC and _short_form(e.name)):
             out.append(e)

@@ -57,3 +57,12 @@ def test_a_name_before_a_metric_head_once_is_the_metric_phrase():
     found = _metrics("We rank nodes by their spreading ability.",
                      "The rankings of the two measures are compared using Pearson’s correlation over all nodes.")
     assert "Pearson" not in found and "Pearson’s correlation" in found
+
+
+def test_a_task_phrase_that_always_opens_a_metric_name_is_no_task():
+    passages = [Passage("We schedule moldable jobs to minimise the average completion time of a cluster.", "Abstract"),
+                Passage("Figure 3: average completion time of the batch policy.", "Result"),
+                Passage("The average completion time drops by a third, and the average completion time of small "
+                        "jobs drops most.", "Result")]
+    tasks = {e.name for e in analyse_passages(passages).ranked if e.label == "Task"}
+    assert "average completion" not in tasks
