@@ -66,4 +66,3 @@ def test_a_task_phrase_that_always_opens_a_metric_name_is_no_task():
                         "jobs drops most.", "Result")]
     tasks = {e.name for e in analyse_passages(passages).ranked if e.label == "Task"}
     assert "average completion" not in tasks
-
