@@ -37,6 +37,7 @@ class Terms:
     study_heads: frozenset[str]
     study_modifiers: frozenset[str]
     artefact_nouns: frozenset[str]
+    unit_symbols: frozenset[str]
 
 
 @lru_cache(maxsize=None)

@@ -1,6 +1,7 @@
 """Names that are never a method, dataset, metric or task of a paper: the people, venues, publishers and
 organisations the paper itself names in its byline and bibliography, the section words of papers, and phrases
-that general language shows to be something else (a study the paper performs, a unit of text or a file).
+that general language shows to be something else (a study the paper performs, a unit of text or a file, a unit
+of measurement).
 
 The person, venue and organisation lists are read from each paper's own front matter and references (and, for
 text without a parsed bibliography, from its citations: 'Liu et al.'), so they hold for papers no rule was
@@ -62,7 +63,7 @@ class NonEntities:
         general language types as something else. A name a lexicon knows as a dataset or metric is kept
         ('SemEval-2017' is a venue and a dataset)."""
         if is_section_word(name) or label == TASK and is_study_phrase(name) or \
-                label == METHOD and is_artefact(name):
+                label == METHOD and is_artefact(name) or label != TASK and is_unit(name):
             return True
         if label not in _LABELS_OF_PEOPLE or lexicons.datasets().lookup(name) or lexicons.metrics().lookup(name):
             return False
@@ -120,6 +121,11 @@ def common_words(names: list[str], prose: list[str]) -> set[str]:
         if lower >= len(found) - lower:
             out.add(word)
     return out
+
+
+def is_unit(name: str) -> bool:
+    """A unit symbol ('eV', 'GHz', 'MB'), as printed after a number: what a quantity is measured in."""
+    return name.strip() in lexicons.terms().unit_symbols
 
 
 def is_artefact(name: str) -> bool:

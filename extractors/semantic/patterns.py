@@ -51,6 +51,17 @@ def strong_name(name: str) -> bool:
     return any(_STRONG.search(token) for token in name.split())
 
 
+# A variable with an index ('m0', 'm8a', 'x2', 'k1Neutral'): one lower-case letter and a digit open it. Papers
+# write symbols so (models numbered in a formula, parameters); a name of several letters with digits ('word2vec')
+# is still a name.
+_SYMBOL = re.compile(r"[a-z]\d")
+
+
+def symbol(name: str) -> bool:
+    """A mathematical symbol with an index, not a name, however strong its mix of letters and digits."""
+    return bool(_SYMBOL.match(name))
+
+
 def name_confidence(label: str, canonical: str) -> float:
     """How likely a name denotes a real entity of its label, from the name alone: known to a lexicon, a
     distinctive name (acronym, CamelCase, digits), a phrase of several words, or one plain word."""
@@ -133,6 +144,9 @@ def clean_name(name: str, kind: str) -> str:
     if not lower:  # 'SIF The SIF': a stop word inside a run of capitalised words ends the name
         cut = next((k for k, w in enumerate(words) if k and w.rstrip(".") in stops), len(words))
         words = words[:cut]
+        half = len(words) // 2
+        if half and words[:half] == words[half:]:  # 'ELMo ELMo': a name printed twice in a row is named once
+            words = words[:half]
     if kind == TASK:  # 'learning across dependency parsing': the phrase is what follows the last stop word
         last_stop = max((k for k, w in enumerate(words) if w.lower() in t.phrase_stops), default=-1)
         words = words[last_stop + 1:]
@@ -316,7 +330,8 @@ def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
             found.append(Cue(METRIC, name, start, start + len(name), "table_header", 0.6))
         cues += found
         name = re.match(rf"\s*(?P<n>{_NAME})", cell)
-        if result_table and n == 0 and name and strong_name(name.group("n")) and not re.search(r"\d\.\d", cell):
+        if result_table and n == 0 and name and strong_name(name.group("n")) and not symbol(name.group("n")) and \
+                not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
         offset += len(cell) + 3
     return cues

@@ -90,6 +90,7 @@ def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
         kind = (METRIC if lexicons.metrics().lookup(pair.long) or lexicons.metrics().lookup(pair.short) else
                 DATASET if head in t.dataset_heads or two in t.dataset_heads or lexicons.datasets().lookup(pair.short) else
                 None if lexicons.is_method_phrase(pair.long) else
+                METRIC if _metric_headed(pair.long) else
                 TASK if head in t.task_heads else METHOD if head in t.method_heads else None)
         if kind:
             out.append(Located(Cue(kind, pair.long, 0, len(pair.long), "abbreviation", 0.55), pair.passage,
@@ -212,8 +213,14 @@ def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> b
     longs = [long for item in items for long in longs_of.get(match_key(item.cue.name), [])]
     if not longs:
         return False
-    heads = {match_key(h) for h in lexicons.metric_heads()}  # match keys: 'ratios' is 'ratio'
-    return not any(lexicons.metrics().lookup(long) or match_key(long.split()[-1]) in heads for long in longs)
+    return not any(lexicons.metrics().lookup(long) or _metric_headed(long) for long in longs)
+
+
+def _metric_headed(long: str) -> bool:
+    """A long form that ends in a metric head ('hazard ratios', 'mean absolute error') names a metric; the
+    heads are compared as match keys, so 'ratios' is 'ratio'."""
+    heads = {match_key(h) for h in lexicons.metric_heads()}
+    return bool(long.split()) and match_key(long.split()[-1]) in heads
 
 
 def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) -> tuple[str, str]:

@@ -201,3 +201,24 @@ def test_a_task_named_once_in_running_text_is_no_salient_task():
                 Passage("We evaluate citation recommendation on two corpora.", "Experiment")]
     tasks = {e.name.lower() for e in analyse_passages(passages).entities if e.label == "Task"}
     assert "citation recommendation" in tasks and "online recommendation" not in tasks
+
+
+def test_an_abbreviation_whose_long_form_ends_in_a_learned_metric_head_is_a_metric():
+    from extractors.semantic.abbreviations import Abbreviation
+    from extractors.semantic.salience import abbreviation_cues
+
+    pairs = [Abbreviation(short="HR", long="hazard ratios", passage=0, start=0, end=13),
+             Abbreviation(short="TDE", long="total disk efficiency", passage=0, start=20, end=41)]
+    assert [(c.cue.type, c.cue.name) for c in abbreviation_cues(pairs)] == [
+        ("Metric", "hazard ratios"), ("Metric", "total disk efficiency")]
+
+
+def test_a_ratio_a_cohort_study_defines_and_reports_is_a_salient_metric():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    passages = [Passage("Stressful life events and the risk of dementia in a cohort of older adults.", "Abstract"),
+                Passage("Associations were estimated as hazard ratios (HR) with Cox models. The HR for one event "
+                        "was 1.3 and the HR for two events was 1.9.", "Result")]
+    metrics = {e.name for e in analyse_passages(passages).entities if e.label == "Metric"}
+    assert metrics & {"HR", "hazard ratios"}

@@ -114,3 +114,17 @@ def test_people_organisations_and_identifiers_by_their_form():
     kept = ("Jones tagger", "ResNet-50", "newstest2013", "DUC Corpus", "Company")
     assert all(filters.excludes("Method", n) for n in excluded)
     assert not any(filters.excludes("Method", n) for n in kept)
+
+
+@pytest.mark.parametrize("name", ["eV", "GeV", "GHz", "MB"])
+def test_a_unit_symbol_is_no_method_dataset_or_metric(name):
+    assert all(NonEntities().excludes(label, name) for label in ("Method", "Dataset", "Metric"))
+
+
+def test_a_unit_symbol_cited_after_a_mass_is_no_method():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    text = ("A boson of mass 10^-22 eV [4] forms the halo. For masses near 10^-22 eV [7] the peaks shift, and "
+            "above 10^-21 eV [9] they do not.")
+    assert "eV" not in {e.name for e in analyse_passages([Passage(text, "Result")]).ranked}

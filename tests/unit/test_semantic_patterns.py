@@ -213,3 +213,17 @@ def test_a_proper_name_inside_a_sentence_makes_a_task_phrase_a_methods_name():
     assert ("task_phrase", "Task", "survival analysis") in found
     assert not any(name.startswith("Cox") for _, kind, name in found if kind == "Task")
     assert ("task_phrase", "Task", "Named entity recognition") in cues("Named entity recognition is hard.")
+
+
+@pytest.mark.parametrize("line", ["m0 | -2310.4 | 12", "m8a | -2290.1 | 14", "k1Neutral | -2301.7 | 13"])
+def test_an_indexed_symbol_labelling_a_result_row_is_no_method(line):
+    assert not any(c.family == "table_row" for c in cell_cues(line, True))
+
+
+def test_a_name_of_letters_and_digits_labelling_a_result_row_is_a_method():
+    assert ("table_row", "word2vec") in {(c.family, c.name) for c in cell_cues("word2vec | 71.2 | 12", True)}
+
+
+def test_a_name_printed_twice_in_a_row_is_named_once():
+    found = cues("Embeddings from ELMo ELMo (Peters et al., 2018) are a baseline.")
+    assert ("cited", "Method", "ELMo") in found and ("cited", "Method", "ELMo ELMo") not in found
