@@ -255,11 +255,20 @@ def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
     return {key for key, on in seen.items() if len(on) >= 2}
 
 
-def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]]) -> bool:
+def _ruled_in(line: Line, drawings: list[BBox]) -> bool:
+    """Vector graphics reach the line's middle from above and from below (a rule on each side, or a box around
+    it): the line is a table cell. A running head has at most a rule under it, so the same two papers' tables
+    printed at the top of a page ('CS', 'Bio' over their columns) are not taken for one."""
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    under = [d for d in drawings if d[0] <= cx <= d[2]]
+    return any(d[1] <= cy for d in under) and any(d[3] >= cy for d in under)
+
+
+def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], drawings: list[BBox]) -> bool:
     key = _furniture_key(line, height)
     if key is None:
         return False
-    return key in repeated or bool(_PAGE_NUMBER.match(line.text.strip()))
+    return (key in repeated and not _ruled_in(line, drawings)) or bool(_PAGE_NUMBER.match(line.text.strip()))
 
 
 def _text_extent(lines: list[Line]) -> tuple[float, float]:
@@ -284,7 +293,7 @@ def _is_sideways(lines: list[Line]) -> bool:
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
-    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated)]
+    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated, layout.drawings)]
     left, right = _text_extent(lines)
     sideways = _is_sideways(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]

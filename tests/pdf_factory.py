@@ -346,6 +346,45 @@ def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+STACKED_HEAD = "Stacked tables in a generated paper"
+
+
+def _table_over_caption(w: Writer, label: str, caption: str, rows: list[list[str]], gap: float) -> int:
+    """A ruled grid of cells with its caption `gap` points below its bottom rule; returns the page."""
+    x, cell = w.x() + 10, min(80.0, (w.col_width - 20) / len(rows[0]))
+    w.page.draw_line((x, w.y), (x + cell * len(rows[0]), w.y))
+    for row in rows:
+        for j, text in enumerate(row):
+            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
+        w.y += 14
+    w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
+    w.y += 2 + gap
+    w.line(f"{label} {caption}", size=9)
+    return w.page_number
+
+
+def stacked_tables_paper() -> tuple[bytes, FloatTruth]:
+    """Tables captioned below, as many journals set them: each page opens with two tables stacked in the top
+    margin band, the first table's caption further from its own rows than from the next table's top rule (the
+    gaps a typesetter leaves when it packs floats), and both pages' tables share their header cells at the
+    same place, as a paper's tables of one design do; a running head above them on every page."""
+    truth = FloatTruth()
+    w = Writer(columns=1, margin=50.0, running_head=STACKED_HEAD)
+    for page, (first, second) in enumerate([(("1", "84.2", "54.2"), ("2", "91.5", "92.1")),
+                                            (("3", "84.6", "85.8"), ("4", "97.4", "77.5"))]):
+        if page:
+            w.new_page()
+        for n, (label, cs, bio) in enumerate((first, second)):
+            rows = [["", "CS", "Bio"], ["Baseline", cs, bio], ["Neural", bio, cs]]
+            caption = f"Scores of the systems in setting {label}."
+            truth.tables.append((label, _table_over_caption(w, f"Table {label}:", caption, rows, 12.0 if n == 0
+                                                            else 4.0), caption, rows))
+            w.space(3)
+        w.space(14)
+        w.paragraph(prose(10, offset=page))
+    return w.bytes(), truth
+
+
 @dataclass
 class EquationTruth:
     numbered: list[tuple[str, int, str]] = field(default_factory=list)  # label, page, formula text
