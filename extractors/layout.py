@@ -113,7 +113,7 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
     direction = (raw["dir"][0], raw["dir"][1])
-    text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
+    text = join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
                 italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
 
@@ -149,7 +149,7 @@ def _advance_gap(prev: Span, cur: Span, direction: tuple[float, float]) -> float
     return prev.bbox[1] - cur.bbox[3] if dy < 0 else cur.bbox[1] - prev.bbox[3]
 
 
-def _join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -> str:
+def join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -> str:
     """Concatenate spans, adding a space where the gap between them is a visible word gap;
     accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
@@ -177,7 +177,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 and -1 <= line.bbox[0] - prev.bbox[2] < 1.5 * max(prev.size, line.size)):
             spans = prev.spans + line.spans
             main = prev if len(prev.text) >= len(line.text) else line
-            out[-1] = replace(main, text=_join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
+            out[-1] = replace(main, text=join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
         else:
             out.append(line)
     return out

@@ -839,6 +839,45 @@ def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
     return w.bytes({"title": "Measuring Things Carefully"})
 
 
+
+def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
+    """A one-column paper with one results table whose header has two levels, as papers set a benchmark of
+    several tasks: task names over metric names, each task name centred over its metrics and narrower than
+    they are, the tasks spanning unequal numbers of columns (Classification: F1; Cite and Co-Cite: MAP and
+    nDCG). The value columns are set close together, a gap of about one em, so PyMuPDF reads neighbouring
+    cells as one line ('nDCG MAP'); `rows` are (model, five values)."""
+    w = Writer(columns=1)
+    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
+    w.space(12)
+    w.heading("1 Experiments")
+    w.paragraph(prose(2))
+    w.line("Table 1: Results on the benchmark tasks.", size=9)
+    w.space(4)
+    x0, pitch, size = w.x(), 30.0, 9
+    columns = [200.0, *(250.0 + pitch * j for j in range(4))]  # the F1 column as wide as its task's name
+    put = lambda x, y, text: w.page.insert_text((x, y), text, fontname=REGULAR, fontsize=size)
+    width = lambda text: pymupdf.get_text_length(text, fontname=REGULAR, fontsize=size)
+    w.page.draw_line((x0, w.y), (columns[-1] + pitch, w.y))
+    for task, first, last in (("Classification", 0, 0), ("Cite", 1, 2), ("Co-Cite", 3, 4)):
+        middle = (columns[first] + columns[last] + width("00.0")) / 2
+        put(middle - width(task) / 2, w.y + 10, task)
+    w.y += 12
+    put(x0, w.y + 10, "Model")
+    for x, metric in zip(columns, ("F1", "MAP", "nDCG", "MAP", "nDCG")):
+        put(x, w.y + 10, metric)
+    w.y += 14
+    w.page.draw_line((x0, w.y + 1), (columns[-1] + pitch, w.y + 1))
+    for model, values in rows:
+        put(x0, w.y + 10, model)
+        for x, value in zip(columns, values):
+            put(x + width("00.0") - width(value), w.y + 10, value)  # right-aligned figures
+        w.y += 12
+    w.page.draw_line((x0, w.y + 3), (columns[-1] + pitch, w.y + 3))
+    w.space(16)
+    w.heading("2 Conclusion")
+    w.paragraph(prose(2, offset=1))
+    return w.bytes({"title": "Measuring Things Carefully"})
+
 # --- bitmap Type3 fonts (issue 26: old TeX papers converted by dvips) -----------------------------------------
 
 _DPI = 300.0  # the device resolution dvips draws its bitmap fonts for: one glyph unit is one pixel
