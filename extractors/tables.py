@@ -16,10 +16,11 @@ from extractors.model import BBox, Line
 
 def cells_of(line: Line) -> list[Line]:
     """The cells a laid-out line holds: PyMuPDF joins cells set close together into one line ('MAG MeSH',
-    '82.7 77.2'); a gap between two runs of text wider than half the font size (twice a word space) parts
-    them. A line without such a gap is one cell."""
+    '82.7 77.2'); a gap between two runs of text wider than an em parts them (a word space is about a third
+    of one, the spaces of a letter-spaced header two thirds: 'WHO REMAINED'). A line without such a gap is one
+    cell."""
     cuts = [i for i in range(1, len(line.spans))
-            if line.spans[i].bbox[0] - line.spans[i - 1].bbox[2] > 0.5 * line.size]
+            if line.spans[i].bbox[0] - line.spans[i - 1].bbox[2] > line.size]
     if not cuts or line.vertical:
         return [line]
     out = []

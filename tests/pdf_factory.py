@@ -844,8 +844,8 @@ def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
     """A one-column paper with one results table whose header has two levels, as papers set a benchmark of
     several tasks: task names over metric names, each task name centred over its metrics and narrower than
     they are, the tasks spanning unequal numbers of columns (Classification: F1; Cite and Co-Cite: MAP and
-    nDCG). The value columns are set close together, a gap of about one em, so PyMuPDF reads neighbouring
-    cells as one line ('nDCG MAP'); `rows` are (model, five values)."""
+    nDCG). The value columns are set close together, little more than an em apart; `rows` are (model, five
+    values)."""
     w = Writer(columns=1)
     w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
     w.space(12)
@@ -853,7 +853,7 @@ def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
     w.paragraph(prose(2))
     w.line("Table 1: Results on the benchmark tasks.", size=9)
     w.space(4)
-    x0, pitch, size = w.x(), 30.0, 9
+    x0, pitch, size = w.x(), 35.0, 9
     columns = [200.0, *(250.0 + pitch * j for j in range(4))]  # the F1 column as wide as its task's name
     put = lambda x, y, text: w.page.insert_text((x, y), text, fontname=REGULAR, fontsize=size)
     width = lambda text: pymupdf.get_text_length(text, fontname=REGULAR, fontsize=size)

@@ -176,6 +176,8 @@ def test_runs_of_one_line_a_gap_wider_than_a_word_space_apart_are_cells_of_their
                                                                          ("91.6", 335.0, 350.0)]
     words = _line(("User", 229.0, 246.0), ("activity", 248.5, 276.0))  # a word space: one cell
     assert [c.text for c in cells_of(words)] == ["User activity"]
+    spaced = _line(("WHO", 296.0, 317.0), ("REMAINED", 322.5, 371.0))  # letter-spaced small caps: one cell
+    assert [c.text for c in cells_of(spaced)] == ["WHO REMAINED"]
 
 
 def test_a_two_level_header_names_each_column_by_the_task_and_the_metric_printed_over_it(tmp_path):
