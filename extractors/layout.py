@@ -257,8 +257,8 @@ def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
 
 def _ruled_in(line: Line, drawings: list[BBox]) -> bool:
     """Vector graphics reach the line's middle from above and from below (a rule on each side, or a box around
-    it): the line is a table cell. A running head has at most a rule under it, so the same two papers' tables
-    printed at the top of a page ('CS', 'Bio' over their columns) are not taken for one."""
+    it): the line is a table cell. A running head has at most a rule under it, so tables of one design printed
+    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one."""
     cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
     under = [d for d in drawings if d[0] <= cx <= d[2]]
     return any(d[1] <= cy for d in under) and any(d[3] >= cy for d in under)

@@ -195,12 +195,13 @@ def row_texts(name: str, rows: list[list[str]], boxes: list[list[BBox]] | None =
     body = [_rejoin(row, clean) for row in rows[first:]]
     width = max(len(values) for _, values in body)
     label_width = max(len(labels) for labels, _ in body)
-    label_names, value_names = _names(head, label_width, width)
-    groups = _spans([row for row in header if row is not head], width)
     centres = _centres(rows[first:], boxes[first:], width) if boxes and first > 1 else None
     if centres:
         label, value_names = aligned_names(header, boxes[:first], centres)
         label_names, groups = [*[""] * (label_width - 1), label][-label_width:], [""] * width
+    else:
+        label_names, value_names = _names(head, label_width, width)
+        groups = _spans([row for row in header if row is not head], width)
     spanning = {i for i in range(1, len(body) - 1) if not body[i][1] and body[i - 1][1] and body[i + 1][1]}
     out = []
     for i, (labels, values) in enumerate(body):
