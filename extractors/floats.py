@@ -289,8 +289,9 @@ def within_graphics(side: list[Item], upward: bool) -> list[Item]:
     return [(b, line) for b, line in side if line is None or b[3] <= far + 0.5 * (b[3] - b[1])]
 
 
-def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[Item]:
-    """The graphics and non-body text next to the caption, above or below it, up to the nearest
+def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
+          size: float) -> tuple[list[Item], list[Item]]:
+    """The graphics and non-body text next to the caption above it and below it, each up to the nearest
     paragraph or other caption."""
     cbox = cap.bbox
     x0, x1 = column_span(page, cbox)
@@ -310,17 +311,35 @@ def region(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size
     step = 2.5 * size
     above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
-    above, below = within_graphics(above, True), within_graphics(below, False)
-    has_graphics = lambda side: any(line is None for _, line in side)
+    return within_graphics(above, True), within_graphics(below, False)
+
+
+def _has_graphics(side: list[Item]) -> bool:
+    return any(line is None for _, line in side)
+
+
+def table_side(sides_of_tables: list[tuple[list[Item], list[Item]]]) -> bool | None:
+    """Whether the document sets its tables above their captions (True) or below (False), from the captions
+    with graphics on one side only; None when they do not agree on a side. A journal places every table's
+    caption the same way, so this settles a caption packed between two ruled tables."""
+    votes = {_has_graphics(above) for above, below in sides_of_tables if _has_graphics(above) != _has_graphics(below)}
+    return votes.pop() if len(votes) == 1 else None
+
+
+def pick_side(cap: Caption, above: list[Item], below: list[Item], tables_above: bool | None) -> list[Item]:
+    """The side of the caption its float is on: a figure's graphics are above it unless only the side below
+    has any; a ruled table beats a stray text line nearer the caption; between two ruled tables, the side the
+    document's other tables are on (`table_side`), else the nearer one."""
+    cbox = cap.bbox
     if cap.kind == "figure":
-        pick = above if has_graphics(above) or not has_graphics(below) else below
-    elif has_graphics(above) != has_graphics(below):  # a ruled table beats a stray text line nearer the caption
-        pick = above if has_graphics(above) else below
-    else:
-        gap_above = min((cbox[1] - b[3] for b, _ in above), default=1e9)
-        gap_below = min((b[1] - cbox[3] for b, _ in below), default=1e9)
-        pick = below if gap_below < gap_above else above
-    return pick
+        return above if _has_graphics(above) or not _has_graphics(below) else below
+    if _has_graphics(above) != _has_graphics(below):
+        return above if _has_graphics(above) else below
+    if _has_graphics(above) and tables_above is not None:
+        return above if tables_above else below
+    gap_above = min((cbox[1] - b[3] for b, _ in above), default=1e9)
+    gap_below = min((b[1] - cbox[3] for b, _ in below), default=1e9)
+    return below if gap_below < gap_above else above
 
 
 def distance(box: BBox, other: BBox) -> float:
@@ -336,7 +355,9 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     size = body_size(pages)
     captions = best_per_label(find_captions(pages, size))
     by_page = {p.page: p for p in pages}
-    picks = [region(by_page[c.page], c, [o for o in captions if o.page == c.page], size) for c in captions]
+    around = [sides(by_page[c.page], c, [o for o in captions if o.page == c.page], size) for c in captions]
+    tables_above = table_side([pair for c, pair in zip(captions, around) if c.kind == "table"])
+    picks = [pick_side(c, above, below, tables_above) for c, (above, below) in zip(captions, around)]
     owner: dict[tuple[int, BBox], int] = {}
     for n, (cap, pick) in enumerate(zip(captions, picks)):
         for box, _ in pick:

@@ -114,7 +114,7 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
     direction = (raw["dir"][0], raw["dir"][1])
-    text = _join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
+    text = join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
                 italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
 
@@ -150,7 +150,7 @@ def _advance_gap(prev: Span, cur: Span, direction: tuple[float, float]) -> float
     return prev.bbox[1] - cur.bbox[3] if dy < 0 else cur.bbox[1] - prev.bbox[3]
 
 
-def _join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -> str:
+def join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -> str:
     """Concatenate spans, adding a space where the gap between them is a visible word gap;
     accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
@@ -178,7 +178,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
                 and -1 <= line.bbox[0] - prev.bbox[2] < 1.5 * max(prev.size, line.size)):
             spans = prev.spans + line.spans
             main = prev if len(prev.text) >= len(line.text) else line
-            out[-1] = replace(main, text=_join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
+            out[-1] = replace(main, text=join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
         else:
             out.append(line)
     return out
@@ -275,12 +275,24 @@ def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
     return {key for key, on in seen.items() if len(on) >= 2}
 
 
-def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], edge: bool = False) -> bool:
-    """A repeated band or edge-row line, or a page number in a band."""
+def _ruled_in(line: Line, drawings: list[BBox]) -> bool:
+    """Vector graphics reach the line's middle from above and from below (a rule on each side, or a box around
+    it): the line is a table cell. A running head has at most a rule under it, so tables of one design printed
+    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one."""
+    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+    under = [d for d in drawings if d[0] <= cx <= d[2]]
+    return any(d[1] <= cy for d in under) and any(d[3] >= cy for d in under)
+
+
+def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], drawings: list[BBox],
+                  edge: bool = False) -> bool:
+    """A repeated band or edge-row line that no ruling encloses (that would be a table cell), or a page number in
+    a band."""
     key = _furniture_key(line, height, edge)
     if key is None:
         return False
-    return key in repeated or _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip()))
+    return ((key in repeated and not _ruled_in(line, drawings))
+            or _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip())))
 
 
 def _text_extent(lines: list[Line]) -> tuple[float, float]:
@@ -306,7 +318,8 @@ def _is_sideways(lines: list[Line]) -> bool:
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     edges = _edge_rows(layout.lines)
-    lines = [line for line in layout.lines if not _is_furniture(line, layout.height, repeated, id(line) in edges)]
+    lines = [line for line in layout.lines
+             if not _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)]
     left, right = _text_extent(lines)
     sideways = _is_sideways(lines)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]

@@ -82,7 +82,8 @@ def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections
 def _table_text(table: Float) -> str:
     """A table's chunk text: its caption, then one line per row with the header repeated, so the numbers
     printed only in the table are searchable and quotable as facts."""
-    return "\n\n".join([f"Table {table.label}: {table.caption}", *row_texts(f"Table {table.label}", table.rows)])
+    rows = row_texts(f"Table {table.label}", table.rows, table.cell_boxes)
+    return "\n\n".join([f"Table {table.label}: {table.caption}", *rows])
 
 
 def _mark_ocr(elements: list, ocr_pages: list[int]) -> list:

@@ -8,15 +8,37 @@ milliseconds a page).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from extractors.model import Line
+from extractors.layout import join_spans
+from extractors.model import BBox, Line
+
+
+def cells_of(line: Line) -> list[Line]:
+    """The cells a laid-out line holds: PyMuPDF joins cells set close together into one line ('MAG MeSH',
+    '82.7 77.2'); a gap between two runs of text wider than an em parts them (a word space is about a third
+    of one, the spaces of a letter-spaced header two thirds: 'WHO REMAINED'). A line without such a gap is one
+    cell."""
+    cuts = [i for i in range(1, len(line.spans))
+            if line.spans[i].bbox[0] - line.spans[i - 1].bbox[2] > line.size]
+    if not cuts or line.vertical:
+        return [line]
+    out = []
+    for a, b in zip([0, *cuts], [*cuts, len(line.spans)]):
+        spans = line.spans[a:b]
+        text = join_spans(spans)
+        if text:
+            box = (spans[0].bbox[0], line.bbox[1], spans[-1].bbox[2], line.bbox[3])
+            out.append(replace(line, text=text, bbox=box, spans=spans))
+    return out
 
 
 def table_rows(lines: list[Line]) -> list[list[Line]]:
-    """Rows of cells (one laid-out line each, keeping its text and box), top to bottom, left to right; a line
-    joins a row when it overlaps the row's band by half."""
+    """Rows of cells (one laid-out line or part of one each, keeping its text and box: cells_of), top to
+    bottom, left to right; a cell joins a row when it overlaps the row's band by half."""
     rows: list[tuple[float, float, list[Line]]] = []
-    for line in sorted(lines, key=lambda l: (l.bbox[1], l.bbox[0])):
+    cells = [cell for line in lines for cell in cells_of(line)]
+    for line in sorted(cells, key=lambda l: (l.bbox[1], l.bbox[0])):
         y0, y1 = line.bbox[1], line.bbox[3]
         if rows:
             r0, r1, members = rows[-1]
@@ -108,13 +130,60 @@ def _rejoin(cells: list[str], clean: set[tuple[int, int]]) -> tuple[list[str], l
     return [*labels[:-1], " ".join([labels[-1], *values[:extra]])], values[extra:]
 
 
-def row_texts(name: str, rows: list[list[str]]) -> list[str]:
+def _words(cell: str, box: BBox) -> list[tuple[str, float, float]]:
+    """A cell's words with the x-extent each covers, shared out by character count: a line holding several
+    columns ('82.7 77.2') is set in one font, so its characters are near enough equally wide."""
+    x0, x1 = box[0], box[2]
+    per = (x1 - x0) / max(len(cell), 1)
+    return [(m.group(), x0 + per * m.start(), x0 + per * m.end()) for m in re.finditer(r"\S+", cell)]
+
+
+def _centres(rows: list[list[str]], boxes: list[list[BBox]], width: int) -> list[float] | None:
+    """The x-centre of each of the `width` value columns: the median over the rows with a value in every
+    column of where their numbers are printed; None without such a row."""
+    found: list[list[float]] = []
+    for row, row_boxes in zip(rows, boxes):
+        words = [w for cell, box in zip(row, row_boxes) for w in _words(cell, box)]
+        values = [(a + b) / 2 for text, a, b in words if _VALUE.match(text)]
+        if len(values) == width and len(split_values(row)[1]) == width:
+            found.append(values)
+    if not found:
+        return None
+    return [sorted(col)[len(col) // 2] for col in zip(*found)]
+
+
+def aligned_names(header: list[list[str]], header_boxes: list[list[BBox]],
+                  centres: list[float]) -> tuple[str, list[str]]:
+    """Names of the value columns from header rows of several levels ('Citation prediction' over 'Cite' over
+    'MAP'), each level's name printed over the column: per header row, the name nearest the column's centre, if
+    it is nearer than half the gap to the next column (a spanning name is centred over the columns it spans,
+    and may be narrower than they are); marks without a letter or digit (a stray accent) name nothing. Also the
+    name of the label column: what the lowest header row holding any prints left of every value column."""
+    edge = min(centres) - (min(b - a for a, b in zip(centres, centres[1:])) / 2 if len(centres) > 1 else 0)
+    names: list[list[str]] = [[] for _ in centres]
+    label = ""
+    for row, row_boxes in zip(header, header_boxes):
+        label = " ".join(cell for cell, box in zip(row, row_boxes) if (box[0] + box[2]) / 2 < edge) or label
+        pieces = [(cell, box[0], box[2]) for cell, box in zip(row, row_boxes)
+                  if (box[0] + box[2]) / 2 >= edge and any(ch.isalnum() for ch in cell)]
+        for i, c in enumerate(centres):
+            reach = min((abs(c - o) for o in centres if o != c), default=float("inf")) / 2
+            gaps = [(max(a - c, c - b, 0.0), text) for text, a, b in pieces]
+            gap, text = min(gaps, default=(float("inf"), ""))
+            if gap <= reach:
+                names[i].append(text)
+    return label, [" ".join(n) for n in names]
+
+
+def row_texts(name: str, rows: list[list[str]], boxes: list[list[BBox]] | None = None) -> list[str]:
     """One self-contained line per table row, each cell named by its column header, so a row read alone
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
     number are the header (the widest one names the columns, the other header rows name groups of them); a row
     whose cells cannot be named (fewer values than the table has value columns, or a header that does not
     split into the columns) repeats the header's text instead of guessing. A label alone between two
-    rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both."""
+    rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both.
+    With the cells' `boxes`, a header of several rows over the value columns names each column by what is
+    printed over it at every level (aligned_names), not by counting cells."""
     split = [split_values(row) for row in rows]
     first = next((i for i, (_, values) in enumerate(split) if values), None)
     if first is None:
@@ -126,8 +195,13 @@ def row_texts(name: str, rows: list[list[str]]) -> list[str]:
     body = [_rejoin(row, clean) for row in rows[first:]]
     width = max(len(values) for _, values in body)
     label_width = max(len(labels) for labels, _ in body)
-    label_names, value_names = _names(head, label_width, width)
-    groups = _spans([row for row in header if row is not head], width)
+    centres = _centres(rows[first:], boxes[first:], width) if boxes and first > 1 else None
+    if centres:
+        label, value_names = aligned_names(header, boxes[:first], centres)
+        label_names, groups = [*[""] * (label_width - 1), label][-label_width:], [""] * width
+    else:
+        label_names, value_names = _names(head, label_width, width)
+        groups = _spans([row for row in header if row is not head], width)
     spanning = {i for i in range(1, len(body) - 1) if not body[i][1] and body[i - 1][1] and body[i + 1][1]}
     out = []
     for i, (labels, values) in enumerate(body):

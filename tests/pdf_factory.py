@@ -346,6 +346,45 @@ def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+STACKED_HEAD = "Stacked tables in a generated paper"
+
+
+def _table_over_caption(w: Writer, label: str, caption: str, rows: list[list[str]], gap: float) -> int:
+    """A ruled grid of cells with its caption `gap` points below its bottom rule; returns the page."""
+    x, cell = w.x() + 10, min(80.0, (w.col_width - 20) / len(rows[0]))
+    w.page.draw_line((x, w.y), (x + cell * len(rows[0]), w.y))
+    for row in rows:
+        for j, text in enumerate(row):
+            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
+        w.y += 14
+    w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
+    w.y += 2 + gap
+    w.line(f"{label} {caption}", size=9)
+    return w.page_number
+
+
+def stacked_tables_paper() -> tuple[bytes, FloatTruth]:
+    """Tables captioned below, as many journals set them: each page opens with two tables stacked in the top
+    margin band, the first table's caption further from its own rows than from the next table's top rule (the
+    gaps a typesetter leaves when it packs floats), and both pages' tables share their header cells at the
+    same place, as a paper's tables of one design do; a running head above them on every page."""
+    truth = FloatTruth()
+    w = Writer(columns=1, margin=50.0, running_head=STACKED_HEAD)
+    for page, (first, second) in enumerate([(("1", "84.2", "54.2"), ("2", "91.5", "92.1")),
+                                            (("3", "84.6", "85.8"), ("4", "97.4", "77.5"))]):
+        if page:
+            w.new_page()
+        for n, (label, cs, bio) in enumerate((first, second)):
+            rows = [["", "CS", "Bio"], ["Baseline", cs, bio], ["Neural", bio, cs]]
+            caption = f"Scores of the systems in setting {label}."
+            truth.tables.append((label, _table_over_caption(w, f"Table {label}:", caption, rows, 12.0 if n == 0
+                                                            else 4.0), caption, rows))
+            w.space(3)
+        w.space(14)
+        w.paragraph(prose(10, offset=page))
+    return w.bytes(), truth
+
+
 @dataclass
 class EquationTruth:
     numbered: list[tuple[str, int, str]] = field(default_factory=list)  # label, page, formula text
@@ -882,6 +921,45 @@ def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
     w.paragraph(prose(2, offset=1))
     return w.bytes({"title": "Measuring Things Carefully"})
 
+
+
+def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
+    """A one-column paper with one results table whose header has two levels, as papers set a benchmark of
+    several tasks: task names over metric names, each task name centred over its metrics and narrower than
+    they are, the tasks spanning unequal numbers of columns (Classification: F1; Cite and Co-Cite: MAP and
+    nDCG). The value columns are set close together, little more than an em apart; `rows` are (model, five
+    values)."""
+    w = Writer(columns=1)
+    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
+    w.space(12)
+    w.heading("1 Experiments")
+    w.paragraph(prose(2))
+    w.line("Table 1: Results on the benchmark tasks.", size=9)
+    w.space(4)
+    x0, pitch, size = w.x(), 35.0, 9
+    columns = [200.0, *(250.0 + pitch * j for j in range(4))]  # the F1 column as wide as its task's name
+    put = lambda x, y, text: w.page.insert_text((x, y), text, fontname=REGULAR, fontsize=size)
+    width = lambda text: pymupdf.get_text_length(text, fontname=REGULAR, fontsize=size)
+    w.page.draw_line((x0, w.y), (columns[-1] + pitch, w.y))
+    for task, first, last in (("Classification", 0, 0), ("Cite", 1, 2), ("Co-Cite", 3, 4)):
+        middle = (columns[first] + columns[last] + width("00.0")) / 2
+        put(middle - width(task) / 2, w.y + 10, task)
+    w.y += 12
+    put(x0, w.y + 10, "Model")
+    for x, metric in zip(columns, ("F1", "MAP", "nDCG", "MAP", "nDCG")):
+        put(x, w.y + 10, metric)
+    w.y += 14
+    w.page.draw_line((x0, w.y + 1), (columns[-1] + pitch, w.y + 1))
+    for model, values in rows:
+        put(x0, w.y + 10, model)
+        for x, value in zip(columns, values):
+            put(x + width("00.0") - width(value), w.y + 10, value)  # right-aligned figures
+        w.y += 12
+    w.page.draw_line((x0, w.y + 3), (columns[-1] + pitch, w.y + 3))
+    w.space(16)
+    w.heading("2 Conclusion")
+    w.paragraph(prose(2, offset=1))
+    return w.bytes({"title": "Measuring Things Carefully"})
 
 # --- bitmap Type3 fonts (issue 26: old TeX papers converted by dvips) -----------------------------------------
 

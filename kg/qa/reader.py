@@ -177,6 +177,9 @@ _LEAST = re.compile(r"\b(?:lowest|smallest|minimum|fewest|worst)\b", re.I)
 _LESS_IS_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|cost|costs|time|runtime|latency|delay|wer|cer|"
                              r"rmse|mse|mae)\b", re.I)
 _VALUE = re.compile(r"^[-\u2212]?\d[\d,]*(?:\.\d+)?%?$|^[-\u2212]?\.\d+%?$")
+# A question about the baselines asks for the rows a paper compares against, not its own ('SPECTER (Ours)').
+_BASELINE = re.compile(r"\bbaselines?\b", re.I)
+_OWN_ROW = re.compile(r"\bours\b|\bproposed\b", re.I)
 
 
 def extreme_asked(question: str) -> str | None:
@@ -195,7 +198,8 @@ def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
     cell read as table_cell reads it ('Table 1, SGC, MAP: 91.6'): (row index, cell). None when the question asks
     for no extreme, names a row itself ('the maximum degree of Twitter': that row's value is asked for), no
     header matches, or fewer than two rows have a plain number in that column. A header named twice in a row (a
-    second level of headers lost) counts its first cell, as table_cell does."""
+    second level of headers lost) counts its first cell, as table_cell does. A question about the baselines
+    leaves out the rows the paper marks as its own ('Ours', 'proposed')."""
     direction = extreme_asked(question)
     if direction is None or any(_names_row(row, question) for row in rows):
         return None
@@ -216,8 +220,8 @@ def extreme_row(rows: list[str], question: str) -> tuple[int, str] | None:
             continue
         cell = next((c for c in cells[2:] if c.rpartition(": ")[0] == header), None)
         value = cell.rpartition(": ")[2].strip() if cell else ""
-        if _VALUE.match(value):
-            label = cells[1].rpartition(": ")[2]
+        label = cells[1].rpartition(": ")[2]
+        if _VALUE.match(value) and not (_BASELINE.search(question) and _OWN_ROW.search(label)):
             number = float(value.replace(",", "").replace("\u2212", "-").rstrip("%"))
             found.append((number, index, f"{cells[0]}, {label}, {cell}"))
     if len(found) < 2:

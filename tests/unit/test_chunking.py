@@ -4,10 +4,10 @@ import pytest
 
 from extractors.body import Placed
 from extractors.chunking import MAX_CHARS, _boxes, _pieces
-from extractors.model import Line
-from extractors.tables import row_texts, split_values
+from extractors.model import Line, Span
+from extractors.tables import cells_of, row_texts, split_values
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import floats_paper, two_column_paper, write
+from tests.pdf_factory import floats_paper, two_column_paper, two_level_header_paper, write
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +162,29 @@ def test_a_number_ending_a_label_stays_a_value_when_the_row_would_not_match_the_
     rows = [["Measure", "Before", "After"], ["Gender (%)", "53.1", "64.1"], ["Age: mean", "67.7 SD 9.6", "72.8", "7.4"]]
     age = row_texts("Table 1", rows)[1]
     assert "| 67.7 SD |" in age and "67.7 SD 9.6" not in age  # one label more than the other rows: not a name
+
+
+def _line(*runs: tuple[str, float, float]) -> Line:
+    spans = [Span(text, (x0, 100.0, x1, 109.0), 9.0, "Times") for text, x0, x1 in runs]
+    return Line(" ".join(t for t, _, _ in runs), 1, (runs[0][1], 100.0, runs[-1][2], 109.0), 9.0, "Times",
+                spans=spans)
+
+
+def test_runs_of_one_line_a_gap_wider_than_a_word_space_apart_are_cells_of_their_own():
+    merged = _line(("87.5", 308.0, 324.0), ("91.6", 335.0, 350.0))  # two columns 11 points apart
+    assert [(c.text, c.bbox[0], c.bbox[2]) for c in cells_of(merged)] == [("87.5", 308.0, 324.0),
+                                                                         ("91.6", 335.0, 350.0)]
+    words = _line(("User", 229.0, 246.0), ("activity", 248.5, 276.0))  # a word space: one cell
+    assert [c.text for c in cells_of(words)] == ["User activity"]
+    spaced = _line(("WHO", 296.0, 317.0), ("REMAINED", 322.5, 371.0))  # letter-spaced small caps: one cell
+    assert [c.text for c in cells_of(spaced)] == ["WHO REMAINED"]
+
+
+def test_a_two_level_header_names_each_column_by_the_task_and_the_metric_printed_over_it(tmp_path):
+    rows = [("Random", ["4.8", "9.4", "25.2", "51.6", "25.6"]), ("SGC", ["76.8", "91.6", "96.2", "84.1", "92.5"])]
+    doc = parse_pdf(write(tmp_path, "two-level.pdf", two_level_header_paper(rows)))
+    table = next(c.text for c in doc.chunks if c.kind == "table")
+    names = ["Classification F1", "Cite MAP", "Cite nDCG", "Co-Cite MAP", "Co-Cite nDCG"]
+    for model, values in rows:
+        line = " | ".join(["Table 1", f"Model: {model}", *(f"{n}: {v}" for n, v in zip(names, values))])
+        assert line in table.split("\n\n")

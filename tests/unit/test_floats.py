@@ -6,7 +6,7 @@ import pytest
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
-from tests.pdf_factory import floats_paper, table_conventions_paper
+from tests.pdf_factory import STACKED_HEAD, floats_paper, stacked_tables_paper, table_conventions_paper
 
 SHA = "0" * 64
 
@@ -178,3 +178,25 @@ def test_a_continued_table_is_one_table_on_its_first_page(conventions):
 def test_a_sideways_tables_rotated_caption_is_read(conventions):
     truth, (_, tables) = conventions
     assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
+
+
+@pytest.fixture(scope="module")
+def stacked():
+    data, truth = stacked_tables_paper()
+    pages = layout(data)
+    return pages, truth, find_floats(pages, SHA)
+
+
+def test_table_rows_in_the_top_band_repeated_across_pages_are_cells_not_running_heads(stacked):
+    pages, _, _ = stacked
+    for page in pages:
+        top = [line.text for line in page.lines if line.bbox[1] < 100]
+        assert top[:3] == ["CS", "Bio", "Baseline"], top
+        assert STACKED_HEAD in [line.text for line in page.furniture]
+        assert STACKED_HEAD not in [line.text for line in page.lines]
+
+
+def test_a_caption_packed_between_two_ruled_tables_takes_the_side_the_documents_tables_are_on(stacked):
+    _, truth, (_, tables) = stacked
+    expected = [(label, page, [[c for c in row if c] for row in rows]) for label, page, _, rows in truth.tables]
+    assert [(t.label, t.page, t.rows) for t in tables] == expected

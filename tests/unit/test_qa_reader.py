@@ -173,6 +173,12 @@ def test_the_extreme_row_is_read_from_the_column_the_question_names():
     assert extreme_row(TABLE_ROWS, "What is the highest MAP of SPECTER?") is None  # a row it names is asked for
 
 
+def test_a_question_about_the_baselines_leaves_out_the_papers_own_row():
+    rows = [*TABLE_ROWS, "Table 1 | Model: SPECTER (Ours) | F1: 82.0 | MAP: 92.4 | nDCG: 88.3"]
+    assert extreme_row(rows, "Which baseline obtains the highest MAP?") == (2, "Table 1, SGC (2019a), MAP: 91.6")
+    assert extreme_row(rows, "Which model obtains the highest MAP?") == (4, "Table 1, SPECTER (Ours), MAP: 92.4")
+
+
 def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     table = chunk("t", "\n\n".join(TABLE_ROWS), kind="table")
     prose = chunk("p", "We report MAP and nDCG for every baseline on the suite, where SPECTER is the best model.")
