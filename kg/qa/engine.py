@@ -284,8 +284,12 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
 
 def _names_in_front(paper, name: str) -> bool:
     """Whether a paper's title or abstract holds `name` as whole words."""
-    said = f" {' '.join(tokens(' '.join([paper.get('title') or '', paper.get('abstract') or ''])))} "
-    return f" {' '.join(tokens(name))} " in said
+    return _spells(" ".join([paper.get("title") or "", paper.get("abstract") or ""]), name)
+
+
+def _spells(text: str, name: str) -> bool:
+    """Whether `text` holds `name` as whole words, case and punctuation aside."""
+    return f" {' '.join(tokens(name))} " in f" {' '.join(tokens(text))} "
 
 
 def _other_meaning(paper: dict, form: NameForm, long: str) -> bool:
@@ -381,6 +385,12 @@ def _where_element(reader: GraphReader, intent: Intent, paper_id: str | None, to
                   evidence=evidence, graph=_graph(records, "p", "x"))
 
 
+def _not_named_in(caption: str, names: list[str | None]) -> list[str]:
+    """The entity names a caption does not already spell out, sorted: 'It is about: Performance ratio' adds
+    nothing after 'Performance ratio for the simulation ...'."""
+    return sorted({n for n in names if n and not _spells(caption, n)})
+
+
 def _element_content(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
     records = _element(reader, intent, paper_id)
     if not records:
@@ -389,7 +399,7 @@ def _element_content(reader: GraphReader, intent: Intent, paper_id: str | None, 
     x = r["x"]
     caption = x.get("caption") or x.get("text") or x.get("title") or ""
     answer = f"{intent.label} {intent.number}: {squash(caption)}"
-    about = sorted({e.get("name") for e in r["about"] if e is not None and e.get("name")})
+    about = _not_named_in(caption, [e.get("name") for e in r["about"] if e is not None])
     if about:
         answer += f" It is about: {', '.join(about)}."
     evidence = [_element_evidence(reader, r, intent)]

@@ -4,6 +4,7 @@ and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 from bench.qa import Scored, _pieces, answer_correct, by_kind, evidence_hit, qa_norm
 from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
+from kg.qa.engine import _not_named_in
 from kg.qa.reader import NUMERIC_Q
 from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
 from kg.qa.text import abbreviations, sentences, stem, terms, tokens
@@ -210,3 +211,10 @@ def test_bench_rows_group_by_question_type_overall_and_within_each_half():
         "dev: type numeric": [("a.pdf", "q1")], "held-out: type list": [("b.pdf", "q2")],
         "held-out: type numeric": [("b.pdf", "q1")], "type list": [("b.pdf", "q2")],
         "type numeric": [("a.pdf", "q1"), ("b.pdf", "q1")]}
+
+
+def test_an_element_is_about_only_the_names_its_caption_does_not_spell_out():
+    caption = "Figure 4: Performance ratio for the simulation on 200 processors, highly parallel tasks"
+    assert _not_named_in(caption, ["performance ratio", None, "makespan"]) == ["makespan"]
+    assert _not_named_in(caption, ["ratio for the"]) == []  # whole words, wherever they are
+    assert _not_named_in(caption, ["ratio f"]) == ["ratio f"]  # not a piece of a word
