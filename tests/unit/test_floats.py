@@ -6,7 +6,7 @@ import pytest
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
-from tests.pdf_factory import floats_paper, table_conventions_paper
+from tests.pdf_factory import floats_paper, plain_caption_paper, table_conventions_paper
 
 SHA = "0" * 64
 
@@ -178,3 +178,13 @@ def test_a_continued_table_is_one_table_on_its_first_page(conventions):
 def test_a_sideways_tables_rotated_caption_is_read(conventions):
     truth, (_, tables) = conventions
     assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+def test_a_plain_bare_label_caption_set_against_its_figure_is_a_caption(columns):
+    """Body font and size, no separator, not bold: what marks the caption is that it touches its figure; the
+    same words opening a line of running text are not a caption."""
+    data, truth = plain_caption_paper(columns)
+    figures, _ = find_floats(layout(data), SHA)
+    assert [(f.label, f.page, f.caption) for f in figures] == truth.figures
+    assert not any(mention in f.caption for mention in truth.mention_lines for f in figures)
