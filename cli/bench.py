@@ -92,8 +92,8 @@ def structure(
     years: Path = typer.Option(YEARS, "--years", exists=True, dir_okay=False,
                                help="the publication year each gold paper prints (TSV: paper, year, where)"),
     check: Path = typer.Option(corpus_check.CHECK, "--corpus-check", exists=True, dir_okay=False,
-                               help="numbered equations and reference counts of non-gold corpus papers, counted by "
-                                    "hand (TSV); scored on those of its papers the corpus holds"),
+                               help="numbered equations, figures, tables and reference counts of non-gold corpus "
+                                    "papers, counted by hand (TSV); scored on those of its papers the corpus holds"),
 ) -> None:
     """Parse every PDF in the corpus, score those with a gold file, print precision/recall/F1."""
     from extractors.pipeline import parse_pdf  # MuPDF is imported by the commands that parse, not by every `kg`

@@ -106,12 +106,22 @@ def label_set_apart(line: Line) -> bool:
     return head.bold or (len(line.spans) > 1 and (head.font, head.bold) != (rest.font, rest.bold))
 
 
-def caption_score(match: re.Match, lines: list[Line], i: int, size: float) -> float:
+def against_graphics(line: Line, graphics: list[BBox]) -> bool:
+    """The line is set right against a drawing or image above or below it, within a line's height, under or over
+    part of it: where a caption sits and running text does not (it keeps a float's separation)."""
+    x0, y0, x1, y1 = line.bbox
+    reach = 1.5 * line.size
+    return any(g[0] < x1 and g[2] > x0 and (-1 < y0 - g[3] < reach or -1 < g[1] - y1 < reach) for g in graphics)
+
+
+def caption_score(match: re.Match, lines: list[Line], i: int, size: float, graphics: list[BBox]) -> float:
     line, sep, rest = lines[i], match["sep"], match["rest"]
     if sep is None:  # label followed by something else: ")", ",", a bare word
         if not rest or BODY_FOLLOWER.match(rest) or not (line.bold or rest[:1].isupper()):
             return -10
         score = 0.0
+        if against_graphics(line, graphics):
+            score += 1  # "Figure 4 Results ..." in the body's font and size, but set against its figure
     elif sep in ":|\u2014\u2013-":
         score = 3.0
     elif sep == ".":
@@ -195,7 +205,8 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
         lines = page.lines
         matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
                    if line.text.lstrip()[:1] in "FfTt"}
-        scores = {i: caption_score(m, lines, i, size) for i, m in matches.items() if m}
+        graphics = page.images + page.drawings
+        scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items() if m}
         starts = sorted(i for i, s in scores.items() if s >= MIN_SCORE)
         start_ids = {id(lines[i]) for i in starts}
         for i in starts:

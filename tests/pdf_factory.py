@@ -210,8 +210,8 @@ class FloatTruth:
     mention_lines: list[str] = field(default_factory=list)  # body lines that mention floats
 
 
-def _figure(w: Writer, label: str, caption: str, height: float = 90, image: bool = False) -> int:
-    """Graphics (drawn boxes or an inserted image) with a caption below them; returns the page."""
+def _figure(w: Writer, label: str, caption: str, height: float = 90, image: bool = False, size: float = 9) -> int:
+    """Graphics (drawn boxes or an inserted image) with a caption below them in `size` points; returns the page."""
     w._advance(height + 40)
     x, top = w.x(), w.y
     if image:
@@ -224,8 +224,8 @@ def _figure(w: Writer, label: str, caption: str, height: float = 90, image: bool
                          color=(0, 0, 0), fill=(0.8, 0.8, 0.8))
         w.page.draw_line((x + w.col_width / 2 - 5, top + height / 2), (x + w.col_width / 2 + 5, top + height / 2))
     w.y = top + height + 8
-    for i, text in enumerate(w.wrap(f"{label} {caption}", 9, REGULAR, w.col_width)):
-        w.line(text, size=9)
+    for text in w.wrap(f"{label} {caption}", size, REGULAR, w.col_width):
+        w.line(text, size=size)
     w.space(10)
     return w.page_number
 
@@ -281,6 +281,29 @@ def floats_paper(columns: int = 1) -> tuple[bytes, FloatTruth]:
     caption = "Corpus splits."
     truth.tables.append(("II", _table(w, "Table II:", caption, rows), caption, rows))
     w.paragraph("As Fig. 2 and Table II show, the rules are reliable. " + prose(2, offset=4))
+    return w.bytes(), truth
+
+
+def plain_caption_paper(columns: int = 2) -> tuple[bytes, FloatTruth]:
+    """Figures captioned in the body's own font and size with a bare label and no separator ("Figure 2 Mean
+    scores ..."), as some journal styles set them; the caption's only mark is that it is set against its figure.
+    A body line that opens with the same kind of words away from any figure is in `mention_lines`."""
+    truth = FloatTruth()
+    w = Writer(columns=columns)
+    w.line("Plain Captions in a Generated Paper", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(4))
+    caption = "Mean scores of the two systems over five runs."
+    truth.figures.append(("1", _figure(w, "Figure 1", caption, size=10), caption))
+    w.paragraph(prose(3, offset=1))
+    mention = "Figure 3 Results, drawn as two boxes, come later."  # a label no caption has: taking it would show
+    truth.mention_lines.append(mention)
+    w.paragraph(mention + " " + prose(2, offset=2))
+    caption = "Results on the held-out papers, drawn as an image."
+    truth.figures.append(("2", _figure(w, "Figure 2", caption, image=True, size=10), caption))
+    w.paragraph(prose(3, offset=3))
     return w.bytes(), truth
 
 

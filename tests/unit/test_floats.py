@@ -6,7 +6,8 @@ import pytest
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
-from tests.pdf_factory import STACKED_HEAD, floats_paper, stacked_tables_paper, table_conventions_paper
+from tests.pdf_factory import (STACKED_HEAD, floats_paper, plain_caption_paper, stacked_tables_paper,
+                               table_conventions_paper)
 
 SHA = "0" * 64
 
@@ -200,3 +201,13 @@ def test_a_caption_packed_between_two_ruled_tables_takes_the_side_the_documents_
     _, truth, (_, tables) = stacked
     expected = [(label, page, [[c for c in row if c] for row in rows]) for label, page, _, rows in truth.tables]
     assert [(t.label, t.page, t.rows) for t in tables] == expected
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+def test_a_plain_bare_label_caption_set_against_its_figure_is_a_caption(columns):
+    """Body font and size, no separator, not bold: what marks the caption is that it touches its figure; the
+    same words opening a line of running text are not a caption."""
+    data, truth = plain_caption_paper(columns)
+    figures, _ = find_floats(layout(data), SHA)
+    assert [(f.label, f.page, f.caption) for f in figures] == truth.figures
+    assert not any(mention in f.caption for mention in truth.mention_lines for f in figures)
