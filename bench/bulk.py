@@ -12,10 +12,15 @@ With `then_write` K, how the graph's size changes the transactional path is meas
 K more synthetic papers go through the ingest's writer (kg.ingest.papers.WritePipeline, one transaction per paper) into
 the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
 (kg.read.queries.get_node, one client) of papers and entities of the loaded graph are timed.
+
+With `load_clients` N, the loaded graph is then served (`kg serve`, as bench.load's scripts do) and N concurrent
+clients alternate questions about its papers (POST /ask, scoped to a paper as an application asks them) and node
+lookups (GET /nodes/{id}) through the API: the latencies the issue's targets at 100,000 papers are about.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import statistics
@@ -27,6 +32,8 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench.api_server import served_api
+from bench.load import QUESTIONS, Connection, loopback_address, measure, plans, warm_up
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
@@ -71,8 +78,28 @@ def lookups(driver, schema, ids: list[str], database: str) -> dict:
             "p95_ms": round(times[max(0, round(0.95 * len(times)) - 1)], 2)}
 
 
+def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: list[str], clients: int,
+             per_client: int = 40, max_seconds: float = 600) -> dict:
+    """`clients` clients at once against `kg serve` on the loaded graph, each alternating a question about one of
+    `paper_ids` and a lookup of one of `node_ids` (after an untimed warm-up): p50/p95/p99 and errors of each."""
+    questions = [{"question": q, "paper_id": pid} for pid in paper_ids for q in QUESTIONS]
+
+    async def go(host: str, port: int) -> dict:
+        connections = [Connection(host, port) for _ in range(clients)]
+        try:
+            await warm_up(connections, questions, node_ids)
+            return await measure(connections, plans(questions, node_ids, clients, per_client), max_seconds)
+        finally:
+            for c in connections:
+                c.close()
+
+    with served_api(settings, workdir) as api:
+        report = asyncio.run(go(*loopback_address(api.url)))
+    return {"clients": clients, "per_client": per_client, "papers_asked_about": len(paper_ids), **report}
+
+
 def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
-        progress=lambda _: None, then_write: int = 0) -> dict:
+        progress=lambda _: None, then_write: int = 0, load_clients: int = 0) -> dict:
     started, machine = datetime.now(timezone.utc), machine_info()  # the load average before the run
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-bulk-") as tmp:
         local = throwaway_settings(Path(tmp), cache_dir=settings.cache_dir, neo4j_heap=settings.neo4j_heap,
@@ -93,12 +120,14 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             progress(f"writing {synth.papers:,} synthetic papers made of {len(parsed)} as CSV")
             began = time.perf_counter()
             synthesizer = Synthesizer(parsed, synth)
-            sample: list[str] = []  # ids of papers and entities of the load, for lookups
+            sample: list[str] = []  # ids of papers and chunks of the load, for lookups
+            asked: list[str] = []  # ids of papers of the load, for questions
             pick = random.Random(synth.seed)  # not the synthesizer's: sampling must not change the papers
             for paper in synthesizer.papers():
                 image.add(paper.run, paper.nodes, paper.edges, 0)
                 if len(sample) < 400 and pick.random() < 0.2:
                     sample += [n.id for n in paper.nodes if n.label in ("Paper", "Chunk")][:2]  # written as they are
+                    asked += [n.id for n in paper.nodes if n.label == "Paper"]
             arguments = image.close()
             csv_seconds = time.perf_counter() - began
             extra = [synthesizer.paper(synth.papers + k) for k in range(then_write + 1 if then_write else 0)]
@@ -121,6 +150,10 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                                             / growth["loaded_graph"]["elements_per_s"], 3)
                     pick.shuffle(sample)
                     growth["node_lookup"] = lookups(driver, ingestor.schema, sample, local.neo4j_database)
+            load = None
+            if load_clients:
+                progress(f"serving the loaded graph: {load_clients} clients ask and look up nodes")
+                load = api_load(local, Path(tmp) / "api", asked, sample, load_clients)
             shutil.rmtree(folder)
             store_bytes = sum(f.stat().st_size for f in (server.data_dir / "databases" / "neo4j").rglob("*")
                               if f.is_file())
@@ -134,7 +167,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,
             "seconds": {"parse": round(parse_seconds, 2), "csv": round(csv_seconds, 2),
                         **{k: round(v, 2) for k, v in seconds.items()}},
-            "transactional": growth or None,
+            "transactional": growth or None, "api_load": load,
             "import_elements_per_s": round(rate), "target_elements_per_s": TARGET_ELEMENTS_PER_S,
             "import_tool_elements_per_s": (round(elements / seconds["import_tool"]) if seconds.get("import_tool")
                                            else None),

@@ -25,6 +25,9 @@ def bulk_bench(
     then_write: int = typer.Option(0, "--then-write", min=0,
                                    help="then write N more papers transactionally, into the empty and the loaded "
                                         "graph, and time node lookups"),
+    load_clients: int = typer.Option(0, "--load-clients", min=0,
+                                     help="then serve the loaded graph and time /ask and node lookups with N "
+                                          "concurrent clients (0: no API load)"),
     workers: int = typer.Option(2, "--workers", "-w", min=0, help="parser processes"),
     out: Path = typer.Option(Path("bench/results"), "--out", file_okay=False, help="folder of the JSON report"),
 ) -> None:
@@ -33,7 +36,8 @@ def bulk_bench(
     empty-list pass and the constraint and index builds apart. Exit status 1 below the target."""
     with console.status("starting") as status:
         report = run(corpus, get_settings(), SynthConfig(papers, seed=seed, vocabulary=vocabulary, vectors=vectors),
-                     workers, templates, progress=status.update, then_write=then_write)
+                     workers, templates, progress=status.update, then_write=then_write,
+                     load_clients=load_clients)
     seconds = report["seconds"]
     shared = report["synthetic"]["drawn"]
     console.print(f"{report['papers']:,} synthetic papers of {report['papers_parsed']} parsed ({shared['entities']:,} "
@@ -53,6 +57,11 @@ def bulk_bench(
                       f"elements/s into the empty graph, {growth['loaded_graph']['elements_per_s']:,} into the loaded "
                       f"one ({growth['ratio']}x); node lookup p95 {growth['node_lookup']['p95_ms']} ms",
                       highlight=False)
+    if report["api_load"]:
+        load = report["api_load"]
+        console.print(f"API, {load['clients']} clients: " + "; ".join(
+            f"{kind} p95 {load[kind]['p95_ms']} ms ({load[kind]['errors']} errors)" for kind in ("ask", "node")
+            if kind in load), highlight=False)
     console.print(f"report: {write(report, out)}", highlight=False)
     if not report["met"]:
         raise typer.Exit(1)
