@@ -7,6 +7,7 @@ loopback URL is accepted. Questions come from the gold files' qa items (scoped t
 graph) and node ids from GET /papers, so the load looks like real use. Usage (docs/benchmarks.md):
     python scripts/qa_load.py --url http://127.0.0.1:8000 --gold ../shared/gold --corpus ../shared/corpus
 By default each client alternates the two (`--kinds mixed`); `--kinds ask` or `--kinds node` times one alone.
+With `--out DIR` the report is also written as DIR/latency-<UTC time>.json with the commit and machine.
 With `--upload PDF` (repeatable) and `--reingest PDF`, the load is measured idle and then again while those PDFs
 are uploaded through the API (with the curator key in PAPERKG_API_KEY) and `kg ingest --force` re-ingests the
 other one (same PAPERKG_* settings as the server), and the report has both.
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
 from bench.qa import gold_items
+from bench.stamp import commit, dated, header, write_json
 from extractors.model import paper_id
 from kg.db.filestore import file_sha256
 
@@ -41,6 +43,7 @@ async def main() -> None:
                              "lookups wait behind /ask work); ask or node: that endpoint alone")
     parser.add_argument("--upload", type=Path, action="append", default=[], help="a PDF uploaded during the load")
     parser.add_argument("--reingest", type=Path, help="a PDF `kg ingest --force` re-ingests during the load")
+    parser.add_argument("--out", type=Path, help="also write the report as OUT/latency-<UTC time>.json")
     args = parser.parse_args()
 
     try:
@@ -80,6 +83,9 @@ async def main() -> None:
             c.close()
     report.update(kinds=args.kinds, papers_in_graph=len(in_graph), questions=len(questions), clients=args.clients,
                   client_cpu_s=round(time.process_time() - cpu, 2), load_average_start=load_start, cpus=os.cpu_count())
+    if args.out:
+        report = {**header(), "commit": commit(), "url": args.url, **report}
+        print(f"report: {write_json(dated(args.out, 'latency'), report)}", file=sys.stderr)
     print(json.dumps(report, indent=1))
 
 
