@@ -406,6 +406,8 @@ def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, fil
     try:
         server.stop()
         began = time.perf_counter()
+        # Every file is read as multi-line (one thread per file): 5.26's per-file mode (--multiline-fields-format=v2)
+        # refused real chunk text ("CR outside a text cell" in a file without a CR).
         done = server.admin(["database", "import", "full", database, "--overwrite-destination=true",
                              "--array-delimiter=U+001F", "--multiline-fields=true",
                              f"--report-file={folder / 'import.report'}", *files])
