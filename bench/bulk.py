@@ -93,9 +93,11 @@ def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: 
             for c in connections:
                 c.close()
 
-    with served_api(settings, workdir) as api:
+    processes = os.cpu_count() or 1  # `kg serve`'s default: a question process per core
+    with served_api(settings, workdir, qa_processes=processes) as api:
         report = asyncio.run(go(*loopback_address(api.url)))
-    return {"clients": clients, "per_client": per_client, "papers_asked_about": len(paper_ids), **report}
+    return {"clients": clients, "per_client": per_client, "qa_processes": processes,
+            "papers_asked_about": len(paper_ids), **report}
 
 
 def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
