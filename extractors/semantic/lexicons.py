@@ -33,6 +33,7 @@ class Terms:
     metric_heads: frozenset[str]
     stop_names: frozenset[str]
     phrase_stops: frozenset[str]
+    task_non_openers: frozenset[str]
     non_task_gerunds: frozenset[str]
     study_heads: frozenset[str]
     study_modifiers: frozenset[str]

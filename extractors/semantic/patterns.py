@@ -150,8 +150,8 @@ def clean_name(name: str, kind: str) -> str:
     if kind == TASK:  # 'learning across dependency parsing': the phrase is what follows the last stop word
         last_stop = max((k for k, w in enumerate(words) if w.lower() in t.phrase_stops), default=-1)
         words = words[last_stop + 1:]
-        while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads:
-            words.pop(0)
+        while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads | t.task_non_openers:
+            words.pop(0)  # 'an alternative alignment' is at most 'alignment'
     return " ".join(words).rstrip(".,;:")
 
 

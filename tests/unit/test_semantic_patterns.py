@@ -227,3 +227,16 @@ def test_a_name_of_letters_and_digits_labelling_a_result_row_is_a_method():
 def test_a_name_printed_twice_in_a_row_is_named_once():
     found = cues("Embeddings from ELMo ELMo (Peters et al., 2018) are a baseline.")
     assert ("cited", "Method", "ELMo") in found and ("cited", "Method", "ELMo ELMo") not in found
+
+
+def test_searching_heads_a_task_phrase_as_search_does():
+    tasks = {n for _, t, n in cues("Fast homology searching is the bottleneck of the pipeline.") if t == "Task"}
+    assert "homology searching" in tasks
+
+
+@pytest.mark.parametrize("adjective", ["alternative", "original", "basic", "advanced"])
+def test_a_task_phrase_never_opens_with_an_adjective_of_a_variant(adjective):
+    tasks = {n for _, t, n in cues(f"Each {adjective} alignment is scored against the reference.") if t == "Task"}
+    assert not any(n.startswith(adjective) for n in tasks)
+    found = cues(f"We study the {adjective} sequence alignment problem.")
+    assert ("task_context", "Task", "sequence alignment") in found
