@@ -240,3 +240,12 @@ def test_a_task_phrase_never_opens_with_an_adjective_of_a_variant(adjective):
     assert not any(n.startswith(adjective) for n in tasks)
     found = cues(f"We study the {adjective} sequence alignment problem.")
     assert ("task_context", "Task", "sequence alignment") in found
+
+
+def test_standard_statistical_measures_are_known_metrics():
+    found = {(c.name, c.type) for c in lexicon_cues("The hazard ratio was 1.8 (95% CI 1.2-2.4, p-value 0.01).")}
+    assert found == {("hazard ratio", "Metric"), ("95% CI", "Metric"), ("p-value", "Metric")}
+    found = {c.name for c in lexicon_cues("Agreement was high (intraclass correlation coefficient 0.9), and the "
+                                          "Spearman rank correlation coefficient was 0.7.")}
+    assert found == {"intraclass correlation coefficient", "Spearman rank correlation coefficient"}
+    assert not lexicon_cues("The mean and the variance of the scores are reported.")  # summaries, not measures
