@@ -1,0 +1,28 @@
+"""How candidate names become a paper's entities (salience.py): the name an entity is given. Text and table
+cells written for the test."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors.semantic.entities import analyse_passages
+from extractors.semantic.passages import Passage
+from extractors.semantic.salience import cut_short
+
+
+@pytest.mark.parametrize("name, full, expected", [
+    ("Acc.", "accuracy", True), ("prec", "precision", True), ("Rec", "recall", True),
+    ("REC", "recall", False),  # an initialism in capitals may stand for anything ('recommendation')
+    ("accuracy", "accuracy", False), ("P", "precision", False), ("ppl", "perplexity", False),
+    ("acc", "top-1 accuracy", False), ("avg", "average precision", False),
+])
+def test_a_word_cut_short(name, full, expected):
+    assert cut_short(name, full) is expected
+
+
+def test_a_header_word_cut_short_is_named_by_its_full_word():
+    passages = [Passage("We classify abstracts with GraphRank and compare it with two baselines.", "Abstract"),
+                Passage("Model | Acc. | Prec.\nTF-IDF | 81.2 | 77.0\nGraphRank | 85.1 | 80.3", "Result",
+                        char_start=None, kind="cells")]
+    metrics = {e.name for e in analyse_passages(passages).entities if e.label == "Metric"}
+    assert metrics == {"accuracy", "precision"}
