@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from extractors.semantic import lexicons
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.modifiers import complete_modifiers
 from extractors.semantic.non_entities import NonEntities, capitals_labels, cited_people, common_words
@@ -46,7 +47,10 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
     for i, p in enumerate(passages):
         if p.kind == "cells":
             lines = p.text.split("\n")
-            result_table = any(c.type == METRIC for line in lines[:3] for c in cell_cues(line, False))
+            # a table headed by a metric that scores methods (not only by statistics: 'p-value', 'SD') has methods
+            # in its rows
+            result_table = any(c.type == METRIC and lexicons.evaluation_metrics().lookup(c.name)
+                               for line in lines[:3] for c in cell_cues(line, False))
             starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
             header = header_rows(lines)
             for r, line in enumerate(lines):

@@ -499,7 +499,7 @@ def title_task_cues(title: str) -> list[Cue]:
 def _lexicon_index() -> dict[str, list[tuple[str, str, str]]]:
     """surface (lower case) -> (kind, canonical, surface as written) for every lexicon name and alias."""
     index: dict[str, list[tuple[str, str, str]]] = {}
-    for kind, data in ((METRIC, lexicons.raw("metrics")), (DATASET, lexicons.raw("datasets"))):
+    for kind, data in ((METRIC, lexicons.entries("metrics")), (DATASET, lexicons.entries("datasets"))):
         for canonical, aliases in data.items():
             for surface in map(str, [canonical, *(aliases or [])]):
                 if len(surface) > 2 or any(c.isdigit() for c in surface):  # 'P', 'R', 'AP': table headers only

@@ -26,3 +26,15 @@ def test_a_header_word_cut_short_is_named_by_its_full_word():
                         char_start=None, kind="cells")]
     metrics = {e.name for e in analyse_passages(passages).entities if e.label == "Metric"}
     assert metrics == {"accuracy", "precision"}
+
+
+def test_a_table_of_statistics_lists_variables_not_methods():
+    passages = [Passage("We followed 900 participants for nine years and report hazard ratios of dementia.", "Abstract"),
+                Passage("Variable | HR | 95% CI | p-value\nAPOE-E4 | 2.1 | 1.5-2.9 | 0.001\nMMSE | 0.9 | 0.8-1.0 | 0.04",
+                        "Result", char_start=None, kind="cells")]
+    found = analyse_passages(passages).ranked
+    assert {(e.label, e.canonical) for e in found} == {("Metric", "hazard ratio"), ("Metric", "confidence interval"),
+                                                       ("Metric", "p-value")}
+    passages[1] = Passage("Model | Accuracy | p-value\nGraphRank | 85.1 | 0.01\nTF-IDF | 81.2 | 0.2", "Result",
+                          char_start=None, kind="cells")
+    assert ("Method", "GraphRank") in {(e.label, e.name) for e in analyse_passages(passages).ranked}
