@@ -334,7 +334,22 @@ def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
                 not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
         offset += len(cell) + 3
-    return cues
+    return _partnered(cues)
+
+
+_PARTNERS = frozenset({"precision", "recall", "F1"})
+
+
+def _partnered(cues: list[Cue]) -> list[Cue]:
+    """A one-letter header 'P' or 'R' is precision or recall only beside its partners: the two are reported
+    together, with or without F1 ('P | R | F1'). Alone, the letter is whatever the table's field calls P or R (a
+    p-value, a number of processors, a rank)."""
+    known = {c.name: lexicons.metrics().lookup(c.name) for c in cues if c.type == METRIC}
+    letters = {c.name for c in cues if len(c.name) == 1 and known.get(c.name) in _PARTNERS}
+    if not letters:
+        return cues
+    partners = {known[c.name] for c in cues if c.type == METRIC and known.get(c.name) in _PARTNERS}
+    return cues if len(partners) >= 2 else [c for c in cues if c.name not in letters]
 
 
 def _named_cell(cell: str) -> bool:

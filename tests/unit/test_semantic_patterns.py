@@ -249,3 +249,12 @@ def test_standard_statistical_measures_are_known_metrics():
                                           "Spearman rank correlation coefficient was 0.7.")}
     assert found == {"intraclass correlation coefficient", "Spearman rank correlation coefficient"}
     assert not lexicon_cues("The mean and the variance of the scores are reported.")  # summaries, not measures
+
+
+@pytest.mark.parametrize("line, metrics", [
+    ("Model | P | R | F1", {"P", "R", "F1"}), ("Model | P | F1", {"P", "F1"}), ("Model | Prec. | R", {"Prec", "R"}),
+    ("Gene | P | LRT", {"LRT"}),  # a p-value
+    ("Jobs | R | Makespan ratio", set()),  # a number of resources
+])
+def test_a_one_letter_precision_or_recall_header_needs_its_partner(line, metrics):
+    assert {c.name for c in cell_cues(line, False) if c.type == "Metric"} == metrics
