@@ -234,7 +234,7 @@ def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) 
     lex = lexicons.datasets() if label == DATASET else lexicons.metrics() if label == METRIC else None
     canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), None)
     long = sorted(s for s in surfaces if match_key(s) in long_forms)
-    if canonical and cut_short(name, canonical):
+    if label == METRIC and canonical and cut_short(name, canonical):
         name = canonical  # 'Acc.' in a table header is 'accuracy'
     return name, canonical or (long[0] if long else name)
 
@@ -245,7 +245,7 @@ def cut_short(name: str, full: str) -> bool:
     initial capital, the start of the word and not all of it. An initialism in capitals ('REC', 'ACC') is not
     made of the word's first letters and may stand for anything."""
     word = name[:-1] if name.endswith(".") else name
-    return " " not in full and word.isalpha() and len(word) >= 2 and word[1:].islower() and \
+    return full.isalpha() and word.isalpha() and len(word) >= 2 and word[1:].islower() and \
         full.lower().startswith(word.lower()) and len(word) < len(full)
 
 

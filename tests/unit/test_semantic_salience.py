@@ -15,6 +15,7 @@ from extractors.semantic.salience import cut_short
     ("REC", "recall", False),  # an initialism in capitals may stand for anything ('recommendation')
     ("accuracy", "accuracy", False), ("P", "precision", False), ("ppl", "perplexity", False),
     ("acc", "top-1 accuracy", False), ("avg", "average precision", False),
+    ("Reuters", "Reuters-21578", False),  # a name with its version is no word cut short
 ])
 def test_a_word_cut_short(name, full, expected):
     assert cut_short(name, full) is expected
@@ -29,7 +30,8 @@ def test_a_header_word_cut_short_is_named_by_its_full_word():
 
 
 def test_a_table_of_statistics_lists_variables_not_methods():
-    passages = [Passage("We followed 900 participants for nine years and report hazard ratios of dementia.", "Abstract"),
+    passages = [Passage("We followed 900 participants for nine years and report hazard ratios (HR) of dementia.",
+                        "Abstract"),
                 Passage("Variable | HR | 95% CI | p-value\nAPOE-E4 | 2.1 | 1.5-2.9 | 0.001\nMMSE | 0.9 | 0.8-1.0 | 0.04",
                         "Result", char_start=None, kind="cells")]
     found = analyse_passages(passages).ranked
