@@ -40,3 +40,20 @@ def test_a_table_of_statistics_lists_variables_not_methods():
     passages[1] = Passage("Model | Accuracy | p-value\nGraphRank | 85.1 | 0.01\nTF-IDF | 81.2 | 0.2", "Result",
                           char_start=None, kind="cells")
     assert ("Method", "GraphRank") in {(e.label, e.name) for e in analyse_passages(passages).ranked}
+
+
+def _tasks(passages: list[Passage]) -> set[str]:
+    return {e.name for e in analyse_passages(passages).ranked if e.label == "Task"}
+
+
+def test_a_task_phrase_the_text_writes_only_in_the_plural_names_things_not_a_task():
+    table = Passage("Gene | Masked alignment | Unmasked alignment\nATP5SL | 2 | 3\nPASK | 1 | 1", "Result",
+                    char_start=None, kind="cells")
+    caption = Passage("Table 3: Sites found with each masked alignment and unmasked alignment.", "Result",
+                      kind="table")
+    text = Passage("We compare the masked alignments with the unmasked alignments of each family; both masked "
+                   "alignments agree.", "Experiment")
+    assert not _tasks([text, caption, table]) & {"masked alignment", "unmasked alignment"}
+    singular = Passage("Masked alignment of the families is what we study, and masked alignment is cheap.",
+                       "Experiment")
+    assert "masked alignment" in _tasks([singular, caption, table])
