@@ -258,3 +258,8 @@ def test_standard_statistical_measures_are_known_metrics():
 ])
 def test_a_one_letter_precision_or_recall_header_needs_its_partner(line, metrics):
     assert {c.name for c in cell_cues(line, False) if c.type == "Metric"} == metrics
+
+
+def test_the_standard_measures_of_scheduling_are_known_metrics():
+    found = {c.name for c in lexicon_cues("The makespan of the schedule and the mean response time both drop.")}
+    assert found == {"makespan", "response time"}
