@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
+from extractors.semantic import lexicons
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.modifiers import complete_modifiers
-from extractors.semantic.non_entities import NonEntities, cited_people, common_words
+from extractors.semantic.non_entities import NonEntities, capitals_labels, cited_people, common_words
 from extractors.semantic.passages import Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, caption_metric, cell_cues, column_cues, find_cues
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
@@ -46,7 +47,10 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
     for i, p in enumerate(passages):
         if p.kind == "cells":
             lines = p.text.split("\n")
-            result_table = any(c.type == METRIC for line in lines[:3] for c in cell_cues(line, False))
+            # a table headed by a metric that scores methods (not only by statistics: 'p-value', 'SD') has methods
+            # in its rows
+            result_table = any(c.type == METRIC and lexicons.evaluation_metrics().lookup(c.name)
+                               for line in lines[:3] for c in cell_cues(line, False))
             starts = [0, *accumulate(len(line) + 1 for line in lines[:-1])]
             header = header_rows(lines)
             for r, line in enumerate(lines):
@@ -78,6 +82,7 @@ def analyse_passages(passages: list[Passage], extra_cues: list[Located] = (),
     ranked = [e for e in rank_entities(passages, cues, pairs) if not excluded.excludes(e.label, e.name)]
     common = common_words([e.name for e in ranked if e.label in (METHOD, DATASET)],
                           [p.text for p in passages if p.kind == "text"])
-    ranked = complete_modifiers([e for e in ranked if e.name not in common or e.label not in (METHOD, DATASET)],
-                                passages)
+    capitals = capitals_labels([e.name for e in ranked], [p.text for p in passages if p.kind == "text"])
+    ranked = complete_modifiers([e for e in ranked if e.name not in capitals and
+                                 (e.name not in common or e.label not in (METHOD, DATASET))], passages)
     return Analysis(passages, sentences, pairs, cues, ranked, salient(ranked))

@@ -33,6 +33,7 @@ class Terms:
     metric_heads: frozenset[str]
     stop_names: frozenset[str]
     phrase_stops: frozenset[str]
+    task_non_openers: frozenset[str]
     non_task_gerunds: frozenset[str]
     study_heads: frozenset[str]
     study_modifiers: frozenset[str]
@@ -53,9 +54,30 @@ def _lexicon(data: dict[str, list[str]]) -> Lexicon:
     return Lexicon(names)
 
 
+def entries(name: str) -> dict[str, list[str]]:
+    """A lexicon's canonical names and their aliases; metrics.yaml's 'statistics' section joins the metrics."""
+    data = dict(raw(name))
+    if name == "metrics":
+        data |= data.pop("statistics")
+    return data
+
+
 @lru_cache(maxsize=1)
 def metrics() -> Lexicon:
-    return _lexicon(raw("metrics"))
+    return _lexicon(entries("metrics"))
+
+
+@lru_cache(maxsize=1)
+def evaluation_metrics() -> Lexicon:
+    """The metrics without the statistical measures: what scores the methods a result table compares."""
+    return _lexicon({k: v for k, v in raw("metrics").items() if k != "statistics"})
+
+
+@lru_cache(maxsize=1)
+def statistics() -> Lexicon:
+    """The standard statistical measures of metrics.yaml's 'statistics' section (p-value, confidence interval,
+    hazard ratio, ...): metrics that describe data and test hypotheses rather than score methods."""
+    return _lexicon(raw("metrics")["statistics"])
 
 
 @lru_cache(maxsize=1)
@@ -103,4 +125,4 @@ def known_aliases(label: str, canonical: str) -> list[str]:
     lexicon = datasets() if label == "Dataset" else metrics() if label == "Metric" else None
     if lexicon is None or lexicon.lookup(canonical) != canonical:
         return []
-    return sorted({s for s in raw("datasets" if label == "Dataset" else "metrics").get(canonical) or []})
+    return sorted({s for s in entries("datasets" if label == "Dataset" else "metrics").get(canonical) or []})

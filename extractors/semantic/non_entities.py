@@ -123,6 +123,20 @@ def common_words(names: list[str], prose: list[str]) -> set[str]:
     return out
 
 
+def capitals_labels(names: list[str], prose: list[str]) -> set[str]:
+    """The names of two words or more set all in capitals whose every word the prose also writes in lower case
+    ('COST PER FULL-RATE STREAM', 'EXPERIMENTAL SETUP'): ordinary words a heading, caption or table label sets in
+    capitals, not a name; an acronym ('MS MARCO', 'TREC CAR') is written in capitals wherever it stands."""
+    labels = [n for n in names if len(re.findall(r"[A-Za-z]+", n)) >= 2 and n == n.upper()
+              and sum(w.isalpha() for w in n.split()) >= 2]
+    if not labels:
+        return set()
+    text = "\n".join(prose)
+    lower = set(re.findall(r"(?<![\w'’-])[a-z][a-z'’-]*[a-z](?![\w-])", text))
+    return {n for n in labels if all(w.lower() in lower for w in re.findall(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]", n)
+                                     if not w.isdigit())}
+
+
 def is_unit(name: str) -> bool:
     """A unit symbol ('eV', 'GHz', 'MB'), as printed after a number: what a quantity is measured in."""
     return name.strip() in lexicons.terms().unit_symbols

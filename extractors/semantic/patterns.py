@@ -150,8 +150,8 @@ def clean_name(name: str, kind: str) -> str:
     if kind == TASK:  # 'learning across dependency parsing': the phrase is what follows the last stop word
         last_stop = max((k for k, w in enumerate(words) if w.lower() in t.phrase_stops), default=-1)
         words = words[last_stop + 1:]
-        while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads:
-            words.pop(0)
+        while len(words) > 1 and words[0].lower() in t.phrase_stops | t.task_heads | t.task_non_openers:
+            words.pop(0)  # 'an alternative alignment' is at most 'alignment'
     return " ".join(words).rstrip(".,;:")
 
 
@@ -334,7 +334,22 @@ def cell_cues(line: str, result_table: bool, header: bool = False) -> list[Cue]:
                 not re.search(r"\d\.\d", cell):
             cues.append(Cue(METHOD, name.group("n"), offset + name.start("n"), offset + name.end("n"), "table_row", 0.45))
         offset += len(cell) + 3
-    return cues
+    return _partnered(cues)
+
+
+_PARTNERS = frozenset({"precision", "recall", "F1"})
+
+
+def _partnered(cues: list[Cue]) -> list[Cue]:
+    """A one-letter header 'P' or 'R' is precision or recall only beside its partners: the two are reported
+    together, with or without F1 ('P | R | F1'). Alone, the letter is whatever the table's field calls P or R (a
+    p-value, a number of processors, a rank)."""
+    known = {c.name: lexicons.metrics().lookup(c.name) for c in cues if c.type == METRIC}
+    letters = {c.name for c in cues if len(c.name) == 1 and known.get(c.name) in _PARTNERS}
+    if not letters:
+        return cues
+    partners = {known[c.name] for c in cues if c.type == METRIC and known.get(c.name) in _PARTNERS}
+    return cues if len(partners) >= 2 else [c for c in cues if c.name not in letters]
 
 
 def _named_cell(cell: str) -> bool:
@@ -499,7 +514,7 @@ def title_task_cues(title: str) -> list[Cue]:
 def _lexicon_index() -> dict[str, list[tuple[str, str, str]]]:
     """surface (lower case) -> (kind, canonical, surface as written) for every lexicon name and alias."""
     index: dict[str, list[tuple[str, str, str]]] = {}
-    for kind, data in ((METRIC, lexicons.raw("metrics")), (DATASET, lexicons.raw("datasets"))):
+    for kind, data in ((METRIC, lexicons.entries("metrics")), (DATASET, lexicons.entries("datasets"))):
         for canonical, aliases in data.items():
             for surface in map(str, [canonical, *(aliases or [])]):
                 if len(surface) > 2 or any(c.isdigit() for c in surface):  # 'P', 'R', 'AP': table headers only

@@ -53,7 +53,9 @@ def header_metrics(cells: list[str]) -> list[str]:
     out = []
     for cell in cells:
         for token in re.findall(r"[A-Za-z][\w@./-]*(?:\s+[a-z][\w-]*)?", cell):
-            name = lexicons.metrics().lookup(token) or lexicons.metrics().lookup(token.split()[0])
+            # statistical measures (p-value, SD) head tables of variables, not of the methods compared
+            name = lexicons.evaluation_metrics().lookup(token) or \
+                lexicons.evaluation_metrics().lookup(token.split()[0])
             if name:
                 out.append(name)
     return out

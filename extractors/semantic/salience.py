@@ -9,6 +9,7 @@ mention alone never passes.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -197,6 +198,8 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
             continue  # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
         if label == TASK and len(mentions) == 1 and passages[mentions[0].passage].kind == "text":
             continue  # a task the paper names once in running text is a passing mention, not what it is about
+        if label == TASK and _only_plural(set(surfaces), mentions, passages, lowered):
+            continue
         texts = Counter(m.text for m in mentions)
         name, canonical = _names(label, surfaces, texts, long_keys)
         score = _noisy_or(list(families.values()) + place_evidence(mentions, passages))
@@ -205,6 +208,28 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         entities.append(Entity(label, name, canonical, sorted(set(texts) - {name}), round(score, 4), proposed,
                                dict(families), mentions, evidence))
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
+
+
+def _plurals(phrase: str) -> set[str]:
+    """The plural forms of a phrase's last word: 'alignments', 'searches', 'analyses', 'queries'."""
+    out = {phrase + "s", phrase + "es"}
+    if phrase.endswith("is"):
+        out.add(phrase[:-2] + "es")
+    if phrase.endswith("y"):
+        out.add(phrase[:-1] + "ies")
+    return out
+
+
+def _only_plural(surfaces: set[str], mentions: list[MentionSpan], passages: list[Passage], lowered: list[str]) -> bool:
+    """Whether the running text writes a task phrase in the plural only ('masked alignments', 'alternative
+    alignments'): the plural counts things, the results of an activity, not the activity a paper addresses,
+    which is a mass noun ('alignment of sequences'). A phrase printed only in a table or heading, where a label
+    may drop the plural, is judged by the running text; one the text never writes is kept."""
+    if any(passages[m.passage].kind == "text" for m in mentions):
+        return False
+    plurals = {p for surface in surfaces for p in _plurals(surface.lower())}
+    return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", lowered[i])
+               for i, passage in enumerate(passages) if passage.kind == "text" for p in plurals)
 
 
 def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> bool:
@@ -234,7 +259,19 @@ def _names(label: str, surfaces: Counter, texts: Counter, long_forms: set[str]) 
     lex = lexicons.datasets() if label == DATASET else lexicons.metrics() if label == METRIC else None
     canonical = next((c for s in surfaces if lex and (c := lex.lookup(s)) is not None), None)
     long = sorted(s for s in surfaces if match_key(s) in long_forms)
+    if label == METRIC and canonical and cut_short(name, canonical):
+        name = canonical  # 'Acc.' in a table header is 'accuracy'
     return name, canonical or (long[0] if long else name)
+
+
+def cut_short(name: str, full: str) -> bool:
+    """Whether `name` is the one word `full` cut short, as a table header abbreviates a word to fit its column
+    ('Acc.', 'prec', 'Rec.' of 'accuracy', 'precision', 'recall'): two letters or more, in lower case or with an
+    initial capital, the start of the word and not all of it. An initialism in capitals ('REC', 'ACC') is not
+    made of the word's first letters and may stand for anything."""
+    word = name[:-1] if name.endswith(".") else name
+    return full.isalpha() and word.isalpha() and len(word) >= 2 and word[1:].islower() and \
+        full.lower().startswith(word.lower()) and len(word) < len(full)
 
 
 def _drop_nested(entities: list[Entity]) -> list[Entity]:

@@ -123,3 +123,12 @@ def test_schema_accepts_everything(extraction):
     batch = validate_batch([stamp(n, schema, now) for n in extraction.nodes],
                            [stamp(e, schema, now) for e in extraction.edges], schema)
     assert batch.rejections == []
+
+
+def test_a_table_headed_by_statistics_alone_is_no_result_table():
+    from extractors.semantic.passages import TableGrid
+    from extractors.semantic.results import table_experiment
+
+    grid = TableGrid("t1", "2", "Characteristics of the participants.", (("Variable", "SD", "p-value"),
+                     ("Age", "9.6", "0.001"), ("Education", "3.5", "0.01")), 1, "1:0,0,1,1", None)
+    assert table_experiment(grid) is None

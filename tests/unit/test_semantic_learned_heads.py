@@ -99,7 +99,8 @@ def test_a_dataset_cell_loses_its_bracketed_short_form_and_note():
 
 
 def test_a_lower_case_letter_or_a_formula_in_a_header_is_no_metric():
-    assert {(c.type, c.name) for c in cell_cues("Gene | P | p | p1 = 0.3", False, header=True)} == {("Metric", "P")}
+    assert {(c.type, c.name) for c in cell_cues("Gene | P | R | p | p1 = 0.3", False, header=True)} == {
+        ("Metric", "P"), ("Metric", "R")}
 
 
 @pytest.mark.parametrize("caption, name", [

@@ -7,8 +7,8 @@ import pytest
 
 from extractors.pipeline import parse_pdf
 from extractors.semantic.extract import extract_semantics
-from extractors.semantic.non_entities import (NonEntities, cited_people, common_words, is_artefact,
-                                              is_section_word, is_study_phrase, organisation_names,
+from extractors.semantic.non_entities import (NonEntities, capitals_labels, cited_people, common_words,
+                                              is_artefact, is_section_word, is_study_phrase, organisation_names,
                                               printed_people, surnames, venue_names)
 from tests.pdf_factory import entities_paper, write
 
@@ -128,3 +128,21 @@ def test_a_unit_symbol_cited_after_a_mass_is_no_method():
     text = ("A boson of mass 10^-22 eV [4] forms the halo. For masses near 10^-22 eV [7] the peaks shift, and "
             "above 10^-21 eV [9] they do not.")
     assert "eV" not in {e.name for e in analyse_passages([Passage(text, "Result")]).ranked}
+
+
+def test_ordinary_words_set_in_capitals_are_a_label_not_a_name():
+    prose = ["The cost per stream is lower at full-rate, and our experimental setup is simple. A car was hired."]
+    names = ["COST PER FULL-RATE STREAM", "EXPERIMENTAL SETUP", "MS MARCO", "TREC CAR", "ACE 2005", "BERT"]
+    assert capitals_labels(names, prose) == {"COST PER FULL-RATE STREAM", "EXPERIMENTAL SETUP"}
+
+
+def test_a_label_in_capitals_never_becomes_an_entity():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    passages = [Passage("We store video with round-robin placement on disk arrays (Lee et al., 2001).", "Abstract"),
+                Passage("DISK ARRAY PLACEMENT [4] and MS MARCO [5] are compared. Disk array placement puts each "
+                        "stream apart, and the placement is fixed.", "Method"),
+                Passage("DISK ARRAY PLACEMENT [4] is slower than MS MARCO [5] in every run.", "Experiment")]
+    names = {e.name for e in analyse_passages(passages).ranked}
+    assert "DISK ARRAY PLACEMENT" not in names and "MS MARCO" in names

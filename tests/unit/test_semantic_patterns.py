@@ -227,3 +227,39 @@ def test_a_name_of_letters_and_digits_labelling_a_result_row_is_a_method():
 def test_a_name_printed_twice_in_a_row_is_named_once():
     found = cues("Embeddings from ELMo ELMo (Peters et al., 2018) are a baseline.")
     assert ("cited", "Method", "ELMo") in found and ("cited", "Method", "ELMo ELMo") not in found
+
+
+def test_searching_heads_a_task_phrase_as_search_does():
+    tasks = {n for _, t, n in cues("Fast homology searching is the bottleneck of the pipeline.") if t == "Task"}
+    assert "homology searching" in tasks
+
+
+@pytest.mark.parametrize("adjective", ["alternative", "original", "basic", "advanced"])
+def test_a_task_phrase_never_opens_with_an_adjective_of_a_variant(adjective):
+    tasks = {n for _, t, n in cues(f"Each {adjective} alignment is scored against the reference.") if t == "Task"}
+    assert not any(n.startswith(adjective) for n in tasks)
+    found = cues(f"We study the {adjective} sequence alignment problem.")
+    assert ("task_context", "Task", "sequence alignment") in found
+
+
+def test_standard_statistical_measures_are_known_metrics():
+    found = {(c.name, c.type) for c in lexicon_cues("The hazard ratio was 1.8 (95% CI 1.2-2.4, p-value 0.01).")}
+    assert found == {("hazard ratio", "Metric"), ("95% CI", "Metric"), ("p-value", "Metric")}
+    found = {c.name for c in lexicon_cues("Agreement was high (intraclass correlation coefficient 0.9), and the "
+                                          "Spearman rank correlation coefficient was 0.7.")}
+    assert found == {"intraclass correlation coefficient", "Spearman rank correlation coefficient"}
+    assert not lexicon_cues("The mean and the variance of the scores are reported.")  # summaries, not measures
+
+
+@pytest.mark.parametrize("line, metrics", [
+    ("Model | P | R | F1", {"P", "R", "F1"}), ("Model | P | F1", {"P", "F1"}), ("Model | Prec. | R", {"Prec", "R"}),
+    ("Gene | P | LRT", {"LRT"}),  # a p-value
+    ("Jobs | R | Makespan ratio", set()),  # a number of resources
+])
+def test_a_one_letter_precision_or_recall_header_needs_its_partner(line, metrics):
+    assert {c.name for c in cell_cues(line, False) if c.type == "Metric"} == metrics
+
+
+def test_the_standard_measures_of_scheduling_are_known_metrics():
+    found = {c.name for c in lexicon_cues("The makespan of the schedule and the mean response time both drop.")}
+    assert found == {"makespan", "response time"}
