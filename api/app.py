@@ -18,6 +18,7 @@ from api.routers import apidocs, browser, curation, domains, export, graph, pape
 from kg import __version__
 from kg.auth import access
 from kg.db import store
+from kg.db.graph import Graph
 from kg.read.cypher_workers import CypherWorkers
 from kg.ingest.delete import collect_orphan_pdfs
 from kg.db.filestore import PDFStore
@@ -67,14 +68,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        app.state.driver = store.connect_api(settings)
+        app.state.graph = Graph(store.connect_api(settings), settings.neo4j_database)
         try:  # files a crash left without their paper; the API starts without Neo4j too (GET /health says 503)
-            collect_orphan_pdfs(app.state.driver, PDFStore(settings.data_dir), settings.neo4j_database)
+            collect_orphan_pdfs(app.state.graph, PDFStore(settings.data_dir))
         except (DriverError, Neo4jError, OSError) as exc:
             logging.getLogger("paperkg.api").warning("stored PDFs not checked against the graph: %s", exc)
         ingestion = IngestProcess(settings)
         app.state.jobs = JobRegistry(ingestion, settings.jobs_max_queued, settings.jobs_history)
-        app.state.qa = question_answerer(settings, app.state.driver)
+        app.state.qa = question_answerer(settings, app.state.graph)
         app.state.ask_admission = Admission(settings.ask_concurrency, settings.ask_queue, settings.ask_timeout_s)
         app.state.cypher = CypherWorkers(settings)
         try:
@@ -86,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.qa.close()
             app.state.jobs.close()
             ingestion.close()
-            app.state.driver.close()
+            app.state.graph.driver.close()
 
     app = FastAPI(title="paperkg", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description=description(settings))
@@ -112,8 +113,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def health() -> JSONResponse:
         """Liveness plus a real round trip to Neo4j; 503 when the database does not answer."""
         try:
-            app.state.driver.verify_connectivity()
-            info = store.server_info(app.state.driver)
+            app.state.graph.driver.verify_connectivity()
+            info = store.server_info(app.state.graph.driver)
         except Exception as exc:
             err = store.friendly_error(exc, settings)
             message = err.message if isinstance(err, PaperKGError) else str(err)

@@ -1,13 +1,15 @@
-"""Dependencies the routers receive: the driver, settings and schema the app opened at start-up.
+"""Dependencies the routers receive: the graph gateway, settings and schema the app opened at start-up.
 
 They are `async def` although they never wait: FastAPI runs a plain `def` dependency in its thread pool, one
 thread hand-off each, a fixed cost on every request for work that never waits."""
 
 from __future__ import annotations
 
-from fastapi import Request
-from neo4j import Driver
+from typing import Annotated
 
+from fastapi import Depends, Request
+
+from kg.db.graph import Graph
 from kg.read.cypher_workers import CypherWorkers
 from kg.ingest.jobs import JobRegistry
 from kg.qa import retrieval
@@ -15,8 +17,13 @@ from kg.settings import Settings
 from ontology.loader import Schema, get_schema
 
 
-async def driver(request: Request) -> Driver:
-    return request.app.state.driver
+async def graph(request: Request) -> Graph:
+    """The app's one Graph (its driver and configured database), made at start-up: every router reads and
+    writes through it, so none pairs the driver with a database name of its own."""
+    return request.app.state.graph
+
+
+GraphDep = Annotated[Graph, Depends(graph)]
 
 
 async def settings(request: Request) -> Settings:

@@ -39,6 +39,7 @@ from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
 from bench.synth import SynthConfig, SynthPaper, Synthesizer, Template
 from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
 from kg.ingest.pipeline import Prepared
 from kg.ingest.papers import WritePipeline
@@ -49,10 +50,10 @@ from kg.settings import Settings
 TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on this machine
 
 
-def transactional(driver, schema, papers: list[SynthPaper], database: str) -> WriterResult:
+def transactional(graph: Graph, schema, papers: list[SynthPaper]) -> WriterResult:
     """What the ingest's writer commits for `papers`, one transaction each, timed from the first paper's commit (a
     warm-up) to the last one's."""
-    pipeline = WritePipeline(driver, schema, database)
+    pipeline = WritePipeline(graph, schema)
     try:
         futures = [pipeline.submit(p.run, p.nodes, p.edges) for p in papers]
         futures[0].result()
@@ -66,12 +67,12 @@ def _writer_json(result: WriterResult) -> dict:
             "elements_per_s": round(result.per_second)}
 
 
-def lookups(driver, schema, ids: list[str], database: str) -> dict:
+def lookups(graph: Graph, schema, ids: list[str]) -> dict:
     """Milliseconds per get_node of each id, one after the other: median and p95."""
     times = []
     for node_id in ids:
         began = time.perf_counter()
-        get_node(driver, schema, node_id, database)
+        get_node(graph, schema, node_id)
         times.append((time.perf_counter() - began) * 1000)
     times.sort()
     return {"lookups": len(times), "p50_ms": round(statistics.median(times), 2),
@@ -108,8 +109,8 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                                    neo4j_pagecache=settings.neo4j_pagecache)
         with own_neo4j(local) as server:
             progress("parsing the corpus")
-            with store.connect(local) as driver:
-                ingestor = BulkIngestor(local, driver, workers=workers, embed=True)
+            with store.open_graph(local) as graph:
+                ingestor = BulkIngestor(local, graph, workers=workers, embed=True)
                 files = sorted(corpus.glob("*.pdf"))[:limit]
                 began = time.perf_counter()
                 with closing(ingestor.parsed(files)) as papers:
@@ -136,22 +137,20 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             growth = {}
             if extra:
                 progress(f"writing {then_write} papers into the empty database")
-                with store.connect(local) as driver:
-                    init_schema(driver, ingestor.schema, local.embedding_dim, local.neo4j_database)
-                    growth["empty_graph"] = _writer_json(transactional(driver, ingestor.schema, extra,
-                                                                       local.neo4j_database))
+                with store.open_graph(local) as graph:
+                    init_schema(graph, ingestor.schema, local.embedding_dim)
+                    growth["empty_graph"] = _writer_json(transactional(graph, ingestor.schema, extra))
             csv_bytes = sum(f.stat().st_size for f in folder.iterdir())
             progress(f"importing {csv.nodes + csv.relationships:,} elements")
             seconds = import_files(server, local, ingestor.schema, folder, arguments)
             if extra:
                 progress(f"writing the same {then_write} papers into the loaded graph; lookups")
-                with store.connect(local) as driver:
-                    growth["loaded_graph"] = _writer_json(transactional(driver, ingestor.schema, extra,
-                                                                        local.neo4j_database))
+                with store.open_graph(local) as graph:
+                    growth["loaded_graph"] = _writer_json(transactional(graph, ingestor.schema, extra))
                     growth["ratio"] = round(growth["empty_graph"]["elements_per_s"]
                                             / growth["loaded_graph"]["elements_per_s"], 3)
                     pick.shuffle(sample)
-                    growth["node_lookup"] = lookups(driver, ingestor.schema, sample, local.neo4j_database)
+                    growth["node_lookup"] = lookups(graph, ingestor.schema, sample)
             load = None
             if load_clients:
                 progress(f"serving the loaded graph: {load_clients} clients ask and look up nodes")

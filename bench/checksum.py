@@ -21,10 +21,10 @@ def run(corpus: Path, workers: int) -> dict:
     schema = get_schema()
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-checksum-") as tmp:
         settings = throwaway_settings(Path(tmp) / "data", neo4j_heap="1g", neo4j_pagecache="256m")
-        with own_neo4j(settings), store.connect(settings) as driver:
-            init_schema(driver, schema, settings.embedding_dim, settings.neo4j_database)
-            report = Ingestor(settings, driver, workers=workers).run(sorted(corpus.glob("*.pdf")))
-            digest = checksum(driver, settings.neo4j_database)
+        with own_neo4j(settings), store.open_graph(settings) as graph:
+            init_schema(graph, schema, settings.embedding_dim)
+            report = Ingestor(settings, graph, workers=workers).run(sorted(corpus.glob("*.pdf")))
+            digest = checksum(graph)
     return {**header(), "commit": commit(), "corpus": str(corpus), "ontology_version": schema.version,
             "embeddings": report.embeddings, "workers": workers, "ingested": report.count("ingested"),
             "failed": sorted(Path(p.path).name for p in report.papers if p.status == "failed"), "checksum": digest}

@@ -16,6 +16,7 @@ from pathlib import Path
 from bench.api_server import settings_env
 from bench.neo4j import kill_neo4j
 from kg.db import store
+from kg.db.graph import Graph
 from kg.db.filestore import file_sha256
 from kg.ingest.pipeline import Ingestor
 from kg.db.localserver import LocalNeo4j
@@ -34,29 +35,28 @@ def neo4j_killed_mid_ingest(server: LocalNeo4j, settings: Settings, files: list[
     shas = {path.name: file_sha256(path) for path in files}
     killed: list[int] = []
 
-    with store.connect(settings, max_transaction_retry_time=2.0) as driver, store.connect(settings) as watcher:
+    with store.open_graph(settings, max_transaction_retry_time=2.0) as graph, store.open_graph(settings) as watcher:
         def kill_once_a_paper_committed(statement: int) -> None:
             # Papers are written two at a time (kg.ingest.papers.WritePipeline), and the second one writes all but its
             # own new nodes only once the first committed. So the first write statement seen after a paper of the run
             # is in the graph belongs to a transaction still open: killed there, it cannot have committed.
-            if not killed and statement >= 1 and watcher.execute_query(
-                    _ANY_IN_GRAPH, shas=list(shas.values()), database_=settings.neo4j_database).records[0]["any"]:
+            if not killed and statement >= 1 and watcher.write(_ANY_IN_GRAPH, shas=list(shas.values()))[0]["any"]:
                 killed.append(kill_neo4j(server))
 
         with _quiet("neo4j"):  # the driver's warnings of a lost server are what the phase provokes
-            run = Ingestor(settings, driver, workers=1, embed=False, on_batch=kill_once_a_paper_committed).run(files)
+            run = Ingestor(settings, graph, workers=1, embed=False, on_batch=kill_once_a_paper_committed).run(files)
     reported = {Path(p.path).name: p.status for p in run.papers}
     server.start()  # recovery from the transaction log
-    with store.connect(settings) as driver:
-        in_graph = {r["sha"] for r in driver.execute_query(_PAPERS, database_=settings.neo4j_database).records}
-        partial = _partial(driver, settings, shas, in_graph)
+    with store.open_graph(settings) as graph:
+        in_graph = {r["sha"] for r in graph.write(_PAPERS)}
+        partial = _partial(graph, shas, in_graph)
     rerun = subprocess.run([sys.executable, "-m", "cli", "ingest", "--json", "--workers", "1", "--no-embed",
                             *map(str, files)], env=settings_env(settings), capture_output=True, text=True,
                            timeout=timeout_s)
     second = {Path(p["path"]).name: p["status"] for p in json.loads(rerun.stdout)["papers"]} if rerun.stdout else {}
-    with store.connect(settings) as driver:
-        after = {r["sha"] for r in driver.execute_query(_PAPERS, database_=settings.neo4j_database).records}
-        partial_after = _partial(driver, settings, shas, after)
+    with store.open_graph(settings) as graph:
+        after = {r["sha"] for r in graph.write(_PAPERS)}
+        partial_after = _partial(graph, shas, after)
     # papers are written one after the other, in input order: the first not in the graph is the one cut off
     cut = next((name for name, sha in shas.items() if sha not in in_graph), None) if killed else None
     return {"papers": list(shas), "killed": bool(killed), "stopped": run.stopped, "cut_mid_write": cut,
@@ -81,7 +81,6 @@ def _quiet(logger: str) -> Iterator[None]:
         log.setLevel(level)
 
 
-def _partial(driver, settings: Settings, shas: dict[str, str], in_graph: set[str]) -> list[str]:
+def _partial(graph: Graph, shas: dict[str, str], in_graph: set[str]) -> list[str]:
     """Files not in the graph as papers of which some node is in it all the same."""
-    return sorted(name for name, sha in shas.items() if sha not in in_graph and driver.execute_query(
-        _LEFT_OF, sha=sha, database_=settings.neo4j_database).records[0]["n"])
+    return sorted(name for name, sha in shas.items() if sha not in in_graph and graph.write(_LEFT_OF, sha=sha)[0]["n"])

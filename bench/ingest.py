@@ -18,6 +18,7 @@ from neo4j.exceptions import ClientError
 from extractors.model import Audit, Box, Chunk, Document, Metadata, Profile, Section, element_id
 from kg.ingest.entities import entity_labels
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import IngestReport, Ingestor, Prepared, discover
 from kg.db.localserver.java import LUCENE_SIMD_MAJORS
 from kg.ingest.mapping import EXTRACTOR, map_document
@@ -126,7 +127,7 @@ def synthetic_document(sections: int, chunks_per_section: int, sha: str = SYNTHE
                     audit=Audit(sha256=sha, page_count=1))
 
 
-def writer_throughput(driver: Driver, database: str | None, sections: int = 100, chunks_per_section: int = 20,
+def writer_throughput(graph: Graph, sections: int = 100, chunks_per_section: int = 20,
                       embedding_dim: int = 0, papers: int = 5) -> WriterResult:
     """Nodes + relationships per second that the ingest's writer (kg.ingest.papers.WritePipeline) commits for a batch of
     `papers` large papers, one transaction each (validated beforehand), timed from the commit of one paper
@@ -144,7 +145,7 @@ def writer_throughput(driver: Driver, database: str | None, sections: int = 100,
         nodes, edges = map_document(doc, vectors)
         checked = validate_batch([run.stamped(x, schema) for x in nodes], [run.stamped(e, schema) for e in edges], schema)
         batch.append((run, checked))
-    pipeline = WritePipeline(driver, schema, database)
+    pipeline = WritePipeline(graph, schema)
     try:
         futures = [pipeline.submit(run, checked.nodes, checked.edges) for run, checked in batch]
         futures[0].result()  # the warm-up: the batch is timed from its commit to the last paper's
@@ -152,8 +153,8 @@ def writer_throughput(driver: Driver, database: str | None, sections: int = 100,
     finally:
         pipeline.close()
         for run, _ in batch:
-            delete_subgraph(driver, run.sha256, schema, database)
-            driver.execute_query("MATCH (r:IngestRun {paper_sha256: $sha}) DELETE r", sha=run.sha256, database_=database)
+            delete_subgraph(graph, run.sha256, schema)
+            graph.write("MATCH (r:IngestRun {paper_sha256: $sha}) DELETE r", sha=run.sha256)
     return total
 
 
@@ -170,8 +171,7 @@ def _written(futures: list[Future[PaperWrite]], began: float) -> WriterResult:
     return total
 
 
-def papers_writer_throughput(driver: Driver, database: str | None, papers: list[Prepared], entities: int = 0
-                             ) -> WriterResult:
+def papers_writer_throughput(graph: Graph, papers: list[Prepared], entities: int = 0) -> WriterResult:
     """Nodes + relationships per second that the ingest's writer commits for real papers (their records as an
     ingest prepared them), written back to back as `kg ingest` writes them into a graph that lacks them. A real
     paper has a few hundred elements, so the fixed cost of its transaction (its statements, entity resolution,
@@ -181,9 +181,9 @@ def papers_writer_throughput(driver: Driver, database: str | None, papers: list[
     nothing), as after a thousand papers or more, which entity resolution must not make slower."""
     schema = get_schema()
     for paper in papers:
-        delete_subgraph(driver, paper.run.sha256, schema, database)
-    with _more_entities(driver, database, entities):
-        pipeline = WritePipeline(driver, schema, database)
+        delete_subgraph(graph, paper.run.sha256, schema)
+    with _more_entities(graph, entities):
+        pipeline = WritePipeline(graph, schema)
         try:
             began = time.perf_counter()
             return _written([pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers],
@@ -198,32 +198,31 @@ _REMOVE_ENTITIES = "MATCH (n:`{label}`) WHERE n.id STARTS WITH $prefix DETACH DE
 
 
 @contextmanager
-def _more_entities(driver: Driver, database: str | None, count: int) -> Iterator[None]:
+def _more_entities(graph: Graph, count: int) -> Iterator[None]:
     """`count` entities spread over the entity labels (the ontology's entity classes), removed again afterwards."""
     rows = [{"id": f"{BENCH_ENTITY_PREFIX}{i:07d}", "name": f"bench entity {i:07d}"} for i in range(count)]
     labels = entity_labels()
     try:
         for n, label in enumerate(labels):
             for batch in batches(rows[n::len(labels)]):
-                driver.execute_query(_ADD_ENTITIES.format(label=label), rows=batch, database_=database)
+                graph.write(_ADD_ENTITIES.format(label=label), rows=batch)
         yield
     finally:
         if count:
             for label in labels:
-                driver.execute_query(_REMOVE_ENTITIES.format(label=label), prefix=BENCH_ENTITY_PREFIX,
-                                     database_=database)
+                graph.write(_REMOVE_ENTITIES.format(label=label), prefix=BENCH_ENTITY_PREFIX)
 
 
-def corpus_ingest(settings: Settings, driver: Driver, corpus: Path, workers: int
+def corpus_ingest(settings: Settings, graph: Graph, corpus: Path, workers: int
                   ) -> tuple[IngestReport, IngestReport, list[Prepared]]:
     """First ingest of the corpus (its papers are deleted from the graph beforehand), an unchanged re-run, and the
     records of the papers the first ingest wrote (all held in memory, for papers_writer_throughput)."""
     schema = get_schema()
     for path in discover([corpus]):
         sha = file_sha256(path)
-        if find_paper(driver, sha, settings.neo4j_database):
-            delete_subgraph(driver, sha, schema, settings.neo4j_database)
+        if find_paper(graph, sha):
+            delete_subgraph(graph, sha, schema)
     written: list[Prepared] = []
-    first = Ingestor(settings, driver, workers=workers, force=True, on_written=written.append).run([corpus])
-    again = Ingestor(settings, driver, workers=workers).run([corpus])
+    first = Ingestor(settings, graph, workers=workers, force=True, on_written=written.append).run([corpus])
+    again = Ingestor(settings, graph, workers=workers).run([corpus])
     return first, again, written

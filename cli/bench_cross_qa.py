@@ -35,13 +35,13 @@ def cross_qa_bench(
     items = cross_questions(questions)
     pdfs = sorted(corpus.glob("*.pdf"))
     stem_of = {paper_id(file_sha256(p)): p.stem for p in pdfs}
-    with store.connect(settings) as driver:
+    with store.open_graph(settings) as graph:
         if ingest:
-            Ingestor(settings, driver).run(pdfs)
+            Ingestor(settings, graph).run(pdfs)
         embed, schema = query_embedder(settings), get_schema()
         rows = []
         for item in items:
-            result = ask(driver, schema, item.question, None, 5, database=settings.neo4j_database, embed=embed)
+            result = ask(graph, schema, item.question, None, 5, embed=embed)
             answered = [stem_of.get(p["paper_id"], p["paper_id"]) for p in result.papers or []]
             rows.append(score(item, answered))
     figures = report(rows)

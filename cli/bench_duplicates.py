@@ -30,16 +30,14 @@ def duplicates_bench(
     candidates like `kg curate find-duplicates`: run it on a graph of its own."""
     settings, schema = get_settings(), get_schema()
     embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
-    with store.connect(settings) as driver:
+    with store.open_graph(settings) as graph:
         if ingest:
-            Ingestor(settings, driver).run(sorted(corpus.glob("*.pdf")))
+            Ingestor(settings, graph).run(sorted(corpus.glob("*.pdf")))
         start = time.perf_counter()
-        report, _ = detect(driver, schema, embed=embedder.embed if embedder else None,
-                           database=settings.neo4j_database)
+        report, _ = detect(graph, schema, embed=embedder.embed if embedder else None)
         seconds = time.perf_counter() - start
-        papers = driver.execute_query("MATCH (p:Paper) RETURN count(p) AS n", database_=settings.neo4j_database,
-                                      routing_="r").records[0]["n"]
-        items = candidates(driver, schema, limit=500, database=settings.neo4j_database)["items"]
+        papers = graph.read("MATCH (p:Paper) RETURN count(p) AS n")[0]["n"]
+        items = candidates(graph, schema, limit=500)["items"]
     proposed = [(i["source"]["label"], i["source"]["name"], i["target"]["name"]) for i in items]
     result = score(proposed, judgements(judged), known_pairs(known))
     for rank, (item, (label, a, b)) in enumerate(zip(items, proposed), start=1):

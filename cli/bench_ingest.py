@@ -43,19 +43,18 @@ def ingest_bench(
                                  param_hint="--writer-chunks")
     settings = get_settings()
     files = list(discover([corpus]))
-    with store.connect(settings) as driver:
-        runtime = server_runtime(driver)
+    with store.open_graph(settings) as graph:
+        runtime = server_runtime(graph.driver)
         with console.status("first ingest of the corpus..."):
-            first, again, written = corpus_ingest(settings, driver, corpus, workers)
+            first, again, written = corpus_ingest(settings, graph, corpus, workers)
         with console.status("writer on the corpus's papers..."):
-            real = papers_writer_throughput(driver, settings.neo4j_database, written) if written else None
+            real = papers_writer_throughput(graph, written) if written else None
         with console.status(f"writer on the corpus's papers, {writer_entities:,} more entities in the graph..."):
-            large = (papers_writer_throughput(driver, settings.neo4j_database, written, entities=writer_entities)
+            large = (papers_writer_throughput(graph, written, entities=writer_entities)
                      if written and writer_entities else None)
         with console.status("writer on a batch of synthetic papers..."):
-            writers = {dim: writer_throughput(driver, settings.neo4j_database, sections=100,
-                                              chunks_per_section=writer_chunks // 100, embedding_dim=dim,
-                                              papers=writer_papers)
+            writers = {dim: writer_throughput(graph, sections=100, chunks_per_section=writer_chunks // 100,
+                                              embedding_dim=dim, papers=writer_papers)
                        for dim in (0, settings.embedding_dim)}
     floor, floor_pages = bare_text_seconds(files)
     totals = first.totals()

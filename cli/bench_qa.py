@@ -37,15 +37,15 @@ def qa(corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Fold
     if missing:
         console.print(f"[yellow]not in the corpus folder, skipped:[/] {', '.join(missing)}")
         items = [(f, i) for f, i in items if f not in missing]
-    with store.connect(settings) as driver:
+    with store.open_graph(settings) as graph:
         if ingest:
-            Ingestor(settings, driver).run([corpus / f for f in files if f not in missing])
+            Ingestor(settings, graph).run([corpus / f for f in files if f not in missing])
         paper_of = {f: paper_id(file_sha256(corpus / f)) for f in files if f not in missing}
         embed, schema = query_embedder(settings), get_schema()
 
         def scoped(question: str, paper: str):
             try:
-                return ask(driver, schema, question, paper, 5, database=settings.neo4j_database, embed=embed)
+                return ask(graph, schema, question, paper, 5, embed=embed)
             except NotFoundError:  # a paper ingest refused (e.g. no usable text layer): no answer, scored wrong
                 return None
 

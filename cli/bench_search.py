@@ -37,14 +37,13 @@ def search_bench(
     stem_of = {paper_id(file_sha256(p)): p.stem for p in pdfs}
     embed, schema = query_embedder(settings), get_schema()
     rows = []
-    with store.connect(settings) as driver:
+    with store.open_graph(settings) as graph:
         if ingest:
-            Ingestor(settings, driver).run(pdfs)
+            Ingestor(settings, graph).run(pdfs)
         for item in queries:
             scores = {}
             for system, weights in (("system", kg_search.WEIGHTS), ("fulltext", kg_search.TEXT_ONLY)):
-                hits = kg_search.search(driver, schema, kg_search.SearchQuery(item.query, K), embed, weights,
-                                        database=settings.neo4j_database).hits
+                hits = kg_search.search(graph, schema, kg_search.SearchQuery(item.query, K), embed, weights).hits
                 ranked = [stem_of.get(h.paper_id, h.paper_id) for h in hits]
                 scores[system] = {"ndcg": round(ndcg(ranked, item.relevant), 4), "ranked": ranked}
             console.print(f"{scores['system']['ndcg']:.3f} {scores['fulltext']['ndcg']:.3f}  {item.split:8} "

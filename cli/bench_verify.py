@@ -38,15 +38,15 @@ def verify_bench(corpus: Path = typer.Option(..., exists=True, file_okay=False,
     if missing:
         raise typer.BadParameter(f"not in {corpus}: {', '.join(missing)}", param_hint="--corpus")
     scored: list[Scored] = []
-    with store.connect(settings) as driver:
+    with store.open_graph(settings) as graph:
         if ingest:
-            Ingestor(settings, driver).run([corpus / f for f in files])
+            Ingestor(settings, graph).run([corpus / f for f in files])
         paper_of = {Path(f).stem: paper_id(file_sha256(corpus / f)) for f in files}
         embed, schema = query_embedder(settings), get_schema()
         for row in rows:
             began = time.perf_counter()
             try:
-                verdict = verify(driver, schema, row.claim, paper_of[row.paper], database=settings.neo4j_database,
+                verdict = verify(graph, schema, row.claim, paper_of[row.paper],
                                  embed=embed)
             except NotFoundError:  # a paper ingest refused (no usable text layer): no verdict, scored wrong
                 scored.append(Scored(row, "no paper", 0, (), time.perf_counter() - began))

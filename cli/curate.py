@@ -8,6 +8,8 @@ is one JSON object per element, so scripts can read it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -66,14 +68,16 @@ def _identity(settings: Settings, key: str) -> Identity:
                                  hint="name the API in PAPERKG_API_URL") from exc
 
 
-def _session(key: str, role: str = "curator"):
-    """The configured driver and a Curation acting as the key's owner; refuses a key without `role`."""
+@contextmanager
+def _session(key: str, role: str = "curator") -> Iterator[Curation]:
+    """A Curation acting as the key's owner on the configured graph, closed at the end; refuses a key without
+    `role`."""
     settings = get_settings()
     identity = _identity(settings, key)
     if not identity.allows(role):
         raise PermissionDeniedError(f"{identity.name} has the {identity.role} role; this command needs {role}")
-    driver = store.connect(settings)
-    return driver, Curation(driver, get_schema(), identity.name, database=settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        yield Curation(graph, get_schema(), identity.name)
 
 
 def _print(item: str, outcome: Outcome | None = None, **extra) -> None:
@@ -98,9 +102,8 @@ def _ids(ids: list[str], file: Path | None) -> list[str]:
 def _bulk(action: str, ids: list[str], file: Path | None, key: str, reason: str | None,
           min_confidence: float | None = None) -> None:
     """Apply one status action to many elements; each is reported; exit 1 if any failed."""
-    driver, cur = _session(key)
     failed = 0
-    with driver:
+    with _session(key) as cur:
         for item in _ids(ids, file):
             try:
                 ref = cur.ref(item)
@@ -173,8 +176,7 @@ def edit(item: str = typer.Argument(..., help="node id or edge key"),
             changes[name] = json.loads(text)
         except json.JSONDecodeError:
             changes[name] = text  # a bare word is a string
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(item, cur.edit(cur.ref(item), changes, reason=reason, if_match=if_match))
 
 
@@ -191,8 +193,7 @@ def relabel(node: str = typer.Argument(..., help="the entity's node id, e.g. met
 
     Example: kg curate relabel method_bleu Metric -r "BLEU is a metric"
     """
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(node, relabel_node(cur, node, label, reason=reason, if_match=if_match))
 
 
@@ -208,8 +209,7 @@ def retype(edge: str = typer.Argument(..., help="edge key source|TYPE|target"),
 
     Example: kg curate retype "exp_1|USES|dataset_squad" EVALUATES_ON -r "evaluated on, not used"
     """
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         ref = cur.ref(edge)
         if not isinstance(ref, EdgeRef):
             raise typer.BadParameter(f"{edge!r} is a node; give an edge key source|TYPE|target", param_hint="EDGE")
@@ -221,8 +221,7 @@ def retype(edge: str = typer.Argument(..., help="edge key source|TYPE|target"),
 def add_edge(source: str, rel_type: str = typer.Argument(..., metavar="TYPE"), target: str = typer.Argument(...),
              reason: str | None = REASON, key: str = KEY) -> None:
     """Add an edge of the ontology between two nodes; you are its provenance."""
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(f"{source}|{rel_type}|{target}", cur.add_edge(source, rel_type, target, reason=reason))
 
 
@@ -230,8 +229,7 @@ def add_edge(source: str, rel_type: str = typer.Argument(..., metavar="TYPE"), t
 def remove_edge(item: str = typer.Argument(..., help="edge key source|TYPE|target"), reason: str | None = REASON,
                 key: str = KEY) -> None:
     """Delete an edge (admin key); undo brings it back."""
-    driver, cur = _session(key, "admin")
-    with driver:
+    with _session(key, "admin") as cur:
         ref = cur.ref(item)
         if not isinstance(ref, EdgeRef):
             raise typer.BadParameter("give an edge key source|TYPE|target")
@@ -241,24 +239,21 @@ def remove_edge(item: str = typer.Argument(..., help="edge key source|TYPE|targe
 @app.command()
 def merge(survivor: str, duplicate: str, reason: str | None = REASON, key: str = KEY) -> None:
     """Merge DUPLICATE into SURVIVOR (two entities of one label)."""
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(survivor, merge_nodes(cur, survivor, duplicate, reason=reason))
 
 
 @app.command()
 def split(event: str, reason: str | None = REASON, key: str = KEY) -> None:
     """Split a merge back (the merge's event id)."""
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(event, split_merge(cur, event, reason=reason))
 
 
 @app.command()
 def undo(event: str, reason: str | None = REASON, key: str = KEY) -> None:
     """Undo a recorded change (its event id)."""
-    driver, cur = _session(key)
-    with driver:
+    with _session(key) as cur:
         _print(event, undo_change(cur, event, reason=reason))
 
 
@@ -266,19 +261,16 @@ def undo(event: str, reason: str | None = REASON, key: str = KEY) -> None:
 def show_history(item: str | None = typer.Argument(None, help="node id or edge key; all changes without"),
                  limit: int = typer.Option(50, "--limit", "-n"), key: str = KEY) -> None:
     """Recorded changes, newest first, one JSON object per line."""
-    driver, cur = _session(key)
-    with driver:
-        for event in history.read(driver, element=item, limit=limit, database=cur.database):
+    with _session(key) as cur:
+        for event in history.read(cur.graph, element=item, limit=limit):
             typer.echo(json.dumps(event.as_json(), default=str))
 
 
 @app.command()
 def queue(limit: int = typer.Option(50, "--limit", "-n"), key: str = KEY) -> None:
     """What needs review, most urgent first, one JSON object per line."""
-    driver, cur = _session(key)
-    with driver:
-        for item in review_queue(driver, cur.schema, threshold=get_settings().curation_low_confidence, limit=limit,
-                                 database=cur.database):
+    with _session(key) as cur:
+        for item in review_queue(cur.graph, cur.schema, threshold=get_settings().curation_low_confidence, limit=limit):
             typer.echo(json.dumps(item))
 
 
@@ -289,10 +281,9 @@ def find_duplicates(key: str = KEY) -> None:
     from kg.embeddings import load_embedder
 
     settings = get_settings()
-    driver, cur = _session(key)
-    embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
-    with driver:
-        report, _ = detect(driver, cur.schema, embed=embedder.embed if embedder else None, database=cur.database)
+    with _session(key) as cur:
+        embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
+        report, _ = detect(cur.graph, cur.schema, embed=embedder.embed if embedder else None)
     typer.echo(json.dumps(report.as_json()))
 
 
@@ -307,8 +298,7 @@ def duplicates(limit: int = typer.Option(50, "--limit", "-n", min=1, max=500),
     unknown = set(status) - set(STATUSES)
     if unknown:
         raise typer.BadParameter(f"statuses are {', '.join(STATUSES)}; not {', '.join(sorted(unknown))}")
-    driver, cur = _session(key)
-    with driver:
-        page = candidates(driver, cur.schema, statuses=status, offset=offset, limit=limit, database=cur.database)
+    with _session(key) as cur:
+        page = candidates(cur.graph, cur.schema, statuses=status, offset=offset, limit=limit)
     for item in page["items"]:
         typer.echo(json.dumps(item, default=str))

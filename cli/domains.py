@@ -26,8 +26,8 @@ app = typer.Typer(help="Research domains of papers and sections, from editable s
 def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """Every domain in the graph with the number of papers and sections tagged with it."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        rows = domains(driver, database=settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        rows = domains(graph)
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -48,8 +48,8 @@ def paper(name: str = typer.Argument(..., help="The paper: " + PAPER_NAME + ".")
           as_json: bool = typer.Option(False, "--json", help="Print the API's JSON instead of a table.")) -> None:
     """A paper's domains and its sections', each with its score and the seed phrases that matched."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = paper_domains(driver, name, database=settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = paper_domains(graph, name)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
@@ -80,9 +80,8 @@ def retag_(seeds: Path | None = typer.Option(None, "--seeds", exists=True, dir_o
     settings = get_settings()
     parsed = Seeds.load(seeds or settings.domain_seeds)  # a broken file is refused before the graph is touched
     embedder = load_embedder(settings.embedding_dim, settings.cache_dir, settings.embedder)
-    with store.connect(settings) as driver:
-        report = retag(driver, get_schema(), Tagger(parsed, embedder.embed if embedder else None),
-                       database=settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = retag(graph, get_schema(), Tagger(parsed, embedder.embed if embedder else None))
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2))
         return

@@ -32,8 +32,8 @@ def rdf(
 ) -> None:
     """Export the graph as RDF in the ontology's terms, with provenance as PROV-O."""
     settings, schema = get_settings(), get_schema()
-    with store.connect(settings) as driver:
-        nodes, edges = read_graph(driver, schema, paper_id=paper, database=settings.neo4j_database,
+    with store.open_graph(settings) as graph:
+        nodes, edges = read_graph(graph, schema, paper_id=paper,
                                   include_rejected=include_rejected)
     text = serialize(to_rdf(nodes, edges, schema), fmt)
     if output is None:
@@ -51,8 +51,8 @@ REJECTED = typer.Option(False, "--include-rejected", help=INCLUDE_REJECTED_HELP)
 
 def _write(fmt: ExportFormat, papers: list[str] | None, output: Path | None, include_rejected: bool = False) -> None:
     settings, schema = get_settings(), get_schema()
-    with store.connect(settings) as driver:
-        result = export(driver, schema, fmt, papers, settings.neo4j_database, include_rejected)
+    with store.open_graph(settings) as graph:
+        result = export(graph, schema, fmt, papers, include_rejected)
     if output is None:
         typer.echo(result.text, nl=False)
     else:
@@ -71,8 +71,8 @@ def checksum() -> None:
     """SHA-256 of the whole graph's canonical dump without write times, run ids and the ingest ledger: the same
     for two graphs of the same papers with the same content, however and whenever they were ingested."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        typer.echo(graph_checksum(driver, settings.neo4j_database))
+    with store.open_graph(settings) as graph:
+        typer.echo(graph_checksum(graph))
 
 
 @app.command()

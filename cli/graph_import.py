@@ -28,7 +28,6 @@ def import_(
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise GraphImportError(f"{file} is not JSON: {exc}", hint="export one with: kg export json") from exc
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = import_graph(driver, get_schema(), document, embedding_dim=settings.embedding_dim,
-                              database=settings.neo4j_database, merge=merge)
+    with store.open_graph(settings) as graph:
+        report = import_graph(graph, get_schema(), document, embedding_dim=settings.embedding_dim, merge=merge)
     console.print(f"Imported {report.nodes_written} nodes and {report.edges_written} edges from {file}")

@@ -54,10 +54,10 @@ def ingest(
     if bulk:
         _bulk(files, settings, replace, workers, embed, as_json, shown, parse_on)
         return
-    with store.connect(settings) as driver, _progress(shown) as progress:
-        collect_orphan_pdfs(driver, PDFStore(settings.data_dir), settings.neo4j_database)
+    with store.open_graph(settings) as graph, _progress(shown) as progress:
+        collect_orphan_pdfs(graph, PDFStore(settings.data_dir))
         task = progress.add_task("ingesting", total=len(files), pages=0)
-        report = Ingestor(settings, driver, workers=workers, force=force, embed=embed, executor=parse_on,
+        report = Ingestor(settings, graph, workers=workers, force=force, embed=embed, executor=parse_on,
                           on_paper=_advance_on(progress, task)).run(files)
     if as_json:
         typer.echo(json.dumps(report.as_json(), indent=2, default=str))
@@ -165,7 +165,7 @@ def delete(paper: str = typer.Argument(..., help="a paper's id (paper_...), its 
                                                 "whole title")) -> None:
     """Remove a paper, its structure and chunks, and the shared entities no other paper uses."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = delete_paper(driver, paper, get_schema(), PDFStore(settings.data_dir), settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = delete_paper(graph, paper, get_schema(), PDFStore(settings.data_dir))
     console.print(f"Deleted paper {report.sha256[:12]}…: {report.nodes_deleted} nodes, {report.edges_deleted} "
                   f"relationships{', stored PDF removed' if report.pdf_removed else ''}")

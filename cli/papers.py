@@ -24,8 +24,8 @@ COUNTS = ("sections", "chunks", "entities")
 def papers(as_json: bool = typer.Option(False, "--json", help="Print a JSON list instead of a table.")) -> None:
     """List the ingested papers: id, title, year and their sections, chunks and entities (rejected ones left out)."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        rows = paper_overview(driver, get_schema(), settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        rows = paper_overview(graph, get_schema())
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -48,8 +48,8 @@ def outline(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "
     """A paper's sections as a tree in reading order, each with its summary: its most central sentences, with
     the page each is printed on (`--json` adds their character spans and boxes)."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = paper_outline(driver, paper, settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = paper_outline(graph, paper)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
@@ -76,8 +76,8 @@ def related(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "
     """The papers of the graph related to this one, best first: the entities they share (rarer ones weigh more),
     shared bibliography entries and papers citing both, and embedding similarity, each with its contribution."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = related_papers.related_papers(driver, get_schema(), paper, limit, settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = related_papers.related_papers(graph, get_schema(), paper, limit)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return

@@ -29,8 +29,8 @@ def ask(question: str = typer.Argument(..., help="The question, in quotes."),
         as_json: bool = _JSON) -> None:
     """Answer a question from the graph, with the evidence (paper, section, page, box) it came from."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        result = ask_graph(driver, get_schema(), question, paper, top_k, database=settings.neo4j_database,
+    with store.open_graph(settings) as graph:
+        result = ask_graph(graph, get_schema(), question, paper, top_k,
                            embed=query_embedder(settings), rewrite=rewriter(settings))
     if as_json:
         console.print_json(json.dumps(result.as_dict(), default=str))
@@ -59,8 +59,8 @@ def verify(claim: str = typer.Argument(..., help='The claim, in quotes: "SPECTER
            as_json: bool = _JSON) -> None:
     """Check a claim against the graph and the papers' text: supported, contradicted or not_found, with evidence."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        result = verify_claim(driver, get_schema(), claim, paper, database=settings.neo4j_database,
+    with store.open_graph(settings) as graph:
+        result = verify_claim(graph, get_schema(), claim, paper,
                               embed=query_embedder(settings))
     if as_json:
         console.print_json(json.dumps(result.as_dict(), default=str))
@@ -82,8 +82,8 @@ def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phra
            limit: int = typer.Option(10, "--limit", "-n", min=1, max=100), as_json: bool = _JSON) -> None:
     """Where a figure, table, section, entity or phrase is printed or discussed."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        items = locate_in_graph(driver, get_schema(), text, paper, limit, settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        items = locate_in_graph(graph, get_schema(), text, paper, limit)
     if as_json:
         console.print_json(json.dumps({"query": text, "items": items}))
         return
@@ -99,8 +99,8 @@ def locate(text: str = typer.Argument(..., help="Figure 3, a method name, a phra
 def coverage(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "."), as_json: bool = _JSON) -> None:
     """How completely a paper's graph links its figures, tables, sections, equations, references and text."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        report = paper_coverage(driver, paper, list(get_schema().entity_labels), settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        report = paper_coverage(graph, paper, list(get_schema().entity_labels))
     if as_json:
         console.print_json(json.dumps(report))
         return

@@ -34,9 +34,9 @@ def search(query: str = typer.Argument(..., callback=_bounded, help="Topic words
     """Search the ingested papers: fulltext and vector similarity over their chunks, ranked by text match,
     semantic similarity, entity overlap, in-corpus citations and recency (docs/search.md)."""
     settings = get_settings()
-    with store.connect(settings) as driver:
-        result = kg_search.search(driver, get_schema(), kg_search.SearchQuery(query, limit, domain, year, entity, mmr),
-                                  query_embedder(settings), database=settings.neo4j_database)
+    with store.open_graph(settings) as graph:
+        result = kg_search.search(graph, get_schema(), kg_search.SearchQuery(query, limit, domain, year, entity, mmr),
+                                  query_embedder(settings))
     if as_json:
         body = asdict(result)
         for hit in body["hits"]:

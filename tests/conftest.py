@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from kg.db import store
+from kg.db.graph import Graph
 from tests.neo4j_harness import local_settings, running_neo4j, throwaway_neo4j
 
 # pytest-xdist's workers are started with COLUMNS=80, which a rich Console created at import (cli/output.py) would
@@ -101,7 +102,7 @@ def reset_db(driver, neo4j_settings, _made_schema):
         kept = _schema_rows(driver) == _made_schema.get("rows")
         if not kept:
             _drop_schema(driver)
-        init_schema(driver, get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
+        init_schema(Graph(driver), get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
         if not kept:
             _made_schema["rows"] = _schema_rows(driver)
 

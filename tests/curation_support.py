@@ -5,6 +5,7 @@ from __future__ import annotations
 from kg.auth.apikeys import entry
 from kg.curation.cypher import LEDGER_LABELS
 from kg.db.dump import canonical_dump
+from kg.db.graph import Graph
 
 KEYS = {"reader": "key-of-rita-reader", "curator": "key-of-alice-curator", "admin": "key-of-ada-admin"}
 NAMES = {"reader": "rita", "curator": "alice", "admin": "ada"}
@@ -25,7 +26,7 @@ def curated_settings(settings, **overrides):
 
 def graph_dump(driver) -> list[str]:
     """The graph's content: curation events and curators are history, not content."""
-    return canonical_dump(driver, skip_labels=("PaperKGSchema", *LEDGER_LABELS))
+    return canonical_dump(Graph(driver), skip_labels=("PaperKGSchema", *LEDGER_LABELS))
 
 
 def error_of(response, status: int, code: str) -> dict:

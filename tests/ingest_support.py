@@ -9,6 +9,7 @@ from pathlib import Path
 import neo4j._sync.work.transaction as transaction
 import pytest
 
+from kg.db.graph import Graph
 from kg.ingest.pipeline import IngestReport, Ingestor
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -26,7 +27,7 @@ def ingest_settings(neo4j_settings, schema_db, tmp_path):
 def run_ingest(settings, driver, paths, **options) -> IngestReport:
     """In-process ingest (workers=0) without embeddings unless asked: fast and deterministic."""
     options = {"workers": 0, "embed": False, **options}
-    return Ingestor(settings, driver, **options).run([Path(p) for p in paths])
+    return Ingestor(settings, Graph(driver), **options).run([Path(p) for p in paths])
 
 
 def kg_ingest_json(settings, monkeypatch, folder: Path):

@@ -12,7 +12,6 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from neo4j import Driver
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import deps
@@ -29,6 +28,7 @@ from kg.curation.queue import review_queue
 from kg.curation.relabel import relabel
 from kg.curation.review import QUEUES, SORTS, View, review_page, reviewable_labels
 from kg.curation.undo import split, undo_change
+from kg.db.graph import Graph
 from kg.errors import InvalidEditError, PreconditionRequiredError
 from kg.read.queries import MAX_PAPER_NAME, resolve_paper
 from kg.settings import Settings
@@ -268,21 +268,18 @@ class IdentityOut(BaseModel):
     role: str
 
 
-def _curation(request: Request, identity: Identity, driver: Driver, settings: Settings, schema: Schema) -> Curation:
-    return Curation(driver, schema, identity.name, request_id=getattr(request.state, "request_id", None),
-                    database=settings.neo4j_database)
+def _curation(request: Request, identity: Identity, graph: Graph, schema: Schema) -> Curation:
+    return Curation(graph, schema, identity.name, request_id=getattr(request.state, "request_id", None))
 
 
-async def curator(request: Request, identity: Identity = Depends(require("curator")),
-                  driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+async def curator(request: Request, graph: deps.GraphDep, identity: Identity = Depends(require("curator")),
                   schema: Schema = Depends(deps.schema)) -> Curation:
-    return _curation(request, identity, driver, settings, schema)
+    return _curation(request, identity, graph, schema)
 
 
-async def admin(request: Request, identity: Identity = Depends(require("admin")),
-                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
+async def admin(request: Request, graph: deps.GraphDep, identity: Identity = Depends(require("admin")),
                 schema: Schema = Depends(deps.schema)) -> Curation:
-    return _curation(request, identity, driver, settings, schema)
+    return _curation(request, identity, graph, schema)
 
 
 def _answer(response: Response, outcome: Outcome) -> dict[str, Any]:
@@ -329,7 +326,7 @@ def filters(
                        "type": "value_error"})
     if errors:
         raise RequestValidationError(errors)
-    sha = resolve_paper(cur.driver, paper, cur.database).sha256 if paper else None
+    sha = resolve_paper(cur.graph, paper).sha256 if paper else None
     return View(labels=tuple(label), statuses=tuple(s.value for s in status), paper_sha256=sha,
                 min_confidence=min_confidence, max_confidence=max_confidence, extractor=extractor,
                 changed_since=changed_since, text=q)
@@ -340,8 +337,7 @@ def queue(limit: int = Query(100, ge=1, le=1000), view: View = Depends(filters),
           settings: Settings = Depends(deps.settings)):
     """What needs a person: flagged, contested (a re-ingest disagreed with a curator), SAME_AS candidates,
     low-confidence extractions, unlinked figures/tables; nodes and edges, narrowed by the review list's filters."""
-    return review_queue(cur.driver, cur.schema, view, threshold=settings.curation_low_confidence, limit=limit,
-                        database=cur.database)
+    return review_queue(cur.graph, cur.schema, view, threshold=settings.curation_low_confidence, limit=limit)
 
 
 @router.get("/items", response_model=ReviewPage)
@@ -356,8 +352,8 @@ def review_items(
     """The review list: curatable nodes of a queue, narrowed by filters that combine (AND), sorted, one page at a
     time, with the view's counts by status (the curator's progress). Filtering and sorting run in Neo4j."""
     view = replace(view, queue=queue.value, sort=sort.value if sort else None, descending=descending, seed=seed)
-    return review_page(cur.driver, cur.schema, view, threshold=settings.curation_low_confidence, offset=offset,
-                       limit=limit, database=cur.database)
+    return review_page(cur.graph, cur.schema, view, threshold=settings.curation_low_confidence, offset=offset,
+                       limit=limit)
 
 
 @router.get("/duplicates", response_model=DuplicatePage)
@@ -367,8 +363,7 @@ def duplicates(status: list[CandidateStatus] = Query([CandidateStatus.auto], des
     """SAME_AS candidates (`kg curate find-duplicates` proposes them), best first, with both entities side by side:
     names, aliases, papers and evidence counts. Merge one with POST /curation/duplicates/{edge_id}/merge, reject it
     with POST /curation/edges/{edge_id}/reject (a rejected candidate is never proposed again)."""
-    return candidates(cur.driver, cur.schema, statuses=[s.value for s in status], offset=offset, limit=limit,
-                      database=cur.database)
+    return candidates(cur.graph, cur.schema, statuses=[s.value for s in status], offset=offset, limit=limit)
 
 
 @router.post("/duplicates/{edge_id}/merge", response_model=ChangeOut)
@@ -405,8 +400,8 @@ def feed(element: str | None = Query(None, max_length=MAX_TEXT, description="a n
     if since is not None and since.tzinfo is None:
         raise RequestValidationError([{"loc": ["query", "since"], "msg": "give a time zone (Z or +hh:mm)",
                                        "type": "value_error"}])
-    events = history.read(cur.driver, element=element, actor=actor, action=operation.value if operation else None,
-                          since=since, before=before, limit=limit, database=cur.database)
+    events = history.read(cur.graph, element=element, actor=actor, action=operation.value if operation else None,
+                          since=since, before=before, limit=limit)
     return [e.as_json() for e in events]
 
 
@@ -430,23 +425,23 @@ def get_edge(edge_id: str, response: Response, cur: Curation = Depends(curator))
 def node_evidence(node_id: str, cur: Curation = Depends(curator)):
     """What the node rests on: its most confident edges that have a paper, each with its passages, the spans in
     them that state it and the boxes those are printed in."""
-    return item_evidence(cur.driver, cur.schema, cur.node_ref(node_id), None, cur.database)
+    return item_evidence(cur.graph, cur.schema, cur.node_ref(node_id), None)
 
 
 @router.get("/edges/{edge_id}/evidence", response_model=list[EvidenceItem])
 def edge_evidence(edge_id: str, cur: Curation = Depends(curator)):
-    return item_evidence(cur.driver, cur.schema, cur.edge_ref(edge_id), edge_id, cur.database)
+    return item_evidence(cur.graph, cur.schema, cur.edge_ref(edge_id), edge_id)
 
 
 @router.get("/nodes/{node_id}/history", response_model=list[EventOut])
 def node_history(node_id: str, limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
-    return [e.as_json() for e in history.read(cur.driver, element=node_id, limit=limit, database=cur.database)]
+    return [e.as_json() for e in history.read(cur.graph, element=node_id, limit=limit)]
 
 
 @router.get("/edges/{edge_id}/history", response_model=list[EventOut])
 def edge_history(edge_id: str, limit: int = Query(50, ge=1, le=500), cur: Curation = Depends(curator)):
     key = cur.edge_ref(edge_id).key
-    return [e.as_json() for e in history.read(cur.driver, element=key, limit=limit, database=cur.database)]
+    return [e.as_json() for e in history.read(cur.graph, element=key, limit=limit)]
 
 
 @router.post("/nodes/{node_id}/relabel", response_model=ChangeOut)

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
-from neo4j import Driver
+from fastapi import APIRouter
 
 from api import deps
 from api.models import DomainSummary, ErrorBody
 from kg.ingest import domains
-from kg.settings import Settings
 
 router = APIRouter(tags=["domains"], responses={503: {"model": ErrorBody}})
 
 
 @router.get("/domains", response_model=list[DomainSummary])
-def list_domains(driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings)):
+def list_domains(graph: deps.GraphDep):
     """The research domains in the graph, most papers first: each with its seed phrases and the number of papers
     and sections tagged with it (`kg domains retag` rewrites them from a new seeds file)."""
-    return domains.domains(driver, database=settings.neo4j_database)
+    return domains.domains(graph)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query, Request
-from neo4j import Driver
 
 from api import auth, deps, params
 from api.models import (PAPER_NAME_ERRORS, AskRequest, AskResponse, CoverageReport, CypherRequest, CypherResponse,
@@ -12,7 +11,6 @@ from kg.read.cypher_workers import CypherWorkers
 from kg.read.coverage import coverage
 from kg.find.locate import locate
 from kg.read.queries import MAX_PAPER_NAME
-from kg.settings import Settings
 from ontology.loader import Schema
 
 router = APIRouter(tags=["qa"], responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody},
@@ -42,20 +40,19 @@ async def verify_claim(body: VerifyRequest, request: Request):
 
 
 @router.get("/locate", response_model=LocateResponse, responses=PAPER_NAME_ERRORS)
-def locate_text(q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
-                              description="Figure 3, a method name, a phrase..."),
+def locate_text(graph: deps.GraphDep,
+                q: str = Query(..., min_length=1, max_length=params.MAX_TEXT,
+                               description="Figure 3, a method name, a phrase..."),
                 paper_id: str | None = Query(None, max_length=MAX_PAPER_NAME,
                                              description="only in " + params.PAPER_NAME_HELP),
                 limit: int = Query(10, ge=1, le=100),
-                driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
                 schema: Schema = Depends(deps.schema)):
-    return {"query": q, "items": locate(driver, schema, q, paper_id, limit, settings.neo4j_database)}
+    return {"query": q, "items": locate(graph, schema, q, paper_id, limit)}
 
 
 @router.get("/coverage/{paper_id:path}", response_model=CoverageReport, responses=PAPER_NAME_ERRORS)
-def paper_coverage(paper_id: params.PaperName, driver: Driver = Depends(deps.driver),
-                   settings: Settings = Depends(deps.settings), schema: Schema = Depends(deps.schema)):
-    return coverage(driver, paper_id, list(schema.entity_labels), settings.neo4j_database)
+def paper_coverage(graph: deps.GraphDep, paper_id: params.PaperName, schema: Schema = Depends(deps.schema)):
+    return coverage(graph, paper_id, list(schema.entity_labels))
 
 
 @router.post("/cypher", response_model=CypherResponse, dependencies=[Depends(auth.raw_read_access)],

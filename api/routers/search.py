@@ -6,19 +6,18 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from fastapi import APIRouter, Depends, Query
-from neo4j import Driver
 
 from api import deps
 from api.models import ErrorBody, SearchResponse
 from kg.find import search as kg_search
-from kg.settings import Settings
 from ontology.loader import Schema
 
 router = APIRouter(tags=["search"], responses={422: {"model": ErrorBody}, 503: {"model": ErrorBody}})
 
 
 @router.get("/search", response_model=SearchResponse)
-def search(q: str = Query(..., min_length=1, max_length=kg_search.MAX_QUERY_CHARS,
+def search(graph: deps.GraphDep,
+           q: str = Query(..., min_length=1, max_length=kg_search.MAX_QUERY_CHARS,
                           description="topic words, e.g. 'open information extraction from the web'"),
            limit: int = Query(10, ge=1, le=kg_search.MAX_LIMIT),
            domain: str | None = Query(None, min_length=1, max_length=kg_search.MAX_FACET_CHARS,
@@ -27,11 +26,9 @@ def search(q: str = Query(..., min_length=1, max_length=kg_search.MAX_QUERY_CHAR
            entity: str | None = Query(None, min_length=1, max_length=kg_search.MAX_FACET_CHARS,
                                       description="only papers mentioning this entity (name or alias)"),
            mmr: bool = Query(False, description="re-order for diversity (maximal marginal relevance)"),
-           driver: Driver = Depends(deps.driver), settings: Settings = Depends(deps.settings),
            schema: Schema = Depends(deps.schema), embed=Depends(deps.query_embedder)):
     """Papers best first, each with its best sections, its score and the signals it is made of (text match,
     semantic similarity, entity overlap, in-corpus citations, recency; `formula` gives the weights). Rejected
     chunks, sections, papers and tags are never found. 422 on a parameter out of bounds."""
-    result = kg_search.search(driver, schema, kg_search.SearchQuery(q, limit, domain, year, entity, mmr), embed,
-                              database=settings.neo4j_database)
+    result = kg_search.search(graph, schema, kg_search.SearchQuery(q, limit, domain, year, entity, mmr), embed)
     return asdict(result)

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
 from extractors.semantic.duplicates import (EXTRACTOR, VERSION, Candidate, Definition, Embed, Named, acronym_letters,
                                             propose)
 from extractors.semantic.passages import Passage
-from kg.db import store
 from kg.curation import cypher
 from kg.curation.operations import now_utc
+from kg.db.graph import Graph
 from kg.ingest.validation import validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord
@@ -40,13 +40,13 @@ class DetectReport:
         return asdict(self)
 
 
-def detect(driver: Driver, schema: Schema, *, embed: Embed | None = None, database: str | None = None
+def detect(graph: Graph, schema: Schema, *, embed: Embed | None = None
            ) -> tuple[DetectReport, list[Candidate]]:
     """Propose candidates over the whole graph and write them, replacing the earlier automatic ones."""
     from extractors.semantic.abbreviations import analyse  # loads spaCy: imported by detection, not by every `kg`
 
     labels = list(schema.entity_labels)
-    read = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
+    read = graph.read
     entities = [Named(r["label"], r["id"], r["name"] or "", tuple(r["aliases"]))
                 for r in read(cypher.DUPLICATE_ENTITIES.format(labels=_disjunction(labels)), labels=labels)]
     short = [e.id for e in entities if any(acronym_letters(n) for n in e.names)]
@@ -55,7 +55,7 @@ def detect(driver: Driver, schema: Schema, *, embed: Embed | None = None, databa
     _, pairs = analyse(passages) if passages else ([], [])
     definitions = [Definition(p.short, p.long, passages[p.passage].chunk_id) for p in pairs]
     found = propose(entities, definitions, embed)
-    with store.write_session(driver, database) as session:
+    with graph.write_session() as session:
         replaced, kept_apart, written = session.execute_write(_write, schema, found)
     report = DetectReport(len(entities), len(passages), len(found), kept_apart, replaced, written, embed is not None)
     return report, found
@@ -84,11 +84,11 @@ def _write(tx: ManagedTransaction, schema: Schema, found: list[Candidate]) -> tu
     return replaced, len(found) - len(fresh), written
 
 
-def candidates(driver: Driver, schema: Schema, *, statuses: Sequence[str] = ("auto",), offset: int = 0,
-               limit: int = 50, database: str | None = None) -> dict[str, Any]:
+def candidates(graph: Graph, schema: Schema, *, statuses: Sequence[str] = ("auto",), offset: int = 0,
+               limit: int = 50) -> dict[str, Any]:
     """A page of SAME_AS edges in the given curation statuses, best first: each with its score, reasons and both
     entities (name, aliases, papers, evidence count)."""
-    read = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
+    read = graph.read
     total = read(cypher.DUPLICATE_COUNT, statuses=list(statuses))[0]["total"]
     items = []
     for r in read(cypher.DUPLICATE_PAGE, statuses=list(statuses), offset=offset, limit=limit,

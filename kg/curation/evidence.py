@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from neo4j import Driver
-
 from kg.curation import cypher
 from kg.curation.operations import EdgeRef, NodeRef
+from kg.db.graph import Graph
 from kg.read.evidence import edge_passages
 from kg.read.queries import get_edge
 from ontology.loader import Schema
@@ -18,10 +17,9 @@ from ontology.loader import Schema
 MAX_EDGES = 10  # the item panel shows this many of a node's edges, the most confident first
 
 
-def item_evidence(driver: Driver, schema: Schema, ref: NodeRef | EdgeRef, edge_id: str | None,
-                  database: str | None = None) -> list[dict[str, Any]]:
+def item_evidence(graph: Graph, schema: Schema, ref: NodeRef | EdgeRef, edge_id: str | None) -> list[dict[str, Any]]:
     """One entry per edge: the edge itself (`edge_id` given), else the node's edges with evidence."""
-    run = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
+    run = graph.read
     if isinstance(ref, NodeRef):
         ids = [r["edge_id"] for r in run(cypher.EVIDENCE_EDGES_OF_NODE.format(label=ref.label), id=ref.id,
                                          types=list(schema.relationship_types), limit=MAX_EDGES)]
@@ -29,7 +27,7 @@ def item_evidence(driver: Driver, schema: Schema, ref: NodeRef | EdgeRef, edge_i
         ids = [edge_id] if edge_id else []
     out = []
     for one in ids:
-        edge = get_edge(driver, one, database)
+        edge = get_edge(graph, one)
         p = edge["properties"]
         paper = run(cypher.PAPER_BY_SHA, sha=p.get("paper_sha256")) if p.get("paper_sha256") else []
         out.append({"edge_id": one, "type": edge["type"], "source": _end(schema, edge["source_node"]),
@@ -39,7 +37,7 @@ def item_evidence(driver: Driver, schema: Schema, ref: NodeRef | EdgeRef, edge_i
                     "paper": dict(paper[0]) if paper else None,
                     "passages": [{"chunk_id": c["chunk_id"], "text": c["text"], "section": c["section"],
                                   "page": c["page_start"], "spans": [list(s) for s in c["spans"]], "boxes": c["boxes"]}
-                                 for c in edge_passages(driver, schema, edge, database)]})
+                                 for c in edge_passages(graph, schema, edge)]})
     return out
 
 

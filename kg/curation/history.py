@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.curation import cypher
 from kg.db.dump import VOLATILE
+from kg.db.graph import Graph
 
 _DATETIME = "$datetime"
 
@@ -121,11 +122,10 @@ def record(tx: ManagedTransaction, event: Event, nodes: list[tuple[str, str]]) -
     return event
 
 
-def read(driver: Driver, *, element: str | None = None, actor: str | None = None, action: str | None = None,
-         since: datetime | None = None, before: str | None = None, limit: int = 50,
-         database: str | None = None) -> list[Event]:
+def read(graph: Graph, *, element: str | None = None, actor: str | None = None, action: str | None = None,
+         since: datetime | None = None, before: str | None = None, limit: int = 50) -> list[Event]:
     """Events newest first: of one element (node id or edge key), of one curator, of one action, at or after
     `since`, or all; `before` pages."""
-    records = driver.execute_query(cypher.HISTORY, element=element, actor=actor, action=action, since=since,
-                                   before=before, limit=limit, database_=database, routing_="r").records
+    records = graph.read(cypher.HISTORY, element=element, actor=actor, action=action, since=since, before=before,
+                         limit=limit)
     return [Event.from_props(r["event"]) for r in records]

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
+from kg.db.graph import Graph
 from kg.read import queries
 
-from kg.db import store
 from kg.curation import cypher
 from kg.curation.history import Event, decode, encode, record, version
 from kg.errors import ConflictError, InvalidEditError, NotFoundError
@@ -182,19 +182,18 @@ class Outcome:
 class Curation:
     """Curation by one authenticated curator (`actor`) within one request (`request_id`)."""
 
-    def __init__(self, driver: Driver, schema: Schema, actor: str, *, request_id: str | None = None,
-                 database: str | None = None):
-        self.driver, self.schema, self.actor, self.request_id, self.database = driver, schema, actor, request_id, database
+    def __init__(self, graph: Graph, schema: Schema, actor: str, *, request_id: str | None = None):
+        self.graph, self.schema, self.actor, self.request_id = graph, schema, actor, request_id
         self.not_editable = schema.provenance | IDENTITY
 
     # ------------------------------------------------------------ references
     def node_ref(self, node_id: str) -> NodeRef:
-        node = queries.get_node(self.driver, self.schema, node_id, self.database)
+        node = queries.get_node(self.graph, self.schema, node_id)
         return NodeRef(self._curatable(node["labels"]), node_id)
 
     def edge_ref(self, edge_id: str) -> EdgeRef:
         """An edge by the element id the read API returns."""
-        edge = queries.get_edge(self.driver, edge_id, self.database)
+        edge = queries.get_edge(self.graph, edge_id)
         if edge["type"] not in self.schema.relationships:
             raise NotFoundError(f"{edge_id!r} is not an edge of the graph's schema")
         return EdgeRef(self._curatable(edge["source_node"]["labels"]), edge["source"], edge["type"],
@@ -224,7 +223,7 @@ class Curation:
             if props is None:
                 raise NotFoundError(f"{ref.key} is not in the graph")
             return state(ref, props, self._edge_id(tx, ref))
-        with store.read_session(self.driver, self.database) as session:
+        with self.graph.read_session() as session:
             return session.execute_read(work)
 
     # ------------------------------------------------------------ status and properties
@@ -280,8 +279,8 @@ class Curation:
     # ------------------------------------------------------------ edges
     def add_edge(self, source_id: str, rel_type: str, target_id: str, *, reason: str | None = None) -> Outcome:
         """A curator's edge: type and endpoints checked by the ontology; the curator is its provenance."""
-        source = queries.get_node(self.driver, self.schema, source_id, self.database)
-        target = queries.get_node(self.driver, self.schema, target_id, self.database)
+        source = queries.get_node(self.graph, self.schema, source_id)
+        target = queries.get_node(self.graph, self.schema, target_id)
         ref = EdgeRef(self._curatable(source["labels"]), source_id, rel_type, self._curatable(target["labels"]),
                       target_id)
         now = now_utc()
@@ -400,7 +399,7 @@ class Curation:
 
     # ------------------------------------------------------------ plumbing
     def write(self, work: Callable[[ManagedTransaction], Any]) -> Any:
-        with store.write_session(self.driver, self.database) as session:
+        with self.graph.write_session() as session:
             return session.execute_write(work)
 
     def locked(self, tx: ManagedTransaction, ref: Ref, if_match: str | None) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from neo4j import Driver
-
+from kg.db.graph import Graph
 from kg.read.coverage import coverage
 from kg.curation import cypher
 from kg.curation.review import View, item
@@ -38,11 +37,11 @@ def curatable_labels(schema: Schema) -> list[str]:
     return [l for l, c in schema.nodes.items() if "verification_status" in c.properties]
 
 
-def review_queue(driver: Driver, schema: Schema, view: View = View(), *, threshold: float, limit: int = 100,
-                 database: str | None = None) -> list[dict[str, Any]]:
+def review_queue(graph: Graph, schema: Schema, view: View = View(), *, threshold: float,
+                 limit: int = 100) -> list[dict[str, Any]]:
     """At most `limit` items of the view; each group in its own order (see the module docstring). The view's
     queue and sort do not apply: the groups are the queue."""
-    run = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
+    run = graph.read
     params = {**view.parameters(schema, threshold), "labels": list(view.labels) or curatable_labels(schema),
               "end_labels": list(view.labels) or None, "types": list(schema.relationship_types), "limit": limit,
               "node_ids": []}
@@ -54,7 +53,7 @@ def review_queue(driver: Driver, schema: Schema, view: View = View(), *, thresho
         items += _edges(run, params, "same_as")
     items += _nodes(run, params, "low_confidence", threshold)
     if len(items) < limit:
-        items += _uncovered(driver, run, schema, view, params, limit - len(items), database)
+        items += _uncovered(graph, run, schema, view, params, limit - len(items))
     return [asdict(i) for i in items[:limit]]
 
 
@@ -86,8 +85,7 @@ def _why(group: str, reason: str | None, contest: str | None, confidence: float 
     return f"extracted with confidence {confidence:.2f} < {threshold:.2f}"
 
 
-def _uncovered(driver: Driver, run, schema: Schema, view: View, params: dict[str, Any], limit: int,
-               database: str | None) -> list[QueueItem]:
+def _uncovered(graph: Graph, run, schema: Schema, view: View, params: dict[str, Any], limit: int) -> list[QueueItem]:
     """Figures and tables the coverage check found unlinked, paper by paper, as far as the view admits them."""
     wanted = {c: l for c, l in _UNCOVERED.items() if not view.labels or l in view.labels}
     if not wanted:
@@ -96,7 +94,7 @@ def _uncovered(driver: Driver, run, schema: Schema, view: View, params: dict[str
                                       order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS)
     items: list[QueueItem] = []
     for paper in run(cypher.QUEUE_PAPERS, sha=params["sha"]):
-        report = coverage(driver, paper["id"], list(schema.entity_labels), database)
+        report = coverage(graph, paper["id"], list(schema.entity_labels))
         missing = {m["id"]: f"{m['reason']}; {m['action']}" for c in report["categories"] if c["name"] in wanted
                    for m in c["missing"]}
         if missing:

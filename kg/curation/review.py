@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from neo4j import Driver
-
 from kg.curation import cypher
+from kg.db.graph import Graph
 from ontology.loader import Schema
 
 # Passages are the evidence shown beside an item, not claims to judge one by one.
@@ -60,10 +59,10 @@ class View:
                 "min_papers": HIGH_IMPACT_PAPERS}
 
 
-def review_page(driver: Driver, schema: Schema, view: View, *, threshold: float, offset: int = 0, limit: int = 50,
-                database: str | None = None) -> dict[str, Any]:
+def review_page(graph: Graph, schema: Schema, view: View, *, threshold: float, offset: int = 0,
+                limit: int = 50) -> dict[str, Any]:
     """One page of the view, its total and its counts by status."""
-    run = lambda q, **p: driver.execute_query(q, **p, database_=database, routing_="r").records  # noqa: E731
+    run = graph.read
     params = view.parameters(schema, threshold)
     match = {"queue": cypher.REVIEW_QUEUES[view.queue], "shas": cypher.REVIEW_SHAS}
     counts = {r["status"]: r["count"] for r in run(cypher.REVIEW_COUNTS.format(**match), **params)}

@@ -7,7 +7,7 @@ import hashlib
 import json
 from typing import Any
 
-from neo4j import Driver
+from kg.db.graph import Graph
 
 VOLATILE = ("created_at", "updated_at", "run_id")  # set by each write, not part of what the graph says
 # The schema's version node and the ingest ledger: two ingests of the same papers differ there, not in the graph.
@@ -28,23 +28,23 @@ def _clean(props: dict[str, Any], volatile: tuple[str, ...]) -> dict[str, Any]:
     return {k: value(v) for k, v in sorted(props.items()) if k not in volatile}
 
 
-def canonical_dump(driver: Driver, database: str | None = None, *, skip_labels: tuple[str, ...] = ("PaperKGSchema",),
+def canonical_dump(graph: Graph, *, skip_labels: tuple[str, ...] = ("PaperKGSchema",),
                    volatile: tuple[str, ...] = VOLATILE) -> list[str]:
     """Sorted lines; nodes and edges touching a label in `skip_labels` are left out."""
     lines = []
-    for r in driver.execute_query(_NODES, database_=database, routing_="r").records:
+    for r in graph.read(_NODES):
         if not set(r["labels"]) & set(skip_labels):
             lines.append(json.dumps({"labels": sorted(r["labels"]), **_clean(r["props"], volatile)}, sort_keys=True))
-    for r in driver.execute_query(_EDGES, database_=database, routing_="r").records:
+    for r in graph.read(_EDGES):
         if not (set(r["slabels"]) | set(r["tlabels"])) & set(skip_labels):
             lines.append(json.dumps({"edge": [r["source"], r["type"], r["target"]], **_clean(r["props"], volatile)},
                                     sort_keys=True))
     return sorted(lines)
 
 
-def checksum(driver: Driver, database: str | None = None) -> str:
+def checksum(graph: Graph) -> str:
     """SHA-256 of the canonical dump without the ledger: equal for two graphs of the same papers with the same
     content, however and whenever they were ingested, so "this change leaves the graph as it was" is one line
     to compare (`kg export checksum`)."""
-    dump = "\n".join(canonical_dump(driver, database, skip_labels=LEDGER))
+    dump = "\n".join(canonical_dump(graph, skip_labels=LEDGER))
     return "sha256:" + hashlib.sha256(dump.encode()).hexdigest()

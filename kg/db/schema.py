@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import Driver
-
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import SchemaVersionError
 from kg.settings import Settings
 from ontology.loader import Schema, get_schema
@@ -74,9 +73,9 @@ def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
     return statements
 
 
-def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: str | None = None) -> InitReport:
+def init_schema(graph: Graph, schema: Schema, embedding_dim: int) -> InitReport:
     planned = {s.name: s.cypher for s in plan(schema, embedding_dim)}
-    recorded = recorded_version(driver, database)
+    recorded = recorded_version(graph)
     previous = recorded["version"] if recorded else None
     # A record written before definitions were tracked knows names only: take them as currently defined.
     known = recorded.get("definitions") if recorded else None
@@ -84,22 +83,20 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
               ) if recorded else {}
     _check_compatible(recorded, schema.version, planned, before, embedding_dim)
 
-    constraints = _names(driver, _CONSTRAINTS, database)
+    constraints = _names(graph, _CONSTRAINTS)
     dropped = sorted(name for name, cypher in before.items() if planned.get(name) != cypher)  # gone or redefined
     for name in dropped:
         kind = "CONSTRAINT" if name in constraints else "INDEX"
-        driver.execute_query(f"DROP {kind} `{name}` IF EXISTS", database_=database, routing_="w")  # a name we created
-    existing = (constraints | _names(driver, _INDEXES, database)) - set(dropped)
+        graph.write(f"DROP {kind} `{name}` IF EXISTS")  # a name we created
+    existing = (constraints | _names(graph, _INDEXES)) - set(dropped)
     created = [name for name in planned if name not in existing]
     for name in created:
-        driver.execute_query(planned[name], database_=database, routing_="w")
+        graph.write(planned[name])
     if created:
-        driver.execute_query(_AWAIT, database_=database, routing_="w")
+        graph.write(_AWAIT)
     if recorded is None or previous != schema.version or not known:
-        driver.execute_query(_WRITE_VERSION, id=_VERSION_ID, version=schema.version,
-                             version_iri=str(schema.version_iri), embedding_dim=embedding_dim,
-                             managed=list(planned), definitions=list(planned.values()), database_=database,
-                             routing_="w")
+        graph.write(_WRITE_VERSION, id=_VERSION_ID, version=schema.version, version_iri=str(schema.version_iri),
+                    embedding_dim=embedding_dim, managed=list(planned), definitions=list(planned.values()))
     action = ("created" if recorded is None else "migrated" if previous != schema.version
               else "repaired" if created else "unchanged")
     return InitReport(action=action, version=schema.version, previous_version=previous, created=created,
@@ -109,25 +106,26 @@ def init_schema(driver: Driver, schema: Schema, embedding_dim: int, database: st
 def init_configured(settings: Settings, *, only_if_empty: bool = False) -> InitReport | None:
     """`kg db init` (and `kg db start` on an empty database): init_schema against the configured database."""
     with store.connect(settings) as driver:
-        if only_if_empty and not is_empty(driver, settings.neo4j_database):
+        graph = Graph(driver, settings.neo4j_database)
+        if only_if_empty and not is_empty(graph):
             return None
-        return init_schema(driver, get_schema(), settings.embedding_dim, settings.neo4j_database)
+        return init_schema(graph, get_schema(), settings.embedding_dim)
 
 
-# The reads below decide what init_schema writes, so they go to the leader (routing_="w"), which a reader may lag.
+# The reads below decide what init_schema writes, so they go to the leader (graph.write), which a reader may lag.
 
-def recorded_version(driver: Driver, database: str | None = None) -> dict[str, Any] | None:
-    records = driver.execute_query(_READ_VERSION, id=_VERSION_ID, database_=database, routing_="w").records
+def recorded_version(graph: Graph) -> dict[str, Any] | None:
+    records = graph.write(_READ_VERSION, id=_VERSION_ID)
     return records[0]["v"] if records else None
 
 
-def is_empty(driver: Driver, database: str | None = None) -> bool:
+def is_empty(graph: Graph) -> bool:
     """No nodes at all (so no schema-version node either): a database `kg db start` should initialise."""
-    return driver.execute_query(_EMPTY, database_=database, routing_="w").records[0]["empty"]
+    return graph.write(_EMPTY)[0]["empty"]
 
 
-def _names(driver: Driver, show: str, database: str | None) -> set[str]:
-    return {r["name"] for r in driver.execute_query(show, database_=database, routing_="w").records}
+def _names(graph: Graph, show: str) -> set[str]:
+    return {r["name"] for r in graph.write(show)}
 
 
 def _check_compatible(recorded: dict[str, Any] | None, version: str, planned: dict[str, str], before: dict[str, str],

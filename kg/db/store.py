@@ -1,18 +1,17 @@
-"""The one way the code opens a Neo4j driver and its sessions, with failures turned into errors a user can act on.
-
-Every statement says whether it reads or writes: `execute_query(..., routing_=READ or WRITE)`, or a session from
-read_session()/write_session(). With a routing URI (`neo4j://`, `neo4j+s://`) the driver then sends reads to the
-cluster's secondaries and followers and writes to the leader, so the same code serves a single server, a cluster
-or Aura (docs/deployment.md); with `bolt://` every statement goes to the one server named.
-"""
+"""The one way the code opens a Neo4j driver, with failures turned into errors a user can act on. Statements and
+sessions on the graph go through the gateway a driver is wrapped in (kg/db/graph.py: `Graph`), which says for each
+whether it reads or writes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from neo4j import READ_ACCESS, WRITE_ACCESS, Driver, GraphDatabase, NotificationDisabledClassification, Session
+from neo4j import Driver, GraphDatabase, NotificationDisabledClassification
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
+from kg.db.graph import Graph
 from kg.errors import ConfigurationError, DatabaseUnavailable, ServerError
 from kg.settings import Settings
 
@@ -49,6 +48,14 @@ def connect(settings: Settings, *, verify: bool = True, **options) -> Driver:
     return driver
 
 
+@contextmanager
+def open_graph(settings: Settings, **options) -> Iterator[Graph]:
+    """The configured database's gateway for one command or run (connect's checks included), the driver closed
+    when it ends: the one place a command pairs a driver with its database."""
+    with connect(settings, **options) as driver:
+        yield Graph(driver, settings.neo4j_database)
+
+
 def connect_api(settings: Settings) -> Driver:
     """The driver of a server process (the API's, a question process's): reads retry for 2 s at most, so with
     Neo4j down a client gets 503 quickly instead of after 30 s; not verified, so the server starts without it."""
@@ -72,26 +79,8 @@ def friendly_error(exc: Exception, settings: Settings) -> Exception:
     return exc
 
 
-def read_session(driver: Driver, database: str | None = None, **options) -> Session:
-    """A session whose transactions read, routed to a reader of a cluster."""
-    return _session(driver, database, READ_ACCESS, options)
-
-
-def write_session(driver: Driver, database: str | None = None, **options) -> Session:
-    """A session whose transactions write, routed to the leader of the database."""
-    return _session(driver, database, WRITE_ACCESS, options)
-
-
-def _session(driver: Driver, database: str | None, mode: str, options: dict) -> Session:
-    """Sessions share the bookmarks of the driver's execute_query calls, so that a read after a write of the same
-    process sees that write even on a reader that lags behind the leader (causal consistency); on one server
-    bookmarks cost nothing."""
-    return driver.session(database=database, default_access_mode=mode,
-                          bookmark_manager=driver.execute_query_bookmark_manager, **options)
-
-
-def server_info(driver: Driver, database: str = "system") -> ServerInfo:
-    record = driver.execute_query(_COMPONENTS, database_=database, routing_="r").records[0]
+def server_info(driver: Driver) -> ServerInfo:
+    record = driver.execute_query(_COMPONENTS, database_="system", routing_="r").records[0]
     return ServerInfo(version=record["version"], edition=record["edition"])
 
 

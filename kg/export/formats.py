@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable
 
-from neo4j import Driver
-
+from kg.db.graph import Graph
 from kg.export import graphml, html, json_graph, markdown, mermaid, rdf, tabular
 from kg.export.graph_read import ReadBound, read_papers
 from kg.read.queries import resolve_paper
@@ -75,14 +74,14 @@ class Export:
     edges: int
 
 
-def export(driver: Driver, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
-           database: str | None = None, include_rejected: bool = False, bound: ReadBound | None = None) -> Export:
+def export(graph: Graph, schema: Schema, fmt: ExportFormat, paper_ids: list[str] | None = None,
+           include_rejected: bool = False, bound: ReadBound | None = None) -> Export:
     """The graph of these papers (all of it for none) in `fmt`; each is named as kg.read.queries.resolve_paper takes
     it, and resolved to its id up front, since the formats scope by id. NotFoundError names an unknown paper.
     `include_rejected`: also what curators rejected (every format shows an element's verification status).
     `bound`: LimitExceededError for a graph larger or slower to read (rendering time grows with its size)."""
     spec = FORMATS[ExportFormat(fmt)]
-    paper_ids = [resolve_paper(driver, name, database).id for name in paper_ids] if paper_ids else paper_ids
-    nodes, edges = read_papers(driver, schema, paper_ids, database,
+    paper_ids = [resolve_paper(graph, name).id for name in paper_ids] if paper_ids else paper_ids
+    nodes, edges = read_papers(graph, schema, paper_ids,
                                include_rejected=include_rejected or spec.with_rejected, bound=bound)
     return Export(spec.render(nodes, edges, schema, paper_ids), spec, len(nodes), len(edges))

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from neo4j import Driver, Query
+from neo4j import Query
 from neo4j.exceptions import ClientError
 
-from kg.db import store
 from kg.curation.hidden import visible_records
+from kg.db.graph import Graph
 from kg.errors import LimitExceededError
 from kg.read.queries import resolve_paper
 from ontology.loader import Schema
@@ -59,12 +59,12 @@ class _Budget:
     def __init__(self, bound: ReadBound | None):
         self.bound, self.left = bound, bound.max_elements if bound else 0
 
-    def read(self, driver: Driver, cypher: str, database: str | None, **params) -> list:
+    def read(self, graph: Graph, cypher: str, **params) -> list:
         if self.bound is None:
-            return driver.execute_query(cypher, **params, database_=database, routing_="r").records
+            return graph.read(cypher, **params)
         records = []
         try:
-            with store.read_session(driver, database) as session:
+            with graph.read_session() as session:
                 for record in session.run(Query(cypher, timeout=self.bound.timeout_s), params):
                     self.left -= 1
                     if self.left < 0:
@@ -82,44 +82,44 @@ class _Budget:
         return records
 
 
-def read_graph(driver: Driver, schema: Schema, paper_id: str | None = None, database: str | None = None,
+def read_graph(graph: Graph, schema: Schema, paper_id: str | None = None,
                include_rejected: bool = False, bound: ReadBound | None = None,
                ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The elements of the paper `paper_id` names (kg.read.queries.resolve_paper) or of the whole graph, without those
     curators rejected unless `include_rejected`; LimitExceededError beyond `bound`."""
-    return _read_graph(driver, schema, paper_id, database, include_rejected, _Budget(bound))
+    return _read_graph(graph, schema, paper_id, include_rejected, _Budget(bound))
 
 
-def _read_graph(driver: Driver, schema: Schema, paper_id: str | None, database: str | None, include_rejected: bool,
+def _read_graph(graph: Graph, schema: Schema, paper_id: str | None, include_rejected: bool,
                 budget: _Budget) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     names = {"labels": list(schema.labels), "types": list(schema.relationship_types)}
     if paper_id is None:
-        nodes = budget.read(driver, _ALL_NODES, database, **names)
-        edges = budget.read(driver, _ALL_EDGES, database, **names)
+        nodes = budget.read(graph, _ALL_NODES, **names)
+        edges = budget.read(graph, _ALL_EDGES, **names)
     else:
-        paper = resolve_paper(driver, paper_id, database)
+        paper = resolve_paper(graph, paper_id)
         scope = {"sha": paper.sha256, "paper_id": paper.id}
-        edges = budget.read(driver, _PAPER_EDGES, database, **names, **scope)
+        edges = budget.read(graph, _PAPER_EDGES, **names, **scope)
         element_ids = list({r[f"{end}_element"] for r in edges for end in ("source", "target")})
-        nodes = budget.read(driver, _PAPER_NODES, database, **names, **scope, element_ids=element_ids)
+        nodes = budget.read(graph, _PAPER_NODES, **names, **scope, element_ids=element_ids)
     records = ([NodeRecord(r["label"], r["props"].pop("id"), r["props"]) for r in nodes],
                [EdgeRecord(r["type"], r["source_label"], r["source_id"], r["target_label"], r["target_id"], r["props"])
                 for r in edges])
     return records if include_rejected else visible_records(*records)
 
 
-def read_papers(driver: Driver, schema: Schema, paper_ids: list[str] | None = None, database: str | None = None,
+def read_papers(graph: Graph, schema: Schema, paper_ids: list[str] | None = None,
                 include_rejected: bool = False, bound: ReadBound | None = None,
                 ) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The union of several papers' parts (shared authors, cited papers once), or the whole graph for None/[];
     `bound` applies to the read as a whole."""
     budget = _Budget(bound)
     if not paper_ids:
-        return _read_graph(driver, schema, None, database, include_rejected, budget)
+        return _read_graph(graph, schema, None, include_rejected, budget)
     nodes: dict[tuple[str, str], NodeRecord] = {}
     edges: dict[tuple[str, str, str, str, str], EdgeRecord] = {}
     for paper_id in dict.fromkeys(paper_ids):
-        part_nodes, part_edges = _read_graph(driver, schema, paper_id, database, include_rejected, budget)
+        part_nodes, part_edges = _read_graph(graph, schema, paper_id, include_rejected, budget)
         nodes.update(((n.label, n.id), n) for n in part_nodes)
         edges.update(((e.source_label, e.source_id, e.type, e.target_label, e.target_id), e) for e in part_edges)
     return list(nodes.values()), list(edges.values())

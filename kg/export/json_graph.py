@@ -11,9 +11,10 @@ import json
 from datetime import datetime
 from typing import Any, Iterable
 
-from neo4j import Driver
+
 from neo4j.time import DateTime as Neo4jDateTime
 
+from kg.db.graph import Graph
 from kg.errors import GraphImportError
 from kg.db.schema import init_schema
 from kg.ingest.validation import Reason, Rejection, count_reasons, validate_batch
@@ -69,12 +70,11 @@ def from_document(document: Any, schema: Schema) -> tuple[list[NodeRecord], list
     return nodes, edges
 
 
-def import_graph(driver: Driver, schema: Schema, document: Any, *, embedding_dim: int,
-                 database: str | None = None, merge: bool = False) -> WriteReport:
+def import_graph(graph: Graph, schema: Schema, document: Any, *, embedding_dim: int,
+                 merge: bool = False) -> WriteReport:
     """Validate the whole file, then write it in one transaction; refuse a non-empty database unless `merge`."""
     nodes, edges = from_document(document, schema)
-    if not merge and driver.execute_query(_HAS_DATA, labels=list(schema.labels), database_=database,
-                                        routing_="w").records[0][0]:
+    if not merge and graph.write(_HAS_DATA, labels=list(schema.labels))[0][0]:
         raise GraphImportError("the database already holds a graph",
                                hint="import into an empty database, or pass --merge to merge by id")
     batch = validate_batch(nodes, edges, schema)
@@ -87,8 +87,8 @@ def import_graph(driver: Driver, schema: Schema, document: Any, *, embedding_dim
         shown = "\n".join(r.message for r in rejections[:_SHOWN_REJECTIONS])
         raise GraphImportError(f"the file breaks the ontology; nothing was imported ({count_reasons(rejections)})",
                                hint="fix or remove these elements", details=shown)
-    init_schema(driver, schema, embedding_dim, database)
-    return write_graph(driver, nodes, edges, schema, database=database)
+    init_schema(graph, schema, embedding_dim)
+    return write_graph(graph, nodes, edges, schema)
 
 
 def plain(value: Any) -> Any:

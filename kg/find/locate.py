@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from neo4j import Driver
-
 from extractors.bbox import parse_bbox
+from kg.db.graph import Graph
 from kg.errors import InvalidQueryError
 from kg.read.fulltext import lucene_phrase
 from kg.qa import graph as q
@@ -39,12 +38,11 @@ class Location:
     element_id: str
 
 
-def locate(driver: Driver, schema: Schema, text: str, paper: str | None = None, limit: int = 10,
-           database: str | None = None) -> list[dict]:
+def locate(graph: Graph, schema: Schema, text: str, paper: str | None = None, limit: int = 10) -> list[dict]:
     """Where `text` is, in the paper `paper` names (kg.read.queries.resolve_paper) or in all papers."""
     if not text.strip():
         raise InvalidQueryError("nothing to locate", hint="give a figure/table/section label, a name or a phrase")
-    reader = GraphReader(driver, schema, database)
+    reader = GraphReader(graph, schema)
     scope = reader.paper(paper) if paper is not None else None
     sha, paper_id = (scope.sha256, scope.id) if scope else (None, None)
     found: list[Location] = []

@@ -20,9 +20,10 @@ import math
 from typing import Any
 
 import numpy as np
-from neo4j import Driver
+
 
 from kg.curation.hidden import REJECTED
+from kg.db.graph import Graph
 from kg.errors import InvalidQueryError
 from kg.read.queries import index_name, resolve_paper
 from ontology.loader import Schema
@@ -102,16 +103,15 @@ _NO_DETAILS = {"entities": None, "direct": None, "shared_references": None, "co_
 _TITLES = "MATCH (p:Paper) WHERE p.id IN $ids RETURN p.id AS id, p.title AS title"
 
 
-def related_papers(driver: Driver, schema: Schema, name: str, limit: int,
-                   database: str | None = None) -> dict[str, Any]:
+def related_papers(graph: Graph, schema: Schema, name: str, limit: int) -> dict[str, Any]:
     """The papers related to the one `name` stands for (resolve_paper's rules), best first, at most `limit`;
     a paper none of the three kinds of evidence relates is not listed."""
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidQueryError(f"limit must be between 1 and {MAX_LIMIT}", hint=f"ask for at most {MAX_LIMIT} papers")
-    paper = resolve_paper(driver, name, database)
+    paper = resolve_paper(graph, name)
 
     def read(cypher: str, **params):
-        return driver.execute_query(cypher, rejected=REJECTED, **params, database_=database, routing_="r").records
+        return graph.read(cypher, rejected=REJECTED, **params)
 
     candidates: dict[str, dict[str, Any]] = {}
 

@@ -27,8 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from neo4j import Driver
 
+
+from kg.db.graph import Graph
 from kg.read.fulltext import lucene_query
 from kg.qa.retrieval import named_in
 from kg.qa.text import STOPWORDS, tokens
@@ -138,12 +139,12 @@ class SearchResult:
     hits: list[Hit]
 
 
-def search(driver: Driver, schema: Schema, query: SearchQuery, embed: Embed | None = None,
-           weights: dict[str, float] = WEIGHTS, database: str | None = None) -> SearchResult:
+def search(graph: Graph, schema: Schema, query: SearchQuery, embed: Embed | None = None,
+           weights: dict[str, float] = WEIGHTS) -> SearchResult:
     """The papers matching `query`, best first, at most query.limit. `weights` other than WEIGHTS serve the
     benchmark's fulltext-alone baseline (TEXT_ONLY)."""
     def run(cypher: str, **params):
-        return driver.execute_query(cypher, **params, database_=database, routing_="r").records
+        return graph.read(cypher, **params)
 
     words = [t for t in tokens(query.text) if t not in STOPWORDS]
     text = lucene_query(" ".join(words)) or None

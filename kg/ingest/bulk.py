@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.entities import EntityIndex, KnownEntity, entity_labels, resolve_checked
 from kg.errors import ConfigurationError, Failure, ServerError
 from kg.ingest.pipeline import ExecutorFactory, IngestReport, Ingestor, PaperOutcome, local_executor
@@ -320,8 +321,8 @@ class BulkIngestor(Ingestor):
     """kg.ingest.pipeline's parser processes and report, with a GraphImage instead of the transactional writer. Every
     file is new (the graph is empty or being replaced), so none is skipped as unchanged."""
 
-    def __init__(self, settings, driver, **options):
-        super().__init__(settings, driver, force=True, **options)
+    def __init__(self, settings, graph, **options):
+        super().__init__(settings, graph, force=True, **options)
         self.stored: list[tuple[Path, str]] = []  # the files to keep in the PDF store once the import succeeded
 
     def write_csv(self, paths: Iterable[Path], image: GraphImage) -> list[str]:
@@ -371,17 +372,16 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
     server = _local_server(settings)
     server.start()
     folder = settings.data_dir / "bulk"
-    with store.connect(settings) as driver:
-        store.require_supported(store.server_info(driver).version)
-        if not replace and driver.execute_query(_HAS_GRAPH, database_=settings.neo4j_database,
-                                                routing_="r").records[0]["has"]:
+    with store.open_graph(settings) as graph:
+        store.require_supported(store.server_info(graph.driver).version)
+        if not replace and graph.read(_HAS_GRAPH)[0]["has"]:
             raise ConfigurationError("the database already holds a graph: a bulk load would overwrite it",
                                      hint="ingest into it with `kg ingest` (no --bulk), or pass --replace to "
                                           "discard the graph and load these files instead")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         folder.chmod(0o700)  # the text of the papers, as readable as the database's own files
-        ingestor = BulkIngestor(settings, driver, workers=workers, embed=embed, on_paper=on_paper, executor=executor)
+        ingestor = BulkIngestor(settings, graph, workers=workers, embed=embed, on_paper=on_paper, executor=executor)
         began = time.perf_counter()
         csv = CsvGraph(ingestor.schema, folder)
         files = ingestor.write_csv(paths, GraphImage(ingestor.schema, csv))
@@ -422,22 +422,23 @@ def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, fil
     finally:
         server.start()
     with store.connect(settings) as driver:
+        graph = Graph(driver, database)
         began = time.perf_counter()
-        set_empty_lists(driver, schema, database)
+        set_empty_lists(graph, schema)
         seconds["lists"] = time.perf_counter() - began
         began = time.perf_counter()
-        init_schema(driver, schema, settings.embedding_dim, database)
+        init_schema(graph, schema, settings.embedding_dim)
         seconds["schema"] = time.perf_counter() - began
     return seconds
 
 
-def set_empty_lists(driver, schema: Schema, database: str | None = None) -> None:
+def set_empty_lists(graph: Graph, schema: Schema) -> None:
     """Set the empty lists the importer could not store, and remove the markers that name them."""
     for match, owners in ((f"MATCH (x:`{FIX_LABEL}`)", [*schema.nodes.values(), *schema.ledger.values()]),
                           (f"MATCH ()-[x]->() WHERE x.`{EMPTY_LISTS}` IS NOT NULL", schema.relationships.values())):
         names = sorted({name for owner in owners for name, spec in owner.properties.items() if spec.many})
         sets = ", ".join(f"x.`{n}` = CASE WHEN '{n}' IN x.`{EMPTY_LISTS}` THEN [] ELSE x.`{n}` END" for n in names)
         remove = f"x:`{FIX_LABEL}`, x.`{EMPTY_LISTS}`" if "(x:" in match else f"x.`{EMPTY_LISTS}`"
-        with store.write_session(driver, database) as session:  # CALL IN TRANSACTIONS: an auto-commit transaction
+        with graph.write_session() as session:  # CALL IN TRANSACTIONS: an auto-commit transaction
             session.run(f"{match} CALL (x) {{ SET {sets} REMOVE {remove} }} IN TRANSACTIONS OF {_FIX_BATCH} ROWS"
                         ).consume()

@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
 from extractors.domains import EXTRACTOR, VERSION, Passage, Seeds, Tag, Tagger
 from extractors.model import paper_id
-from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.mapping import provenance
 from kg.ingest.papers import lock_paper
 from kg.read.queries import resolve_paper
@@ -116,10 +116,10 @@ class RetagReport:
         return asdict(self)
 
 
-def retag(driver: Driver, schema: Schema, tagger: Tagger, *, database: str | None = None) -> RetagReport:
+def retag(graph: Graph, schema: Schema, tagger: Tagger) -> RetagReport:
     """Tag every paper again with `tagger`'s seeds, from the text and embeddings in the graph, in one transaction:
     only IN_DOMAIN edges and Domain nodes change."""
-    with store.write_session(driver, database) as session:
+    with graph.write_session() as session:
         return session.execute_write(_retag, schema, tagger)
 
 
@@ -148,16 +148,16 @@ def _retag(tx: ManagedTransaction, schema: Schema, tagger: Tagger) -> RetagRepor
                        embeddings=tagger.embed is not None)
 
 
-def domains(driver: Driver, *, database: str | None = None) -> list[dict[str, Any]]:
+def domains(graph: Graph) -> list[dict[str, Any]]:
     """Every domain with the number of papers and sections tagged with it (rejected tags not counted)."""
-    return [dict(r) for r in driver.execute_query(_DOMAINS, database_=database, routing_="r").records]
+    return [dict(r) for r in graph.read(_DOMAINS)]
 
 
-def paper_domains(driver: Driver, name: str, *, database: str | None = None) -> dict[str, Any]:
+def paper_domains(graph: Graph, name: str) -> dict[str, Any]:
     """The domains of the paper `name` stands for (kg.read.queries.resolve_paper) and its sections', best first, each
     with its score and evidence; rejected tags left out."""
-    match = resolve_paper(driver, name, database)
-    read = lambda q: driver.execute_query(q, id=match.id, database_=database, routing_="r").records  # noqa: E731
+    match = resolve_paper(graph, name)
+    read = lambda q: graph.read(q, id=match.id)  # noqa: E731
     return {"paper_id": match.id, "title": match.title,
             "domains": [{"id": r["id"], "name": r["name"], **_evidence(r["props"])} for r in read(_PAPER_DOMAINS)],
             "sections": [{"section_id": r["section"], "section_title": r["title"], "id": r["id"], "name": r["name"],

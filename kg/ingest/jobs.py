@@ -22,6 +22,7 @@ from typing import Callable
 
 from extractors.model import paper_id
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import BusyError, DatabaseUnavailable, Failure, InvalidFileNameError, NotFoundError, ServerError
 from kg.ingest.pipeline import Ingestor
 from kg.workers.process_pool import RespawningPool, WorkerDied
@@ -162,11 +163,12 @@ def _start_ingest_process(settings: Settings) -> None:
     lower_priority(settings.parse_nice)
     driver = store.connect_api(settings)
     Finalize(driver, driver.close, exitpriority=10)
-    _process.update(settings=settings.model_copy(update={"parse_nice": 0}), driver=driver)
+    _process.update(settings=settings.model_copy(update={"parse_nice": 0}),
+                    graph=Graph(driver, settings.neo4j_database))
 
 
 def _ingest_upload(path: Path) -> tuple[str | None, Failure | None]:
-    report = Ingestor(_process["settings"], _process["driver"], workers=1).run([path])
+    report = Ingestor(_process["settings"], _process["graph"], workers=1).run([path])
     if report.stopped:  # only the database stops a run
         raise DatabaseUnavailable(report.stopped)
     outcome = report.papers[0]

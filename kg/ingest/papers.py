@@ -17,12 +17,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 from neo4j.exceptions import ConstraintError
 
 from extractors.bbox import parse_bbox
 from extractors.model import Box
-from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.entities import (CatalogUpdate, EntityCatalog, Signature, catalog_update, entity_labels,
                          resolve_in_transaction)
 from kg.ingest.mapping import CitationMatch, citation_edges
@@ -123,28 +123,28 @@ class PaperWrite:
     entities: CatalogUpdate | None = None  # for the writer's EntityCatalog, once committed (None: nothing to tell)
 
 
-def _session(driver: Driver, database: str | None, *, write: bool):
+def _session(graph: Graph, *, write: bool):
     """A session without server notifications: on a young graph every query here names types and properties
     that do not exist yet, which Neo4j would report as warnings."""
-    return (store.write_session if write else store.read_session)(driver, database, notifications_min_severity="OFF")
+    return (graph.write_session if write else graph.read_session)(notifications_min_severity="OFF")
 
 
-def unchanged(driver: Driver, shas: list[str], versions: list[str], database: str | None = None) -> set[str]:
+def unchanged(graph: Graph, shas: list[str], versions: list[str]) -> set[str]:
     """The files among `shas` that a succeeded run already ingested with exactly these extractor versions."""
-    with _session(driver, database, write=False) as session:
+    with _session(graph, write=False) as session:
         return {r["sha"] for r in session.run(_UNCHANGED, shas=shas, versions=versions)}
 
 
-def find_paper(driver: Driver, key: str, database: str | None = None) -> str | None:
+def find_paper(graph: Graph, key: str) -> str | None:
     """The sha256 of the paper whose id or sha256 is `key`."""
-    with _session(driver, database, write=False) as session:
+    with _session(graph, write=False) as session:
         record = session.run(_FIND_PAPER, key=key).single()
     return record["sha"] if record else None
 
 
-def papers_present(driver: Driver, shas: list[str], database: str | None = None) -> set[str]:
+def papers_present(graph: Graph, shas: list[str]) -> set[str]:
     """The files among `shas` that a paper in the graph refers to (kg.db.filestore keeps exactly those)."""
-    with _session(driver, database, write=False) as session:
+    with _session(graph, write=False) as session:
         return {r["sha"] for r in session.run(_PRESENT, shas=shas)}
 
 
@@ -273,8 +273,8 @@ def stored_boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
     return tuple(Box(page=page, bbox=box) for page, box in map(parse_bbox, bboxes or []))
 
 
-def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
-                rejected: int = 0, database: str | None = None, on_batch: Callable[[int], None] | None = None,
+def write_paper(graph: Graph, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
+                rejected: int = 0, on_batch: Callable[[int], None] | None = None,
                 after: threading.Event | None = None, catalog: EntityCatalog | None = None) -> PaperWrite:
     """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
     by the rules of kg.ingest.reconcile, and record `run` as its generator. Transient failures are retried by the
@@ -287,7 +287,7 @@ def write_paper(driver: Driver, schema: Schema, run: Run, nodes: list[NodeRecord
     races a curator there), or, for a new paper writing ahead, before it writes its own nodes. `catalog` resolves
     the paper's entities without reading all of the graph's (WritePipeline's), and learns those it created.
     """
-    with _session(driver, database, write=True) as session:
+    with _session(graph, write=True) as session:
         began = time.perf_counter()
         try:
             try:
@@ -324,8 +324,8 @@ class WritePipeline:
     one-at-a-time write makes. `depth` papers are written at once; the caller bounds how many wait their turn
     (kg.ingest.pipeline submits one more only when the oldest is done)."""
 
-    def __init__(self, driver: Driver, schema: Schema, database: str | None = None, depth: int = 2) -> None:
-        self._driver, self._schema, self._database = driver, schema, database
+    def __init__(self, graph: Graph, schema: Schema, depth: int = 2) -> None:
+        self._graph, self._schema = graph, schema
         self._pool = ThreadPoolExecutor(depth, thread_name_prefix="paperkg-writer")
         self.catalog = EntityCatalog()
         self._last: threading.Event | None = None  # set when the paper submitted last is done
@@ -337,7 +337,7 @@ class WritePipeline:
 
         def write() -> PaperWrite:
             try:
-                return write_paper(self._driver, self._schema, run, nodes, edges, database=self._database,
+                return write_paper(self._graph, self._schema, run, nodes, edges,
                                    after=after, catalog=self.catalog, **options)
             finally:
                 if after is not None:  # a paper that failed early is done only once the one before it is
@@ -490,10 +490,10 @@ def _add(result: PaperWrite, written: tuple[int, int, list[EdgeRecord]]) -> None
     result.rejections += missing_endpoints(written[2])
 
 
-def delete_subgraph(driver: Driver, sha: str, schema: Schema, database: str | None = None) -> tuple[int, int]:
+def delete_subgraph(graph: Graph, sha: str, schema: Schema) -> tuple[int, int]:
     """Remove the paper's nodes and edges and the shared automatic nodes only it used; returns (nodes, edges)
     removed. Curated shared nodes stay even when no paper links them any more."""
-    with _session(driver, database, write=True) as session:
+    with _session(graph, write=True) as session:
         return session.execute_write(_delete_subgraph, sha, schema)
 
 

@@ -20,7 +20,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Protocol
 
-from neo4j import Driver
+
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from extractors import domains
@@ -30,6 +30,7 @@ from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from extractors.semantic import nlp
 from kg import embeddings
 from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.domains import TAGGER
 from kg.ingest.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
@@ -264,16 +265,16 @@ def discover(paths: Iterable[Path]) -> Iterator[Path]:
 
 
 class Ingestor:
-    """One `kg ingest` invocation: its settings, its driver, its report. `on_written` receives the records of each
+    """One `kg ingest` invocation: its settings, its graph, its report. `on_written` receives the records of each
     paper once they are committed (kg bench ingest writes them again to time the writer on real papers).
     `executor` makes what parses the papers (local_executor, or kg.ingest.dask_workers.dask_executor's); whatever it is,
     this process writes them, one paper per transaction, in input order."""
 
-    def __init__(self, settings: Settings, driver: Driver, *, workers: int = 2, force: bool = False,
+    def __init__(self, settings: Settings, graph: Graph, *, workers: int = 2, force: bool = False,
                  embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
                  on_batch: Callable[[int], None] | None = None, on_written: Callable[[Prepared], None] | None = None,
                  executor: ExecutorFactory = local_executor):
-        self.settings, self.driver, self.workers, self.force = settings, driver, workers, force
+        self.settings, self.graph, self.workers, self.force = settings, graph, workers, force
         self.executor = executor
         self.on_paper, self.on_batch, self.on_written = on_paper, on_batch, on_written
         self.schema = get_schema()
@@ -288,11 +289,10 @@ class Ingestor:
 
     def run(self, paths: Iterable[Path]) -> IngestReport:
         began = time.perf_counter()
-        db = self.settings.neo4j_database
         try:
-            store.require_supported(store.server_info(self.driver).version)
-            init_schema(self.driver, self.schema, self.settings.embedding_dim, db)
-            writer = WritePipeline(self.driver, self.schema, db, depth=_WRITE_DEPTH)
+            store.require_supported(store.server_info(self.graph.driver).version)
+            init_schema(self.graph, self.schema, self.settings.embedding_dim)
+            writer = WritePipeline(self.graph, self.schema, depth=_WRITE_DEPTH)
             in_flight: deque = deque()
             try:
                 with closing(self.parsed(paths)) as papers:
@@ -354,8 +354,7 @@ class Ingestor:
                 except OSError as exc:
                     self._outcome(PaperOutcome(str(path), "failed", reason=f"cannot read: {exc.strerror or exc}",
                                                error_code=UNEXPECTED))
-            done = set() if self.force else unchanged(self.driver, [sha for _, sha, _ in hashed], self.versions,
-                                                      self.settings.neo4j_database)
+            done = set() if self.force else unchanged(self.graph, [sha for _, sha, _ in hashed], self.versions)
             for path, sha, seconds in hashed:
                 if sha in done:
                     self.store.put(path, sha)  # a no-op, unless a crash came between its commit and its file
@@ -443,8 +442,7 @@ class Ingestor:
 
     def _fail(self, path: Path, sha: str, run: Run, failure: Failure, seconds: dict, pages: int = 0) -> None:
         """Report the paper as failed and leave a failed IngestRun in the ledger (nothing else of it is written)."""
-        write_graph(self.driver, [run.node("failed", error=failure.reason)], [], self.schema,
-                    database=self.settings.neo4j_database)
+        write_graph(self.graph, [run.node("failed", error=failure.reason)], [], self.schema)
         self._outcome(PaperOutcome(str(path), "failed", sha256=sha, pages=pages, reason=failure.reason,
                                    error_code=failure.code, seconds=seconds))
 
@@ -457,5 +455,5 @@ class Ingestor:
 
 def ingest(paths: Iterable[Path], settings: Settings, **options) -> IngestReport:
     """Ingest every PDF under `paths` into the configured Neo4j (see Ingestor for the options)."""
-    with store.connect(settings) as driver:
-        return Ingestor(settings, driver, **options).run(paths)
+    with store.open_graph(settings) as graph:
+        return Ingestor(settings, graph, **options).run(paths)

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
-from neo4j import Driver, ManagedTransaction
+from neo4j import ManagedTransaction
 
-from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.validation import Reason, Rejection, count_reasons, validate_batch
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
@@ -135,8 +135,8 @@ class WriteReport:
         return not self.rejections
 
 
-def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, *,
-                database: str | None = None, now: datetime | None = None) -> WriteReport:
+def write_graph(graph: Graph, nodes: Iterable[NodeRecord], edges: Iterable[EdgeRecord], schema: Schema, *,
+                now: datetime | None = None) -> WriteReport:
     """Validate, then MERGE nodes by (label, id) and edges by (source, type, target) in one transaction.
 
     created_at and updated_at default to `now` (UTC); created_at is kept when the element already exists.
@@ -146,7 +146,7 @@ def write_graph(driver: Driver, nodes: Iterable[NodeRecord], edges: Iterable[Edg
     report = WriteReport(rejections=list(batch.rejections))
     if not batch.nodes and not batch.edges:
         return report
-    with store.write_session(driver, database) as session:
+    with graph.write_session() as session:
         report.nodes_written, report.edges_written, missing = session.execute_write(write_in_transaction, batch.nodes,
                                                                                    batch.edges)
     report.rejections += missing_endpoints(missing)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from neo4j import Driver
-
+from kg.db.graph import Graph
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
@@ -45,12 +44,12 @@ class Answer:
                 "graph": self.graph, "cypher": self.cypher, "papers": self.papers}
 
 
-def ask(driver: Driver, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
-        database: str | None = None, embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
+def ask(graph: Graph, schema: Schema, question: str, paper: str | None = None, top_k: int = 5, *,
+        embed: Embedder | None = None, rewrite: Rewriter | None = None) -> Answer:
     """The answer from the paper `paper` names (kg.read.queries.resolve_paper: a name that fits no paper or several is
     an error, never an answer from all papers), or else from the paper the question itself names, when a name
     in it fits exactly one paper well (_named_paper), or else from all papers."""
-    reader = GraphReader(driver, schema, database)
+    reader = GraphReader(graph, schema)
     scope, asked = (reader.paper(paper), question) if paper is not None else _named_paper(reader, question)
     paper_id = scope.id if scope else None
     intent = analyse(asked)

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import Driver
+
 from rapidfuzz import fuzz
 
 from kg.curation.hidden import without_rejected
+from kg.db.graph import Graph
 from kg.errors import NotFoundError
 from kg.qa.text import normalize
 from kg.read.fulltext import lucene_query
@@ -238,20 +239,19 @@ def no_such_paper(paper_id: str) -> NotFoundError:
 class GraphReader:
     """Runs the queries above for one question and remembers which Cypher it ran."""
 
-    driver: Driver
+    graph: Graph
     schema: Schema
-    database: str | None = None
     cypher: list[str] = field(default_factory=list)
     _papers: dict[str, dict] = field(default_factory=dict)  # sha -> paper id and title, read once per question
     _directory: PaperDirectory = field(init=False)
 
     def __post_init__(self) -> None:
-        self._directory = PaperDirectory(self.driver, self.database)
+        self._directory = PaperDirectory(self.graph)
 
     def run(self, cypher: str, **params: Any) -> list:
         if cypher.strip() not in self.cypher:
             self.cypher.append(cypher.strip())
-        records = self.driver.execute_query(cypher, **params, database_=self.database, routing_="r").records
+        records = self.graph.read(cypher, **params)
         return without_rejected(records)  # curators' soft deletes are not evidence
 
     # -------------------------------------------------------------- names and indexes

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import Driver
-
+from kg.db.graph import Graph
 from kg.errors import InvalidQueryError, LimitExceededError
 from kg.qa import graph as q
 from kg.qa.answer import Unit, locate_in_chunk, score_units
@@ -58,8 +57,8 @@ class Reading:
     other: tuple[Quantity, ...]  # numbers it states of a claimed number's kind that none of the claim's is
 
 
-def verify(driver: Driver, schema: Schema, claim_text: str, paper: str | None = None, *,
-           database: str | None = None, embed: Embedder | None = None) -> Verdict:
+def verify(graph: Graph, schema: Schema, claim_text: str, paper: str | None = None, *,
+           embed: Embedder | None = None) -> Verdict:
     """The verdict on a claim within the paper `paper` names (kg.read.queries.resolve_paper: NotFoundError,
     AmbiguousPaperError), or over all papers. A claim longer than MAX_CLAIM characters is refused
     (LimitExceededError), one without a word to look for too (InvalidQueryError)."""
@@ -70,7 +69,7 @@ def verify(driver: Driver, schema: Schema, claim_text: str, paper: str | None = 
     if not terms(claim.about):
         raise InvalidQueryError("the claim has no word to look for", hint='state what is claimed, e.g. "SPECTER '
                                 'achieves 80.0 on SciDocs"')
-    reader = GraphReader(driver, schema, database)
+    reader = GraphReader(graph, schema)
     scope = reader.paper(paper) if paper is not None else None
     paper_id = scope.id if scope else None
     found = retrieve(reader, claim.about, paper_id, CANDIDATES, embed)

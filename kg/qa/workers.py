@@ -16,9 +16,8 @@ import threading
 from multiprocessing.util import Finalize
 from typing import Any
 
-from neo4j import Driver
-
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import ServerError
 from kg.workers.process_pool import RespawningPool, WorkerDied
 from kg.qa.engine import ask
@@ -49,8 +48,8 @@ class _LazyEmbedder:
 class InlineQA:
     """Questions answered in this process, on the server's thread pool (PAPERKG_QA_PROCESSES=0)."""
 
-    def __init__(self, settings: Settings, driver: Driver):
-        self.settings, self.driver = settings, driver
+    def __init__(self, settings: Settings, graph: Graph):
+        self.settings, self.graph = settings, graph
         self.embed, self.rewrite = _LazyEmbedder(settings), rewriter(settings)
 
     async def ask(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
@@ -58,16 +57,15 @@ class InlineQA:
 
     def answer(self, question: str, paper_id: str | None, top_k: int) -> dict[str, Any]:
         """The answer as a plain dict; also what a question process runs (_ask)."""
-        return ask(self.driver, get_schema(), question, paper_id, top_k, database=self.settings.neo4j_database,
-                   embed=self.embed(), rewrite=self.rewrite).as_dict()
+        return ask(self.graph, get_schema(), question, paper_id, top_k, embed=self.embed(),
+                   rewrite=self.rewrite).as_dict()
 
     async def verify(self, claim: str, paper_id: str | None) -> dict[str, Any]:
         return await asyncio.to_thread(self.check, claim, paper_id)
 
     def check(self, claim: str, paper_id: str | None) -> dict[str, Any]:
         """The verdict on a claim as a plain dict; also what a question process runs (_verify)."""
-        return verify(self.driver, get_schema(), claim, paper_id, database=self.settings.neo4j_database,
-                      embed=self.embed()).as_dict()
+        return verify(self.graph, get_schema(), claim, paper_id, embed=self.embed()).as_dict()
 
     def close(self) -> None:
         return None
@@ -105,15 +103,15 @@ class ProcessQA:
         self.pool.close(wait=True)
 
 
-def question_answerer(settings: Settings, driver: Driver) -> InlineQA | ProcessQA:
-    return ProcessQA(settings, settings.qa_processes) if settings.qa_processes else InlineQA(settings, driver)
+def question_answerer(settings: Settings, graph: Graph) -> InlineQA | ProcessQA:
+    return ProcessQA(settings, settings.qa_processes) if settings.qa_processes else InlineQA(settings, graph)
 
 
 def _init_worker(settings: Settings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which then shuts its workers down
     driver = store.connect_api(settings)
     Finalize(driver, driver.close, exitpriority=10)
-    qa = InlineQA(settings, driver)
+    qa = InlineQA(settings, Graph(driver, settings.neo4j_database))
     qa.embed()  # loaded now, as the worker starts, not on its first question
     _worker["qa"] = qa
 

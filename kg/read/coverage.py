@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from neo4j import Driver
-
+from kg.db.graph import Graph
 from kg.errors import NotFoundError
 from kg.read.queries import PAPER_CHUNKS, resolve_paper
 
@@ -92,11 +91,10 @@ class Category:
         return round(self.linked / self.total, 4) if self.total else None
 
 
-def coverage(driver: Driver, name: str, entity_labels: list[str], database: str | None = None) -> dict:
+def coverage(graph: Graph, name: str, entity_labels: list[str]) -> dict:
     """The coverage report of the paper `name` stands for (kg.read.queries.resolve_paper; see the module docstring)."""
-    paper_id = resolve_paper(driver, name, database).id
-    run = lambda cypher, **p: driver.execute_query(cypher, paper_id=paper_id, **p, database_=database,  # noqa: E731
-                                                   routing_="r").records
+    paper_id = resolve_paper(graph, name).id
+    run = lambda cypher, **p: graph.read(cypher, paper_id=paper_id, **p)  # noqa: E731
     paper = run(_PAPER)
     if not paper:  # deleted since it was resolved
         raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")

@@ -20,6 +20,7 @@ from multiprocessing.util import Finalize
 from typing import Any
 
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import BusyError, QueryTimeoutError, ResultTooLargeError
 from kg.read.queries import run_read_only
 from kg.workers.sandbox import Overrun, Sandbox, SandboxLimits
@@ -98,7 +99,8 @@ def _init_worker(settings: Settings) -> None:
 
 
 def _connect() -> None:
-    driver = _worker["driver"] = store.connect_api(_worker["settings"])
+    driver = store.connect_api(_worker["settings"])
+    _worker["graph"] = Graph(driver, _worker["settings"].neo4j_database)
     _worker["close"] = Finalize(driver, driver.close, exitpriority=10)  # at exit, or when called
 
 
@@ -109,9 +111,9 @@ def _ready() -> bool:
 def _run(cypher: str, parameters: dict[str, Any] | None) -> dict[str, Any]:
     settings = _worker["settings"]
     try:
-        return run_read_only(_worker["driver"], cypher, parameters, timeout_s=settings.cypher_timeout_s,
+        return run_read_only(_worker["graph"], cypher, parameters, timeout_s=settings.cypher_timeout_s,
                              row_limit=settings.cypher_row_limit, max_bytes=settings.cypher_max_bytes,
-                             max_overdue=settings.cypher_processes, database=settings.neo4j_database)
+                             max_overdue=settings.cypher_processes)
     except BaseException as exc:
         # besides a MemoryError, the limit can show as a panic of neo4j-rust-ext's decoder when CPython refuses
         # it an object: pyo3's PanicException, a BaseException that cannot even be pickled back to the API

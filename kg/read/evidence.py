@@ -10,9 +10,8 @@ from __future__ import annotations
 import math
 import re
 
-from neo4j import Driver
-
 from extractors.bbox import parse_bbox
+from kg.db.graph import Graph
 from kg.errors import NotFoundError
 from kg.db.filestore import PDFStore
 from kg.read.queries import evidence_chunks, get_edge, get_node
@@ -23,18 +22,18 @@ ZOOM = 2.0  # 144 dpi
 HIGHLIGHT = (1.0, 0.85, 0.0)  # yellow, drawn translucent over the text
 
 
-def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: str | None = None,
+def evidence_boxes(graph: Graph, schema: Schema, element_id: str,
                    chunk_id: str | None = None) -> tuple[str, list[str]]:
     """(PDF SHA-256, boxes as "page:x0,y0,x1,y1") of a chunk, node or edge: its provenance boxes, else its bbox;
     for an edge, the boxes of its spans (in its passage `chunk_id` only, when given)."""
     try:
-        holder = get_node(driver, schema, element_id, database)
+        holder = get_node(graph, schema, element_id)
     except NotFoundError:
-        holder = get_edge(driver, element_id, database)
+        holder = get_edge(graph, element_id)
     p = holder["properties"]
     boxes = list(p.get("bboxes") or ([p["bbox"]] if p.get("bbox") else []))
     if "source_node" in holder:  # an edge keeps only its passage's first box; show where its span is printed
-        passages = [c for c in edge_passages(driver, schema, holder, database) if chunk_id in (None, c["chunk_id"])]
+        passages = [c for c in edge_passages(graph, schema, holder) if chunk_id in (None, c["chunk_id"])]
         if chunk_id is not None and not passages:
             raise NotFoundError(f"{chunk_id!r} is not a passage of the edge {element_id!r}")
         spans = [box for chunk in passages for box in chunk["boxes"]]
@@ -46,12 +45,12 @@ def evidence_boxes(driver: Driver, schema: Schema, element_id: str, database: st
     return p["paper_sha256"], boxes
 
 
-def edge_passages(driver: Driver, schema: Schema, edge: dict, database: str | None = None) -> list[dict]:
+def edge_passages(graph: Graph, schema: Schema, edge: dict) -> list[dict]:
     """The passages an edge (as kg.read.queries.get_edge returns it) rests on, each with `spans` (offsets in its text)
     and `boxes` (every box of the passage that those spans are printed in)."""
     ends = [edge["source_node"]["properties"], edge["target_node"]["properties"]]
     out = []
-    for chunk in evidence_chunks(driver, schema, edge["id"], database):
+    for chunk in evidence_chunks(graph, schema, edge["id"]):
         spans = edge_spans(chunk["text"], chunk["char_start"], edge["properties"], ends)
         out.append({**chunk, "spans": spans, "boxes": span_boxes(chunk["bboxes"], chunk["box_starts"], spans)})
     return out
@@ -128,9 +127,9 @@ def render(pdf_path, boxes: list[str], max_pixels: int) -> bytes:
         return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), clip=clip, annots=True).tobytes("png")
 
 
-def evidence_png(driver: Driver, schema: Schema, store: PDFStore, element_id: str, max_pixels: int,
-                 database: str | None = None, chunk_id: str | None = None) -> bytes:
-    sha, boxes = evidence_boxes(driver, schema, element_id, database, chunk_id)
+def evidence_png(graph: Graph, schema: Schema, store: PDFStore, element_id: str, max_pixels: int,
+                 chunk_id: str | None = None) -> bytes:
+    sha, boxes = evidence_boxes(graph, schema, element_id, chunk_id)
     path = store.path(sha)
     if not path.exists():
         raise NotFoundError(f"the PDF of {element_id!r} (sha256 {sha[:12]}...) is not in the file store",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from neo4j import Driver, Query
+from neo4j import Query
 from neo4j.exceptions import ClientError, CypherSyntaxError, DatabaseError, Neo4jError, TransientError
 from neo4j.graph import Node, Path, Relationship
 from neo4j.time import Date, DateTime, Duration, Time
@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from extractors.bbox import parse_bbox
 from extractors.semantic.canonical import normalize
 from kg.read import cypher_guard
-from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import (AmbiguousPaperError, BusyError, DatabaseUnavailable, InvalidQueryError, NotFoundError,
                        QueryMemoryError, QueryRefusedError, QueryTimeoutError)
 from kg.read.fulltext import lucene_query
@@ -116,9 +116,8 @@ class Page:
     items: list[dict[str, Any]] = field(default_factory=list)
 
 
-def list_papers(driver: Driver, q: str | None, offset: int, limit: int, database: str | None = None) -> Page:
-    record = driver.execute_query(_PAPERS, q=q or None, offset=offset, limit=limit, database_=database,
-                                  routing_="r").records[0]
+def list_papers(graph: Graph, q: str | None, offset: int, limit: int) -> Page:
+    record = graph.read(_PAPERS, q=q or None, offset=offset, limit=limit)[0]
     items = []
     for item in record["items"]:
         item["authors"] = [name for _, name in sorted(item["authors"], key=lambda pair: pair[0] or 0)]
@@ -126,28 +125,27 @@ def list_papers(driver: Driver, q: str | None, offset: int, limit: int, database
     return Page(total=record["total"], items=items)
 
 
-def get_paper(driver: Driver, schema: Schema, name: str, database: str | None = None) -> dict[str, Any]:
+def get_paper(graph: Graph, schema: Schema, name: str) -> dict[str, Any]:
     """Metadata, authors in byline order, the section tree and counts per outgoing relationship type, of the
     paper `name` stands for (resolve_paper)."""
-    paper_id = resolve_paper(driver, name, database).id
-    records = driver.execute_query(_PAPER, id=paper_id, database_=database, routing_="r").records
+    paper_id = resolve_paper(graph, name).id
+    records = graph.read(_PAPER, id=paper_id)
     if not records:  # deleted since it was resolved
         raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
     paper = props(records[0]["p"])
     authors = sorted(records[0]["authors"], key=lambda a: a["position"] or 0)
-    sections = driver.execute_query(_SECTIONS, id=paper_id, database_=database, routing_="r").records
-    counts = driver.execute_query(_PAPER_COUNTS, id=paper_id,
-                                  types=list(_paper_edge_types(schema)), database_=database, routing_="r").records[0]
+    sections = graph.read(_SECTIONS, id=paper_id)
+    counts = graph.read(_PAPER_COUNTS, id=paper_id, types=list(_paper_edge_types(schema)))[0]
     return {"paper": paper, "authors": authors, "sections": section_tree(sections),
             "counts": {"chunks": counts["chunks"], "sections": counts["sections"],
                        **{t.lower(): n for t, n in counts["by_type"] if t}}}
 
 
-def paper_outline(driver: Driver, name: str, database: str | None = None) -> dict[str, Any]:
+def paper_outline(graph: Graph, name: str) -> dict[str, Any]:
     """The section tree of the paper `name` stands for (resolve_paper), each section with its extractive summary:
     its most central sentences, each with its span in the paper's text, page and box (extractors/summaries.py)."""
-    match = resolve_paper(driver, name, database)
-    records = driver.execute_query(_OUTLINE, id=match.id, database_=database, routing_="r").records
+    match = resolve_paper(graph, name)
+    records = graph.read(_OUTLINE, id=match.id)
     rows = [{"section": _with_summary(r["section"]), "parent_id": r["parent_id"]} for r in records]
     return {"paper_id": match.id, "title": match.title, "sections": section_tree(rows)}
 
@@ -179,10 +177,9 @@ ORDER BY toLower(coalesce(p.title, p.file_name, '')), p.id
 """
 
 
-def paper_overview(driver: Driver, schema: Schema, database: str | None = None) -> list[dict[str, Any]]:
+def paper_overview(graph: Graph, schema: Schema) -> list[dict[str, Any]]:
     """Every paper in the graph with its id, title, year and counts (`kg papers`), by title."""
-    return [r.data() for r in driver.execute_query(_paper_overview_cypher(schema), database_=database,
-                                                   routing_="r").records]
+    return [r.data() for r in graph.read(_paper_overview_cypher(schema))]
 
 
 # ------------------------------------------------------------------ a paper by name
@@ -214,7 +211,7 @@ class PaperMatch:
         return {"id": self.id, "title": self.title, "matched_by": self.matched_by}
 
 
-def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loose: bool = True) -> PaperMatch:
+def resolve_paper(graph: Graph, name: str, *, loose: bool = True) -> PaperMatch:
     """The one paper `name` stands for: its id or file SHA-256, its DOI (any case, with or without
     https://doi.org/ or doi:), its arXiv id (with or without arXiv: or a version), or its title. A title matches
     case- and punctuation-insensitively as a whole, by its part before a colon ("BERT" for "BERT: Pre-training
@@ -224,15 +221,15 @@ def resolve_paper(driver: Driver, name: str, database: str | None = None, *, loo
     answer from that paper alone. Every endpoint and command that takes a paper goes through here, so all accept
     the same names. An id is one index seek; any other name reads every paper's identifiers and title (short
     properties), since case-blind DOIs, versionless arXiv ids and fuzzy titles have no index to use."""
-    return PaperDirectory(driver, database).resolve(name, loose=loose)
+    return PaperDirectory(graph).resolve(name, loose=loose)
 
 
 class PaperDirectory:
     """resolve_paper for a caller that tries several names in one request (a question naming papers): every
     paper's names are read once, on the first name that is not an id, and kept for the directory's life."""
 
-    def __init__(self, driver: Driver, database: str | None = None):
-        self.driver, self.database = driver, database
+    def __init__(self, graph: Graph):
+        self.graph = graph
         self._names: list | None = None
 
     def resolve(self, name: str, *, loose: bool = True) -> PaperMatch:
@@ -243,7 +240,7 @@ class PaperDirectory:
         if len(key) > MAX_PAPER_NAME:
             raise InvalidQueryError(f"the paper name is longer than {MAX_PAPER_NAME} characters",
                                     hint="give a paper's id, DOI, arXiv id or title")
-        rows = self.driver.execute_query(_PAPER_BY_ID, key=key, database_=self.database, routing_="r").records
+        rows = self.graph.read(_PAPER_BY_ID, key=key)
         found = [_match(r, "id") for r in rows] or _by_name(key, self._paper_names(), loose)
         if len(found) == 1:
             return found[0]
@@ -256,7 +253,7 @@ class PaperDirectory:
 
     def _paper_names(self) -> list:
         if self._names is None:
-            self._names = self.driver.execute_query(_PAPER_NAMES, database_=self.database, routing_="r").records
+            self._names = self.graph.read(_PAPER_NAMES)
         return self._names
 
 
@@ -316,11 +313,11 @@ def _label_named_by(schema: Schema, node_id: str) -> list[str]:
 _NODE_TAIL = "OPTIONAL MATCH (p:Paper {sha256: n.paper_sha256}) RETURN n, p.id AS paper_id"
 
 
-def get_node(driver: Driver, schema: Schema, node_id: str, database: str | None = None) -> dict[str, Any]:
+def get_node(graph: Graph, schema: Schema, node_id: str) -> dict[str, Any]:
     """The node with its properties (provenance included) and, for a paper element, its paper. One index seek
     on the label the id names; an id of another form (an ingest run's) is looked up under every label."""
     def find(labels: Sequence[str]) -> list:
-        return driver.execute_query(_by_id(labels, _NODE_TAIL), id=node_id, database_=database, routing_="r").records
+        return graph.read(_by_id(labels, _NODE_TAIL), id=node_id)
 
     named = _label_named_by(schema, node_id)
     records = (find(named) if named else []) or find(schema.labels)
@@ -332,10 +329,10 @@ def get_node(driver: Driver, schema: Schema, node_id: str, database: str | None 
 _EDGE = "MATCH (s)-[r]->(t) WHERE elementId(r) = $id RETURN r, s, t"
 
 
-def get_edge(driver: Driver, edge_id: str, database: str | None = None) -> dict[str, Any]:
+def get_edge(graph: Graph, edge_id: str) -> dict[str, Any]:
     """An edge by its element id (as returned in `graph.edges` and by neighbours) with its provenance."""
     try:
-        records = driver.execute_query(_EDGE, id=edge_id, database_=database, routing_="r").records
+        records = graph.read(_EDGE, id=edge_id)
     except ClientError:  # a string that is not an element id at all
         records = []
     if not records:
@@ -352,16 +349,15 @@ RETURN size(hits) AS total, hits[$offset..$offset + $limit] AS items
 """
 
 
-def search_nodes(driver: Driver, schema: Schema, q: str, labels: list[str] | None, offset: int, limit: int,
-                 database: str | None = None) -> Page:
+def search_nodes(graph: Graph, schema: Schema, q: str, labels: list[str] | None, offset: int, limit: int) -> Page:
     """Entities and authors by name or alias (the schema's fulltext index over names), best match first."""
     check_labels(schema, labels)
     index = index_name(schema, "fulltext", "Method", "name")
     query = lucene_query(q)
     if not query:
         raise InvalidQueryError("the search text has no word to look for", hint="give at least one word")
-    record = driver.execute_query(_SEARCH, index=index, q=query, labels=labels or None, fetch=500, offset=offset,
-                                  limit=limit, database_=database, routing_="r").records[0]
+    record = graph.read(_SEARCH, index=index, q=query, labels=labels or None, fetch=500, offset=offset,
+                        limit=limit)[0]
     return Page(total=record["total"],
                      items=[{**node_dict(h["node"]), "score": h["score"]} for h in record["items"]])
 
@@ -388,18 +384,18 @@ WITH n, path LIMIT $limit
 RETURN n, nodes(path) AS nodes, relationships(path) AS rels""")
 
 
-def neighbours(driver: Driver, schema: Schema, node_id: str, hops: int, labels: list[str] | None,
-               types: list[str] | None, limit: int, database: str | None = None) -> dict[str, Any]:
+def neighbours(graph: Graph, schema: Schema, node_id: str, hops: int, labels: list[str] | None,
+               types: list[str] | None, limit: int) -> dict[str, Any]:
     """The subgraph of paths of 1-2 hops from a node, optionally only through some relationship types and
     ending at some labels; at most `limit` paths."""
     if hops not in (1, 2):
         raise InvalidQueryError(f"hops must be 1 or 2, not {hops}")
     check_labels(schema, labels)
     check_types(schema, types)
-    node = get_node(driver, schema, node_id, database)  # 404 for an unknown id rather than an empty graph
-    records = driver.execute_query(_neighbours_cypher(node["labels"][0], hops), id=node_id, labels=labels or None,
-                                   types=types or list(schema.relationship_types),  # not the curation ledger
-                                   limit=limit, database_=database, routing_="r").records
+    node = get_node(graph, schema, node_id)  # 404 for an unknown id rather than an empty graph
+    records = graph.read(_neighbours_cypher(node["labels"][0], hops), id=node_id, labels=labels or None,
+                         types=types or list(schema.relationship_types),  # not the curation ledger
+                         limit=limit)
     nodes: dict[str, dict] = {}
     edges: dict[str, dict] = {}
     for r in records:
@@ -433,17 +429,17 @@ def chunk_record(r) -> dict[str, Any]:
             "box_starts": c.get("box_starts") or []}
 
 
-def evidence_chunks(driver: Driver, schema: Schema, element_id: str, database: str | None = None) -> list[dict]:
+def evidence_chunks(graph: Graph, schema: Schema, element_id: str) -> list[dict]:
     """The chunk text behind any evidence id: a chunk itself, or the source chunks of a node or edge."""
-    records = driver.execute_query(_CHUNK, id=element_id, database_=database, routing_="r").records
+    records = graph.read(_CHUNK, id=element_id)
     if records:
         return [chunk_record(records[0])]
     try:
-        holder = get_node(driver, schema, element_id, database)
+        holder = get_node(graph, schema, element_id)
     except NotFoundError:
-        holder = get_edge(driver, element_id, database)
+        holder = get_edge(graph, element_id)
     ids = holder["properties"].get("source_chunk_ids") or []
-    records = driver.execute_query(_EVIDENCE_CHUNKS, ids=ids, database_=database, routing_="r").records
+    records = graph.read(_EVIDENCE_CHUNKS, ids=ids)
     by_id = {r["c"]["id"]: chunk_record(r) for r in records}
     return [by_id[i] for i in ids if i in by_id]
 
@@ -462,8 +458,8 @@ RETURN count(*) AS n
 """
 
 
-def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
-                  row_limit: int, max_bytes: int, max_overdue: int, database: str | None = None) -> dict[str, Any]:
+def run_read_only(graph: Graph, cypher: str, parameters: dict[str, Any] | None, *, timeout_s: float,
+                  row_limit: int, max_bytes: int, max_overdue: int) -> dict[str, Any]:
     """Run a user's Cypher only if the planner says it reads the graph and nothing else: EXPLAIN first (query
     type 'r', then kg.read.cypher_guard's checks of the plan and of USE), then in a READ transaction with a timeout,
     keeping at most `row_limit` rows and `max_bytes` of them. The transaction is an explicit one, never
@@ -475,13 +471,13 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
     rather than started, so that sending such loops again and again cannot take every thread of the server."""
     parameters = parameters or {}
     started_ms = int(time.time() * 1000)
-    overdue = driver.execute_query(_PAST_THEIR_TIME, tag=_USER_QUERY, timeout_ms=int(timeout_s * 1000),
-                                   now_ms=started_ms, database_=database, routing_="r").records[0]["n"]
+    overdue = graph.read(_PAST_THEIR_TIME, tag=_USER_QUERY, timeout_ms=int(timeout_s * 1000),
+                         now_ms=started_ms)[0]["n"]
     if overdue >= max_overdue:
         raise BusyError(f"Neo4j still runs {overdue} earlier queries of this endpoint past their time limit (a loop "
                         "inside one expression, which Neo4j does not interrupt)",
                         hint="they end on their own; restarting Neo4j (`kg db stop`, `kg db start`) ends them now")
-    with store.read_session(driver, database) as session:
+    with graph.read_session() as session:
         try:
             plan = session.run(Query("EXPLAIN " + cypher, timeout=timeout_s), parameters).consume()
         except CypherSyntaxError as exc:
@@ -495,7 +491,7 @@ def run_read_only(driver: Driver, cypher: str, parameters: dict[str, Any] | None
                 f"only read queries run here; this one is of type {plan.query_type!r} "
                 "(writes, schema or administration)",
                 hint="use MATCH ... RETURN; writes go through ingestion and curation")
-        cypher_guard.check_plan(plan.plan or {}, plan.database or database or "")
+        cypher_guard.check_plan(plan.plan or {}, plan.database or graph.database or "")
         cypher_guard.check_text(cypher)
         budget = cypher_guard.ResultBudget(max_bytes, HIDDEN_PROPERTIES)
         rows: list[dict[str, Any]] = []

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from kg.db.graph import Graph
 from kg.settings import get_settings
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -21,5 +22,5 @@ def cli_env(neo4j_settings, monkeypatch):
 @pytest.fixture
 def sample_db(schema_db):
     """The session's database holding the sample graph (tests/sample_graph.py) and nothing else."""
-    assert write_graph(schema_db, *sample_graph(), get_schema()).ok
+    assert write_graph(Graph(schema_db), *sample_graph(), get_schema()).ok
     return schema_db

@@ -8,6 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kg.db.graph import Graph
 from kg.errors import ConfigurationError
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -25,7 +26,7 @@ def sample_db(driver, reset_db):
     """The sample graph, written once: the tests here change nothing, which they check."""
     reset_db()
     schema = get_schema()
-    assert write_graph(driver, *sample_graph(), schema).ok
+    assert write_graph(Graph(driver), *sample_graph(), schema).ok
     return driver
 
 

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import PDFStore
+from kg.db.graph import Graph
 from kg.settings import Settings
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -38,7 +39,7 @@ def bounded(schema_db, neo4j_settings, tmp_path) -> Settings:
     nodes, edges = sample_graph()
     nodes = [replace(n, props={**n.props, "bboxes": [f"1:0,0,{BIG_PAGE:g},{BIG_PAGE:g}"]}) if n.id == "chunk_a1" else n
              for n in nodes]
-    assert write_graph(schema_db, nodes, edges, get_schema()).ok
+    assert write_graph(Graph(schema_db), nodes, edges, get_schema()).ok
     pdf = pymupdf.open()
     pdf.new_page(width=BIG_PAGE, height=BIG_PAGE).insert_text((72, 120), "a very large page")
     pdf.save(tmp_path / "a.pdf")

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import PDFStore
+from kg.db.graph import Graph
 from kg.settings import Settings
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -29,7 +30,7 @@ def sample_db(driver, reset_db):
     reset_db()
     schema = get_schema()
     nodes, edges = sample_graph()
-    assert write_graph(driver, nodes, edges, schema).ok
+    assert write_graph(Graph(driver), nodes, edges, schema).ok
     return driver
 
 

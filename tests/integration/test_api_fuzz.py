@@ -15,6 +15,7 @@ import schemathesis
 
 from api.app import create_app
 from bench.fuzz import fuzz_operation
+from kg.db.graph import Graph
 from kg.settings import Settings
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -33,7 +34,7 @@ OPERATIONS = [(path, method.upper()) for path, methods in create_app(Settings())
 def live_api(driver, neo4j_settings, tmp_path_factory, reset_db):
     reset_db()
     schema = get_schema()
-    assert write_graph(driver, *sample_graph(), schema).ok
+    assert write_graph(Graph(driver), *sample_graph(), schema).ok
     with served(curated_settings(neo4j_settings, data_dir=tmp_path_factory.mktemp("data"))) as url:
         yield url
 

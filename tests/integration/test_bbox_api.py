@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import PDFStore
+from kg.db.graph import Graph
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.integration.test_api_endpoints import error_of, with_admin
@@ -18,7 +19,7 @@ from tests.sample_graph import SHA_A, sample_graph
 @pytest.fixture(scope="module")
 def client(driver, neo4j_settings, tmp_path_factory, reset_db):
     reset_db()
-    assert write_graph(driver, *sample_graph(), get_schema()).ok
+    assert write_graph(Graph(driver), *sample_graph(), get_schema()).ok
     tmp = tmp_path_factory.mktemp("bbox")
     pdf = pymupdf.open()
     for n in range(7):

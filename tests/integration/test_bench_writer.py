@@ -10,6 +10,7 @@ import bench.ingest as benchmark
 from bench.ingest import papers_writer_throughput, server_runtime, synthetic_sha, writer_throughput
 from kg.db.dump import canonical_dump
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.db.localserver.java import checked_java
 from kg.db.schema import init_schema
 from ontology.loader import get_schema
@@ -18,11 +19,11 @@ from tests.neo4j_harness import docker_engine_answers
 
 
 def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db):
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     sections, per_section = 3, 4
     chunks = sections * per_section
     for dim in (0, 8):
-        result = writer_throughput(empty_db, None, sections=sections, chunks_per_section=per_section, embedding_dim=dim,
+        result = writer_throughput(Graph(empty_db), sections=sections, chunks_per_section=per_section, embedding_dim=dim,
                                    papers=2)
         assert result.papers == 2
         assert result.nodes == 2 * (1 + sections + chunks)  # paper, sections, chunks; the warm-up not counted
@@ -36,17 +37,17 @@ def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db
 
 
 def test_writer_with_vectors_stores_them_on_every_chunk(empty_db, monkeypatch):
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     seen = {}
     original = benchmark.delete_subgraph
 
-    def keep(driver, sha, schema, database=None):  # look before the bench removes its paper
-        seen["dims"] = [r["d"] for r in driver.execute_query(
-            "MATCH (c:Chunk) WHERE c.paper_sha256 = $sha RETURN size(c.embedding) AS d", sha=sha).records]
-        return original(driver, sha, schema, database)
+    def keep(graph, sha, schema):  # look before the bench removes its paper
+        seen["dims"] = [r["d"] for r in graph.read(
+            "MATCH (c:Chunk) WHERE c.paper_sha256 = $sha RETURN size(c.embedding) AS d", sha=sha)]
+        return original(graph, sha, schema)
 
     monkeypatch.setattr(benchmark, "delete_subgraph", keep)
-    writer_throughput(empty_db, None, sections=2, chunks_per_section=3, embedding_dim=8, papers=1)
+    writer_throughput(Graph(empty_db), sections=2, chunks_per_section=3, embedding_dim=8, papers=1)
     assert seen["dims"] == [8] * 6
 
 
@@ -70,24 +71,24 @@ def test_writer_on_real_papers_writes_again_what_their_ingest_wrote(ingest_setti
     first = run_ingest(ingest_settings, driver, GENERATED, on_written=written.append)
     assert sorted(p.run.sha256 for p in written) == sorted(file_sha256(path) for path in (SAMPLE_A, SAMPLE_B))
     ledger = ("PaperKGSchema", "IngestRun")
-    before = canonical_dump(driver, skip_labels=ledger)
+    before = canonical_dump(Graph(driver), skip_labels=ledger)
     runs = _generated_by(driver)
     deleted = []
     original = benchmark.delete_subgraph
 
-    def recorded(driver, sha, schema, database=None):  # the papers are really gone before they are written again
+    def recorded(graph, sha, schema):  # the papers are really gone before they are written again
         deleted.append(sha)
-        removed = original(driver, sha, schema, database)
-        assert value(driver, "MATCH (n {paper_sha256: $sha}) WHERE NOT n:IngestRun RETURN count(n)", sha=sha) == 0
+        removed = original(graph, sha, schema)
+        assert value(graph.driver, "MATCH (n {paper_sha256: $sha}) WHERE NOT n:IngestRun RETURN count(n)", sha=sha) == 0
         return removed
 
     monkeypatch.setattr(benchmark, "delete_subgraph", recorded)
-    result = papers_writer_throughput(driver, None, written)
+    result = papers_writer_throughput(Graph(driver), written)
     assert sorted(deleted) == sorted(runs)
     assert result.papers == 2
     assert (result.nodes, result.edges) == (first.totals()["nodes_written"], first.totals()["edges_written"])
     assert set(result.parts) == {"read", "statements", "wait", "commit"} and result.seconds > 0
-    assert canonical_dump(driver, skip_labels=ledger) == before
+    assert canonical_dump(Graph(driver), skip_labels=ledger) == before
     assert _generated_by(driver) == runs
 
 
@@ -101,7 +102,7 @@ def test_writer_on_real_papers_in_a_larger_graph_has_the_extra_entities_only_mea
                                                                                         monkeypatch):
     written = []
     first = run_ingest(ingest_settings, driver, GENERATED, on_written=written.append)
-    before = canonical_dump(driver, skip_labels=("PaperKGSchema", "IngestRun"))
+    before = canonical_dump(Graph(driver), skip_labels=("PaperKGSchema", "IngestRun"))
     extra = "MATCH (n:Method|Dataset|Metric|Task|Concept) WHERE n.id STARTS WITH 'bench_entity_' RETURN count(n)"
     seen, timed = [], benchmark._written
 
@@ -110,8 +111,8 @@ def test_writer_on_real_papers_in_a_larger_graph_has_the_extra_entities_only_mea
         return timed(futures, began)
 
     monkeypatch.setattr(benchmark, "_written", counted)
-    result = papers_writer_throughput(driver, None, written, entities=503)
+    result = papers_writer_throughput(Graph(driver), written, entities=503)
     assert seen == [503]
     assert value(driver, extra) == 0
     assert (result.nodes, result.edges) == (first.totals()["nodes_written"], first.totals()["edges_written"])
-    assert canonical_dump(driver, skip_labels=("PaperKGSchema", "IngestRun")) == before
+    assert canonical_dump(Graph(driver), skip_labels=("PaperKGSchema", "IngestRun")) == before

@@ -17,6 +17,7 @@ from selenium.webdriver.common.by import By
 from api import browser_guide
 from bench.neo4j import free_port, throwaway_settings
 from kg.db import store
+from kg.db.graph import Graph
 from kg.db.schema import init_schema
 from kg.settings import BROWSER_GUIDE_PATH, Settings
 from kg.ingest.write import write_graph
@@ -42,10 +43,10 @@ def served_graph(tmp_path_factory) -> Iterator[tuple[Settings, str]]:
     with throwaway_neo4j(settings):
         driver = store.connect(settings)
         with driver:
-            init_schema(driver, get_schema(), settings.embedding_dim)
+            init_schema(Graph(driver), get_schema(), settings.embedding_dim)
             nodes, edges = sample_graph()
             more_nodes, more_edges = rejected_elements()
-            assert write_graph(driver, nodes + more_nodes, edges + more_edges, get_schema()).ok
+            assert write_graph(Graph(driver), nodes + more_nodes, edges + more_edges, get_schema()).ok
             with served(settings, port=settings.api_port) as url:
                 yield settings, url
 

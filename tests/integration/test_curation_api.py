@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from kg.curation import history
 from kg.curation.operations import Curation
+from kg.db.graph import Graph
 from kg.export.graph_read import read_graph
 from ontology.loader import get_schema
 from tests.curation_support import ANY_VERSION, as_role, curated_settings, error_of, graph_dump
@@ -220,7 +221,7 @@ def test_retype_an_edge_within_the_ontology_and_undo_it(client, sample_db):
     assert edges["PROPOSES"]["verification_status"] == "edited"
     assert {k: edges["PROPOSES"][k] for k in ("confidence", "extractor", "source_chunk_ids", "paper_sha256")} == \
         {k: old[k] for k in ("confidence", "extractor", "source_chunk_ids", "paper_sha256")}
-    [event] = history.read(sample_db, element="paper_a|USES|method_transformer")
+    [event] = history.read(Graph(sample_db), element="paper_a|USES|method_transformer")
     assert (event.action, event.actor, event.reason) == ("retype", "alice", "the paper introduces it")
     assert set(event.elements) == {"paper_a|USES|method_transformer", "paper_a|PROPOSES|method_transformer"}
     error_of(client.post(retype, json={"type": "PROPOSES"}, headers=CURATOR_ANY), 409, "CONFLICT")  # exists now
@@ -291,11 +292,11 @@ def test_rejected_elements_are_left_out_of_exports(client, sample_db):
     client.post("/curation/nodes/method_srt_dup/reject", headers=CURATOR_ANY)
     client.post(f"/curation/edges/{edge_id(sample_db, 'paper_a', 'USES', 'method_transformer')}/reject",
                 headers=CURATOR_ANY)
-    nodes, edges = read_graph(sample_db, get_schema())
+    nodes, edges = read_graph(Graph(sample_db), get_schema())
     assert "method_srt_dup" not in {n.id for n in nodes} and len(nodes) == len(sample_graph()[0]) - 1
     assert {e.key for e in edges} == {e.key for e in sample_graph()[1]} - {
         ("method_srt_dup", "SAME_AS", "method_srt"), ("paper_a", "USES", "method_transformer")}
-    all_nodes, all_edges = read_graph(sample_db, get_schema(), include_rejected=True)
+    all_nodes, all_edges = read_graph(Graph(sample_db), get_schema(), include_rejected=True)
     assert (len(all_nodes), len(all_edges)) == (len(sample_graph()[0]), len(sample_graph()[1]))
 
 
@@ -303,12 +304,12 @@ def test_concurrent_curators_never_lose_an_edit(sample_db):
     """Eight curators edit one node at once without If-Match: the element lock serialises them, so every edit
     is recorded and each event's old value is exactly the previous event's new value."""
     def edit(i: int):
-        cur = Curation(sample_db, get_schema(), f"curator{i}")
+        cur = Curation(Graph(sample_db), get_schema(), f"curator{i}")
         return cur.edit(cur.node_ref("task_lm"), {"aliases": [f"alias {i}"]}).event.id
 
     with ThreadPoolExecutor(8) as pool:
         ids = set(pool.map(edit, range(8)))
-    events = list(reversed(history.read(sample_db, element="task_lm")))
+    events = list(reversed(history.read(Graph(sample_db), element="task_lm")))
     assert {e.id for e in events} == ids and len(events) == 8
     assert events[0].old["aliases"] == ["LM"]
     assert all(later.old["aliases"] == earlier.new["aliases"] for earlier, later in zip(events, events[1:]))

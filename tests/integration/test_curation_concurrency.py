@@ -15,6 +15,7 @@ from extractors.model import paper_id
 from kg.curation import history
 from kg.curation.history import version
 from kg.curation.operations import Curation
+from kg.db.graph import Graph
 from kg.errors import NotFoundError
 from kg.db.filestore import file_sha256
 from kg.ingest.pipeline import Ingestor
@@ -27,7 +28,7 @@ PAUSE_SECONDS = 60
 
 
 def ingest(settings, driver, **options):
-    report = Ingestor(settings, driver, workers=0, embed=False, **options).run([SAMPLE])
+    report = Ingestor(settings, Graph(driver), workers=0, embed=False, **options).run([SAMPLE])
     assert report.count("ingested") == 1, report.as_json()
     return report.papers[0]
 
@@ -66,7 +67,7 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
                                 verification_status: 'auto', extractor: 'paperkg-extractors@0.0.1', confidence: 1.0})""",
                          sha=sha)
 
-    cur = Curation(driver, get_schema(), "alice")
+    cur = Curation(Graph(driver), get_schema(), "alice")
     verified, edited, edge = cur.node_ref(sections[0]), cur.node_ref(sections[1]), \
         cur.ref(f"{paper_id(sha)}|HAS_SECTION|{sections[2]}")
     renamed, stale = cur.node_ref(author), cur.node_ref("chunk_stale")
@@ -114,7 +115,7 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
                "edit shared author": renamed}[name]
         now = cur.get(ref)
         assert now["version"] == event.version_after, name
-        assert [e.id for e in history.read(driver, element=ref.key)][0] == event.id, name
+        assert [e.id for e in history.read(Graph(driver), element=ref.key)][0] == event.id, name
     assert cur.get(verified)["properties"]["verification_status"] == "verified"
     assert (cur.get(edited)["properties"]["title"], cur.get(edited)["properties"]["verification_status"]) == \
         ("Curated title", "edited")
@@ -122,7 +123,7 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
     assert cur.get(renamed)["properties"]["name"] == "A. Curated"
     # The chunk the ingest removed: the curator is told (404), and no event claims a change that is not there.
     assert isinstance(results["verify removed chunk"], NotFoundError)
-    assert history.read(driver, element="chunk_stale") == []
+    assert history.read(Graph(driver), element="chunk_stale") == []
     assert one(driver, "MATCH (c:Chunk {id: 'chunk_stale'}) RETURN count(c)") == 0
 
 

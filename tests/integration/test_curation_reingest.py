@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from kg.ingest.reconcile import CONTESTED
 from tests.curation_support import ANY_VERSION, as_role, curated_settings
@@ -22,7 +23,7 @@ CURATOR_ANY = {**CURATOR, **ANY_VERSION}
 
 
 def ingest(settings, driver, force: bool = False):
-    report = Ingestor(settings, driver, workers=0, embed=False, force=force).run([SAMPLE])
+    report = Ingestor(settings, Graph(driver), workers=0, embed=False, force=force).run([SAMPLE])
     assert report.count("ingested") == 1, report.as_json()
     return report.papers[0]
 
@@ -101,7 +102,7 @@ def test_a_reingest_that_disagrees_marks_the_element_until_a_curator_acts(empty_
     figure = rows(driver, "MATCH (f:Figure {paper_sha256: $sha}) RETURN f.id ORDER BY f.page LIMIT 1", sha=sha)[0][0]
     first = write(tmp_path, "v1.pdf", entities_paper("Citation Graphs at Scale", [
         "We train our model on the S2ORC dataset.", "We compare with the LSTM model and a CNN model."]))
-    assert Ingestor(settings, driver, workers=0, embed=False).run([first]).count("ingested") == 1
+    assert Ingestor(settings, Graph(driver), workers=0, embed=False).run([first]).count("ingested") == 1
     [(cnn,)] = rows(driver, "MATCH (m:Method) WHERE toLower(m.name) = 'cnn' RETURN m.id")
 
     with TestClient(create_app(settings), base_url="http://localhost") as client:
@@ -118,7 +119,7 @@ def test_a_reingest_that_disagrees_marks_the_element_until_a_curator_acts(empty_
         assert ingest(settings, driver, force=True).contested == 2
         changed = write(tmp_path, "v2.pdf", entities_paper("Citation Graphs at Scale, revised", [
             "We train our model on the S2ORC corpus.", "We compare with a CNN model and a GRU model."]))
-        report = Ingestor(settings, driver, workers=0, embed=False).run([changed])
+        report = Ingestor(settings, Graph(driver), workers=0, embed=False).run([changed])
         assert report.count("ingested") == 1 and report.totals()["contested"] == 1
 
         queue = contested(client)

@@ -13,6 +13,7 @@ from extractors.semantic.canonical import entity_id
 from kg.curation import history
 from kg.curation.operations import Curation
 from kg.curation.relabel import relabel
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.curation_support import ANY_VERSION, as_role, curated_settings, error_of, graph_dump
@@ -66,7 +67,7 @@ def test_a_relabel_refused_by_the_ontology_names_the_edges_and_changes_nothing(c
     error_of(client.post(relabel, json={"label": "Dataset", "extra": 1}, headers=CURATOR_ANY), 422,
              "INVALID_REQUEST")
     assert graph_dump(sample_db) == before
-    assert history.read(sample_db) == []
+    assert history.read(Graph(sample_db)) == []
 
 
 def test_relabel_creates_the_node_moves_its_edges_rejects_the_old_and_undo_restores(client, sample_db):
@@ -91,7 +92,7 @@ def test_relabel_creates_the_node_moves_its_edges_rejects_the_old_and_undo_resto
     assert labels == ["Method"] and tomb["verification_status"] == "rejected"
     assert tomb["name"] == old["name"]
     assert edges(sample_db, "method_transformer") == set()
-    [event] = history.read(sample_db, element="method_transformer")
+    [event] = history.read(Graph(sample_db), element="method_transformer")
     assert (event.action, event.actor, event.reason) == ("relabel", "alice", "a corpus")
     assert event.elements == ["method_transformer", AS_DATASET]
 
@@ -100,7 +101,7 @@ def test_relabel_creates_the_node_moves_its_edges_rejects_the_old_and_undo_resto
     assert undone.json()["element"]["key"] == "method_transformer"
     assert graph_dump(sample_db) == before
     assert node(sample_db, AS_DATASET) is None
-    again = history.read(sample_db, limit=1)[0]
+    again = history.read(Graph(sample_db), limit=1)[0]
     error = error_of(client.post(f"/curation/undo/{again.id}", headers=CURATOR), 422, "INVALID_EDIT")
     assert error["details"]["reason"] == "NOT_UNDOABLE"
 
@@ -122,7 +123,7 @@ def test_relabel_into_an_existing_node_merges_and_undo_restores_both(client, sam
     assert edges(sample_db, AS_DATASET) == {("paper_a", "USES", AS_DATASET), ("paper_b", "USES", AS_DATASET)}
     assert node(sample_db, "method_transformer")[1]["verification_status"] == "rejected"
 
-    event = history.read(sample_db, limit=1)[0]
+    event = history.read(Graph(sample_db), limit=1)[0]
     assert client.post(f"/curation/undo/{event.id}", headers=CURATOR).status_code == 200
     assert graph_dump(sample_db) == before
 
@@ -192,15 +193,15 @@ def test_a_relabel_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path
     relabelled node keeps its edges."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     pdf = write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A))
-    assert Ingestor(settings, empty_db, workers=0, embed=False).run([pdf]).count("ingested") == 1
+    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run([pdf]).count("ingested") == 1
     [row] = empty_db.execute_query("MATCH (d:Method) WHERE toLower(d.name) = 'cnn' "
                                    "RETURN d.id AS id, d.name AS name").records
-    cur = Curation(empty_db, get_schema(), "alice")
+    cur = Curation(Graph(empty_db), get_schema(), "alice")
     relabel(cur, row["id"], "Dataset", reason="a corpus")
     new_id = entity_id("Dataset", row["name"])
     moved = edges(empty_db, new_id)
     assert moved
-    Ingestor(settings, empty_db, workers=0, embed=False, force=True).run([pdf])
+    Ingestor(settings, Graph(empty_db), workers=0, embed=False, force=True).run([pdf])
     assert node(empty_db, row["id"])[1]["verification_status"] == "rejected"
     assert edges(empty_db, row["id"]) == set()
     assert edges(empty_db, new_id) == moved

@@ -15,6 +15,7 @@ from selenium.webdriver.support.ui import Select
 
 from kg.curation import history
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from tests.browser_support import headless_chromium, wait_on_page
 from tests.curation_support import KEYS, curated_settings
@@ -29,7 +30,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routin
 def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
     """The ingested sample served by uvicorn."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
-    assert Ingestor(settings, empty_db, workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
+    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
     with served(settings) as url:
         yield url
 
@@ -104,7 +105,7 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
     assert sorted(set(statuses.values())) == ["auto", "edited", "flagged", "verified"]
     title = empty_db.execute_query("MATCH (s:Section {id: $id}) RETURN s.title AS t", id=chosen[1]).records[0]["t"]
     assert title == "Edited <b>in</b> the browser"
-    events = history.read(empty_db)
+    events = history.read(Graph(empty_db))
     assert [(e.action, e.element, e.actor, e.reason) for e in reversed(events)] == [
         ("verify", chosen[0], "alice", None), ("edit", chosen[1], "alice", None),
         ("flag", chosen[2], "alice", "heading looks split")]

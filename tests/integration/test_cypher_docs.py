@@ -12,6 +12,7 @@ import pytest
 
 from neo4j.graph import Node, Relationship
 
+from kg.db.graph import Graph
 from kg.db.schema import init_schema
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -112,10 +113,10 @@ def sample_db(driver):
     """One sample graph for all queries (read-only tests), in a database emptied first."""
     with driver.session() as session:
         session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
-    init_schema(driver, get_schema(), 384)
+    init_schema(Graph(driver), get_schema(), 384)
     nodes, edges = sample_graph()
     more_nodes, more_edges = rejected_elements()
-    assert write_graph(driver, nodes + more_nodes, edges + more_edges, get_schema(), now=NOW).ok
+    assert write_graph(Graph(driver), nodes + more_nodes, edges + more_edges, get_schema(), now=NOW).ok
     driver.execute_query("CALL db.awaitIndexes(60)")
     return driver
 

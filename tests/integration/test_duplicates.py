@@ -12,6 +12,7 @@ from api.app import create_app
 from extractors.semantic.duplicates import EXTRACTOR
 from kg.curation.duplicates import candidates, detect
 from kg.curation.operations import Curation
+from kg.db.graph import Graph
 from ontology.loader import get_schema
 from tests.curation_support import as_role, curated_settings
 from tests.ingest_support import ingest_settings, run_ingest  # noqa: F401 (fixture)
@@ -38,13 +39,13 @@ def ingested(ingest_settings, driver, tmp_path):  # noqa: F811
 
 
 def _pending(driver) -> dict[tuple[str, str, str], dict]:
-    page = candidates(driver, get_schema(), limit=500)
+    page = candidates(Graph(driver), get_schema(), limit=500)
     assert page["total"] == len(page["items"])
     return {(i["source"]["label"], *sorted((i["source"]["name"], i["target"]["name"]))): i for i in page["items"]}
 
 
 def test_known_pairs_are_proposed_with_reasons_papers_and_evidence(ingested, driver):
-    report, _ = detect(driver, get_schema())
+    report, _ = detect(Graph(driver), get_schema())
     assert report.written >= 1
     pending = _pending(driver)
     assert KNOWN <= set(pending), f"proposed: {sorted(pending)}"
@@ -54,17 +55,17 @@ def test_known_pairs_are_proposed_with_reasons_papers_and_evidence(ingested, dri
     titles = {s2orc["source"]["papers"][0]["title"], s2orc["target"]["papers"][0]["title"]}
     assert titles == {"Citation Graphs at Scale", "Mining Scholarly Text"}
     assert s2orc["source"]["evidence"] >= 1 and s2orc["target"]["evidence"] >= 1
-    scores = [i["score"] for i in candidates(driver, get_schema(), limit=500)["items"]]
+    scores = [i["score"] for i in candidates(Graph(driver), get_schema(), limit=500)["items"]]
     assert scores == sorted(scores, reverse=True)
 
 
 def test_rerunning_replaces_auto_candidates_and_a_rejected_one_never_comes_back(ingested, driver):
-    detect(driver, get_schema())
+    detect(Graph(driver), get_schema())
     first = _pending(driver)
     rejected = first[("Dataset", "S2ORC", "Semantic Scholar Open Research Corpus")]
-    cur = Curation(driver, get_schema(), "alice")
+    cur = Curation(Graph(driver), get_schema(), "alice")
     cur.reject(cur.edge_ref(rejected["edge_id"]), reason="not sure these are one corpus")
-    report, _ = detect(driver, get_schema())
+    report, _ = detect(Graph(driver), get_schema())
     assert report.replaced == len(first) - 1 and report.kept_apart >= 1
     again = _pending(driver)
     assert ("Dataset", "S2ORC", "Semantic Scholar Open Research Corpus") not in again
@@ -73,12 +74,12 @@ def test_rerunning_replaces_auto_candidates_and_a_rejected_one_never_comes_back(
         "MATCH (a {id: $a})-[r:SAME_AS]-(b {id: $b}) RETURN r.verification_status AS status",
         a=rejected["source"]["id"], b=rejected["target"]["id"]).records
     assert [r["status"] for r in between] == ["rejected"]
-    listed = candidates(driver, get_schema(), statuses=["rejected"])["items"]
+    listed = candidates(Graph(driver), get_schema(), statuses=["rejected"])["items"]
     assert [i["key"] for i in listed] == [rejected["key"]]
 
 
 def test_a_candidate_is_merged_through_the_api_and_the_merge_is_recorded(ingested, driver, tmp_path):
-    detect(driver, get_schema())
+    detect(Graph(driver), get_schema())
     app = create_app(curated_settings(ingested, data_dir=tmp_path / "api-data"))
     with TestClient(app, base_url="http://localhost") as client:
         assert client.get("/curation/duplicates").status_code == 401

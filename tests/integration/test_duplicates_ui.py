@@ -13,6 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from kg.curation.duplicates import detect
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.browser_support import headless_chromium, wait_on_page
@@ -31,8 +32,8 @@ def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
              write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
-    assert Ingestor(settings, empty_db, workers=0, embed=False).run(paths).count("ingested") == 2
-    detect(empty_db, get_schema())
+    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run(paths).count("ingested") == 2
+    detect(Graph(empty_db), get_schema())
     with served(settings) as url:
         yield url
 

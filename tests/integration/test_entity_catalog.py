@@ -10,6 +10,7 @@ import pytest
 
 from kg.curation.operations import Curation
 from kg.db.dump import canonical_dump
+from kg.db.graph import Graph
 from kg.ingest.papers import WritePipeline, write_paper
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
@@ -34,7 +35,7 @@ def _clear(driver) -> None:
 
 
 def _pipelined(driver, papers) -> WritePipeline:
-    pipeline = WritePipeline(driver, get_schema())
+    pipeline = WritePipeline(Graph(driver), get_schema())
     futures = [pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
     pipeline.close()
     for future in futures:
@@ -45,7 +46,7 @@ def _pipelined(driver, papers) -> WritePipeline:
 def test_papers_resolved_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver, corpus_dir):
     papers = _prepared(ingest_settings, driver, [corpus_dir / name for name in CORPUS_PAPERS])
     pipeline = _pipelined(driver, papers)
-    through_catalog = canonical_dump(driver, skip_labels=LEDGER)
+    through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
     shared = value(driver, "MATCH (p:Paper)-->(n:Method|Dataset|Metric|Task|Concept) "
                            "WITH n, count(DISTINCT p) AS papers WHERE papers > 1 RETURN count(n)")
     assert shared >= 3  # later papers resolve to earlier papers' entities: the catalog's answers matter
@@ -54,12 +55,12 @@ def test_papers_resolved_through_the_catalog_make_the_graph_of_full_reads(ingest
 
     schema = get_schema()
     for p in papers:  # no catalog: each paper reads every entity of the graph
-        write_paper(driver, schema, p.run, p.nodes, p.edges, rejected=len(p.rejections))
-    assert canonical_dump(driver, skip_labels=LEDGER) == through_catalog
+        write_paper(Graph(driver), schema, p.run, p.nodes, p.edges, rejected=len(p.rejections))
+    assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog
 
 
 def _curator_gives_an_alias(driver) -> str:
-    cur = Curation(driver, get_schema(), "alice")
+    cur = Curation(Graph(driver), get_schema(), "alice")
     pg19 = value(driver, "MATCH (d:Dataset {name: 'PG-19'}) RETURN d.id")
     cur.edit(cur.node_ref(pg19), {"aliases": ["LongBench"]})
     return pg19
@@ -76,7 +77,7 @@ def test_the_catalog_sees_what_changed_between_two_papers(ingest_settings, drive
     """Sample B names the dataset LongBench, which the graph learns between the two papers (an alias a curator
     adds, or an entity another writer creates); B must resolve to that node, not create its own."""
     first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(driver, get_schema())
+    pipeline = WritePipeline(Graph(driver), get_schema())
     pipeline.submit(first.run, first.nodes, first.edges).result()
     known_as_longbench = change(driver)
     pipeline.submit(second.run, second.nodes, second.edges).result()
@@ -93,7 +94,7 @@ def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linke
     the counts the catalog checks are as they were, but the second paper must not be resolved to the node that is
     gone (its edges would lose their end): it is resolved again from the graph, and writes the method anew."""
     first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(driver, get_schema())
+    pipeline = WritePipeline(Graph(driver), get_schema())
     pipeline.submit(first.run, first.nodes, first.edges).result()
     entities = "MATCH (n:Method|Dataset|Metric|Task|Concept) RETURN count(n)"
     before = value(driver, entities)
@@ -124,17 +125,17 @@ def test_re_ingests_through_the_catalog_make_the_graph_of_full_reads(ingest_sett
     graph's entities only twice, at the first paper and after the orphan went."""
     a, b = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
     versions = [a, b, _without(a, "Metric"), a, b]
-    pipeline = WritePipeline(driver, get_schema())
+    pipeline = WritePipeline(Graph(driver), get_schema())
     for paper in versions:
         pipeline.submit(paper.run, paper.nodes, paper.edges).result()
         if paper is versions[2]:
             assert value(driver, "MATCH (m:Metric {name: 'perplexity'}) RETURN count(m)") == 0
     pipeline.close()
-    through_catalog = canonical_dump(driver, skip_labels=LEDGER)
+    through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
     assert pipeline.catalog.full_reads == 2
     _clear(driver)
 
     schema = get_schema()
     for paper in versions:
-        write_paper(driver, schema, paper.run, paper.nodes, paper.edges)
-    assert canonical_dump(driver, skip_labels=LEDGER) == through_catalog
+        write_paper(Graph(driver), schema, paper.run, paper.nodes, paper.edges)
+    assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog

@@ -13,6 +13,7 @@ from api.app import create_app
 from bench.faults import neo4j_killed_mid_ingest
 from bench.neo4j import kill_neo4j
 from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from kg.db.schema import init_schema
 from kg.ingest.write import write_graph
@@ -58,7 +59,7 @@ def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(kil
             if outcome.status == "ingested" and outcome.path == str(SAMPLE_A):
                 server.stop()
 
-        report = Ingestor(settings, driver, workers=0, embed=False, on_paper=stop_after_first).run(files)
+        report = Ingestor(settings, Graph(driver), workers=0, embed=False, on_paper=stop_after_first).run(files)
         assert report.papers[0].path == str(SAMPLE_A) and report.papers[0].status == "ingested"
         assert not report.ok and "cannot reach Neo4j" in report.stopped and "again" in report.stopped
         ingested = {p.path for p in report.papers if p.status == "ingested"}
@@ -78,8 +79,8 @@ def test_neo4j_killed_mid_edit_loses_no_acknowledged_edit_and_leaves_no_half_edi
     server = killable_neo4j
     schema = get_schema()
     with store.connect(server.settings) as driver:
-        init_schema(driver, schema, server.settings.embedding_dim)
-        assert write_graph(driver, *sample_graph(), schema).ok
+        init_schema(Graph(driver), schema, server.settings.embedding_dim)
+        assert write_graph(Graph(driver), *sample_graph(), schema).ok
     settings = curated_settings(server.settings, data_dir=tmp_path / "data")
     with TestClient(create_app(settings), base_url="http://localhost") as client:  # the Host a loopback API answers
         version = client.get("/curation/nodes/task_lm", headers=CURATOR).headers["ETag"]

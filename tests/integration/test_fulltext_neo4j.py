@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
+from kg.db.graph import Graph
 from kg.read import queries
 from kg.read.fulltext import lucene_phrase, lucene_query
 from kg.find.locate import locate
@@ -47,10 +48,10 @@ def test_every_built_query_parses_in_neo4j(sample_db, text):
 def test_name_search_locate_and_retrieval_take_any_text(sample_db, text):
     schema = get_schema()
     if lucene_query(text):
-        queries.search_nodes(sample_db, schema, text, None, 0, 20)
+        queries.search_nodes(Graph(sample_db), schema, text, None, 0, 20)
     if text.strip():
-        locate(sample_db, schema, text, None, 10)
-    reader = GraphReader(sample_db, schema)
+        locate(Graph(sample_db), schema, text, None, 10)
+    reader = GraphReader(Graph(sample_db), schema)
     reader.resolve(text)
     retrieve(reader, text, None)
 
@@ -60,8 +61,8 @@ def test_lower_casing_keeps_what_a_search_finds(sample_db):
     the same nodes are found whatever the case."""
     schema = get_schema()
     for text in ("PG19", "Sparse Routing Transformer", "SRT"):
-        upper = queries.search_nodes(sample_db, schema, text.upper(), None, 0, 20).items
-        lower = queries.search_nodes(sample_db, schema, text.lower(), None, 0, 20).items
+        upper = queries.search_nodes(Graph(sample_db), schema, text.upper(), None, 0, 20).items
+        lower = queries.search_nodes(Graph(sample_db), schema, text.lower(), None, 0, 20).items
         assert upper and [n["id"] for n in upper] == [n["id"] for n in lower]
 
 

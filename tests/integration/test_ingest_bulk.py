@@ -9,6 +9,7 @@ import pytest
 
 from extractors.model import paper_id
 from kg.db import store
+from kg.db.graph import Graph
 from kg.ingest.bulk import FIX_LABEL, bulk_load
 from kg.curation.operations import Curation, NodeRef
 from kg.db.dump import VOLATILE
@@ -30,7 +31,7 @@ _WHEN = (*VOLATILE, "started_at", "ended_at", "invocation")
 
 def _export(driver) -> list[dict]:
     """The JSON export (`kg export json`) with times left out and each run id replaced by its paper's sha256."""
-    document = json.loads(dumps(to_document(*read_graph(driver, get_schema(), include_rejected=True), get_schema())))
+    document = json.loads(dumps(to_document(*read_graph(Graph(driver), get_schema(), include_rejected=True), get_schema())))
     runs = {n["id"]: f"run of {n['properties']['paper_sha256']}" for n in document["nodes"]
             if n["label"] == "IngestRun"}
     for element in document["nodes"] + document["edges"]:
@@ -85,9 +86,9 @@ def test_bulk_load_is_the_transactional_graph_and_takes_later_work(ingest_settin
         assert added.count("ingested") == 1
         assert value(bulk, "MATCH (p:Paper) RETURN count(p)") == 3
         curated = paper_id(file_sha256(SAMPLE_A))
-        outcome = Curation(bulk, get_schema(), "alice").verify(NodeRef("Paper", curated))
+        outcome = Curation(Graph(bulk), get_schema(), "alice").verify(NodeRef("Paper", curated))
         assert outcome.element["properties"]["verification_status"] == "verified"
-        again = Ingestor(bulk_settings, bulk, workers=0, embed=False, force=True).run([corpus / SAMPLE_A.name])
+        again = Ingestor(bulk_settings, Graph(bulk), workers=0, embed=False, force=True).run([corpus / SAMPLE_A.name])
         assert again.count("ingested") == 1
         assert value(bulk, "MATCH (p:Paper {id: $id}) RETURN p.verification_status", id=curated) == "verified"
         assert value(bulk, "MATCH (:Paper {id: $id})-[:GENERATED_BY]->(r:IngestRun) RETURN count(r)", id=curated) == 2

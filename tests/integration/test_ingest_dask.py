@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 import kg.ingest.dask_workers
 from cli.main import app
+from kg.db.graph import Graph
 from kg.ingest.dask_workers import ExecutorUnavailable, dask_executor
 from kg.db.dump import checksum
 from kg.ingest.pipeline import Ingestor
@@ -28,18 +29,18 @@ PAPERS = ("sp_mooney05.pdf", "sp_mono04.pdf", "sp_bunescu-acl07.pdf")  # three s
 def _graph(driver, database) -> tuple[int, int, str]:
     nodes = value(driver, "MATCH (n) WHERE NOT n:IngestRun RETURN count(n)")
     edges = value(driver, "MATCH ()-[r]->() RETURN count(r)")
-    return nodes, edges, checksum(driver, database)
+    return nodes, edges, checksum(Graph(driver, database))
 
 
 def test_a_local_dask_cluster_writes_the_graph_the_local_pool_writes(ingest_settings, driver, corpus_dir, tmp_path):
     files = [corpus_dir / name for name in PAPERS]
     db = ingest_settings.neo4j_database
-    local = Ingestor(ingest_settings, driver, workers=2).run(files)
+    local = Ingestor(ingest_settings, Graph(driver), workers=2).run(files)
     assert local.ok and local.count("ingested") == 3 and local.embeddings != "embeddings@off"
     expected = _graph(driver, db)
     driver.execute_query("MATCH (n) DETACH DELETE n")
     settings = ingest_settings.model_copy(update={"data_dir": tmp_path / "dask-data"})
-    report = Ingestor(settings, driver, workers=2, executor=dask_executor()).run(files)
+    report = Ingestor(settings, Graph(driver), workers=2, executor=dask_executor()).run(files)
     assert report.ok and [(p.path, p.status) for p in report.papers] == [(str(f), "ingested") for f in files]
     assert expected[0] > 100 and expected[1] > 100  # three whole papers: sections, chunks, entities
     assert _graph(driver, db) == expected  # the chunks' vectors too: the checksum covers every property
@@ -80,7 +81,7 @@ def test_a_dask_worker_killed_mid_paper_has_the_paper_parsed_again_elsewhere(ing
         executor.client.run(_kill_own_worker_on, victim, str(marker))
         return executor
 
-    report = Ingestor(ingest_settings, driver, workers=2, embed=False, executor=armed).run([folder])
+    report = Ingestor(ingest_settings, Graph(driver), workers=2, embed=False, executor=armed).run([folder])
     assert marker.exists(), "no worker was killed"
     assert int(marker.read_text()) in workers_at_start[0].values()  # a Dask worker process, not a parser of its own
     assert [(p.path, p.reason) for p in report.papers if p.status != "ingested"] == [] and report.ok
@@ -95,11 +96,11 @@ def test_papers_go_to_the_workers_of_a_running_scheduler_whose_workers_may_start
     with dask.config.set({"distributed.worker.daemon": True}), LocalCluster(
             n_workers=1, processes=True, dashboard_address=None, scheduler_port=0) as daemonic:
         with pytest.raises(ExecutorUnavailable, match="daemonic processes"):
-            Ingestor(ingest_settings, driver, workers=1, embed=False,
+            Ingestor(ingest_settings, Graph(driver), workers=1, embed=False,
                      executor=dask_executor(daemonic.scheduler_address)).run([SAMPLE_A])
     with dask.config.set({"distributed.worker.daemon": False}), LocalCluster(
             n_workers=1, processes=True, dashboard_address=None, scheduler_port=0) as cluster:
-        report = Ingestor(ingest_settings, driver, workers=1, embed=False,
+        report = Ingestor(ingest_settings, Graph(driver), workers=1, embed=False,
                           executor=dask_executor(cluster.scheduler_address)).run([SAMPLE_A, SAMPLE_B])
     assert report.ok and [(p.path, p.status) for p in report.papers] == [(str(SAMPLE_A), "ingested"),
                                                                          (str(SAMPLE_B), "ingested")]

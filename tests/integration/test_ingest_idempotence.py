@@ -6,6 +6,7 @@ from __future__ import annotations
 from kg.db.dump import canonical_dump, checksum
 from kg.db.filestore import file_sha256
 from extractors.model import paper_id
+from kg.db.graph import Graph
 from kg.ingest import papers
 from kg.ingest.papers import delete_subgraph
 from ontology.loader import get_schema
@@ -16,7 +17,7 @@ from tests.ingest_support import (GENERATED, SAMPLE_A, SAMPLE_B, ingest_settings
 def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driver):
     first = run_ingest(ingest_settings, driver, GENERATED)
     assert (first.count("ingested"), first.count("unchanged"), first.count("failed")) == (2, 0, 0)
-    before = canonical_dump(driver)
+    before = canonical_dump(Graph(driver))
     papers = {r["t"] for r in driver.execute_query("MATCH (p:Paper) RETURN p.title AS t").records}
     assert papers == {"Sparse Routing Attention for Long Documents", "LongBench: A Benchmark for Reading Long Documents"}
     # a node both papers share (Bo Kim, a domain of both) is written by each
@@ -28,18 +29,18 @@ def test_reingest_is_a_noop_and_force_gives_the_same_graph(ingest_settings, driv
 
     again = run_ingest(ingest_settings, driver, GENERATED)
     assert [p.status for p in again.papers] == ["unchanged", "unchanged"]
-    assert canonical_dump(driver) == before
+    assert canonical_dump(Graph(driver)) == before
 
     ledger = ("IngestRun", "PaperKGSchema")
-    graph, digest = canonical_dump(driver, skip_labels=ledger), checksum(driver)
+    graph, digest = canonical_dump(Graph(driver), skip_labels=ledger), checksum(Graph(driver))
     forced = run_ingest(ingest_settings, driver, GENERATED, force=True)
     assert forced.count("ingested") == 2 and sum(p.nodes_deleted + p.edges_deleted for p in forced.papers) == 0
-    assert canonical_dump(driver, skip_labels=ledger) == graph
-    assert checksum(driver) == digest  # new write times, run ids and ingest runs: the same graph
+    assert canonical_dump(Graph(driver), skip_labels=ledger) == graph
+    assert checksum(Graph(driver)) == digest  # new write times, run ids and ingest runs: the same graph
     assert value(driver, "MATCH (:Paper {id: $id})-[:GENERATED_BY]->(r:IngestRun) RETURN count(r)",
                  id=paper_id(file_sha256(SAMPLE_A))) == 2
     driver.execute_query("MATCH (s:Section) WITH s ORDER BY s.id LIMIT 1 SET s.title = s.title + '.'")
-    assert checksum(driver) != digest  # one character of one title: another graph
+    assert checksum(Graph(driver)) != digest  # one character of one title: another graph
 
 
 def test_pdf_is_kept_in_the_content_addressed_store(ingest_settings, driver):
@@ -59,7 +60,7 @@ def test_every_statement_of_a_paper_write_keeps_a_cached_plan_that_seeks(ingest_
     sent = record_statements(monkeypatch)
     run_ingest(ingest_settings, driver, GENERATED)
     run_ingest(ingest_settings, driver, GENERATED, force=True)  # the re-ingestion reads
-    assert delete_subgraph(driver, file_sha256(SAMPLE_A), get_schema())[0] > 0
+    assert delete_subgraph(Graph(driver), file_sha256(SAMPLE_A), get_schema())[0] > 0
     monkeypatch.undo()
     texts = set(sent)
     assert len(texts) > 25 and any(t.split()[2] == "UNWIND" for t in texts)

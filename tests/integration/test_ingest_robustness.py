@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 import extractors.pipeline
 from cli.main import app
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor, discover
 from kg.workers.sandbox import WORKER_DIED
 from kg.settings import get_settings
@@ -37,7 +38,7 @@ def test_unreachable_neo4j_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_the_whole_shared_corpus_ingests_without_failure(ingest_settings, driver, corpus_dir):
     files = list(discover([corpus_dir]))
-    report = Ingestor(ingest_settings, driver, workers=2, embed=False).run(files)
+    report = Ingestor(ingest_settings, Graph(driver), workers=2, embed=False).run(files)
     failed = [(os.path.basename(p.path), p.reason) for p in report.papers if p.status == "failed"]
     assert not failed  # the paper set in bitmap Type3 fonts too (extractors/bitmap_fonts.py)
     assert report.count("ingested") + report.count("unchanged") == len(files) == 52
@@ -59,7 +60,7 @@ def test_a_paper_whose_parser_process_dies_fails_alone_and_the_run_goes_on(inges
         return real_parse(path, *args, **kwargs)
 
     monkeypatch.setattr(extractors.pipeline, "parse_pdf", parse_or_die)
-    report = Ingestor(ingest_settings, driver, workers=2, embed=False).run([SAMPLE_A, crasher, SAMPLE_B])
+    report = Ingestor(ingest_settings, Graph(driver), workers=2, embed=False).run([SAMPLE_A, crasher, SAMPLE_B])
     assert [(p.path, p.status) for p in report.papers] == [
         (str(SAMPLE_A), "ingested"), (str(crasher), "failed"), (str(SAMPLE_B), "ingested")]
     assert (report.papers[1].reason, report.papers[1].error_code) == (WORKER_DIED, "PARSER_CRASHED") and not report.ok
@@ -80,6 +81,6 @@ def test_a_parser_process_killed_from_outside_mid_run_costs_no_paper(ingest_sett
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
 
-    report = Ingestor(ingest_settings, driver, workers=2, embed=False, on_paper=kill_a_worker).run([folder])
+    report = Ingestor(ingest_settings, Graph(driver), workers=2, embed=False, on_paper=kill_a_worker).run([folder])
     assert killed and [(p.path, p.reason) for p in report.papers if p.status != "ingested"] == [] and report.ok
     assert report.count("ingested") == 6 == value(driver, "MATCH (p:Paper) RETURN count(p)")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
+from kg.db.graph import Graph
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.db.filestore import file_sha256
 from kg.qa.engine import NAMES_TRIED, ask
@@ -78,20 +79,20 @@ def client(papers):
 ])
 def test_a_paper_by_doi_arxiv_id_or_title(driver, papers, name, paper, matched_by):
     ids, _ = papers
-    found = resolve_paper(driver, name)
+    found = resolve_paper(Graph(driver), name)
     assert (found.id, found.matched_by) == (ids[paper], matched_by)
 
 
 def test_a_paper_by_id_or_file_hash(driver, papers):
     ids, _ = papers
-    assert resolve_paper(driver, ids["b"]).id == ids["b"]
-    assert resolve_paper(driver, file_sha256(SAMPLE_B)).id == ids["b"]
+    assert resolve_paper(Graph(driver), ids["b"]).id == ids["b"]
+    assert resolve_paper(Graph(driver), file_sha256(SAMPLE_B)).id == ids["b"]
 
 
 def test_words_of_two_titles_are_ambiguous_and_list_both(driver, papers):
     ids, _ = papers
     with pytest.raises(AmbiguousPaperError) as raised:
-        resolve_paper(driver, "long documents")
+        resolve_paper(Graph(driver), "long documents")
     assert {c["id"] for c in raised.value.details["candidates"]} == {ids["a"], ids["b"]}
     assert {c["title"] for c in raised.value.details["candidates"]} == {
         "Sparse Routing Attention for Long Documents", "LongBench: A Benchmark for Reading Long Documents"}
@@ -99,13 +100,13 @@ def test_words_of_two_titles_are_ambiguous_and_list_both(driver, papers):
 
 def test_no_match_and_weak_matches(driver, papers):
     with pytest.raises(NotFoundError, match="no paper matches 'Attention Is All You Need'"):
-        resolve_paper(driver, "Attention Is All You Need")
+        resolve_paper(Graph(driver), "Attention Is All You Need")
     with pytest.raises(NotFoundError):
-        resolve_paper(driver, "LongBnch")  # short names match exactly only
+        resolve_paper(Graph(driver), "LongBnch")  # short names match exactly only
     with pytest.raises(NotFoundError):
-        resolve_paper(driver, "windowed attention", loose=False)  # words of a title are not its name
+        resolve_paper(Graph(driver), "windowed attention", loose=False)  # words of a title are not its name
     with pytest.raises(InvalidQueryError):
-        resolve_paper(driver, "   ")
+        resolve_paper(Graph(driver), "   ")
 
 
 # ------------------------------------------------------------------ every endpoint
@@ -150,7 +151,7 @@ def test_commands_take_a_paper_by_name(papers, cli_env):
 # ------------------------------------------------------------------ questions that name a paper
 
 def answer(driver, question: str, paper: str | None = None):
-    return ask(driver, get_schema(), question, paper, 5)
+    return ask(Graph(driver), get_schema(), question, paper, 5)
 
 
 @pytest.mark.parametrize("question", [
@@ -210,7 +211,7 @@ def test_a_question_reads_the_papers_names_once_for_all_the_names_it_tries(drive
     counting = CountingDriver(driver)
     others = " ".join(f"the x{n} paper," for n in range(NAMES_TRIED - 1))
     question = f"Beside {others} where do the books of the LongBench paper come from?"
-    assert ask(counting, get_schema(), question).paper_id == ids["b"]
+    assert ask(Graph(counting), get_schema(), question).paper_id == ids["b"]
     assert counting.name_reads == 1
 
 

@@ -9,6 +9,7 @@ import shutil
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from kg.db.graph import Graph
 from kg.ingest.delete import delete_paper
 from kg.db.filestore import PDFStore, file_sha256
 from kg.ingest.pipeline import Ingestor
@@ -29,7 +30,7 @@ def test_a_paper_whose_write_fails_leaves_no_stored_pdf(ingest_settings, driver)
             raise Boom("injected failure after the first write batch")
 
     try:
-        Ingestor(ingest_settings, driver, workers=0, embed=False, on_batch=fail).run([SAMPLE_A])
+        Ingestor(ingest_settings, Graph(driver), workers=0, embed=False, on_batch=fail).run([SAMPLE_A])
     except Boom:
         pass
     else:
@@ -67,8 +68,8 @@ def test_a_file_stays_while_a_paper_refers_to_it(ingest_settings, driver):
     store, schema = PDFStore(ingest_settings.data_dir), get_schema()
     assert run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B]).count("ingested") == 2
     sha_a, sha_b = file_sha256(SAMPLE_A), file_sha256(SAMPLE_B)
-    assert papers_present(driver, [sha_a, sha_b, "f" * 64]) == {sha_a, sha_b}
-    assert not store.remove_unreferenced(sha_a, lambda shas: papers_present(driver, shas))  # paper A is there
+    assert papers_present(Graph(driver), [sha_a, sha_b, "f" * 64]) == {sha_a, sha_b}
+    assert not store.remove_unreferenced(sha_a, lambda shas: papers_present(Graph(driver), shas))  # paper A is there
     assert store.path(sha_a).exists()
-    report = delete_paper(driver, sha_b, schema, store)
+    report = delete_paper(Graph(driver), sha_b, schema, store)
     assert report.pdf_removed and not store.path(sha_b).exists() and store.path(sha_a).exists()

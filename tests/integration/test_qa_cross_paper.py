@@ -8,6 +8,7 @@ import pytest
 
 from extractors.model import paper_id
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from kg.qa.engine import ask
 from ontology.loader import get_schema
@@ -58,13 +59,13 @@ def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     name, title, text = SPAM
     paths[name] = write(folder, name, experiments_paper(title, text, prose(2, offset=6)))
     reset_db()
-    report = Ingestor(settings, driver, workers=0, embed=False).run(list(paths.values()))
+    report = Ingestor(settings, Graph(driver), workers=0, embed=False).run(list(paths.values()))
     assert [p.status for p in report.papers] == ["ingested"] * 6, report.as_json()
     return {name: paper_id(file_sha256(path)) for name, path in paths.items()}
 
 
 def test_which_papers_use_a_dataset_lists_exactly_its_users_with_their_evidence(driver, papers):
-    result = ask(driver, get_schema(), "Which papers use the Penn Treebank?")
+    result = ask(Graph(driver), get_schema(), "Which papers use the Penn Treebank?")
     assert result.intent == "papers_with"
     listed = {p["paper_id"]: p for p in result.papers}
     assert set(listed) == {papers["tagger.pdf"], papers["parser.pdf"]}  # not speech.pdf's related work
@@ -79,7 +80,7 @@ def test_which_papers_use_a_dataset_lists_exactly_its_users_with_their_evidence(
 
 
 def test_a_name_with_no_typed_edge_falls_back_to_the_papers_text(driver, papers):
-    result = ask(driver, get_schema(), "List papers that mention section 23")
+    result = ask(Graph(driver), get_schema(), "List papers that mention section 23")
     assert result.intent == "papers_with"
     assert [p["paper_id"] for p in result.papers] == [papers["tagger.pdf"]]
     assert result.papers[0]["relations"] == ["MENTIONS"]
@@ -87,34 +88,34 @@ def test_a_name_with_no_typed_edge_falls_back_to_the_papers_text(driver, papers)
 
 
 def test_a_name_no_paper_uses_lists_no_paper(driver, papers):
-    result = ask(driver, get_schema(), "Which papers use ImageNet?")
+    result = ask(Graph(driver), get_schema(), "Which papers use ImageNet?")
     assert not result.papers
 
 
 def test_a_name_asked_with_the_noun_of_its_kind_finds_the_papers_naming_it_alone(driver, papers):
-    result = ask(driver, get_schema(), "Which papers use the Penn Treebank corpus?")
+    result = ask(Graph(driver), get_schema(), "Which papers use the Penn Treebank corpus?")
     assert {p["paper_id"] for p in result.papers or []} == {papers["tagger.pdf"], papers["parser.pdf"]}
 
 
 def test_a_method_asked_by_its_long_name_finds_the_papers_writing_its_initialism(driver, papers):
-    result = ask(driver, get_schema(), "Which papers use support vector machines?")
+    result = ask(Graph(driver), get_schema(), "Which papers use support vector machines?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["svm.pdf"]]
     assert all("SVM" in item["text"] for item in result.papers[0]["evidence"])
 
 
 def test_an_initialism_the_paper_defines_as_something_else_is_not_the_method_asked(driver, papers):
-    result = ask(driver, get_schema(), "Which papers use latent Dirichlet allocation?")
+    result = ask(Graph(driver), get_schema(), "Which papers use latent Dirichlet allocation?")
     assert papers["lda.pdf"] not in {p["paper_id"] for p in result.papers or []}
-    result = ask(driver, get_schema(), "Which papers use linear discriminant analysis?")
+    result = ask(Graph(driver), get_schema(), "Which papers use linear discriminant analysis?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["lda.pdf"]]
 
 
 def test_a_task_is_addressed_by_the_paper_that_states_it_up_front_not_by_one_naming_it_aside(driver, papers):
-    result = ask(driver, get_schema(), "Which papers address relation extraction?")
+    result = ask(Graph(driver), get_schema(), "Which papers address relation extraction?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["svm.pdf"]]
 
 
 def test_a_task_no_paper_names_whole_is_found_by_its_object_in_a_title(driver, papers):
-    result = ask(driver, get_schema(), "Which papers address comment spam detection?")
+    result = ask(Graph(driver), get_schema(), "Which papers address comment spam detection?")
     assert [p["paper_id"] for p in result.papers or []] == [papers["spam.pdf"]]
     assert all("comment spam" in item["text"].lower() for item in result.papers[0]["evidence"])

@@ -8,6 +8,7 @@ import pytest
 
 from extractors.model import paper_id
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.qa.engine import ask
 from ontology.loader import get_schema
 from tests.ingest_support import run_ingest
@@ -44,7 +45,7 @@ def test_the_term_is_defined_by_both_papers(driver, papers):
 
 @pytest.mark.parametrize("name", sorted(DEFINED))
 def test_a_definition_question_is_answered_by_the_paper_asked(driver, papers, name):
-    result = ask(driver, get_schema(), "What is gradient clipping?", papers[name], 5)
+    result = ask(Graph(driver), get_schema(), "What is gradient clipping?", papers[name], 5)
     own = DEFINED[name][2]
     other = next(words for key, (_, _, words) in DEFINED.items() if key != name)
     assert own in result.answer[:300] and other not in result.answer

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from extractors.model import paper_id
 from kg.qa.answer import locate_in_chunk
@@ -20,14 +21,14 @@ PAPER = "grobid_sample_dutot.pdf"
 def ingested(driver, neo4j_settings, corpus_dir, tmp_path_factory, reset_db):
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("qa-data")})
     reset_db()
-    report = Ingestor(settings, driver, workers=0, embed=False).run([corpus_dir / PAPER])
+    report = Ingestor(settings, Graph(driver), workers=0, embed=False).run([corpus_dir / PAPER])
     assert [p.status for p in report.papers] == ["ingested"], report.as_json()
     return settings, paper_id(file_sha256(corpus_dir / PAPER))
 
 
 def answer(driver, ingested, question):
     settings, pid = ingested
-    return ask(driver, get_schema(), question, pid, 5)
+    return ask(Graph(driver), get_schema(), question, pid, 5)
 
 
 def test_where_is_a_figure(driver, ingested):
@@ -80,7 +81,7 @@ def test_paper_scoped_fulltext_is_filtered_by_the_index_with_unchanged_scores(dr
     those of the unscoped search; scoped to another paper, there are none."""
     settings, pid = ingested
     sha = driver.execute_query("MATCH (p:Paper {id: $id}) RETURN p.sha256 AS sha", id=pid).records[0]["sha"]
-    reader = q.GraphReader(driver, get_schema())
+    reader = q.GraphReader(Graph(driver), get_schema())
     index = reader.index("fulltext", "Chunk", "text")
 
     def hits(scope):

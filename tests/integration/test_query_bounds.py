@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from api.app import create_app
 from api.params import MAX_OFFSET
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import BusyError
 from kg.read.queries import run_read_only
 from kg.ingest.write import write_graph
@@ -31,7 +32,7 @@ def sample_db(driver, reset_db):
     reset_db()
     schema = get_schema()
     nodes, edges = sample_graph()
-    assert write_graph(driver, nodes, edges, schema).ok
+    assert write_graph(Graph(driver), nodes, edges, schema).ok
     driver.execute_query("CALL db.awaitIndexes(60)")
     return driver
 
@@ -229,7 +230,7 @@ def test_a_runaway_that_neo4j_started_late_counts_from_when_the_endpoint_started
     settings = local_settings(tmp_path / "data", qa_vectors=False)
     with throwaway_neo4j(settings), store.connect(settings) as driver:
         def runaway() -> None:
-            with store.read_session(driver, settings.neo4j_database) as session:
+            with Graph(driver, settings.neo4j_database).read_session() as session:
                 mark = {"paperkg": "user-cypher", "started_ms": int(time.time() * 1000) - 10_000}
                 try:
                     session.begin_transaction(timeout=60, metadata=mark).run(RUNAWAY).consume()
@@ -243,8 +244,8 @@ def test_a_runaway_that_neo4j_started_late_counts_from_when_the_endpoint_started
             assert time.monotonic() < deadline, "the loop never started"
             time.sleep(0.1)
         with pytest.raises(BusyError, match="still runs 1 earlier"):
-            run_read_only(driver, "RETURN 1 AS one", None, timeout_s=5.0, row_limit=10, max_bytes=10_000,
-                          max_overdue=1, database=settings.neo4j_database)
+            run_read_only(Graph(driver, settings.neo4j_database), "RETURN 1 AS one", None, timeout_s=5.0,
+                          row_limit=10, max_bytes=10_000, max_overdue=1)
 
 @pytest.mark.parametrize("query, parameters", [
     ("RETURN [1, 2][176086315491..176086315492] AS x", {}),  # Cypher slices take 32-bit integers

@@ -9,6 +9,7 @@ from rdflib.compare import isomorphic
 from typer.testing import CliRunner
 
 from cli.main import app
+from kg.db.graph import Graph as Neo4jGraph
 from kg.errors import NotFoundError
 from kg.export.graph_read import read_graph
 from kg.export.rdf import node_iri, to_rdf
@@ -21,9 +22,9 @@ from tests.sample_graph import NOW, sample_graph
 @pytest.fixture
 def sample_db(empty_db):
     schema = get_schema()
-    init_schema(empty_db, schema, 384)
+    init_schema(Neo4jGraph(empty_db), schema, 384)
     nodes, edges = sample_graph()
-    assert write_graph(empty_db, nodes, edges, schema, now=NOW).ok
+    assert write_graph(Neo4jGraph(empty_db), nodes, edges, schema, now=NOW).ok
     return empty_db
 
 
@@ -31,18 +32,18 @@ def test_export_of_the_stored_graph_equals_the_export_of_what_was_written(sample
     schema = get_schema()
     nodes, edges = sample_graph()
     expected = to_rdf([stamp(n, schema, NOW) for n in nodes], [stamp(e, schema, NOW) for e in edges], schema)
-    stored = to_rdf(*read_graph(sample_db, schema), schema)
+    stored = to_rdf(*read_graph(Neo4jGraph(sample_db), schema), schema)
     assert isomorphic(stored, expected)
     conforms, _, text = validate(stored, shacl_graph=Graph().parse(SHAPES_FILE), ont_graph=Graph().parse(ONTOLOGY_FILE))
     assert conforms, text
 
 
 def test_paper_scope(sample_db):
-    nodes, edges = read_graph(sample_db, get_schema(), paper_id="paper_b")
+    nodes, edges = read_graph(Neo4jGraph(sample_db), get_schema(), paper_id="paper_b")
     assert sorted(n.id for n in nodes) == ["author_kim", "chunk_b1", "dataset_pg19", "paper_a", "paper_b", "ref_b1"]
     assert sorted(e.type for e in edges) == ["CITES", "HAS_AUTHOR", "HAS_CHUNK", "HAS_REFERENCE", "REFERS_TO", "USES"]
     with pytest.raises(NotFoundError, match="no paper matches 'nope'"):
-        read_graph(sample_db, get_schema(), paper_id="nope")
+        read_graph(Neo4jGraph(sample_db), get_schema(), paper_id="nope")
 
 
 def test_cli_export(sample_db, cli_env, tmp_path):

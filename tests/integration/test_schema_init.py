@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from kg.db import store
+from kg.db.graph import Graph
 from kg.errors import SchemaVersionError
 from kg.db.localserver import LocalNeo4j
 from kg.db.schema import init_schema, plan, recorded_version
@@ -36,7 +37,7 @@ def ontology_variant(tmp_path, version: str, drop_captions: bool = False, author
 
 def test_init_creates_everything_then_is_a_no_op(empty_db):
     schema = get_schema()
-    first = init_schema(empty_db, schema, 384)
+    first = init_schema(Graph(empty_db), schema, 384)
     assert first.action == "created" and set(first.created) == {s.name for s in plan(schema, 384)}
     indexes = index_names(empty_db)
     assert indexes["entity_names"] == "FULLTEXT" and indexes["chunk_text"] == "FULLTEXT"
@@ -50,13 +51,13 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
                                     "RETURN options.indexConfig AS c").records[0]["c"]
     assert config["vector.dimensions"] == 384
     assert config["vector.quantization.enabled"] is False  # quantized, it found 0.895 of the exact top 10
-    recorded = recorded_version(empty_db)
+    recorded = recorded_version(Graph(empty_db))
     assert (recorded["version"], recorded["embedding_dim"]) == (CURRENT, 384)
 
-    second = init_schema(empty_db, schema, 384)
+    second = init_schema(Graph(empty_db), schema, 384)
     assert (second.action, second.created, second.dropped) == ("unchanged", [], [])
     assert index_names(empty_db) == indexes
-    assert recorded_version(empty_db)["applied_at"] == recorded["applied_at"]
+    assert recorded_version(Graph(empty_db))["applied_at"] == recorded["applied_at"]
 
 
 def test_kg_db_init_twice(empty_db, cli_env):
@@ -68,53 +69,53 @@ def test_kg_db_init_twice(empty_db, cli_env):
 
 
 def test_init_repairs_a_dropped_index(empty_db):
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     empty_db.execute_query("DROP INDEX chunk_text")
-    report = init_schema(empty_db, get_schema(), 384)
+    report = init_schema(Graph(empty_db), get_schema(), 384)
     assert (report.action, report.created) == ("repaired", ["chunk_text"])
 
 
 def test_record_without_definitions_is_repaired_not_a_crash(empty_db):
     """Databases initialised before index definitions were recorded still open."""
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     empty_db.execute_query("MATCH (v:PaperKGSchema) REMOVE v.definitions")
     empty_db.execute_query("DROP INDEX chunk_text")
-    report = init_schema(empty_db, get_schema(), 384)
+    report = init_schema(Graph(empty_db), get_schema(), 384)
     assert (report.action, report.created, report.dropped) == ("repaired", ["chunk_text"], [])
 
 
 def test_minor_version_migrates_and_newer_database_is_refused(empty_db, tmp_path):
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     major, minor, _ = CURRENT.split(".")
     next_minor = f"{major}.{int(minor) + 1}.0"
     newer = ontology_variant(tmp_path, next_minor, drop_captions=True, authors_unsearchable=True)
-    report = init_schema(empty_db, newer, 384)
+    report = init_schema(Graph(empty_db), newer, 384)
     assert (report.action, report.previous_version) == ("migrated", CURRENT)
     assert (report.dropped, report.created) == (["captions", "entity_names"], ["entity_names"])
     assert "captions" not in index_names(empty_db)
     labels = empty_db.execute_query("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = 'entity_names' "
                                     "RETURN labelsOrTypes").records[0][0]
     assert "Author" not in labels and "Method" in labels
-    assert recorded_version(empty_db)["version"] == next_minor
+    assert recorded_version(Graph(empty_db))["version"] == next_minor
     with pytest.raises(SchemaVersionError, match=f"newer than this paperkg's {CURRENT}"):
-        init_schema(empty_db, get_schema(), 384)
+        init_schema(Graph(empty_db), get_schema(), 384)
 
 
 def test_major_version_and_embedding_size_changes_are_refused(empty_db, tmp_path):
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     with pytest.raises(SchemaVersionError, match="new major version") as err:
-        init_schema(empty_db, ontology_variant(tmp_path, "2.0.0"), 384)
+        init_schema(Graph(empty_db), ontology_variant(tmp_path, "2.0.0"), 384)
     assert "kg db reset" in err.value.hint
     with pytest.raises(SchemaVersionError, match="384 dimensions but PAPERKG_EMBEDDING_DIM is 768"):
-        init_schema(empty_db, get_schema(), 768)
-    assert recorded_version(empty_db)["version"] == CURRENT
+        init_schema(Graph(empty_db), get_schema(), 768)
+    assert recorded_version(Graph(empty_db))["version"] == CURRENT
 
 
 def test_changed_indexes_without_version_bump_are_refused(empty_db, tmp_path):
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     for change in ({"drop_captions": True}, {"authors_unsearchable": True}):
         with pytest.raises(SchemaVersionError, match=f"still {CURRENT}"):
-            init_schema(empty_db, ontology_variant(tmp_path, CURRENT, **change), 384)
+            init_schema(Graph(empty_db), ontology_variant(tmp_path, CURRENT, **change), 384)
 
 
 def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
@@ -129,7 +130,7 @@ def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
         assert first.exit_code == 0, first.output
         assert f"Graph schema: ontology {CURRENT}, created" in first.stdout
         with store.connect(settings) as driver:
-            assert recorded_version(driver)["version"] == CURRENT
+            assert recorded_version(Graph(driver))["version"] == CURRENT
         second = CliRunner().invoke(app, ["db", "start"])
         assert "already running" in second.stdout and "Graph schema" not in second.stdout
     finally:

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from kg.db.graph import Graph
 from kg.db.schema import init_schema
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
@@ -16,7 +17,7 @@ from tests.sample_graph import EMBEDDING, NOW, SHA_A, prov, sample_graph
 
 @pytest.fixture
 def db(empty_db):
-    init_schema(empty_db, get_schema(), 384)
+    init_schema(Graph(empty_db), get_schema(), 384)
     return empty_db
 
 
@@ -26,7 +27,7 @@ def count(driver, cypher: str, **params) -> int:
 
 def test_sample_graph_is_written_with_provenance(db):
     nodes, edges = sample_graph()
-    report = write_graph(db, nodes, edges, get_schema(), now=NOW)
+    report = write_graph(Graph(db), nodes, edges, get_schema(), now=NOW)
     assert report.ok and (report.nodes_written, report.edges_written) == (len(nodes), len(edges))
     assert count(db, "MATCH (n) WHERE NOT n:PaperKGSchema RETURN count(n)") == len(nodes)
     assert count(db, "MATCH ()-[r]->() RETURN count(r)") == len(edges)
@@ -44,10 +45,10 @@ def test_sample_graph_is_written_with_provenance(db):
 
 def test_rewriting_is_idempotent_and_keeps_created_at(db):
     nodes, edges = sample_graph()
-    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    write_graph(Graph(db), nodes, edges, get_schema(), now=NOW)
     later = NOW + timedelta(hours=1)
     renamed = [replace(n, props={**n.props, "name": "SRT"}) if n.id == "method_srt" else n for n in nodes]
-    assert write_graph(db, renamed, edges, get_schema(), now=later).ok
+    assert write_graph(Graph(db), renamed, edges, get_schema(), now=later).ok
     assert count(db, "MATCH (n) WHERE NOT n:PaperKGSchema RETURN count(n)") == len(nodes)
     assert count(db, "MATCH ()-[r]->() RETURN count(r)") == len(edges)
     method = db.execute_query("MATCH (m:Method {id: 'method_srt'}) RETURN m").records[0]["m"]
@@ -61,7 +62,7 @@ def test_bad_elements_are_refused_with_reasons_and_nothing_of_them_is_written(db
     missing_name = NodeRecord("Method", "m_bad", prov(None))
     bad_pair = EdgeRecord("PROPOSES", "Method", "m_ok", "Method", "m_ok", prov(None))
     dangling = EdgeRecord("SAME_AS", "Method", "m_ok", "Method", "m_nowhere", prov(None))
-    report = write_graph(db, [good, bad_label, missing_name], [bad_pair, dangling], get_schema(), now=NOW)
+    report = write_graph(Graph(db), [good, bad_label, missing_name], [bad_pair, dangling], get_schema(), now=NOW)
     assert report.counts == {"NOT_IN_SCHEMA": 1, "MISSING_PROPERTY": 1, "INVALID_ENDPOINTS": 1, "MISSING_ENDPOINT": 1}
     by_reason = {r.reason.value: r.element for r in report.rejections}
     assert (by_reason["NOT_IN_SCHEMA"].id, by_reason["MISSING_PROPERTY"].id) == ("g1", "m_bad")
@@ -73,7 +74,7 @@ def test_bad_elements_are_refused_with_reasons_and_nothing_of_them_is_written(db
 
 def test_vector_index_finds_the_embedded_chunk(db):
     nodes, edges = sample_graph()
-    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    write_graph(Graph(db), nodes, edges, get_schema(), now=NOW)
     db.execute_query("CALL db.awaitIndexes(60)")
     hits = db.execute_query("CALL db.index.vector.queryNodes('chunk_embedding', 3, $vector) YIELD node, score "
                             "RETURN node.id AS id, score", vector=EMBEDDING).records
@@ -82,7 +83,7 @@ def test_vector_index_finds_the_embedded_chunk(db):
 
 def test_fulltext_index_covers_alias_lists(db):
     nodes, edges = sample_graph()
-    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    write_graph(Graph(db), nodes, edges, get_schema(), now=NOW)
     db.execute_query("CALL db.awaitIndexes(60)")
     hits = db.execute_query("CALL db.index.fulltext.queryNodes('entity_names', 'Gutenberg') YIELD node "
                             "RETURN node.id AS id").records
@@ -92,12 +93,12 @@ def test_fulltext_index_covers_alias_lists(db):
 def test_a_write_never_overwrites_what_a_person_decided(db):
     """Another paper proposing the same shared edge or Author must not undo a curator's decision on it."""
     nodes, edges = sample_graph()
-    write_graph(db, nodes, edges, get_schema(), now=NOW)
+    write_graph(Graph(db), nodes, edges, get_schema(), now=NOW)
     db.execute_query("MATCH (a:Author {id: 'author_lee'}) SET a.name = 'Ada M. Lee', a.verification_status = 'edited'")
     db.execute_query("MATCH (:Paper {id: 'paper_a'})-[r:PROPOSES]->(:Method) "
                      "SET r.verification_status = 'rejected', r.confidence = 0.5")
     again = [replace(n, props={**n.props, "name": "A. Lee"}) if n.id == "author_lee" else n for n in nodes]
-    assert write_graph(db, again, edges, get_schema(), now=NOW + timedelta(hours=1)).ok
+    assert write_graph(Graph(db), again, edges, get_schema(), now=NOW + timedelta(hours=1)).ok
     author = db.execute_query("MATCH (a:Author {id: 'author_lee'}) RETURN a").records[0]["a"]
     assert (author["name"], author["verification_status"]) == ("Ada M. Lee", "edited")
     assert author["updated_at"].to_native() == NOW

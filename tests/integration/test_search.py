@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from api.app import create_app
 from cli.main import app as cli_app
 from extractors.model import paper_id
+from kg.db.graph import Graph
 from kg.find import search as kg_search
 from kg.db.filestore import file_sha256
 from kg.qa.retrieval import query_embedder
@@ -53,7 +54,7 @@ def corpus(driver, neo4j_settings, tmp_path_factory, reset_db):
 
 
 def find(driver, settings, text: str, **options) -> kg_search.SearchResult:
-    return kg_search.search(driver, get_schema(), kg_search.SearchQuery(text, **options), query_embedder(settings))
+    return kg_search.search(Graph(driver), get_schema(), kg_search.SearchQuery(text, **options), query_embedder(settings))
 
 
 def test_a_topical_query_ranks_its_paper_first_with_its_signals(driver, corpus):

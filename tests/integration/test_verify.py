@@ -15,6 +15,7 @@ from cli.main import app as kg
 from extractors.bbox import parse_bbox
 from extractors.mupdf import pymupdf
 from extractors.model import paper_id
+from kg.db.graph import Graph
 from kg.errors import AmbiguousPaperError
 from kg.db.filestore import file_sha256
 from kg.qa.claims import MAX_CLAIM
@@ -43,7 +44,7 @@ def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
 
 
 def check(driver, papers, claim, paper=0):
-    return verify(driver, get_schema(), claim, None if paper is None else papers[2][paper])
+    return verify(Graph(driver), get_schema(), claim, None if paper is None else papers[2][paper])
 
 
 def printed_at(path, text: str) -> dict[int, list]:
@@ -105,7 +106,7 @@ def test_an_entity_claim_is_supported(driver, papers):
 
 def test_a_name_fitting_both_papers_is_ambiguous(driver, papers):
     with pytest.raises(AmbiguousPaperError):
-        verify(driver, get_schema(), "The graph holds 45,000 citation links", "Sparse Routing")
+        verify(Graph(driver), get_schema(), "The graph holds 45,000 citation links", "Sparse Routing")
 
 
 @pytest.fixture(scope="module")

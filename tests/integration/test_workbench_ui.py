@@ -19,6 +19,7 @@ from selenium.webdriver.support.ui import Select
 from extractors.semantic.canonical import entity_id
 from kg.curation import history
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
 from tests.browser_support import click_on_page, headless_chromium, wait_on_page
@@ -38,7 +39,7 @@ def papers(empty_db, neo4j_settings, tmp_path) -> Iterator[tuple[str, dict[str, 
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
              write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
-    assert Ingestor(settings, empty_db, workers=0, embed=False).run(paths).count("ingested") == 2
+    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run(paths).count("ingested") == 2
     ids = {r["sha"]: r["id"] for r in empty_db.execute_query(
         "MATCH (p:Paper) RETURN p.sha256 AS sha, p.id AS id").records}
     with served(settings) as url:
@@ -123,7 +124,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         message("reject recorded")
         assert not dialog.is_displayed()
         assert statuses(empty_db, rows[:3]) == ["verified", "rejected", "auto"]
-        last = history.read(empty_db, limit=1)[0]
+        last = history.read(Graph(empty_db), limit=1)[0]
         assert (last.action, last.element, last.actor, last.reason) == \
             ("reject", rows[1], "alice", "a running header, not content")
         opened(rows[2])
@@ -137,7 +138,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press("j")
         opened(rows[2])
         assert statuses(empty_db, rows[:4]) == ["verified", "rejected", "auto", "auto"]  # moving changes nothing
-        assert len(history.read(empty_db)) == 2
+        assert len(history.read(Graph(empty_db))) == 2
 
         # bulk: a click on one box, a shift-click on the next selects both; verify them through the operations
         boxes = {r.get_attribute("data-element"): r.find_element(By.CSS_SELECTOR, "input[type=checkbox]")
@@ -149,7 +150,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         browser.find_element(By.ID, "bulk-verify").click()
         message("verify recorded for 2 of 2 selected items")
         assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "verified"]
-        assert [(e.action, e.element) for e in history.read(empty_db, limit=2)] == \
+        assert [(e.action, e.element) for e in history.read(Graph(empty_db), limit=2)] == \
             [("verify", rows[4]), ("verify", rows[3])]
         assert "3 verified, 1 rejected of" in browser.find_element(By.ID, "progress").text
 
@@ -157,7 +158,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press("u")
         message("undo recorded")
         assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "auto"]
-        undo, undone = history.read(empty_db, limit=2)
+        undo, undone = history.read(Graph(empty_db), limit=2)
         assert (undo.action, undo.element, undo.undoes) == ("undo", rows[4], undone.id)
         opened(rows[4])
         wait_on_page(browser, "the panel's status refreshed", lambda b: b.find_element(By.ID, "status").text == "auto")
@@ -171,7 +172,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press(Keys.ESCAPE)
         wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
 
-    assert [e.action for e in reversed(history.read(empty_db))] == ["verify", "reject", "verify", "verify", "undo"]
+    assert [e.action for e in reversed(history.read(Graph(empty_db)))] == ["verify", "reject", "verify", "verify", "undo"]
 
 
 def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
@@ -233,7 +234,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         ActionChains(browser).send_keys("v").perform()
         wait_on_page(browser, "verify recorded", lambda b: b.find_element(By.ID, "message").text == "verify recorded")
         assert edge_status() == "verified"
-        last = history.read(empty_db, limit=1)[0]
+        last = history.read(Graph(empty_db), limit=1)[0]
         assert (last.action, last.element, last.actor) == ("verify", edge["key"], "alice")
         wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
 
@@ -247,7 +248,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         browser.find_element(By.ID, "save-retype").click()
         wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
         assert types_between() == {paper_edge["type"]: "rejected", other_type: "edited"}
-        assert history.read(empty_db, limit=1)[0].action == "retype"
+        assert history.read(Graph(empty_db), limit=1)[0].action == "retype"
         wait_on_page(browser, "the new edge open", lambda b: f"-[{other_type}]->" in
                      b.find_element(By.ID, "element-title").text)
         browser.execute_script("document.activeElement.blur()")
@@ -348,7 +349,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
         assert content_edges(old_id) == []
         assert content_edges(new_id) == sorted(tuple(new_id if end == old_id else end for end in edge)
                                                for edge in edges_before)
-        [event] = history.read(empty_db, action="relabel")
+        [event] = history.read(Graph(empty_db), action="relabel")
         assert (event.actor, event.reason) == ("alice", "a model, not a corpus")
 
         browser.find_element(By.ID, "h-actor").send_keys("alice")

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 
 import pytest
 
+from kg.db.graph import Graph
 from kg.db.schema import init_schema
 from kg.ingest.write import write_in_transaction
 from ontology.loader import get_schema
@@ -40,7 +41,7 @@ def graph(driver) -> tuple[list, list]:
 
 @pytest.mark.parametrize("created", [True, False], ids=["create", "merge"])
 def test_batches_write_repeated_elements_once_and_report_missing_endpoints(empty_db, created):
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     new = frozenset((n.label, n.id) for n in NODES) if created else frozenset()
     sent = []
     with empty_db.session() as session:
@@ -64,7 +65,7 @@ def test_batches_write_repeated_elements_once_and_report_missing_endpoints(empty
 def test_edges_to_nodes_this_write_did_not_write_are_found_by_id(empty_db):
     """An edge end written by the same call is looked up by its element id, any other by its id: an edge from a new
     node to one already in the graph (and back) is written, one to a node in neither is reported missing."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     with empty_db.session() as session:
         session.execute_write(write_in_transaction, [section(9, "nine", EARLY)], [])
         nodes, edges, missing = session.execute_write(
@@ -82,7 +83,7 @@ def test_edges_to_nodes_this_write_did_not_write_are_found_by_id(empty_db):
 def test_edges_to_nodes_an_earlier_call_wrote_are_found_by_their_element_id(empty_db):
     """Two calls in one transaction sharing `element_ids` (a paper's own nodes, then the rest): the second call's
     edges to the first call's nodes are matched by element id, as if one call had written them all."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     sent: list[str] = []
 
     def write(tx) -> tuple[int, int, list[EdgeRecord]]:
@@ -109,7 +110,7 @@ def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and
     """New edges take their type from their row (kg.ingest.write._CREATE_EDGE): one statement text for every type whose
     ends the call wrote (Neo4j parses and plans each text once per server start), each edge with its own type and
     only the properties it carries, a type's own ones (MENTIONS' char spans) included."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     chunk = NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", "verification_status": "auto"})
     nodes = [section(1, "one", EARLY), section(2, "two", EARLY), chunk]
     mentions = EdgeRecord("MENTIONS", "Chunk", "chunk_t1", "Section", "section_t2",
@@ -139,7 +140,7 @@ def test_new_edges_of_several_types_share_one_statement_and_keep_their_types_and
 def test_new_nodes_of_several_labels_share_one_statement_and_keep_their_labels(empty_db):
     """New nodes take their label from their row (kg.ingest.write._CREATE_NODES), as new edges take their type; nodes
     that may exist already are MERGEd by label, each label a statement of its own (its id index finds them)."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     auto = {"verification_status": "auto"}
     new_nodes = [section(1, "one", EARLY), NodeRecord("Chunk", "chunk_t1", {"text": "a chunk", **auto}),
                  NodeRecord("Figure", "figure_t1", {"label": "Figure 1", **auto})]
@@ -166,7 +167,7 @@ def test_new_nodes_of_several_labels_share_one_statement_and_keep_their_labels(e
 def test_new_edges_to_nodes_found_by_id_are_grouped_by_that_end_s_label(empty_db):
     """An end the call did not write is matched by its label's id index, so new edges to such ends share a statement
     per label, whatever their types; each edge reaches the node of its own label."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     method = NodeRecord("Method", "method_t1", {"name": "routing", "verification_status": "auto"})
     dataset = NodeRecord("Dataset", "dataset_t1", {"name": "corpus", "verification_status": "auto"})
     with empty_db.session() as session:
@@ -197,7 +198,7 @@ def test_new_edges_to_nodes_found_by_id_are_grouped_by_that_end_s_label(empty_db
 def test_create_with_the_ontology_s_property_names_stores_what_merge_stores(empty_db):
     """The CREATE path names every property the ontology declares and takes each from the row or `$shared`: zero,
     false-like and empty values are stored, a null one is not, and every stored value and type is the MERGE path's."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
 
     def nodes(prefix: str) -> list[NodeRecord]:
         rows = [{"title": "", "level": 0, "pages": [], "confidence": 0.0, "number": None, "ordinal": 1},

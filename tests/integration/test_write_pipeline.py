@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from bench.ingest import synthetic_document, synthetic_sha
 from kg.db.dump import canonical_dump
 from kg.db.filestore import file_sha256
+from kg.db.graph import Graph
 from kg.ingest.mapping import EXTRACTOR, map_document, provenance
 from extractors.model import paper_id
 from kg.ingest import papers
@@ -56,7 +57,7 @@ class FirstPaperHeld:
 
 
 def _graph(driver) -> list[str]:
-    return canonical_dump(driver, skip_labels=LEDGER)
+    return canonical_dump(Graph(driver), skip_labels=LEDGER)
 
 
 def _clear(driver) -> None:
@@ -115,14 +116,14 @@ def _paper_using(n: int, method: str, aliases: list[str]) -> tuple:
 def test_the_next_paper_resolves_its_entities_against_the_one_before_it(empty_db):
     """The second paper names by its alias the method the first one writes: written one at a time, its edge goes to
     the first paper's node. It must go there too when it is written while the first paper is still open."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     second_wrote = threading.Event()
 
     def hold(statement: int) -> None:
         if statement == 1 and not second_wrote.wait(HOLD_SECONDS):
             raise AssertionError("the second paper wrote nothing while the first was in its transaction")
 
-    pipeline = WritePipeline(empty_db, get_schema())
+    pipeline = WritePipeline(Graph(empty_db), get_schema())
     try:
         first = pipeline.submit(*_paper_using(0, "Sparse Routing Attention", ["SRA"]), on_batch=hold)
         second = pipeline.submit(*_paper_using(1, "SRA", []),
@@ -140,10 +141,10 @@ def test_edges_to_an_entity_of_another_paper_find_it_by_its_element_id(empty_db,
     """The writer locks the shared nodes a paper links before it writes, and their element ids come back with the
     lock: the paper's edges to them find them by it, in the statement of its other edges, not in one more statement
     per label that seeks the id in its index. Only the run record's edge, written apart, finds its Paper by id."""
-    init_schema(empty_db, get_schema(), 8)
-    papers.write_paper(empty_db, get_schema(), *_paper_using(0, "Sparse Routing Attention", ["SRA"]))
+    init_schema(Graph(empty_db), get_schema(), 8)
+    papers.write_paper(Graph(empty_db), get_schema(), *_paper_using(0, "Sparse Routing Attention", ["SRA"]))
     sent = record_statements(monkeypatch)
-    papers.write_paper(empty_db, get_schema(), *_paper_using(1, "SRA", []))
+    papers.write_paper(Graph(empty_db), get_schema(), *_paper_using(1, "SRA", []))
     uses = empty_db.execute_query("MATCH (p:Paper {sha256: $sha})-[:USES]->(m:Method) RETURN m.id AS method",
                                   sha=synthetic_sha(1)).records
     assert [r["method"] for r in uses] == ["method_0"]
@@ -154,7 +155,7 @@ def test_edges_to_an_entity_of_another_paper_find_it_by_its_element_id(empty_db,
 
 def test_a_paper_that_fails_early_keeps_the_next_one_waiting_for_the_one_before_it(empty_db):
     """Paper 1 fails before it waits; paper 2 must still resolve against paper 0 (done only after paper 0 is)."""
-    init_schema(empty_db, get_schema(), 8)
+    init_schema(Graph(empty_db), get_schema(), 8)
     reading = threading.Event()
 
     def hold(statement: int) -> None:  # long enough for paper 2 to read the graph if nothing stopped it
@@ -164,7 +165,7 @@ def test_a_paper_that_fails_early_keeps_the_next_one_waiting_for_the_one_before_
     def fail_early(statement: int) -> None:
         raise ValueError("paper 1 fails before it writes")
 
-    pipeline = WritePipeline(empty_db, get_schema())
+    pipeline = WritePipeline(Graph(empty_db), get_schema())
     try:
         futures = [pipeline.submit(*_paper_using(0, "Sparse Routing Attention", ["SRA"]), on_batch=hold),
                    pipeline.submit(*_paper_using(1, "Routing", []), on_batch=fail_early),
@@ -183,15 +184,15 @@ def test_the_same_file_twice_in_the_writer_cannot_hang_it(empty_db, monkeypatch)
     """The second copy writes ahead and holds its ids; the first then waits for those ids while the second waits
     for the first: a cycle no lock manager sees. The second's bounded wait must break it and both must finish."""
     monkeypatch.setattr(papers, "WRITE_AHEAD_WAIT_SECONDS", 1.0)
-    init_schema(empty_db, get_schema(), 8)
-    once = WritePipeline(empty_db, get_schema())
+    init_schema(Graph(empty_db), get_schema(), 8)
+    once = WritePipeline(Graph(empty_db), get_schema())
     once.submit(*_paper_using(0, "Sparse Routing Attention", [])).result()
     once.close()
     written_once = _graph(empty_db)
     _clear(empty_db)
 
     second_wrote = threading.Event()
-    pipeline = WritePipeline(empty_db, get_schema())
+    pipeline = WritePipeline(Graph(empty_db), get_schema())
     copies = [_paper_using(0, "Sparse Routing Attention", []) for _ in range(2)]  # two runs of one file
     futures = [pipeline.submit(*copies[0], on_batch=lambda n: n == 0 and second_wrote.wait(HOLD_SECONDS)),
                pipeline.submit(*copies[1], on_batch=lambda n: n == 1 and second_wrote.set())]

@@ -1,6 +1,7 @@
 """Issue 31: every statement of paperkg says whether it reads or writes, so that a driver opened with a routing URI
 (`neo4j://`) sends reads to a cluster's readers and writes to its leader. Two checks: the source (every
-execute_query names its routing, only kg/db/store.py opens sessions or drivers) and the read paths themselves, run
+execute_query names its routing, only kg/db/store.py opens drivers and only the Graph gateway of kg/db/graph.py
+opens sessions) and the read paths themselves, run
 against a driver that records the access mode of each statement they send."""
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from kg.ingest import domains, papers
 
 from kg.read import coverage, queries
 
-from kg.db import dump, store
+from kg.db import dump
+from kg.db.graph import Graph
 from kg.curation import duplicates, history, queue, review
 from kg.curation.operations import Curation
 from kg.export.formats import export
@@ -41,12 +43,13 @@ def test_every_execute_query_names_its_routing():
     assert unnamed == []
 
 
-def test_only_the_store_opens_drivers_and_sessions():
+def test_only_the_store_opens_drivers_and_only_the_gateway_sessions():
     """A session opened elsewhere would default to write access (a read sent to the leader) and miss the shared
     bookmarks that let a read see the same process's last write on a lagging reader."""
-    elsewhere = [f"{path}:{call.lineno}" for attr in ("session", "driver") for path, call in _calls(attr)
-                 if path != "kg/db/store.py" and (attr == "session" or ast.unparse(call.func) == "GraphDatabase.driver")]
-    assert elsewhere == []
+    sessions = [f"{path}:{call.lineno}" for path, call in _calls("session") if path != "kg/db/graph.py"]
+    drivers = [f"{path}:{call.lineno}" for path, call in _calls("driver")
+               if path != "kg/db/store.py" and ast.unparse(call.func) == "GraphDatabase.driver"]
+    assert sessions == [] and drivers == []
 
 
 # ------------------------------------------------------------------ a driver that records access modes
@@ -104,10 +107,10 @@ class RecordingDriver:
         return _Session(self.modes, "read" if mode == READ_ACCESS else "write")
 
 
-def test_store_sessions_carry_their_mode_and_the_shared_bookmarks():
+def test_gateway_sessions_carry_their_mode_and_the_shared_bookmarks():
     driver = RecordingDriver()
-    store.read_session(driver, "neo4j", fetch_size=5)
-    store.write_session(driver, "neo4j")
+    Graph(driver, "neo4j").read_session(fetch_size=5)
+    Graph(driver, "neo4j").write_session()
     assert [(s["default_access_mode"], s["database"]) for s in driver.sessions] == [(READ_ACCESS, "neo4j"),
                                                                                    (WRITE_ACCESS, "neo4j")]
     assert all(s["bookmark_manager"] is driver.execute_query_bookmark_manager for s in driver.sessions)
@@ -119,34 +122,34 @@ def _reads(schema):
     named by its id so that resolution goes to the graph)."""
     paper = "paper_" + "a" * 64
     return {
-        "list_papers": lambda d: queries.list_papers(d, None, 0, 10),
-        "get_paper": lambda d: queries.get_paper(d, schema, paper),
-        "outline": lambda d: queries.paper_outline(d, paper),
-        "overview": lambda d: queries.paper_overview(d, schema),
-        "get_node": lambda d: queries.get_node(d, schema, "method_x"),
-        "get_edge": lambda d: queries.get_edge(d, "edge_x"),
-        "search_nodes": lambda d: queries.search_nodes(d, schema, "attention", None, 0, 10),
-        "neighbours": lambda d: queries.neighbours(d, schema, "method_x", 1, None, None, 10),
-        "evidence_chunks": lambda d: queries.evidence_chunks(d, schema, "method_x"),
-        "cypher": lambda d: queries.run_read_only(d, "MATCH (n) RETURN n LIMIT 1", None, timeout_s=1.0,
+        "list_papers": lambda g: queries.list_papers(g, None, 0, 10),
+        "get_paper": lambda g: queries.get_paper(g, schema, paper),
+        "outline": lambda g: queries.paper_outline(g, paper),
+        "overview": lambda g: queries.paper_overview(g, schema),
+        "get_node": lambda g: queries.get_node(g, schema, "method_x"),
+        "get_edge": lambda g: queries.get_edge(g, "edge_x"),
+        "search_nodes": lambda g: queries.search_nodes(g, schema, "attention", None, 0, 10),
+        "neighbours": lambda g: queries.neighbours(g, schema, "method_x", 1, None, None, 10),
+        "evidence_chunks": lambda g: queries.evidence_chunks(g, schema, "method_x"),
+        "cypher": lambda g: queries.run_read_only(g, "MATCH (n) RETURN n LIMIT 1", None, timeout_s=1.0,
                                                 row_limit=10, max_bytes=10_000, max_overdue=2),
-        "related": lambda d: related.related_papers(d, schema, paper, 5),
-        "domains": lambda d: domains.domains(d),
-        "paper_domains": lambda d: domains.paper_domains(d, paper),
-        "coverage": lambda d: coverage.coverage(d, paper, list(schema.entity_labels)),
-        "locate": lambda d: locate.locate(d, schema, "Table 1"),
-        "search": lambda d: search.search(d, schema, search.SearchQuery("attention", 10, None, None, None, False)),
-        "ask": lambda d: engine.ask(d, schema, "Which datasets are used?"),
-        "review_queue": lambda d: queue.review_queue(d, schema, threshold=0.6),
-        "review_page": lambda d: review.review_page(d, schema, review.View(), threshold=0.6),
-        "history": lambda d: history.read(d, limit=10),
-        "duplicate_candidates": lambda d: duplicates.candidates(d, schema),
-        "curation_get": lambda d: Curation(d, schema, "tester").get(Curation(d, schema, "tester").node_ref("m")),
-        "export_json": lambda d: export(d, schema, "json"),
-        "canonical_dump": lambda d: dump.canonical_dump(d),
-        "unchanged": lambda d: papers.unchanged(d, ["a" * 64], ["x@1"]),
-        "find_paper": lambda d: papers.find_paper(d, "a" * 64),
-        "papers_present": lambda d: papers.papers_present(d, ["a" * 64]),
+        "related": lambda g: related.related_papers(g, schema, paper, 5),
+        "domains": lambda g: domains.domains(g),
+        "paper_domains": lambda g: domains.paper_domains(g, paper),
+        "coverage": lambda g: coverage.coverage(g, paper, list(schema.entity_labels)),
+        "locate": lambda g: locate.locate(g, schema, "Table 1"),
+        "search": lambda g: search.search(g, schema, search.SearchQuery("attention", 10, None, None, None, False)),
+        "ask": lambda g: engine.ask(g, schema, "Which datasets are used?"),
+        "review_queue": lambda g: queue.review_queue(g, schema, threshold=0.6),
+        "review_page": lambda g: review.review_page(g, schema, review.View(), threshold=0.6),
+        "history": lambda g: history.read(g, limit=10),
+        "duplicate_candidates": lambda g: duplicates.candidates(g, schema),
+        "curation_get": lambda g: Curation(g, schema, "tester").get(Curation(g, schema, "tester").node_ref("m")),
+        "export_json": lambda g: export(g, schema, "json"),
+        "canonical_dump": lambda g: dump.canonical_dump(g),
+        "unchanged": lambda g: papers.unchanged(g, ["a" * 64], ["x@1"]),
+        "find_paper": lambda g: papers.find_paper(g, "a" * 64),
+        "papers_present": lambda g: papers.papers_present(g, ["a" * 64]),
     }
 
 
@@ -156,7 +159,7 @@ def test_read_paths_send_only_reads(name):
     nothing in write mode."""
     driver = RecordingDriver()
     try:
-        _reads(get_schema())[name](driver)
+        _reads(get_schema())[name](Graph(driver))
     except Exception:  # noqa: BLE001 - no rows: most paths stop at "not found"; what they sent is the point
         pass
     assert driver.modes, f"{name} sent no statement"
@@ -167,7 +170,7 @@ def test_the_recorder_sees_a_write_path():
     """The check above can fail: a write path records writes."""
     driver = RecordingDriver()
     try:
-        papers.delete_subgraph(driver, "a" * 64, get_schema())
+        papers.delete_subgraph(Graph(driver), "a" * 64, get_schema())
     except Exception:  # noqa: BLE001 - as above
         pass
     assert "write" in driver.modes
