@@ -105,8 +105,7 @@ def init_schema(graph: Graph, schema: Schema, embedding_dim: int) -> InitReport:
 
 def init_configured(settings: Settings, *, only_if_empty: bool = False) -> InitReport | None:
     """`kg db init` (and `kg db start` on an empty database): init_schema against the configured database."""
-    with store.connect(settings) as driver:
-        graph = Graph(driver, settings.neo4j_database)
+    with store.open_graph(settings) as graph:
         if only_if_empty and not is_empty(graph):
             return None
         return init_schema(graph, get_schema(), settings.embedding_dim)
