@@ -11,7 +11,6 @@ import json
 from datetime import datetime
 from typing import Any, Iterable
 
-
 from neo4j.time import DateTime as Neo4jDateTime
 
 from kg.db.graph import Graph

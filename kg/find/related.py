@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-
 from kg.curation.hidden import REJECTED
 from kg.db.graph import Graph
 from kg.errors import InvalidQueryError

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-
 from kg.db.graph import Graph
 from kg.read.fulltext import lucene_query
 from kg.qa.retrieval import named_in

@@ -20,7 +20,6 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Protocol
 
-
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
 from extractors import domains

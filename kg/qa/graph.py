@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from rapidfuzz import fuzz
 
 from kg.curation.hidden import without_rejected
