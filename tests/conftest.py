@@ -102,7 +102,8 @@ def reset_db(driver, neo4j_settings, _made_schema):
         kept = _schema_rows(driver) == _made_schema.get("rows")
         if not kept:
             _drop_schema(driver)
-        init_schema(Graph(driver), get_schema(), neo4j_settings.embedding_dim)  # on the kept schema: its version node only
+        # on the kept schema: its version node only
+        init_schema(Graph(driver), get_schema(), neo4j_settings.embedding_dim)
         if not kept:
             _made_schema["rows"] = _schema_rows(driver)
 

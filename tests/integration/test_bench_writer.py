@@ -23,8 +23,8 @@ def test_writer_counts_every_element_times_each_part_and_leaves_nothing(empty_db
     sections, per_section = 3, 4
     chunks = sections * per_section
     for dim in (0, 8):
-        result = writer_throughput(Graph(empty_db), sections=sections, chunks_per_section=per_section, embedding_dim=dim,
-                                   papers=2)
+        result = writer_throughput(Graph(empty_db), sections=sections, chunks_per_section=per_section,
+                                   embedding_dim=dim, papers=2)
         assert result.papers == 2
         assert result.nodes == 2 * (1 + sections + chunks)  # paper, sections, chunks; the warm-up not counted
         assert result.edges == 2 * (sections + chunks + (chunks - 1))  # HAS_SECTION, HAS_CHUNK, NEXT_CHUNK

@@ -31,7 +31,8 @@ _WHEN = (*VOLATILE, "started_at", "ended_at", "invocation")
 
 def _export(driver) -> list[dict]:
     """The JSON export (`kg export json`) with times left out and each run id replaced by its paper's sha256."""
-    document = json.loads(dumps(to_document(*read_graph(Graph(driver), get_schema(), include_rejected=True), get_schema())))
+    records = read_graph(Graph(driver), get_schema(), include_rejected=True)
+    document = json.loads(dumps(to_document(*records, get_schema())))
     runs = {n["id"]: f"run of {n['properties']['paper_sha256']}" for n in document["nodes"]
             if n["label"] == "IngestRun"}
     for element in document["nodes"] + document["edges"]:

@@ -54,7 +54,8 @@ def corpus(driver, neo4j_settings, tmp_path_factory, reset_db):
 
 
 def find(driver, settings, text: str, **options) -> kg_search.SearchResult:
-    return kg_search.search(Graph(driver), get_schema(), kg_search.SearchQuery(text, **options), query_embedder(settings))
+    return kg_search.search(Graph(driver), get_schema(), kg_search.SearchQuery(text, **options),
+                            query_embedder(settings))
 
 
 def test_a_topical_query_ranks_its_paper_first_with_its_signals(driver, corpus):

@@ -172,7 +172,8 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press(Keys.ESCAPE)
         wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
 
-    assert [e.action for e in reversed(history.read(Graph(empty_db)))] == ["verify", "reject", "verify", "verify", "undo"]
+    actions = [e.action for e in reversed(history.read(Graph(empty_db)))]
+    assert actions == ["verify", "reject", "verify", "verify", "undo"]
 
 
 def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
