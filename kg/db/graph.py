@@ -1,7 +1,7 @@
 """The graph gateway: the one object every reader and writer of kg takes to reach the graph.
 
 A `Graph` is a driver and the name of the database on it. It is made once where a process starts (the CLI for a
-command, the API at start-up, hands it to every router through `api.deps.GraphDep`) and passed down, so that no
+command, the API at start-up, which hands it to every router as `api.deps.GraphDep`) and passed down, so that no
 function has to carry a driver and a database name side by side and none can pair a driver with the wrong name.
 
 Every statement says whether it reads or writes: `read()` and `read_session()` go to a reader of a cluster,
@@ -9,6 +9,10 @@ Every statement says whether it reads or writes: `read()` and `read_session()` g
 reads to the cluster's secondaries and followers and writes to the leader, so the same code serves a single server,
 a cluster or Aura (docs/deployment.md); with `bolt://` every statement goes to the one server named. The Cypher
 itself stays with the module that owns its concern; the gateway only runs it.
+
+The ontology's `Schema` stays a parameter of its own: it is what a function reads the graph by, not a way to reach
+it, a process has one (`get_schema()`) whatever database it talks to, and a process that only runs users' Cypher
+under a memory limit (kg.read.cypher_workers) never reads the ontology.
 """
 
 from __future__ import annotations
