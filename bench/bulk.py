@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from bench.api_server import served_api
-from bench.load import QUESTIONS, Connection, loopback_address, measure, plans, warm_up
+from bench.load import QUESTIONS, idle_load, loopback_address
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
@@ -84,19 +84,10 @@ def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: 
     """`clients` clients at once against `kg serve` on the loaded graph, each alternating a question about one of
     `paper_ids` and a lookup of one of `node_ids` (after an untimed warm-up): p50/p95/p99 and errors of each."""
     questions = [{"question": q, "paper_id": pid} for pid in paper_ids for q in QUESTIONS]
-
-    async def go(host: str, port: int) -> dict:
-        connections = [Connection(host, port) for _ in range(clients)]
-        try:
-            await warm_up(connections, questions, node_ids)
-            return await measure(connections, plans(questions, node_ids, clients, per_client), max_seconds)
-        finally:
-            for c in connections:
-                c.close()
-
     processes = os.cpu_count() or 1  # `kg serve`'s default: a question process per core
     with served_api(settings, workdir, qa_processes=processes) as api:
-        report = asyncio.run(go(*loopback_address(api.url)))
+        report = asyncio.run(idle_load(*loopback_address(api.url), questions, node_ids, clients, per_client,
+                                       max_seconds))
     return {"clients": clients, "per_client": per_client, "qa_processes": processes,
             "papers_asked_about": len(paper_ids), **report}
 

@@ -161,6 +161,18 @@ async def measure(connections: list[Connection], work: list[list[Request]], max_
     return report
 
 
+async def idle_load(host: str, port: int, questions: list[dict], node_ids: list[str], clients: int = 8,
+                    per_client: int = 40, max_seconds: float = 300, kinds: str = "mixed") -> dict:
+    """The load alone: `clients` connections warmed up, then every client's plan at once (`measure`)."""
+    connections = [Connection(host, port) for _ in range(clients)]
+    try:
+        await warm_up(connections, questions, node_ids)
+        return await measure(connections, plans(questions, node_ids, clients, per_client, kinds), max_seconds)
+    finally:
+        for c in connections:
+            c.close()
+
+
 def multipart(file_name: str, data: bytes) -> tuple[bytes, str]:
     """A multipart/form-data body with one `file` field, and its content type."""
     boundary = uuid.uuid4().hex

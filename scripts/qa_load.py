@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.load import Connection, Writes, loopback_address, measure, plans, under_writes, warm_up
+from bench.load import Connection, Writes, idle_load, loopback_address, under_writes
 from bench.qa import gold_items
 from bench.stamp import commit, dated, header, write_json
 from extractors.model import paper_id
@@ -75,12 +75,8 @@ async def main() -> None:
         report = await under_writes(host, port, questions, node_ids, writes, args.clients, args.per_client,
                                     args.max_seconds)
     else:
-        connections = [Connection(host, port) for _ in range(args.clients)]
-        await warm_up(connections, questions, node_ids)
-        report = await measure(connections, plans(questions, node_ids, args.clients, args.per_client, args.kinds),
-                               args.max_seconds)
-        for c in connections:
-            c.close()
+        report = await idle_load(host, port, questions, node_ids, args.clients, args.per_client, args.max_seconds,
+                                 args.kinds)
     report.update(kinds=args.kinds, papers_in_graph=len(in_graph), questions=len(questions), clients=args.clients,
                   client_cpu_s=round(time.process_time() - cpu, 2), load_average_start=load_start, cpus=os.cpu_count())
     if args.out:
