@@ -27,7 +27,7 @@ class Retrieval:
     chunks: list[dict] = field(default_factory=list)  # fused, best first; `score` is the fused score
     entities: list[dict] = field(default_factory=list)  # entities named in the question
     edges: list[dict] = field(default_factory=list)  # MENTIONS/DEFINES edges from chunks to those entities
-    lexical: dict | None = None  # the fulltext (BM25) list's best chunk, whatever its fused rank
+    lexical: dict | None = None  # the fulltext (BM25) list's best chunk when fusion ranks it low (disputed_winner)
 
 
 def query_embedder(settings: Settings) -> Embedder | None:
@@ -85,8 +85,18 @@ def retrieve(reader: GraphReader, question: str, paper_id: str | None, k: int = 
         expanded = reader.chunks(q.ENTITY_CHUNKS, eids=[e["element_id"] for e in entities], sha=sha, k=k,
                                  types=reader.edge_types(source="Chunk"))
         edges = [e for c in expanded for e in c.pop("edges", [])]
-    return Retrieval(chunks=with_heads(fuse([*lists, expanded]), lists, k), entities=entities, edges=edges,
-                     lexical=lists[0][0] if lists[0] else None)
+    chunks = with_heads(fuse([*lists, expanded]), lists, k)
+    return Retrieval(chunks=chunks, entities=entities, edges=edges, lexical=disputed_winner(lists[0], chunks))
+
+
+def disputed_winner(lexical: list[dict], fused: list[dict]) -> dict | None:
+    """The fulltext list's best chunk when fusion disagrees with it strongly, ranking it below its own first
+    LIST_HEAD; else None. A winner fusion also ranks high needs no place kept: its sentences already compete
+    with the others for the evidence on their scores, and keeping a place for it would push out a sentence
+    that scored better."""
+    if not lexical or any(c["id"] == lexical[0]["id"] for c in fused[:LIST_HEAD]):
+        return None
+    return lexical[0]
 
 
 def _with_abbreviations(reader: GraphReader, question: str, sha: str | None, lists: list[list[dict]],

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kg.read.fulltext import MAX_TERMS, lucene_query
 from kg.qa.analysis import abbreviation_forms, number_forms, other_number, search_words, symbol_forms
-from kg.qa.retrieval import keep_lexical_winner, question_query
+from kg.qa.retrieval import disputed_winner, keep_lexical_winner, question_query
 
 
 def test_symbols_with_scripts_search_as_a_text_layer_spells_them():
@@ -85,3 +85,12 @@ def test_the_fulltext_winner_already_in_the_top_three_changes_nothing():
     assert keep_lexical_winner(on_its_page, item("bm25", page=7)) == on_its_page  # its page is shown already
     assert keep_lexical_winner(evidence, None) == evidence
     assert keep_lexical_winner([item("a")], item("bm25", page=7)) == [item("a"), item("bm25", page=7)]
+
+
+def test_the_fulltext_winner_is_disputed_only_when_fusion_ranks_it_below_the_head():
+    lexical = [{"id": "bm25"}, {"id": "x"}]
+    fused = [{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "bm25"}]
+    assert disputed_winner(lexical, fused) == {"id": "bm25"}  # fourth in fusion: its place is kept
+    assert disputed_winner(lexical, [{"id": "a"}, {"id": "bm25"}, {"id": "c"}]) is None  # fusion agrees
+    assert disputed_winner(lexical, [{"id": "a"}]) == {"id": "bm25"}  # fusion dropped it
+    assert disputed_winner([], fused) is None
