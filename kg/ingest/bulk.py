@@ -335,7 +335,7 @@ class BulkIngestor(Ingestor):
         if not isinstance(prepared, Failure):
             began = time.perf_counter()
             try:
-                written = image.add(run, prepared.nodes, prepared.edges, len(prepared.rejections))
+                written = image.add(prepared.run, prepared.nodes, prepared.edges, len(prepared.rejections))
             except BulkFormatError as exc:
                 prepared = Failure.of(exc, "not written: ")
             else:
@@ -343,7 +343,7 @@ class BulkIngestor(Ingestor):
                 seconds = {**prepared.seconds, "write": time.perf_counter() - began}
                 self._outcome(PaperOutcome(
                     str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=seconds,
-                    nodes_written=written.nodes_written, edges_written=written.edges_written,
+                    nodes_written=written.nodes_written, edges_written=written.edges_written, warnings=prepared.warnings,
                     rejections=dict(Counter(r.reason.value for r in prepared.rejections + written.rejections))))
                 self.stored.append((path, sha))
                 return

@@ -30,12 +30,13 @@ from extractors.semantic import nlp
 from kg import embeddings
 from kg.db import store
 from kg.db.graph import Graph
+from kg.ingest.components import Component, PaperState, run_components
 from kg.ingest.domains import TAGGER
 from kg.ingest.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.db.filestore import PDFStore, file_sha256
 from kg.ingest.mapping import EXTRACTOR, map_document
-from kg.ingest.papers import PaperWrite, WritePipeline, unchanged
+from kg.ingest.papers import PaperWrite, WritePipeline, papers_present, unchanged
 from kg.ingest.runs import Run, invocation_id
 from kg.workers.sandbox import Sandbox, SandboxLimits
 from kg.db.schema import init_schema
@@ -43,10 +44,10 @@ from kg.settings import Settings
 from kg.ingest.validation import Rejection, validate_batch
 from kg.ingest.write import write_graph
 from ontology.errors import PaperKGError
-from ontology.loader import get_schema
+from ontology.loader import Schema, get_schema
 from ontology.records import EdgeRecord, NodeRecord
 
-STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "validate", "write")
+STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "domains", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
 _WRITE_DEPTH = 2  # papers in the writer at once (kg.ingest.papers.WritePipeline)
@@ -111,7 +112,8 @@ class IngestReport:
 
 @dataclass
 class Prepared:
-    """One paper ready to write: validated records stamped with its run."""
+    """One paper ready to write: validated records stamped with its run (which names the components that failed
+    alone, if any)."""
 
     run: Run
     pages: int
@@ -129,56 +131,80 @@ def _init_worker(embedding_dim: int, embed: bool, cache_dir: Path, embedder: str
                  mention_tagger: bool = False) -> None:
     """Load the schema, the spaCy pipelines (the trained mention tagger when it is on), the embeddings and the
     domain tagger (which embeds its seed phrases) once per process, before the sandbox's memory limit applies
-    (kg/workers/sandbox.py)."""
+    (kg/workers/sandbox.py), and build the components that use them."""
     from extractors.semantic import tagger  # imports spaCy: parser processes only, not every `kg` command
 
     nlp.load()
-    _worker["mention_tagger"] = tagger.load() if mention_tagger else None
-    _worker["schema"] = get_schema()
-    _worker["embedder"] = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
-    _worker["tagger"] = domains.Tagger(seeds, _worker["embedder"].embed if _worker["embedder"] else None)
+    model = embeddings.load_embedder(embedding_dim, cache_dir=cache_dir, kind=embedder) if embed else None
+    domain_tagger = domains.Tagger(seeds, model.embed if model else None)
+    _worker["components"] = components(get_schema(), model, embeddings.installed_version(embedder) if model else None,
+                                       domain_tagger, tagger.load() if mention_tagger else None)
 
 
-def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Failure:
-    """Parse, chunk, embed, map and validate one PDF; a bad PDF gives a Failure, not an exception, so that
-    nothing of it has to cross the process boundary but its code and text."""
+def components(schema: Schema, embedder: embeddings.Embedder | None, embedder_version: str | None,
+               domain_tagger: domains.Tagger, mention_tagger: Any) -> list[Component]:
+    """The ingest pipeline, in order: parse (and chunk), embed (when an embedder is given), map the structure,
+    extract entities and results (issue 6), tag research domains (issue 30), validate and stamp with the run.
+    kg.ingest.components says which may fail alone, and why."""
     from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
     from extractors.semantic.extract import extract_semantics
 
-    schema, embedder = _worker["schema"], _worker["embedder"]
-    seconds: dict[str, float] = {}
+    def parse(state: PaperState) -> None:
+        state.doc = parse_pdf(state.path, state.limits)
+
+    def embed(state: PaperState) -> None:
+        chunks = state.doc.chunks
+        state.vectors = dict(zip((c.id for c in chunks), embedder.embed([c.text for c in chunks])))
+
+    def map_structure(state: PaperState) -> None:
+        state.nodes, state.edges = map_document(state.doc, state.vectors)
+
+    def semantic(state: PaperState) -> None:
+        found = extract_semantics(state.doc, mention_tagger)
+        state.nodes, state.edges = state.nodes + found.nodes, state.edges + found.edges
+
+    def tag_domains(state: PaperState) -> None:
+        doc = state.doc
+        tagged = domain_records(doc.sha256, paper_id(doc.sha256),
+                                domain_tagger.tag_paper(domains.passages_of(doc, state.vectors)), domain_tagger.seeds)
+        state.nodes, state.edges = state.nodes + tagged[0], state.edges + tagged[1]
+
+    def validate(state: PaperState) -> None:
+        run = state.run
+        batch = validate_batch([run.stamped(n, schema) for n in state.nodes],
+                               [run.stamped(e, schema) for e in state.edges], schema)
+        state.nodes, state.edges, state.rejections = batch.nodes, batch.edges, batch.rejections
+
+    return [Component("parse", EXTRACTOR, ("pdf",), ("document", "chunks"), True, parse),
+            *([Component("embed", embedder_version, ("chunks",), ("vectors",), False, embed)] if embedder else []),
+            Component("map", None, ("document", "vectors"), ("structure records",), True, map_structure),
+            Component("semantic", SEMANTIC_EXTRACTOR, ("document",), ("entity and result records",), False,
+                      semantic),
+            Component("domains", TAGGER, ("document", "vectors"), ("domain records",), False, tag_domains),
+            Component("validate", None, ("records",), ("validated records",), True, validate)]
+
+
+def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Failure:
+    """Run the components on one PDF; a bad PDF (or a required component's failure) gives a Failure, not an
+    exception, so that nothing of it has to cross the process boundary but its code and text."""
+    state = PaperState(path, limits, run)
     try:
-        began = time.perf_counter()
-        doc = parse_pdf(path, limits)
-        chunking = doc.audit.seconds_per_stage.get("chunking", 0.0)
-        seconds["parse"], seconds["chunk"] = time.perf_counter() - began - chunking, chunking
-        if doc.sha256 != sha:
-            return Failure(ConflictError.code, f"the file changed while it was being ingested (sha256 {sha[:12]} "
-                                               f"became {doc.sha256[:12]})")
-        began = time.perf_counter()
-        vectors = dict(zip((c.id for c in doc.chunks), embedder.embed([c.text for c in doc.chunks]))) if embedder else None
-        seconds["embed"] = time.perf_counter() - began
-        began = time.perf_counter()
-        nodes, edges = map_document(doc, vectors)
-        seconds["map"] = time.perf_counter() - began
-        began = time.perf_counter()
-        # issue 6: entities, experiments, results and links of the paper
-        semantic = extract_semantics(doc, _worker["mention_tagger"])
-        nodes, edges = nodes + semantic.nodes, edges + semantic.edges
-        tagger = _worker["tagger"]  # issue 30: the paper's and its sections' research domains
-        tagged = domain_records(doc.sha256, paper_id(doc.sha256), tagger.tag_paper(domains.passages_of(doc, vectors)),
-                                tagger.seeds)
-        nodes, edges = nodes + tagged[0], edges + tagged[1]
-        seconds["semantic"] = time.perf_counter() - began
-        began = time.perf_counter()
-        batch = validate_batch([run.stamped(n, schema) for n in nodes], [run.stamped(e, schema) for e in edges], schema)
-        seconds["validate"] = time.perf_counter() - began
+        done = run_components(_worker["components"], state)
     except MemoryError:  # the sandbox's address-space limit: kg.workers.sandbox reports it
         raise
     except Exception as exc:  # a PDF that breaks the parser fails alone, whatever the library raised
         return Failure.of(exc)
-    return Prepared(run=run, pages=doc.page_count, nodes=batch.nodes, edges=batch.edges,
-                    rejections=batch.rejections, seconds=seconds, warnings=doc.audit.page_warnings)
+    doc = state.doc
+    if doc.sha256 != sha:
+        return Failure(ConflictError.code, f"the file changed while it was being ingested (sha256 {sha[:12]} "
+                                           f"became {doc.sha256[:12]})")
+    seconds = done.seconds
+    seconds["chunk"] = doc.audit.seconds_per_stage.get("chunking", 0.0)  # parse_pdf chunks too: its own stage
+    seconds["parse"] -= seconds["chunk"]
+    warnings = [*doc.audit.page_warnings,
+                *(f"{f.component} failed, the paper is written without it: {f.error}" for f in done.failures)]
+    return Prepared(run=run.without(done.failures), pages=doc.page_count, nodes=state.nodes, edges=state.edges,
+                    rejections=state.rejections, seconds=seconds, warnings=warnings)
 
 
 class ParseExecutor(Protocol):
@@ -388,6 +414,9 @@ class Ingestor:
         return path, sha, run, prepared
 
     def _submit(self, writer: WritePipeline, path: Path, sha: str, run: Run, prepared: Prepared | Failure) -> tuple:
+        if isinstance(prepared, Prepared) and prepared.run.failed and papers_present(self.graph, [sha]):
+            # written without a component, it would lose what that component added before: the paper keeps its graph
+            prepared = Failure(UNEXPECTED, "; ".join(prepared.run.failed) + ": the paper in the graph is left as it was")
         if isinstance(prepared, Failure):  # not parsed: nothing to write
             return path, sha, run, prepared, None, None
         self._examples(prepared.rejections)

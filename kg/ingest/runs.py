@@ -37,17 +37,28 @@ class Run:
     started_at: datetime
     extractors: list[str]  # name@version of everything that shaped the output
     actor: str = field(default_factory=actor)
+    failed: list[str] = field(default_factory=list)  # components that failed alone (kg.ingest.components), and why
 
     @property
     def id(self) -> str:
         return f"run_{self.started_at:%Y%m%dT%H%M%S%f}_{self.sha256[:12]}"
+
+    def without(self, failures: list) -> Run:
+        """This run, for a paper written although the components `failures` (kg.ingest.components.ComponentFailure)
+        failed alone: they are recorded, and their versions left out of `extractors`, so the file does not count
+        as unchanged (kg.ingest.papers.unchanged) and the next ingest runs them again."""
+        if not failures:
+            return self
+        gone = {f.version for f in failures}
+        return replace(self, extractors=[v for v in self.extractors if v not in gone],
+                       failed=[*self.failed, *map(str, failures)])
 
     def node(self, status: str, *, ended_at: datetime | None = None, nodes_written: int | None = None,
              edges_written: int | None = None, rejected: int | None = None, error: str | None = None) -> NodeRecord:
         props = {"status": status, "started_at": self.started_at, "ended_at": ended_at or datetime.now(timezone.utc),
                  "paper_sha256": self.sha256, "extractors": self.extractors, "actor": self.actor,
                  "invocation": self.invocation, "nodes_written": nodes_written, "edges_written": edges_written,
-                 "rejected": rejected, "error": error}
+                 "rejected": rejected, "error": error, "failed_components": self.failed or None}
         return NodeRecord("IngestRun", self.id, props)
 
     def generated_edge(self) -> EdgeRecord:
