@@ -6,6 +6,7 @@ Pure functions over candidate chunks, so the choice of sentence is unit-testable
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -126,7 +127,8 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weighted) / total
         else:  # most units: no caption, so only the sentence's own terms count (_match inlined: most CPU time)
             prefixes = _prefixes(present)
-            coverage = sum(w * (1.0 if t in present else 0.7 if len(t) >= 5 and t[:5] in prefixes else 0.0)
+            coverage = sum(w * (1.0 if t in present else
+                                0.7 if len(t) >= 5 and t[:5] in prefixes and _family(t, present) else 0.0)
                            for t, w in weighted) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
@@ -253,9 +255,21 @@ def _match(term: str, present: frozenset[str]) -> float:
     'dimensional'/'dimensionality')."""
     if term in present:
         return 1.0
-    if len(term) >= 5 and term[:5] in _prefixes(present):
+    if len(term) >= 5 and term[:5] in _prefixes(present) and _family(term, present):
         return 0.7
     return 0.0
+
+
+def _family(term: str, present: frozenset[str]) -> bool:
+    """A word of the term's family among `present`: the two share all of the shorter one but its last letter at
+    most ('simulat'/'simulation', 'spectra'/'spectrum', 'dimensional'/'dimensionality'), not merely their first
+    letters ('experiment'/'experience', 'spectra'/'spectacle')."""
+    for word in present:
+        if len(word) >= 5 and word[:5] == term[:5]:
+            shared = len(os.path.commonprefix((word, term)))
+            if shared >= min(len(word), len(term)) - 1:
+                return True
+    return False
 
 
 @lru_cache(maxsize=1024)

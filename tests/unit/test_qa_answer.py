@@ -218,3 +218,11 @@ def test_an_element_is_about_only_the_names_its_caption_does_not_spell_out():
     assert _not_named_in(caption, ["performance ratio", None, "makespan"]) == ["makespan"]
     assert _not_named_in(caption, ["ratio for the"]) == []  # whole words, wherever they are
     assert _not_named_in(caption, ["ratio f"]) == ["ratio f"]  # not a piece of a word
+
+
+def test_a_word_of_the_same_family_counts_part_and_one_merely_beginning_alike_counts_nothing():
+    question = "Which spectra were simulated in the experiments?"
+    family = score_units(question, [chunk("c1", "The spectrum was given by a simulation of the early universe.")])
+    alike = score_units(question, [chunk("c2", "The spectacle was given by the experience of the early universe.")])
+    assert abs(family[0].coverage - 2 * 0.7 / 3) < 1e-9  # 'spectrum' for 'spectra', 'simulation' for 'simulated'
+    assert alike[0].coverage == 0.0  # 'spectacle' and 'experience' only begin like the question's words
