@@ -86,3 +86,7 @@ def main() -> None:
     except ValidationError as exc:
         err_console.print(f"[bold red]error:[/] invalid configuration\n{exc}", highlight=False)
         sys.exit(2)
+
+
+if __name__ == "__main__":  # `python -m cli.main`, as `python -m cli` and `kg` run it
+    main()
