@@ -69,6 +69,19 @@ class ComponentsRun:
     failures: list[ComponentFailure] = field(default_factory=list)
 
 
+def in_order(components: Sequence[Component], given: tuple[str, ...] = ("pdf",)) -> list[Component]:
+    """The components, once it is checked that each reads only what the input (`given`) or an earlier component
+    adds: a component put before what it needs is an error when the pipeline is built, not on the first paper."""
+    have = set(given)
+    for component in components:
+        missing = sorted(set(component.reads) - have)
+        if missing:
+            raise ValueError(f"pipeline component {component.name!r} reads {', '.join(missing)}, "
+                             "which nothing before it adds")
+        have |= set(component.adds)
+    return list(components)
+
+
 def run_components(components: Sequence[Component], state: PaperState) -> ComponentsRun:
     """Run the components in order on `state`. A required component's exception propagates (the paper fails);
     an optional one's is recorded and the next component runs on what the earlier ones added. MemoryError always

@@ -30,7 +30,7 @@ from extractors.semantic import nlp
 from kg import embeddings
 from kg.db import store
 from kg.db.graph import Graph
-from kg.ingest.components import Component, PaperState, run_components
+from kg.ingest.components import Component, PaperState, in_order, run_components
 from kg.ingest.domains import TAGGER
 from kg.ingest.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
@@ -175,13 +175,14 @@ def components(schema: Schema, embedder: embeddings.Embedder | None, embedder_ve
                                [run.stamped(e, schema) for e in state.edges], schema)
         state.nodes, state.edges, state.rejections = batch.nodes, batch.edges, batch.rejections
 
-    return [Component("parse", EXTRACTOR, ("pdf",), ("document", "chunks"), True, parse),
-            *([Component("embed", embedder_version, ("chunks",), ("vectors",), False, embed)] if embedder else []),
-            Component("map", None, ("document", "vectors"), ("structure records",), True, map_structure),
-            Component("semantic", SEMANTIC_EXTRACTOR, ("document",), ("entity and result records",), False,
-                      semantic),
-            Component("domains", TAGGER, ("document", "vectors"), ("domain records",), False, tag_domains),
-            Component("validate", None, ("records",), ("validated records",), True, validate)]
+    # map and domains use the vectors when embed ran and succeeded, and do without them otherwise
+    return in_order([
+        Component("parse", EXTRACTOR, ("pdf",), ("document",), True, parse),
+        *([Component("embed", embedder_version, ("document",), ("vectors",), False, embed)] if embedder else []),
+        Component("map", None, ("document",), ("records",), True, map_structure),
+        Component("semantic", SEMANTIC_EXTRACTOR, ("document",), ("records",), False, semantic),
+        Component("domains", TAGGER, ("document",), ("records",), False, tag_domains),
+        Component("validate", None, ("records",), ("validated records",), True, validate)])
 
 
 def prepare(path: str, sha: str, run: Run, limits: ParseLimits) -> Prepared | Failure:
