@@ -206,9 +206,21 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
     if not is_result_table(table):
         return None
     facts = read_by_header(table)
-    if facts:
-        return TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
-    return _by_metric_names(table)
+    experiment = (TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
+                  if facts else _by_metric_names(table))
+    return None if experiment is None or _settings_as_columns(experiment.results) else experiment
+
+
+_SETTING = re.compile(r"^[\d.,]+\s*[kKmMbB]?$")
+
+
+def _settings_as_columns(facts: tuple[ResultFact, ...]) -> bool:
+    """A table whose column headers are mostly plain numbers ('10k 20k 50k', '1 2 5 10 computers'): its columns
+    are settings (a data size, a number of machines), not measures, so each row is a measure ('runtime (hours)')
+    and no row names a method; reading it as a result table would make results of 'runtime' on '10k'."""
+    columns = list(dict.fromkeys(f.column.rsplit(" / ", 1)[-1].strip() for f in facts))
+    settings = sum(1 for column in columns if _SETTING.match(column))
+    return len(columns) >= 2 and settings * 2 > len(columns)
 
 
 def _by_metric_names(table: TableGrid) -> TableExperiment | None:

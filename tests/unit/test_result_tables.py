@@ -26,6 +26,9 @@ TABLES = [
       ["Random", "4.8", "25.2", "15.0"], ["SPECTER", "82.0", "88.3", "85.1"]]),
     ("Table 4:", "Corpus statistics of the three sources.",
      [["Source", "Papers", "Tokens"], ["ACL", "1200", "5.1"], ["PubMed", "3400", "9.8"]]),
+    ("Table 5:", "Runtime and throughput on one machine by corpus size.",
+     [["Measure", "10k", "20k", "50k", "1m"], ["runtime (hours)", ".28", ".43", "1.03", "15.12"],
+      ["throughput (docs/hour)", "35.3K", "46.2K", "48.4K", "66.3K"]]),
 ]
 
 
@@ -71,6 +74,10 @@ def test_an_average_column_spanning_the_header_rows_is_the_last_column(facts):
 
 def test_a_statistics_table_gives_no_results(facts):
     assert facts["4"] == set()
+
+
+def test_a_table_with_sizes_for_columns_and_measures_for_rows_gives_no_results(facts):
+    assert facts["5"] == set()  # 'runtime (hours)' is no method, '10k' no measure
 
 
 def _inside(inner: pymupdf.Rect, outer: tuple[float, ...], slack: float = 1.0) -> bool:
