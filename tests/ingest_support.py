@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import traceback
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import neo4j._sync.work.transaction as transaction
 import pytest
 
 from kg.db.graph import Graph
+from kg.ingest.papers import WriteObserver
 from kg.ingest.pipeline import IngestReport, Ingestor
+from kg.ingest.runs import Run
+from kg.ingest.writer import WriterOptions
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 SAMPLE_A = SAMPLES / "sample-sparse-routing.pdf"  # authors Ada Lee, Bo Kim
@@ -64,3 +68,31 @@ def record_statements(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(transaction.TransactionBase, "run", recording)
     return sent
+
+
+Hook = Callable[[int], object]
+
+
+class Hooks(WriteObserver):
+    """The tests' write observer: each paper's hook is called with 0 when its transaction is about to write and with n
+    after its n-th node or edge statement, where a test holds a paper, fails it or races curators against it. A
+    paper's hook is the one `hooks` pairs with its Run, else `every` (if any)."""
+
+    def __init__(self, every: Hook | None = None, *, hooks: Sequence[tuple[Run, Hook]] = ()) -> None:
+        self.every, self.hooks = every, hooks
+
+    def writing(self, run: Run) -> None:
+        self._call(run, 0)
+
+    def sent(self, run: Run, statement: int) -> None:
+        self._call(run, statement)
+
+    def _call(self, run: Run, statement: int) -> None:
+        hook = next((hook for paired, hook in self.hooks if paired is run), self.every)
+        if hook is not None:
+            hook(statement)
+
+
+def hooked(every: Hook) -> WriterOptions:
+    """The ingest's default writer, `every` paper watched by the hook."""
+    return WriterOptions(observer=Hooks(every))

@@ -11,7 +11,8 @@ import pytest
 from kg.curation.operations import Curation
 from kg.db.dump import canonical_dump
 from kg.db.graph import Graph
-from kg.ingest.papers import WritePipeline, write_paper
+from kg.ingest.tuned_writer import TunedWriter
+from kg.ingest.writer import ReferenceWriter
 from ontology.loader import get_schema
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 
@@ -34,28 +35,28 @@ def _clear(driver) -> None:
     driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
 
 
-def _pipelined(driver, papers) -> WritePipeline:
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    futures = [pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
-    pipeline.close()
+def _written_tuned(driver, papers) -> TunedWriter:
+    tuned = TunedWriter(Graph(driver), get_schema())
+    futures = [tuned.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
+    tuned.close()
     for future in futures:
         future.result()
-    return pipeline
+    return tuned
 
 
 def test_papers_resolved_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver, corpus_dir):
     papers = _prepared(ingest_settings, driver, [corpus_dir / name for name in CORPUS_PAPERS])
-    pipeline = _pipelined(driver, papers)
+    tuned = _written_tuned(driver, papers)
     through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
     shared = value(driver, "MATCH (p:Paper)-->(n:Method|Dataset|Metric|Task|Concept) "
                            "WITH n, count(DISTINCT p) AS papers WHERE papers > 1 RETURN count(n)")
     assert shared >= 3  # later papers resolve to earlier papers' entities: the catalog's answers matter
-    assert pipeline.catalog.full_reads == 1  # the first paper read the graph's entities, the others used memory
+    assert tuned.catalog.full_reads == 1  # the first paper read the graph's entities, the others used memory
     _clear(driver)
 
-    schema = get_schema()
+    reference = ReferenceWriter(Graph(driver), get_schema())
     for p in papers:  # no catalog: each paper reads every entity of the graph
-        write_paper(Graph(driver), schema, p.run, p.nodes, p.edges, rejected=len(p.rejections))
+        reference.write(p.run, p.nodes, p.edges, rejected=len(p.rejections))
     assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog
 
 
@@ -77,16 +78,16 @@ def test_the_catalog_sees_what_changed_between_two_papers(ingest_settings, drive
     """Sample B names the dataset LongBench, which the graph learns between the two papers (an alias a curator
     adds, or an entity another writer creates); B must resolve to that node, not create its own."""
     first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    pipeline.submit(first.run, first.nodes, first.edges).result()
+    tuned = TunedWriter(Graph(driver), get_schema())
+    tuned.submit(first.run, first.nodes, first.edges).result()
     known_as_longbench = change(driver)
-    pipeline.submit(second.run, second.nodes, second.edges).result()
-    pipeline.close()
+    tuned.submit(second.run, second.nodes, second.edges).result()
+    tuned.close()
 
     assert value(driver, "MATCH (d:Dataset {name: 'LongBench'}) RETURN count(d)") == 0
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Dataset {id: $id}) RETURN count(r)",
                  sha=second.run.sha256, id=known_as_longbench) >= 1
-    assert pipeline.catalog.full_reads == 2
+    assert tuned.catalog.full_reads == 2
 
 
 def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linked_to(ingest_settings, driver):
@@ -94,21 +95,21 @@ def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linke
     the counts the catalog checks are as they were, but the second paper must not be resolved to the node that is
     gone (its edges would lose their end): it is resolved again from the graph, and writes the method anew."""
     first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    pipeline.submit(first.run, first.nodes, first.edges).result()
+    tuned = TunedWriter(Graph(driver), get_schema())
+    tuned.submit(first.run, first.nodes, first.edges).result()
     entities = "MATCH (n:Method|Dataset|Metric|Task|Concept) RETURN count(n)"
     before = value(driver, entities)
     deleted = driver.execute_query("MATCH (m:Method {name: 'Sparse Routing Attention'}) DETACH DELETE m")
     assert deleted.summary.counters.nodes_deleted == 1
     driver.execute_query("CREATE (:Concept {id: 'concept_elsewhere', name: 'Elsewhere'})")
     assert value(driver, entities) == before  # what the catalog checks has not changed
-    written = pipeline.submit(second.run, second.nodes, second.edges).result()
-    pipeline.close()
+    written = tuned.submit(second.run, second.nodes, second.edges).result()
+    tuned.close()
 
     assert written.rejections == []
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Method {name: 'Sparse Routing Attention'}) "
                          "RETURN count(r)", sha=second.run.sha256) >= 1
-    assert pipeline.catalog.full_reads == 2
+    assert tuned.catalog.full_reads == 2
 
 
 def _without(paper, label):
@@ -125,17 +126,17 @@ def test_re_ingests_through_the_catalog_make_the_graph_of_full_reads(ingest_sett
     graph's entities only twice, at the first paper and after the orphan went."""
     a, b = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
     versions = [a, b, _without(a, "Metric"), a, b]
-    pipeline = WritePipeline(Graph(driver), get_schema())
+    tuned = TunedWriter(Graph(driver), get_schema())
     for paper in versions:
-        pipeline.submit(paper.run, paper.nodes, paper.edges).result()
+        tuned.submit(paper.run, paper.nodes, paper.edges).result()
         if paper is versions[2]:
             assert value(driver, "MATCH (m:Metric {name: 'perplexity'}) RETURN count(m)") == 0
-    pipeline.close()
+    tuned.close()
     through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
-    assert pipeline.catalog.full_reads == 2
+    assert tuned.catalog.full_reads == 2
     _clear(driver)
 
-    schema = get_schema()
+    reference = ReferenceWriter(Graph(driver), get_schema())
     for paper in versions:
-        write_paper(Graph(driver), schema, paper.run, paper.nodes, paper.edges)
+        reference.write(paper.run, paper.nodes, paper.edges)
     assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog
