@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import neo4j._sync.work.transaction as transaction
@@ -12,7 +13,7 @@ import pytest
 
 from kg.db.graph import Graph
 from kg.ingest.papers import WriteObserver
-from kg.ingest.pipeline import IngestReport, Ingestor
+from kg.ingest.pipeline import IngestReport, Ingestor, Prepared
 from kg.ingest.runs import Run
 from kg.ingest.writer import WriterOptions
 
@@ -50,6 +51,29 @@ def kg_ingest_json(settings, monkeypatch, folder: Path):
         return CliRunner().invoke(app, ["ingest", str(folder), "--json", "--workers", "1", "--no-embed"])
     finally:
         get_settings.cache_clear()
+
+
+def clear(driver) -> None:
+    """Empty the graph but for its schema (constraints and indexes stay)."""
+    driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
+
+
+def prepared(settings, driver, paths) -> list[Prepared]:
+    """Each paper's records as an ingest prepares them (to write them again as a test likes); the graph is emptied
+    again afterwards."""
+    written: list[Prepared] = []
+    report = run_ingest(settings, driver, paths, on_written=written.append)
+    assert report.ok and len(written) == len(paths)
+    clear(driver)
+    return written
+
+
+def without(paper: Prepared, label: str) -> Prepared:
+    """The paper's records without its nodes of `label` and their edges: a new version of it that names none."""
+    gone = {(n.label, n.id) for n in paper.nodes if n.label == label}
+    edges = [e for e in paper.edges
+             if (e.source_label, e.source_id) not in gone and (e.target_label, e.target_id) not in gone]
+    return replace(paper, nodes=[n for n in paper.nodes if (n.label, n.id) not in gone], edges=edges)
 
 
 def value(driver, cypher: str, **params):

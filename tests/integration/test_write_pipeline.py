@@ -22,7 +22,7 @@ from kg.ingest.runs import Run
 from kg.db.schema import init_schema
 from kg.ingest.validation import validate_batch
 from ontology.loader import get_schema
-from tests.ingest_support import (SAMPLE_A, SAMPLE_B, Hooks, hooked, ingest_settings,  # noqa: F401
+from tests.ingest_support import (SAMPLE_A, SAMPLE_B, Hooks, clear, hooked, ingest_settings,  # noqa: F401
                                   record_statements, run_ingest, value)
 
 HOLD_SECONDS = 20  # how long the first paper waits, inside its transaction, for the second one to write
@@ -61,10 +61,6 @@ def _graph(driver) -> list[str]:
     return canonical_dump(Graph(driver), skip_labels=LEDGER)
 
 
-def _clear(driver) -> None:
-    driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
-
-
 def _written(report) -> tuple[int, int]:
     return sum(p.nodes_written for p in report.papers), sum(p.edges_written for p in report.papers)
 
@@ -76,7 +72,7 @@ def test_two_papers_at_once_make_the_graph_of_one_at_a_time(ingest_settings, dri
     shared = value(driver, "MATCH (p:Paper)-->(n) WHERE n.paper_sha256 IS NULL AND NOT n:IngestRun "
                            "WITH n, count(DISTINCT p) AS papers WHERE papers = 2 RETURN count(n)")
     assert shared >= 1  # the two papers meet in the graph (Bo Kim): the second must find what the first wrote
-    _clear(driver)
+    clear(driver)
 
     hook = FirstPaperHeld()
     report = run_ingest(ingest_settings, driver, [SAMPLE_A, SAMPLE_B], writer=hooked(hook))
@@ -194,7 +190,7 @@ def test_the_same_file_twice_in_the_writer_cannot_hang_it(empty_db, monkeypatch)
     once.submit(*_paper_using(0, "Sparse Routing Attention", [])).result()
     once.close()
     written_once = _graph(empty_db)
-    _clear(empty_db)
+    clear(empty_db)
 
     second_wrote = threading.Event()
     copies = [_paper_using(0, "Sparse Routing Attention", []) for _ in range(2)]  # two runs of one file
