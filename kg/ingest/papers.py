@@ -275,8 +275,9 @@ class WriteObserver:
     """Told what a paper's write does, from inside its transaction (kg.ingest.writer.WriterOptions.observer); this
     base is silent. What an observer raises fails the paper's transaction, which rolls back: tests fail a paper
     half-written there to check that nothing of it is left, race curators against a paper whose state was read,
-    or hold one paper to see what the next one does meanwhile; kg bench faults kills the server mid-write. So the
-    writers' signatures carry no hooks of their own. Each attempt of a transaction counts from the start again."""
+    or hold one paper to see what the next one does meanwhile; `kg bench robustness` kills the server mid-write
+    (bench/faults.py). So the writers' signatures carry no hooks of their own. Each attempt of a transaction counts
+    from the start again."""
 
     def writing(self, run: Run) -> None:
         """The paper's transaction is about to send its first write: the paper is locked and its state read and
