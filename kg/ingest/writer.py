@@ -21,6 +21,8 @@ from kg.ingest.tuned_writer import TunedWriter
 from ontology.loader import Schema
 from ontology.records import EdgeRecord, NodeRecord
 
+Speed = Literal["tuned", "reference"]
+
 
 class PaperWriter(Protocol):
     """Writes each paper submitted in one transaction of its own, in the order submitted: its automatic elements
@@ -43,7 +45,7 @@ class PaperWriter(Protocol):
 class WriterOptions:
     """How an ingest writes its papers."""
 
-    speed: Literal["tuned", "reference"] = "tuned"
+    speed: Speed = "tuned"
     depth: int = 2  # papers the tuned writer writes at once
     observer: WriteObserver = field(default_factory=WriteObserver)  # told what each paper's write does
 
