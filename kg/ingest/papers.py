@@ -179,7 +179,8 @@ def _add_node(existing: Existing, row, sha: str, elements: set[str]) -> bool:
     label = row["labels"][0]
     if label not in elements:
         return False
-    existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], row["sha"] == sha)
+    existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"],
+                                               paper_scoped=row["sha"] == sha)
     return True
 
 
@@ -226,7 +227,7 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
     locked: dict[tuple[str, str], str] = {}
     for label, ids in by_label.items():
         for row in tx.run(_LOCK_SHARED.format(label=label), ids=ids):
-            state = State(row["eid"], row["status"], row["extractor"], False)
+            state = State(row["eid"], row["status"], row["extractor"], paper_scoped=False)
             if (label, row["id"]) in existing.nodes or state.human:
                 existing.nodes[(label, row["id"])] = state
             locked[(label, row["id"])] = row["eid"]
