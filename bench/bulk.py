@@ -9,8 +9,8 @@ importer's own reported time is recorded beside it, and the empty-list pass and 
 (fulltext and vector) are timed on their own.
 
 With `then_write` K, how the graph's size changes the transactional path is measured as well (issue 31, item 4):
-K more synthetic papers go through the ingest's writer (kg.ingest.papers.WritePipeline, one transaction per paper) into
-the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
+K more synthetic papers go through the ingest's writer (kg.ingest.tuned_writer.TunedWriter, one transaction per paper)
+into the empty database before the import and, the same papers, into the loaded graph after it; and node lookups
 (kg.read.queries.get_node, one client) of papers and entities of the loaded graph are timed.
 
 With `load_clients` N, the loaded graph is then served (`kg serve`, as bench.load's scripts do) and N concurrent
@@ -42,7 +42,7 @@ from kg.db import store
 from kg.db.graph import Graph
 from kg.ingest.bulk import BulkIngestor, CsvGraph, GraphImage, import_files
 from kg.ingest.pipeline import Prepared
-from kg.ingest.papers import WritePipeline
+from kg.ingest.tuned_writer import TunedWriter
 from kg.read.queries import get_node
 from kg.db.schema import init_schema
 from kg.settings import Settings
@@ -53,7 +53,7 @@ TARGET_ELEMENTS_PER_S = 100_000  # issue 31: the import step of a bulk load on t
 def transactional(graph: Graph, schema, papers: list[SynthPaper]) -> WriterResult:
     """What the ingest's writer commits for `papers`, one transaction each, timed from the first paper's commit (a
     warm-up) to the last one's."""
-    pipeline = WritePipeline(graph, schema)
+    pipeline = TunedWriter(graph, schema)
     try:
         futures = [pipeline.submit(p.run, p.nodes, p.edges) for p in papers]
         futures[0].result()

@@ -18,7 +18,10 @@ from bench.neo4j import kill_neo4j
 from kg.db import store
 from kg.db.graph import Graph
 from kg.db.filestore import file_sha256
+from kg.ingest.papers import WriteObserver
 from kg.ingest.pipeline import Ingestor
+from kg.ingest.runs import Run
+from kg.ingest.writer import WriterOptions
 from kg.db.localserver import LocalNeo4j
 from kg.settings import Settings
 
@@ -36,15 +39,17 @@ def neo4j_killed_mid_ingest(server: LocalNeo4j, settings: Settings, files: list[
     killed: list[int] = []
 
     with store.open_graph(settings, max_transaction_retry_time=2.0) as graph, store.open_graph(settings) as watcher:
-        def kill_once_a_paper_committed(statement: int) -> None:
-            # Papers are written two at a time (kg.ingest.papers.WritePipeline), and the second one writes all but its
-            # own new nodes only once the first committed. So the first write statement seen after a paper of the run
-            # is in the graph belongs to a transaction still open: killed there, it cannot have committed.
-            if not killed and statement >= 1 and watcher.write(_ANY_IN_GRAPH, shas=list(shas.values()))[0]["any"]:
-                killed.append(kill_neo4j(server))
+        class KillOnceAPaperCommitted(WriteObserver):
+            # Papers are written two at a time (kg.ingest.tuned_writer.TunedWriter), and the second one writes all but
+            # its own new nodes only once the first committed. So the first write statement seen after a paper of the
+            # run is in the graph belongs to a transaction still open: killed there, it cannot have committed.
+            def sent(self, run: Run, statement: int) -> None:
+                if not killed and watcher.write(_ANY_IN_GRAPH, shas=list(shas.values()))[0]["any"]:
+                    killed.append(kill_neo4j(server))
 
         with _quiet("neo4j"):  # the driver's warnings of a lost server are what the phase provokes
-            run = Ingestor(settings, graph, workers=1, embed=False, on_batch=kill_once_a_paper_committed).run(files)
+            run = Ingestor(settings, graph, workers=1, embed=False,
+                           writer=WriterOptions(observer=KillOnceAPaperCommitted())).run(files)
     reported = {Path(p.path).name: p.status for p in run.papers}
     server.start()  # recovery from the transaction log
     with store.open_graph(settings) as graph:

@@ -22,7 +22,8 @@ from kg.db.graph import Graph
 from kg.ingest.pipeline import IngestReport, Ingestor, Prepared, discover
 from kg.db.localserver.java import LUCENE_SIMD_MAJORS
 from kg.ingest.mapping import EXTRACTOR, map_document
-from kg.ingest.papers import PaperWrite, WritePipeline, delete_subgraph, find_paper
+from kg.ingest.papers import PaperWrite, delete_subgraph, find_paper
+from kg.ingest.tuned_writer import TunedWriter
 from kg.ingest.runs import Run
 from kg.settings import Settings
 from kg.db.store import server_info
@@ -129,8 +130,8 @@ def synthetic_document(sections: int, chunks_per_section: int, sha: str = SYNTHE
 
 def writer_throughput(graph: Graph, sections: int = 100, chunks_per_section: int = 20,
                       embedding_dim: int = 0, papers: int = 5) -> WriterResult:
-    """Nodes + relationships per second that the ingest's writer (kg.ingest.papers.WritePipeline) commits for a batch of
-    `papers` large papers, one transaction each (validated beforehand), timed from the commit of one paper
+    """Nodes + relationships per second that the ingest's writer (kg.ingest.tuned_writer.TunedWriter) commits for a
+    batch of `papers` large papers, one transaction each (validated beforehand), timed from the commit of one paper
     written first as a warm-up to the last paper's; all are removed again afterwards. With `embedding_dim`, every
     chunk carries a random vector of that size, so the vector index is updated at commit as in a real ingest (the
     vectors are made here: torch is not measured)."""
@@ -145,7 +146,7 @@ def writer_throughput(graph: Graph, sections: int = 100, chunks_per_section: int
         nodes, edges = map_document(doc, vectors)
         checked = validate_batch([run.stamped(x, schema) for x in nodes], [run.stamped(e, schema) for e in edges], schema)
         batch.append((run, checked))
-    pipeline = WritePipeline(graph, schema)
+    pipeline = TunedWriter(graph, schema)
     try:
         futures = [pipeline.submit(run, checked.nodes, checked.edges) for run, checked in batch]
         futures[0].result()  # the warm-up: the batch is timed from its commit to the last paper's
@@ -183,7 +184,7 @@ def papers_writer_throughput(graph: Graph, papers: list[Prepared], entities: int
     for paper in papers:
         delete_subgraph(graph, paper.run.sha256, schema)
     with _more_entities(graph, entities):
-        pipeline = WritePipeline(graph, schema)
+        pipeline = TunedWriter(graph, schema)
         try:
             began = time.perf_counter()
             return _written([pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers],

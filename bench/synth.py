@@ -23,7 +23,7 @@ which a load benchmark does not read. Chunk vectors are the template's (`vectors
 
 Everything follows from `seed`: the same templates, configuration and seed give the same papers, record for
 record. The records are the writer's input (validated, stamped records of kg.ingest.pipeline.Prepared), so they go
-through the real write paths: kg.ingest.bulk.GraphImage for a bulk load, kg.ingest.papers.write_paper for the
+through the real write paths: kg.ingest.bulk.GraphImage for a bulk load, kg.ingest.tuned_writer.TunedWriter for the
 transactional one.
 """
 

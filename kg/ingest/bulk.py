@@ -195,8 +195,8 @@ def _merged(current: Any, new: Any) -> Any:
 
 
 class GraphImage:
-    """The graph kg.ingest.papers.write_paper makes of papers new to an empty database, one after the other, written as
-    CSV: a paper's own elements (its sha256's, not entities) when it is added, the shared ones at close()."""
+    """The graph the ingest's writers (kg.ingest.writer) make of papers new to an empty database, one after the other,
+    written as CSV: a paper's own elements (its sha256's, not entities) when it is added, the shared ones at close()."""
 
     def __init__(self, schema: Schema, csv: CsvGraph):
         self.schema, self.csv = schema, csv
@@ -209,7 +209,7 @@ class GraphImage:
         self.reference_ids: set[str] = set()  # those with a DOI: the only ends another paper's edges reach
 
     def add(self, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], rejected: int) -> PaperWrite:
-        """The paper's validated, stamped records resolved, linked and merged as write_paper would; its IngestRun.
+        """The paper's validated, stamped records resolved, linked and merged as the writers would; its IngestRun.
         Raises BulkFormatError, having changed nothing, when a value cannot go into the importer's CSV."""
         sha, result = run.sha256, PaperWrite()
         if any(n.label in entity_labels() for n in nodes):

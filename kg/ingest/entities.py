@@ -177,14 +177,14 @@ class CatalogUpdate:
 
 
 class EntityCatalog:
-    """The graph's entities kept between the papers of one writer (kg.ingest.papers.WritePipeline), so that resolving a
-    paper does not read and key every entity of the graph: that cost grows with every paper ingested, so a large
-    folder would get slower paper after paper (`kg bench ingest --writer-entities` measures the writer with many
-    entities in the graph). A paper's transaction reads the
+    """The graph's entities kept between the papers of one writer (kg.ingest.tuned_writer.TunedWriter), so that
+    resolving a paper does not read and key every entity of the graph: that cost grows with every paper ingested, so
+    a large folder would get slower paper after paper (`kg bench ingest --writer-entities` measures the writer with
+    many entities in the graph). A paper's transaction reads the
     signature instead (entity nodes and curation events, from the count store) and reads the entities again
     only when it differs from what this catalog's papers left: another writer's entities, a deletion, any
     curation; or when an entity it remembers is gone (kg.ingest.papers checks the ends of the paper's edges). Papers use
-    it one at a time: the pipeline resolves a paper only once the one before it is done."""
+    it one at a time: the tuned writer resolves a paper only once the one before it is done."""
 
     def __init__(self) -> None:
         self._index: EntityIndex | None = None

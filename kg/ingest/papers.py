@@ -1,4 +1,6 @@
-"""A paper's subgraph in Neo4j: find it, replace it in one transaction, delete it. All its Cypher is here.
+"""A paper's subgraph in Neo4j: find it, replace it in one transaction, delete it. All its Cypher is here, and
+the steps of a paper's transaction that both writers take (kg.ingest.writer: the reference writer and the tuned
+one, kg.ingest.tuned_writer).
 
 A paper's subgraph is what is connected to its Paper node through relationships carrying the paper's
 sha256 (paper_sha256), walked breadth-first in either direction. That needs no per-label query and
@@ -7,18 +9,14 @@ covers whatever later extractors hang on a paper, as long as their edges carry t
 
 from __future__ import annotations
 
-import gc
 import itertools
 import json
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
-from neo4j import ManagedTransaction
-from neo4j.exceptions import ConstraintError
+from neo4j import ManagedTransaction, Session
 
 from extractors.bbox import parse_bbox
 from extractors.model import Box
@@ -118,7 +116,7 @@ class PaperWrite:
     contested: int = 0  # curated elements the extraction disagreed with (kept, and marked)
     rejections: list[Rejection] = field(default_factory=list)  # found at write time: missing endpoints, citations
     # wall seconds of the transaction's parts: read (lock, resolve, read, reconcile, delete), statements (the
-    # pipelined node and edge writes, orphans, the ledger), wait (for the paper before it: WritePipeline), commit
+    # pipelined node and edge writes, orphans, the ledger), wait (the tuned writer: for the paper before it), commit
     seconds: dict[str, float] = field(default_factory=dict)
     entities: CatalogUpdate | None = None  # for the writer's EntityCatalog, once committed (None: nothing to tell)
 
@@ -181,7 +179,8 @@ def _add_node(existing: Existing, row, sha: str, elements: set[str]) -> bool:
     label = row["labels"][0]
     if label not in elements:
         return False
-    existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"], row["sha"] == sha)
+    existing.nodes[(label, row["id"])] = State(row["eid"], row["status"], row["extractor"],
+                                               paper_scoped=row["sha"] == sha)
     return True
 
 
@@ -228,7 +227,7 @@ def _lock_shared_nodes(tx: ManagedTransaction, existing: Existing, nodes: list[N
     locked: dict[tuple[str, str], str] = {}
     for label, ids in by_label.items():
         for row in tx.run(_LOCK_SHARED.format(label=label), ids=ids):
-            state = State(row["eid"], row["status"], row["extractor"], False)
+            state = State(row["eid"], row["status"], row["extractor"], paper_scoped=False)
             if (label, row["id"]) in existing.nodes or state.human:
                 existing.nodes[(label, row["id"])] = state
             locked[(label, row["id"])] = row["eid"]
@@ -273,155 +272,83 @@ def stored_boxes(bboxes: list[str] | None) -> tuple[Box, ...]:
     return tuple(Box(page=page, bbox=box) for page, box in map(parse_bbox, bboxes or []))
 
 
-def write_paper(graph: Graph, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], *,
-                rejected: int = 0, on_batch: Callable[[int], None] | None = None,
-                after: threading.Event | None = None, catalog: EntityCatalog | None = None) -> PaperWrite:
-    """Replace the paper's automatic elements with `nodes`/`edges` (validated, stamped) in ONE transaction,
-    by the rules of kg.ingest.reconcile, and record `run` as its generator. Transient failures are retried by the
-    driver (the function re-reads the graph each time); any other failure rolls the whole paper back.
+class WriteObserver:
+    """Told what a paper's write does, from inside its transaction (kg.ingest.writer.WriterOptions.observer); this
+    base is silent. What an observer raises fails the paper's transaction, which rolls back: tests fail a paper
+    half-written there to check that nothing of it is left, race curators against a paper whose state was read,
+    or hold one paper to see what the next one does meanwhile; `kg bench robustness` kills the server mid-write
+    (bench/faults.py). So the writers' signatures carry no hooks of their own. Each attempt of a transaction counts
+    from the start again."""
 
-    `after` is set when the paper written before this one has committed or failed (WritePipeline): this paper
-    reads the graph only then, so it sees what a one-at-a-time write would see; a new paper writes its own
-    nodes before that (see _write_paper). `on_batch(n)` is called after the n-th write statement (a test raises
-    there to check atomicity), and with 0 before the first: once the paper is locked and its state read (a test
-    races a curator there), or, for a new paper writing ahead, before it writes its own nodes. `catalog` resolves
-    the paper's entities without reading all of the graph's (WritePipeline's), and learns those it created.
-    """
+    def writing(self, run: Run) -> None:
+        """The paper's transaction is about to send its first write: the paper is locked and its state read and
+        reconciled, or (a paper new to the graph that the tuned writer writes ahead) nothing of the graph read."""
+
+    def sent(self, run: Run, statement: int) -> None:
+        """The transaction sent the paper's `statement`-th node or edge statement (from 1)."""
+
+
+def paper_written(graph: Graph, attempts: Callable[[Session], PaperWrite]) -> PaperWrite:
+    """What `attempts` wrote in a write session of its own (one execute_write a transaction, retried by the driver
+    on transient failures), with the seconds the transactions' own steps did not count: the commit, and any
+    attempt retried."""
     with _session(graph, write=True) as session:
         began = time.perf_counter()
-        try:
-            try:
-                result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
-                                               after, True, catalog)
-            except _WaitedTooLong:  # rolled back, its locks released: again, waiting before it writes anything
-                result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, True,
-                                               after, False, catalog)
-        except ConstraintError:  # an id of the paper exists outside what its edges reach: MERGE everything
-            result = session.execute_write(_write_paper, schema, run, nodes, edges, rejected, on_batch, False,
-                                           after, False, catalog)
-    if catalog is not None and result.entities is not None:
-        catalog.committed(result.entities)
-    # what the last attempt's function did not spend: the commit (and any attempt retried)
+        result = attempts(session)
     result.seconds["commit"] = time.perf_counter() - began - sum(result.seconds.values())
     return result
 
 
-# How long a paper that wrote ahead waits for the paper before it. It then holds the uniqueness locks of its new
-# nodes' ids, which only a transaction writing the same file wants (another process's ingest, say); if that one
-# waits for it while the paper before it waits for that one, no lock manager sees the cycle: the bound breaks it.
-WRITE_AHEAD_WAIT_SECONDS = 10.0
+class PaperTransaction:
+    """One attempt at writing a paper, inside one transaction: the steps both writers take (kg.ingest.writer).
+    The caller locks the paper (lock_paper) and reads its subgraph (read_subgraph), then `replace` writes what
+    the re-ingestion rules leave of the new records. The tuned writer may first write the nodes a new paper has
+    alone (`write_own_new`), and CREATEs rather than MERGEs what it knows to be new; neither changes the graph.
+    `result` gathers what the attempt did and where its time went."""
 
+    def __init__(self, tx: ManagedTransaction, schema: Schema, run: Run, observer: WriteObserver) -> None:
+        self._tx, self._schema, self._run, self._observer = tx, schema, run, observer
+        self.result = PaperWrite()
+        self._ends: dict[tuple[str, str], str] = {}  # element ids of the nodes written so far: edges find them
+        self._written_ahead: frozenset[tuple[str, str]] = frozenset()
+        self._announced = False
+        self._statements = itertools.count(1)
+        self._began = time.perf_counter()
 
-class _WaitedTooLong(Exception):
-    """The paper that wrote ahead did not see the paper before it finish within WRITE_AHEAD_WAIT_SECONDS."""
+    def lap(self, part: str) -> None:
+        """Add the seconds since the last lap (or the start) to `part` of the result."""
+        now = time.perf_counter()
+        self.result.seconds[part] = self.result.seconds.get(part, 0.0) + now - self._began
+        self._began = now
 
+    def write_own_new(self, nodes: list[NodeRecord], edges: list[EdgeRecord]) -> None:
+        """CREATE the nodes of a paper new to the graph that are its alone, and the edges between them (_own_new),
+        before anything of the graph is read: nothing the graph holds changes how they are written. `replace`
+        then writes the rest, against the paper's empty previous state."""
+        own_nodes, own_edges, self._written_ahead = _own_new(self._run.sha256, nodes, edges)
+        self._announce()
+        self.lap("read")
+        self._write(own_nodes, own_edges, new=self._written_ahead)
+        self.lap("statements")
 
-class WritePipeline:
-    """Papers written two at a time, one transaction each, in the order submitted: while a paper commits (the
-    server's single-threaded part of a write, half its time), the next one writes the nodes and edges that
-    belong to it alone. Everything that reads the graph beyond the paper itself (entity resolution, citations,
-    shared nodes, its previous version) waits for the paper before it, so the graph is the one a
-    one-at-a-time write makes. `depth` papers are written at once; the caller bounds how many wait their turn
-    (kg.ingest.pipeline submits one more only when the oldest is done)."""
+    def replace(self, existing: Existing, nodes: list[NodeRecord], edges: list[EdgeRecord], *, rejected: int,
+                catalog: EntityCatalog | None = None, create_new: bool = False) -> PaperWrite:
+        """Replace the paper's automatic elements in `existing` (its subgraph, read under its lock) with
+        `nodes`/`edges` (validated, stamped) by the rules of kg.ingest.reconcile, and record the run as its
+        generator, `rejected` records refused before the write. `catalog` resolves the paper's entities without
+        reading all of the graph's (the tuned writer's), and learns those it created once the caller committed.
 
-    def __init__(self, graph: Graph, schema: Schema, depth: int = 2) -> None:
-        self._graph, self._schema = graph, schema
-        self._pool = ThreadPoolExecutor(depth, thread_name_prefix="paperkg-writer")
-        self.catalog = EntityCatalog()
-        self._last: threading.Event | None = None  # set when the paper submitted last is done
-
-    def submit(self, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord], **options) -> Future[PaperWrite]:
-        """write_paper(...) in the pipeline; its future raises what write_paper raised."""
-        after, done = self._last, threading.Event()
-        self._last = done
-
-        def write() -> PaperWrite:
-            try:
-                return write_paper(self._graph, self._schema, run, nodes, edges,
-                                   after=after, catalog=self.catalog, **options)
-            finally:
-                if after is not None:  # a paper that failed early is done only once the one before it is
-                    after.wait()
-                done.set()
-
-        return self._pool.submit(write)
-
-    def close(self) -> None:
-        """Wait for the papers in flight."""
-        self._pool.shutdown(wait=True)
-
-
-class _CollectorPause:
-    """Python's cycle collector paused while papers are written. A write allocates tens of thousands of row dicts,
-    kept until the transaction ends, which set off full collections over everything the process holds, in the
-    middle of every paper's write. The rows hold no cycles (reference counting frees them). The
-    switch is process-wide: nested and concurrent pauses are counted, the last one out restores the collector as
-    the first one in found it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._was_enabled = False
-
-    def __enter__(self) -> None:
-        with self._lock:
-            if self._depth == 0:
-                self._was_enabled = gc.isenabled()
-                gc.disable()
-            self._depth += 1
-
-    def __exit__(self, *exc_info: object) -> None:
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0 and self._was_enabled:
-                gc.enable()
-
-
-_COLLECTOR_PAUSE = _CollectorPause()
-
-
-def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[NodeRecord], edges: list[EdgeRecord],
-                 rejected: int, on_batch: Callable[[int], None] | None, create_new: bool,
-                 after: threading.Event | None, ahead: bool, catalog: EntityCatalog | None) -> PaperWrite:
-    """With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
-    ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
-    edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness constraint
-    then fails the attempt, and write_paper makes it again with MERGE only. So this relies on the constraints of
-    kg.db.schema.init_schema, which every ingest creates first.
-
-    With `ahead`, a paper new to the graph, written while the paper before it is still in flight (`after` not
-    set), first CREATEs its own nodes and the edges between them: resolution and reconciliation leave those as
-    proposed (_own_new). While it then waits for `after`, it holds the locks of nothing but those new ids (see
-    WRITE_AHEAD_WAIT_SECONDS); a paper already in the graph waits before it takes its lock."""
-    began = time.perf_counter()
-    result, step = PaperWrite(), _numbered(on_batch)
-    ends: dict[tuple[str, str], str] = {}  # element ids of the nodes written so far: the rest's edges find them
-    written_ahead: frozenset[tuple[str, str]] = frozenset()
-    overlap = (ahead and create_new and after is not None and not after.is_set()
-               and tx.run(_PAPER_EXISTS, sha=run.sha256).single()["n"] == 0)
-    if overlap:  # nothing of the paper exists: its previous state is empty, and it has no lock to take
-        with _COLLECTOR_PAUSE:
-            existing = Existing()
-            early_nodes, early_edges, written_ahead = _own_new(run.sha256, nodes, edges)
-            if on_batch:
-                on_batch(0)
-            began = _timed(result, began, "read")
-            _add(result, write_in_transaction(tx, early_nodes, early_edges, new=written_ahead, schema=schema,
-                                              on_statement=step, element_ids=ends))
-            began = _timed(result, began, "statements")
-    if after is not None and not after.wait(WRITE_AHEAD_WAIT_SECONDS if overlap else None):
-        raise _WaitedTooLong(run.sha256)
-    began = _timed(result, began, "wait")
-    lock_paper(tx, run.sha256)
-    with _COLLECTOR_PAUSE:  # once the paper is locked: a wait for a curator's lock is not paused
-        if not overlap:
-            existing = read_subgraph(tx, run.sha256, schema)
-        nodes, edges, signature = _resolve_and_lock(tx, schema, run, nodes, edges, existing, catalog, ends)
+        With `create_new`, the paper's own nodes that its subgraph lacks are CREATEd (see write_in_transaction):
+        ids derive from the paper's sha256, so only a node of this paper cut off from it (a curator removed its
+        edges) or one a concurrent first ingest of the same file wrote can have such an id; the uniqueness
+        constraint then fails the attempt, and the tuned writer makes it again with MERGE only. So this relies on
+        the constraints of kg.db.schema.init_schema, which every ingest creates first."""
+        tx, schema, run, result = self._tx, self._schema, self._run, self.result
+        nodes, edges, signature = _resolve_and_lock(tx, schema, run, nodes, edges, existing, catalog, self._ends)
         citations = validate_batch([], [run.stamped(e, schema) for e in _citations(tx, run.sha256, nodes)], schema)
         _read_edits(tx, existing)
         plan = reconcile(nodes, edges + citations.edges, existing, schema.provenance | IDENTITY)
-        if on_batch and not overlap:
-            on_batch(0)
+        self._announce()
         result.kept, result.skipped_rejected = plan.kept, plan.skipped_rejected
         result.rejections += citations.rejections
         result.nodes_deleted, result.edges_deleted = len(plan.delete_nodes), len(plan.delete_edges)
@@ -431,12 +358,12 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
             tx.run(_DELETE_NODES, ids=ids).consume()
         _contest(tx, plan.contested, run)
         result.contested = len(plan.contested)
-        began = _timed(result, began, "read")
+        self.lap("read")
         new = frozenset((n.label, n.id) for n in plan.nodes if create_new and n.props.get("paper_sha256") == run.sha256
                         and (n.label, n.id) not in existing.nodes)
-        _add(result, write_in_transaction(tx, [n for n in plan.nodes if (n.label, n.id) not in written_ahead],
-                                          [e for e in plan.edges if not _between(e, written_ahead)], new=new,
-                                          schema=schema, on_statement=step, element_ids=ends))
+        ahead = self._written_ahead
+        self._write([n for n in plan.nodes if (n.label, n.id) not in ahead],
+                    [e for e in plan.edges if not _between(e, ahead)], new=new)
         for ids in batches(plan.orphan_candidates):
             tx.run(_DELETE_ORPHANS, ids=ids).consume()
         if signature is not None:
@@ -449,8 +376,29 @@ def _write_paper(tx: ManagedTransaction, schema: Schema, run: Run, nodes: list[N
         if ledger.rejections:  # the ledger is ours: a refusal here is a bug, not data to skip
             raise ValueError(f"the ontology refuses the run record: {ledger.rejections[0].message}")
         write_in_transaction(tx, ledger.nodes, ledger.edges)
-        _timed(result, began, "statements")  # with orphan removal and the ledger: both small
+        self.lap("statements")  # with orphan removal and the ledger: both small
         return result
+
+    def _announce(self) -> None:
+        """Tell the observer once, before the attempt's first write."""
+        if not self._announced:
+            self._announced = True
+            self._observer.writing(self._run)
+
+    def _write(self, nodes: list[NodeRecord], edges: list[EdgeRecord], *, new: frozenset[tuple[str, str]]) -> None:
+        """write_in_transaction, its statements numbered for the observer across the attempt; counts what it wrote,
+        and its edges without an endpoint."""
+        written, edges_written, missing = write_in_transaction(
+            self._tx, nodes, edges, new=new, schema=self._schema, element_ids=self._ends,
+            on_statement=lambda _: self._observer.sent(self._run, next(self._statements)))
+        self.result.nodes_written += written
+        self.result.edges_written += edges_written
+        self.result.rejections += missing_endpoints(missing)
+
+
+def paper_exists(tx: ManagedTransaction, sha: str) -> bool:
+    """Whether the graph holds the paper's node (a paper new to it has no previous state to read)."""
+    return tx.run(_PAPER_EXISTS, sha=sha).single()["n"] > 0
 
 
 def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]
@@ -466,28 +414,6 @@ def _own_new(sha: str, nodes: list[NodeRecord], edges: list[EdgeRecord]
 
 def _between(edge: EdgeRecord, keys: frozenset[tuple[str, str]]) -> bool:
     return (edge.source_label, edge.source_id) in keys and (edge.target_label, edge.target_id) in keys
-
-
-def _numbered(on_batch: Callable[[int], None] | None) -> Callable[[int], None] | None:
-    """on_batch numbered across the paper's write_in_transaction calls (each counts its statements from 1)."""
-    if on_batch is None:
-        return None
-    count = itertools.count(1)
-    return lambda _: on_batch(next(count))
-
-
-def _timed(result: PaperWrite, began: float, part: str) -> float:
-    """Add the seconds since `began` to `part`; the time now."""
-    now = time.perf_counter()
-    result.seconds[part] = result.seconds.get(part, 0.0) + now - began
-    return now
-
-
-def _add(result: PaperWrite, written: tuple[int, int, list[EdgeRecord]]) -> None:
-    """Count what a write_in_transaction call wrote, and its edges without an endpoint."""
-    result.nodes_written += written[0]
-    result.edges_written += written[1]
-    result.rejections += missing_endpoints(written[2])
 
 
 def delete_subgraph(graph: Graph, sha: str, schema: Schema) -> tuple[int, int]:

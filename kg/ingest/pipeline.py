@@ -1,5 +1,5 @@
 """`kg ingest`: PDFs → graph. Worker processes parse, chunk, embed, map and validate; this process hashes,
-skips unchanged files, writes each paper in one transaction (kg.ingest.papers) and, once it committed, stores the
+skips unchanged files, writes each paper in one transaction (kg.ingest.writer) and, once it committed, stores the
 PDF (a failed write leaves no file behind; a file missing after a crash in between is stored by the next run).
 
 Memory stays bounded: files are discovered lazily, hashed in blocks, and at most a few papers are in
@@ -36,13 +36,14 @@ from kg.ingest.domains import records as domain_records
 from kg.errors import UNEXPECTED, ConflictError, DatabaseUnavailable, Failure
 from kg.db.filestore import PDFStore, file_sha256
 from kg.ingest.mapping import EXTRACTOR, map_document
-from kg.ingest.papers import PaperWrite, WritePipeline, papers_present, unchanged
+from kg.ingest.papers import PaperWrite, papers_present, unchanged
 from kg.ingest.runs import Run, invocation_id
 from kg.workers.sandbox import Sandbox, SandboxLimits
 from kg.db.schema import init_schema
 from kg.settings import Settings
 from kg.ingest.validation import Rejection, validate_batch
 from kg.ingest.write import write_graph
+from kg.ingest.writer import PaperWriter, WriterOptions, open_writer
 from ontology.errors import PaperKGError
 from ontology.loader import Schema, get_schema
 from ontology.records import EdgeRecord, NodeRecord
@@ -50,7 +51,6 @@ from ontology.records import EdgeRecord, NodeRecord
 STAGES = ("hash", "parse", "chunk", "embed", "map", "semantic", "domains", "validate", "write")
 EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
-_WRITE_DEPTH = 2  # papers in the writer at once (kg.ingest.papers.WritePipeline)
 
 
 @dataclass
@@ -294,15 +294,16 @@ class Ingestor:
     """One `kg ingest` invocation: its settings, its graph, its report. `on_written` receives the records of each
     paper once they are committed (kg bench ingest writes them again to time the writer on real papers).
     `executor` makes what parses the papers (local_executor, or kg.ingest.dask_workers.dask_executor's); whatever it is,
-    this process writes them, one paper per transaction, in input order."""
+    this process writes them, one paper per transaction, in input order, with the writer `writer` asks for
+    (kg.ingest.writer)."""
 
     def __init__(self, settings: Settings, graph: Graph, *, workers: int = 2, force: bool = False,
                  embed: bool = True, on_paper: Callable[[PaperOutcome], None] | None = None,
-                 on_batch: Callable[[int], None] | None = None, on_written: Callable[[Prepared], None] | None = None,
-                 executor: ExecutorFactory = local_executor):
+                 on_written: Callable[[Prepared], None] | None = None, executor: ExecutorFactory = local_executor,
+                 writer: WriterOptions = WriterOptions()):
         self.settings, self.graph, self.workers, self.force = settings, graph, workers, force
-        self.executor = executor
-        self.on_paper, self.on_batch, self.on_written = on_paper, on_batch, on_written
+        self.executor, self.writer_options = executor, writer
+        self.on_paper, self.on_written = on_paper, on_written
         self.schema = get_schema()
         self.store = PDFStore(settings.data_dir)
         model = embeddings.installed_version(settings.embedder) if embed else None
@@ -318,13 +319,13 @@ class Ingestor:
         try:
             store.require_supported(store.server_info(self.graph.driver).version)
             init_schema(self.graph, self.schema, self.settings.embedding_dim)
-            writer = WritePipeline(self.graph, self.schema, depth=_WRITE_DEPTH)
+            writer = open_writer(self.graph, self.schema, self.writer_options)
             in_flight: deque = deque()
             try:
                 with closing(self.parsed(paths)) as papers:
                     for path, sha, run, prepared in papers:
                         in_flight.append(self._submit(writer, path, sha, run, prepared))  # outcomes in input order
-                        if len(in_flight) >= _WRITE_DEPTH:
+                        if len(in_flight) >= writer.depth:
                             self._finish_first(in_flight)
                 while in_flight:
                     self._finish_first(in_flight)
@@ -414,7 +415,7 @@ class Ingestor:
             prepared.seconds["hash"] = hash_seconds
         return path, sha, run, prepared
 
-    def _submit(self, writer: WritePipeline, path: Path, sha: str, run: Run, prepared: Prepared | Failure) -> tuple:
+    def _submit(self, writer: PaperWriter, path: Path, sha: str, run: Run, prepared: Prepared | Failure) -> tuple:
         if isinstance(prepared, Prepared) and prepared.run.failed and papers_present(self.graph, [sha]):
             # written without a component, it would lose what that component added before: the paper keeps its graph
             prepared = Failure(UNEXPECTED, "; ".join(prepared.run.failed) + ": the paper in the graph is left as it was")
@@ -424,8 +425,7 @@ class Ingestor:
         outcome = PaperOutcome(str(path), "ingested", sha256=sha, pages=prepared.pages, seconds=prepared.seconds,
                                rejections=dict(Counter(r.reason.value for r in prepared.rejections)),
                                warnings=prepared.warnings)
-        future = writer.submit(prepared.run, prepared.nodes, prepared.edges, rejected=len(prepared.rejections),
-                               on_batch=self.on_batch)
+        future = writer.submit(prepared.run, prepared.nodes, prepared.edges, rejected=len(prepared.rejections))
         return path, sha, run, prepared, outcome, future
 
     def _finish(self, path: Path, sha: str, run: Run, prepared: Prepared | Failure, outcome: PaperOutcome | None,

@@ -110,15 +110,15 @@ def contests(nodes: list[NodeRecord], edges: list[EdgeRecord], existing: Existin
     out = []
     for key, s in existing.nodes.items():
         if reason := _contest(s, proposed_nodes.get(key), key in proposed_nodes or key in linked, not_content,
-                              s.paper_scoped):
-            out.append(Contest(s.element_id, True, reason))
+                              own=s.paper_scoped):
+            out.append(Contest(s.element_id, node=True, reason=reason))
     for key, s in existing.edges.items():
-        if reason := _contest(s, proposed_edges.get(key), key in proposed_edges, not_content, True):
-            out.append(Contest(s.element_id, False, reason))
+        if reason := _contest(s, proposed_edges.get(key), key in proposed_edges, not_content, own=True):
+            out.append(Contest(s.element_id, node=False, reason=reason))
     return out
 
 
-def _contest(state: State, record: NodeRecord | EdgeRecord | None, proposed: bool, not_content: frozenset[str],
+def _contest(state: State, record: NodeRecord | EdgeRecord | None, proposed: bool, not_content: frozenset[str], *,
              own: bool) -> str | None:
     if state.status in (None, "auto"):
         return None

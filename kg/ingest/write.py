@@ -181,9 +181,9 @@ def write_in_transaction(tx: ManagedTransaction, nodes: list[NodeRecord], edges:
     client builds and packs statement k + 1 while the server executes statement k (a statement without a RETURN
     is executed before its RUN is answered). The one pause is after the node statements: they return their
     nodes' element ids, which the edge rows (built while the node statements run) need before the first edge
-    statement is sent. `on_statement(n)` is called after the n-th statement is sent (a test fails a paper there).
-    `element_ids` maps (label, id) to the element id of nodes an earlier call in the same transaction wrote, so edges
-    to them are matched by element id too; the call adds its own nodes to it.
+    statement is sent. `on_statement(n)` is called after the n-th statement is sent (kg.ingest.papers tells its
+    WriteObserver). `element_ids` maps (label, id) to the element id of nodes an earlier call in the same
+    transaction wrote, so edges to them are matched by element id too; the call adds its own nodes to it.
     """
     pending, sent = [], 0
 

@@ -1,6 +1,6 @@
 """A curator's change committed while a re-ingest of the same paper runs is never lost (docs/curation.md,
 Concurrency). The race is forced, not hoped for: the ingest pauses once it has locked the paper and read its
-curation state (the `on_batch(0)` hook), curators change elements of that paper (and a shared Author) from
+curation state (its write observer's `writing`), curators change elements of that paper (and a shared Author) from
 other threads, then the ingest resumes. Without the locks the curators commit during the pause and the ingest
 then writes its stale plan over their changes; with them they wait and apply on top of the new state."""
 
@@ -22,6 +22,7 @@ from kg.ingest.pipeline import Ingestor
 from kg.ingest.papers import lock_paper
 from ontology.loader import get_schema
 from tests.curation_support import curated_settings
+from tests.ingest_support import hooked
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routing.pdf"
 PAUSE_SECONDS = 60
@@ -88,7 +89,7 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
             assert resume.wait(PAUSE_SECONDS), "the test never resumed the ingest"
 
     with ThreadPoolExecutor(1 + len(changes)) as pool:
-        reingest = pool.submit(ingest, settings, driver, force=True, on_batch=pause_once_read)
+        reingest = pool.submit(ingest, settings, driver, force=True, writer=hooked(pause_once_read))
         assert paused.wait(PAUSE_SECONDS), "the re-ingest never reached its write"
         curators: dict[str, Future] = {name: pool.submit(change) for name, change in changes.items()}
         # Each curator either commits during the pause (no lock stops it) or waits on one: until all are one or other.
@@ -141,7 +142,7 @@ def test_a_curator_holding_the_paper_makes_the_ingest_read_after_it(empty_db, ne
             lock_paper(tx, sha)
             tx.run("MATCH (s:Section {id: $id}) SET s.title = 'Held', s.verification_status = 'edited'", id=section)
             reingest = pool.submit(ingest, settings, driver, force=True,
-                                   on_batch=lambda n: state_read.set() if n == 0 else None)
+                                   writer=hooked(lambda n: state_read.set() if n == 0 else None))
             until(lambda: state_read.is_set() or blocked_transactions(driver) == 1,
                   "the ingest has read the paper's state or waits for a lock")
             assert not state_read.is_set(), "the ingest read the paper while a curator's transaction held it"

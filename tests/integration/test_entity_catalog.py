@@ -4,16 +4,16 @@ between: a curator's edit, another writer's entity."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from kg.curation.operations import Curation
 from kg.db.dump import canonical_dump
 from kg.db.graph import Graph
-from kg.ingest.papers import WritePipeline, write_paper
+from kg.ingest.tuned_writer import TunedWriter
+from kg.ingest.writer import ReferenceWriter
 from ontology.loader import get_schema
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import (SAMPLE_A, SAMPLE_B, clear, ingest_settings, prepared, value,  # noqa: F401
+                                  without)
 
 LEDGER = ("IngestRun", "PaperKGSchema")
 # Corpus papers that name some of the same methods, datasets and tasks (two are one paper in two files).
@@ -21,41 +21,28 @@ CORPUS_PAPERS = ("latex_1911.02782.pdf", "pm_2020.acl-main.447.pdf", "s2orc_2020
                  "latex_2305.03393.pdf", "pm_papermage.pdf")
 
 
-def _prepared(settings, driver, paths):
-    """Each paper's records as an ingest prepares them; the graph is emptied again afterwards."""
-    written = []
-    report = run_ingest(settings, driver, paths, on_written=written.append)
-    assert report.ok and len(written) == len(paths)
-    _clear(driver)
-    return written
-
-
-def _clear(driver) -> None:
-    driver.execute_query("MATCH (n) WHERE NOT n:PaperKGSchema DETACH DELETE n")
-
-
-def _pipelined(driver, papers) -> WritePipeline:
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    futures = [pipeline.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
-    pipeline.close()
+def _written_tuned(driver, papers) -> TunedWriter:
+    tuned = TunedWriter(Graph(driver), get_schema())
+    futures = [tuned.submit(p.run, p.nodes, p.edges, rejected=len(p.rejections)) for p in papers]
+    tuned.close()
     for future in futures:
         future.result()
-    return pipeline
+    return tuned
 
 
 def test_papers_resolved_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver, corpus_dir):
-    papers = _prepared(ingest_settings, driver, [corpus_dir / name for name in CORPUS_PAPERS])
-    pipeline = _pipelined(driver, papers)
+    papers = prepared(ingest_settings, driver, [corpus_dir / name for name in CORPUS_PAPERS])
+    tuned = _written_tuned(driver, papers)
     through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
     shared = value(driver, "MATCH (p:Paper)-->(n:Method|Dataset|Metric|Task|Concept) "
                            "WITH n, count(DISTINCT p) AS papers WHERE papers > 1 RETURN count(n)")
     assert shared >= 3  # later papers resolve to earlier papers' entities: the catalog's answers matter
-    assert pipeline.catalog.full_reads == 1  # the first paper read the graph's entities, the others used memory
-    _clear(driver)
+    assert tuned.catalog.full_reads == 1  # the first paper read the graph's entities, the others used memory
+    clear(driver)
 
-    schema = get_schema()
+    reference = ReferenceWriter(Graph(driver), get_schema())
     for p in papers:  # no catalog: each paper reads every entity of the graph
-        write_paper(Graph(driver), schema, p.run, p.nodes, p.edges, rejected=len(p.rejections))
+        reference.write(p.run, p.nodes, p.edges, rejected=len(p.rejections))
     assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog
 
 
@@ -76,66 +63,58 @@ def _another_writer_creates_it(driver) -> str:
 def test_the_catalog_sees_what_changed_between_two_papers(ingest_settings, driver, change):
     """Sample B names the dataset LongBench, which the graph learns between the two papers (an alias a curator
     adds, or an entity another writer creates); B must resolve to that node, not create its own."""
-    first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    pipeline.submit(first.run, first.nodes, first.edges).result()
+    first, second = prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    tuned = TunedWriter(Graph(driver), get_schema())
+    tuned.submit(first.run, first.nodes, first.edges).result()
     known_as_longbench = change(driver)
-    pipeline.submit(second.run, second.nodes, second.edges).result()
-    pipeline.close()
+    tuned.submit(second.run, second.nodes, second.edges).result()
+    tuned.close()
 
     assert value(driver, "MATCH (d:Dataset {name: 'LongBench'}) RETURN count(d)") == 0
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Dataset {id: $id}) RETURN count(r)",
                  sha=second.run.sha256, id=known_as_longbench) >= 1
-    assert pipeline.catalog.full_reads == 2
+    assert tuned.catalog.full_reads == 2
 
 
 def test_an_entity_the_catalog_remembers_but_another_writer_deleted_is_not_linked_to(ingest_settings, driver):
     """Between two papers another writer deletes the method both samples name and creates an entity of its own:
     the counts the catalog checks are as they were, but the second paper must not be resolved to the node that is
     gone (its edges would lose their end): it is resolved again from the graph, and writes the method anew."""
-    first, second = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    pipeline = WritePipeline(Graph(driver), get_schema())
-    pipeline.submit(first.run, first.nodes, first.edges).result()
+    first, second = prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    tuned = TunedWriter(Graph(driver), get_schema())
+    tuned.submit(first.run, first.nodes, first.edges).result()
     entities = "MATCH (n:Method|Dataset|Metric|Task|Concept) RETURN count(n)"
     before = value(driver, entities)
     deleted = driver.execute_query("MATCH (m:Method {name: 'Sparse Routing Attention'}) DETACH DELETE m")
     assert deleted.summary.counters.nodes_deleted == 1
     driver.execute_query("CREATE (:Concept {id: 'concept_elsewhere', name: 'Elsewhere'})")
     assert value(driver, entities) == before  # what the catalog checks has not changed
-    written = pipeline.submit(second.run, second.nodes, second.edges).result()
-    pipeline.close()
+    written = tuned.submit(second.run, second.nodes, second.edges).result()
+    tuned.close()
 
     assert written.rejections == []
     assert value(driver, "MATCH (:Paper {sha256: $sha})-[r]->(:Method {name: 'Sparse Routing Attention'}) "
                          "RETURN count(r)", sha=second.run.sha256) >= 1
-    assert pipeline.catalog.full_reads == 2
-
-
-def _without(paper, label):
-    """The paper's records without its nodes of `label` and their edges: a new version of it that names none."""
-    gone = {(n.label, n.id) for n in paper.nodes if n.label == label}
-    edges = [e for e in paper.edges
-             if (e.source_label, e.source_id) not in gone and (e.target_label, e.target_id) not in gone]
-    return replace(paper, nodes=[n for n in paper.nodes if (n.label, n.id) not in gone], edges=edges)
+    assert tuned.catalog.full_reads == 2
 
 
 def test_re_ingests_through_the_catalog_make_the_graph_of_full_reads(ingest_settings, driver):
     """A, B, then A again without its metric (perplexity, named by A alone: an orphan the re-ingest removes), A
     as it was (perplexity created again), B again unchanged: the graph of full reads, and the catalog read the
     graph's entities only twice, at the first paper and after the orphan went."""
-    a, b = _prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
-    versions = [a, b, _without(a, "Metric"), a, b]
-    pipeline = WritePipeline(Graph(driver), get_schema())
+    a, b = prepared(ingest_settings, driver, [SAMPLE_A, SAMPLE_B])
+    versions = [a, b, without(a, "Metric"), a, b]
+    tuned = TunedWriter(Graph(driver), get_schema())
     for paper in versions:
-        pipeline.submit(paper.run, paper.nodes, paper.edges).result()
+        tuned.submit(paper.run, paper.nodes, paper.edges).result()
         if paper is versions[2]:
             assert value(driver, "MATCH (m:Metric {name: 'perplexity'}) RETURN count(m)") == 0
-    pipeline.close()
+    tuned.close()
     through_catalog = canonical_dump(Graph(driver), skip_labels=LEDGER)
-    assert pipeline.catalog.full_reads == 2
-    _clear(driver)
+    assert tuned.catalog.full_reads == 2
+    clear(driver)
 
-    schema = get_schema()
+    reference = ReferenceWriter(Graph(driver), get_schema())
     for paper in versions:
-        write_paper(Graph(driver), schema, paper.run, paper.nodes, paper.edges)
+        reference.write(paper.run, paper.nodes, paper.edges)
     assert canonical_dump(Graph(driver), skip_labels=LEDGER) == through_catalog

@@ -9,7 +9,8 @@ import json
 from kg.db.filestore import file_sha256
 from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, kg_ingest_json, run_ingest, value  # noqa: F401
+from tests.ingest_support import (SAMPLE_A, SAMPLE_B, hooked, ingest_settings, kg_ingest_json, run_ingest,  # noqa: F401
+                                  value)
 
 
 class Boom(RuntimeError):
@@ -26,7 +27,8 @@ def test_failure_mid_paper_writes_nothing_of_it(ingest_settings, driver):
             raise Boom("injected failure after the first write batch")
 
     try:
-        Ingestor(ingest_settings, Graph(driver), workers=0, embed=False, on_batch=fail_after_nodes).run([SAMPLE_A])
+        Ingestor(ingest_settings, Graph(driver), workers=0, embed=False,
+                 writer=hooked(fail_after_nodes)).run([SAMPLE_A])
     except Boom:
         pass
     else:

@@ -15,7 +15,7 @@ from kg.db.filestore import PDFStore, file_sha256
 from kg.ingest.pipeline import Ingestor
 from kg.ingest.papers import papers_present
 from ontology.loader import get_schema
-from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
+from tests.ingest_support import SAMPLE_A, SAMPLE_B, hooked, ingest_settings, run_ingest, value  # noqa: F401
 
 
 class Boom(RuntimeError):
@@ -30,7 +30,7 @@ def test_a_paper_whose_write_fails_leaves_no_stored_pdf(ingest_settings, driver)
             raise Boom("injected failure after the first write batch")
 
     try:
-        Ingestor(ingest_settings, Graph(driver), workers=0, embed=False, on_batch=fail).run([SAMPLE_A])
+        Ingestor(ingest_settings, Graph(driver), workers=0, embed=False, writer=hooked(fail)).run([SAMPLE_A])
     except Boom:
         pass
     else:

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from kg.ingest.papers import _CollectorPause
+from kg.ingest.tuned_writer import _CollectorPause
 
 
 @pytest.fixture
