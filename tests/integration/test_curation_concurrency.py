@@ -51,8 +51,8 @@ def until(condition, what: str) -> None:
         time.sleep(0.1)
 
 
-def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_settings, tmp_path):
-    driver, sha = empty_db, file_sha256(SAMPLE)
+def test_a_curator_racing_a_reingest_never_loses_an_edit(schema_db, neo4j_settings, tmp_path):
+    driver, sha = schema_db, file_sha256(SAMPLE)
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     ingest(settings, driver)
     sections = [r[0] for r in driver.execute_query(
@@ -128,10 +128,10 @@ def test_a_curator_racing_a_reingest_never_loses_an_edit(empty_db, neo4j_setting
     assert one(driver, "MATCH (c:Chunk {id: 'chunk_stale'}) RETURN count(c)") == 0
 
 
-def test_a_curator_holding_the_paper_makes_the_ingest_read_after_it(empty_db, neo4j_settings, tmp_path):
+def test_a_curator_holding_the_paper_makes_the_ingest_read_after_it(schema_db, neo4j_settings, tmp_path):
     """The other order: a curator's transaction that took the paper first commits before the ingest reads, so
     the ingest sees the curated element (kept) and re-proposes nothing over it."""
-    driver, sha = empty_db, file_sha256(SAMPLE)
+    driver, sha = schema_db, file_sha256(SAMPLE)
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     ingest(settings, driver)
     section = one(driver, "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id ORDER BY s.ordinal LIMIT 1", sha=sha)

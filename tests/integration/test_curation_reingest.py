@@ -32,8 +32,8 @@ def rows(driver, cypher: str, **params) -> list:
     return [tuple(r.values()) for r in driver.execute_query(cypher, **params).records]
 
 
-def test_curation_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path):
-    driver, sha = empty_db, file_sha256(SAMPLE)
+def test_curation_survives_a_forced_reingest(schema_db, neo4j_settings, tmp_path):
+    driver, sha = schema_db, file_sha256(SAMPLE)
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     ingest(settings, driver)
     sections = [r[0] for r in rows(driver, "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id ORDER BY s.ordinal",
@@ -88,11 +88,11 @@ def contested(client, **params) -> dict[str, dict]:
     return {item["id"]: item for item in response.json()["items"]}
 
 
-def test_a_reingest_that_disagrees_marks_the_element_until_a_curator_acts(empty_db, neo4j_settings, tmp_path):
+def test_a_reingest_that_disagrees_marks_the_element_until_a_curator_acts(schema_db, neo4j_settings, tmp_path):
     """The same PDF again (an edited title proposed with its printed value, a rejected figure proposed again) and a
     changed PDF that names a rejected entity again: each element stays as the curator left it, is listed in the
     contested queue with what the extractor said, and leaves it when a curator acts on it (undo brings it back)."""
-    driver, sha = empty_db, file_sha256(SAMPLE)
+    driver, sha = schema_db, file_sha256(SAMPLE)
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     ingest(settings, driver)
     [(section, printed)] = rows(driver, "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id, s.title "

@@ -188,20 +188,20 @@ def test_the_operations_the_feed_filters_by_are_served(client):
     error_of(client.get("/curation/operations"), 401, "UNAUTHENTICATED")
 
 
-def test_a_relabel_survives_a_forced_reingest(empty_db, neo4j_settings, tmp_path):
+def test_a_relabel_survives_a_forced_reingest(schema_db, neo4j_settings, tmp_path):
     """The paper proposes the entity under its old label again: the old node stays rejected and unlinked, the
     relabelled node keeps its edges."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     pdf = write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A))
-    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run([pdf]).count("ingested") == 1
-    [row] = empty_db.execute_query("MATCH (d:Method) WHERE toLower(d.name) = 'cnn' "
-                                   "RETURN d.id AS id, d.name AS name").records
-    cur = Curation(Graph(empty_db), get_schema(), "alice")
+    assert Ingestor(settings, Graph(schema_db), workers=0, embed=False).run([pdf]).count("ingested") == 1
+    [row] = schema_db.execute_query("MATCH (d:Method) WHERE toLower(d.name) = 'cnn' "
+                                    "RETURN d.id AS id, d.name AS name").records
+    cur = Curation(Graph(schema_db), get_schema(), "alice")
     relabel(cur, row["id"], "Dataset", reason="a corpus")
     new_id = entity_id("Dataset", row["name"])
-    moved = edges(empty_db, new_id)
+    moved = edges(schema_db, new_id)
     assert moved
-    Ingestor(settings, Graph(empty_db), workers=0, embed=False, force=True).run([pdf])
-    assert node(empty_db, row["id"])[1]["verification_status"] == "rejected"
-    assert edges(empty_db, row["id"]) == set()
-    assert edges(empty_db, new_id) == moved
+    Ingestor(settings, Graph(schema_db), workers=0, embed=False, force=True).run([pdf])
+    assert node(schema_db, row["id"])[1]["verification_status"] == "rejected"
+    assert edges(schema_db, row["id"]) == set()
+    assert edges(schema_db, new_id) == moved

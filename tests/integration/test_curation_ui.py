@@ -27,17 +27,17 @@ SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "sample-sparse-routin
 
 
 @pytest.fixture
-def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
+def api_url(schema_db, neo4j_settings, tmp_path) -> Iterator[str]:
     """The ingested sample served by uvicorn."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
-    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
+    assert Ingestor(settings, Graph(schema_db), workers=0, embed=False).run([SAMPLE]).count("ingested") == 1
     with served(settings) as url:
         yield url
 
 
-def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
+def test_curator_reviews_the_queue_in_a_browser(api_url, schema_db):
     sha = file_sha256(SAMPLE)
-    sections = [r["id"] for r in empty_db.execute_query(
+    sections = [r["id"] for r in schema_db.execute_query(
         "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id AS id ORDER BY s.id", sha=sha).records]
     with headless_chromium() as browser:
         browser.get(api_url + "/ui")
@@ -99,13 +99,13 @@ def test_curator_reviews_the_queue_in_a_browser(api_url, empty_db):
         browser.find_element(By.ID, "flag").click()
         row_shows(chosen[2], "flagged", "heading looks split")
 
-    statuses = {r["id"]: r["status"] for r in empty_db.execute_query(
+    statuses = {r["id"]: r["status"] for r in schema_db.execute_query(
         "MATCH (s:Section {paper_sha256: $sha}) RETURN s.id AS id, s.verification_status AS status", sha=sha).records}
     assert {i: statuses[i] for i in chosen} == dict(zip(chosen, ["verified", "edited", "flagged"]))
     assert sorted(set(statuses.values())) == ["auto", "edited", "flagged", "verified"]
-    title = empty_db.execute_query("MATCH (s:Section {id: $id}) RETURN s.title AS t", id=chosen[1]).records[0]["t"]
+    title = schema_db.execute_query("MATCH (s:Section {id: $id}) RETURN s.title AS t", id=chosen[1]).records[0]["t"]
     assert title == "Edited <b>in</b> the browser"
-    events = history.read(Graph(empty_db))
+    events = history.read(Graph(schema_db))
     assert [(e.action, e.element, e.actor, e.reason) for e in reversed(events)] == [
         ("verify", chosen[0], "alice", None), ("edit", chosen[1], "alice", None),
         ("flag", chosen[2], "alice", "heading looks split")]

@@ -28,12 +28,12 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts" / "
 
 
 @pytest.fixture
-def api_url(empty_db, neo4j_settings, tmp_path) -> Iterator[str]:
+def api_url(schema_db, neo4j_settings, tmp_path) -> Iterator[str]:
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
              write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
-    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run(paths).count("ingested") == 2
-    detect(Graph(empty_db), get_schema())
+    assert Ingestor(settings, Graph(schema_db), workers=0, embed=False).run(paths).count("ingested") == 2
+    detect(Graph(schema_db), get_schema())
     with served(settings) as url:
         yield url
 
@@ -57,7 +57,7 @@ def _datasets(db, names: set[str]) -> list[tuple]:
         "collect(type(r) + '/' + coalesce(m.id, '')) AS edges", names=sorted(names)).records)
 
 
-def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, empty_db, tmp_path: Path):
+def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, schema_db, tmp_path: Path):
     corpus = {"S2ORC", "Semantic Scholar Open Research Corpus"}
     method = {"Sparse Routing Transformer", "Sparse Routing Transfromer"}
     with headless_chromium() as browser:
@@ -88,17 +88,17 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         browser.save_screenshot(str(ARTIFACTS / "9-merge-confirmation.png"))
         browser.find_element(By.ID, "merge-cancel").click()  # cancelled: nothing merged
-        assert empty_db.execute_query("MATCH (e:CurationEvent) RETURN count(e) AS n").records[0]["n"] == 0
+        assert schema_db.execute_query("MATCH (e:CurationEvent) RETURN count(e) AS n").records[0]["n"] == 0
         assert _candidate(browser, corpus) is not None
-        before = _datasets(empty_db, corpus)
+        before = _datasets(schema_db, corpus)
         confirm_shows()
         browser.find_element(By.ID, "merge-confirm").click()
         wait_on_page(browser, "the merge recorded", lambda b: b.find_element(By.ID, "message").text == "merge recorded")
         assert _candidate(browser, corpus) is None
-        assert _datasets(empty_db, corpus) != before
+        assert _datasets(schema_db, corpus) != before
         browser.find_element(By.TAG_NAME, "body").send_keys("u")  # undo, by keyboard: the merge is split again
         wait_on_page(browser, "the undo recorded", lambda b: b.find_element(By.ID, "message").text == "split recorded")
-        assert _datasets(empty_db, corpus) == before
+        assert _datasets(schema_db, corpus) == before
         browser.find_element(By.ID, "load-duplicates").click()
         box = wait_on_page(browser, "the corpus candidate again", lambda b: _candidate(b, corpus))
         keep = next(e for e in box.find_elements(By.CSS_SELECTOR, ".end")
@@ -113,16 +113,16 @@ def test_curator_merges_one_candidate_and_rejects_another_side_by_side(api_url, 
         wait_on_page(browser, "the rejection recorded", lambda b: b.find_element(By.ID, "message").text == "reject recorded")
         assert _candidate(browser, method) is None
 
-    nodes = {r["name"]: (r["status"], r["aliases"]) for r in empty_db.execute_query(
+    nodes = {r["name"]: (r["status"], r["aliases"]) for r in schema_db.execute_query(
         "MATCH (n:Dataset) WHERE n.name IN $names RETURN n.name AS name, n.verification_status AS status, "
         "n.aliases AS aliases", names=sorted(corpus)).records}
     assert nodes["Semantic Scholar Open Research Corpus"][0] == "rejected"
     assert nodes["S2ORC"] == ("edited", ["Semantic Scholar Open Research Corpus"])
-    rejected = empty_db.execute_query(
+    rejected = schema_db.execute_query(
         "MATCH (a:Method)-[r:SAME_AS]-(b:Method) WHERE a.name IN $names AND b.name IN $names "
         "RETURN DISTINCT r.verification_status AS status", names=sorted(method)).records
     assert [r["status"] for r in rejected] == ["rejected"]
-    reasons = empty_db.execute_query("MATCH (e:CurationEvent) RETURN e.action AS action, e.reason AS reason "
-                                     "ORDER BY e.id").records
+    reasons = schema_db.execute_query("MATCH (e:CurationEvent) RETURN e.action AS action, e.reason AS reason "
+                                      "ORDER BY e.id").records
     assert [(r["action"], r["reason"]) for r in reasons] == [("merge", None), ("split", None), ("merge", None),
                                                              ("reject", "a misprint of another model")]

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from kg.db.graph import Graph
-from kg.db.schema import init_schema
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from tests.browser_support import headless_chromium
@@ -39,10 +38,9 @@ def _rgb(color: str) -> list[int]:
 
 
 @pytest.fixture
-def page(empty_db, cli_env, tmp_path):
+def page(schema_db, cli_env, tmp_path):
     schema = get_schema()
-    init_schema(Graph(empty_db), schema, 384)
-    assert write_graph(Graph(empty_db), *sample_graph(), schema, now=NOW).ok
+    assert write_graph(Graph(schema_db), *sample_graph(), schema, now=NOW).ok
     out = tmp_path / "paper_a.html"
     result = CliRunner().invoke(app, ["export", "html", "--paper", "paper_a", "-o", str(out)])
     assert result.exit_code == 0, result.output

@@ -1,6 +1,7 @@
-"""Neo4j killed (SIGKILL) in the middle of a paper's write transaction and of a curator's edit, or stopped in the
-middle of an ingest run: nothing partial is left, no acknowledged edit is lost, the run says which papers committed,
-and the next `kg ingest` finishes."""
+"""Neo4j killed (SIGKILL) in the middle of a curator's edit, or stopped in the middle of an ingest run: nothing
+partial is left, no acknowledged edit is lost, the run says which papers committed, and the next `kg ingest`
+finishes. Killed in the middle of a paper's write transaction: bench.faults, run once in the suite by
+tests/integration/test_bench_robustness.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from fastapi.testclient import TestClient
 
 import kg.curation.operations
 from api.app import create_app
-from bench.faults import neo4j_killed_mid_ingest
 from bench.neo4j import kill_neo4j
 from kg.db import store
 from kg.db.graph import Graph
@@ -24,27 +24,6 @@ from tests.pdf_factory import one_column_paper, write
 from tests.sample_graph import sample_graph
 
 CURATOR = as_role("curator")
-
-
-def test_neo4j_killed_mid_ingest_leaves_no_partial_paper_and_the_next_ingest_finishes(killable_neo4j, tmp_path):
-    server = killable_neo4j
-    settings = server.settings.model_copy(update={"data_dir": tmp_path / "data"})
-    files = [SAMPLE_A, SAMPLE_B, write(tmp_path, "third.pdf", one_column_paper()[0])]
-    report = neo4j_killed_mid_ingest(server, settings, files)
-    assert report["killed"], "Neo4j was never killed mid-write"
-    assert "cannot reach Neo4j" in report["stopped"] and "again" in report["stopped"]
-    committed = set(report["reported_committed"])
-    assert SAMPLE_A.name in committed
-    assert set(report["reported"]) <= {f.name for f in files}
-    assert report["cut_mid_write"] and report["reported"][report["cut_mid_write"]] == "failed", \
-        "the paper cut off mid-write is reported"
-    assert set(report["in_graph_after_restart"]) == committed, "the report names exactly what committed"
-    assert report["partial_papers_after_restart"] == [], "part of a paper that did not commit is in the graph"
-    assert report["next_ingest"]["exit_status"] == 0, report["next_ingest"]["stderr"]
-    assert report["next_ingest"]["papers"] == {f.name: "unchanged" if f.name in committed else "ingested"
-                                               for f in files}
-    assert sorted(report["in_graph_after_next_ingest"]) == sorted(f.name for f in files)
-    assert report["partial_papers_after_next_ingest"] == []
 
 
 def test_neo4j_stopping_mid_run_leaves_no_partial_paper_and_a_rerun_finishes(killable_neo4j, tmp_path):

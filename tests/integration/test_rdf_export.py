@@ -13,19 +13,17 @@ from kg.db.graph import Graph as Neo4jGraph
 from kg.errors import NotFoundError
 from kg.export.graph_read import read_graph
 from kg.export.rdf import node_iri, to_rdf
-from kg.db.schema import init_schema
 from kg.ingest.write import stamp, write_graph
 from ontology.loader import ONTOLOGY_FILE, PKG, SHAPES_FILE, get_schema
 from tests.sample_graph import NOW, sample_graph
 
 
 @pytest.fixture
-def sample_db(empty_db):
+def sample_db(schema_db):
     schema = get_schema()
-    init_schema(Neo4jGraph(empty_db), schema, 384)
     nodes, edges = sample_graph()
-    assert write_graph(Neo4jGraph(empty_db), nodes, edges, schema, now=NOW).ok
-    return empty_db
+    assert write_graph(Neo4jGraph(schema_db), nodes, edges, schema, now=NOW).ok
+    return schema_db
 
 
 def test_export_of_the_stored_graph_equals_the_export_of_what_was_written(sample_db):

@@ -8,7 +8,6 @@ from datetime import timedelta
 import pytest
 
 from kg.db.graph import Graph
-from kg.db.schema import init_schema
 from kg.ingest.write import write_graph
 from ontology.loader import get_schema
 from ontology.records import EdgeRecord, NodeRecord
@@ -16,9 +15,10 @@ from tests.sample_graph import EMBEDDING, NOW, SHA_A, prov, sample_graph
 
 
 @pytest.fixture
-def db(empty_db):
-    init_schema(Graph(empty_db), get_schema(), 384)
-    return empty_db
+def db(schema_db):
+    """No data and the ontology's schema as init_schema makes it (schema_db: kept from the test before when it is
+    unchanged, instead of dropped and made again for each test)."""
+    return schema_db
 
 
 def count(driver, cypher: str, **params) -> int:

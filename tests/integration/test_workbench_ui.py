@@ -34,13 +34,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts" / "
 
 
 @pytest.fixture
-def papers(empty_db, neo4j_settings, tmp_path) -> Iterator[tuple[str, dict[str, str]]]:
+def papers(schema_db, neo4j_settings, tmp_path) -> Iterator[tuple[str, dict[str, str]]]:
     """The API over two ingested papers; yields its URL and each paper's id by file SHA-256."""
     settings = curated_settings(neo4j_settings, data_dir=tmp_path / "data")
     paths = [write(tmp_path, "a.pdf", entities_paper("Citation Graphs at Scale", PAPER_A)),
              write(tmp_path, "b.pdf", entities_paper("Mining Scholarly Text", PAPER_B))]
-    assert Ingestor(settings, Graph(empty_db), workers=0, embed=False).run(paths).count("ingested") == 2
-    ids = {r["sha"]: r["id"] for r in empty_db.execute_query(
+    assert Ingestor(settings, Graph(schema_db), workers=0, embed=False).run(paths).count("ingested") == 2
+    ids = {r["sha"]: r["id"] for r in schema_db.execute_query(
         "MATCH (p:Paper) RETURN p.sha256 AS sha, p.id AS id").records}
     with served(settings) as url:
         yield url, {"a": ids[file_sha256(paths[0])], "b": ids[file_sha256(paths[1])]}
@@ -52,12 +52,12 @@ def statuses(driver, ids: list[str]) -> list[str]:
     return [found[i] for i in ids]
 
 
-def test_a_curators_working_pass_by_keyboard(papers, empty_db):
+def test_a_curators_working_pass_by_keyboard(papers, schema_db):
     url, paper = papers
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    sections_a = {r["id"] for r in empty_db.execute_query(
+    sections_a = {r["id"] for r in schema_db.execute_query(
         "MATCH (s:Section)<-[:HAS_SECTION]-(:Paper {id: $id}) RETURN s.id AS id", id=paper["a"]).records}
-    own_b = {r["id"] for r in empty_db.execute_query(
+    own_b = {r["id"] for r in schema_db.execute_query(
         "MATCH (p:Paper {id: $id}) MATCH (n) WHERE n.paper_sha256 = p.sha256 AND NOT n:Chunk RETURN n.id AS id",
         id=paper["b"]).records}
     assert sections_a and own_b
@@ -106,7 +106,7 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         browser.execute_script("document.activeElement.blur()")
         press("v")
         message("verify recorded")
-        assert statuses(empty_db, rows[:2]) == ["verified", "auto"]
+        assert statuses(schema_db, rows[:2]) == ["verified", "auto"]
         opened(rows[1])  # automatic advance
         assert browser.find_element(By.ID, "edit-json").get_attribute("value") == ""  # fields are per item
         assert browser.find_element(By.ID, "edit-box").get_attribute("open") is None
@@ -123,8 +123,8 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press(Keys.ENTER)
         message("reject recorded")
         assert not dialog.is_displayed()
-        assert statuses(empty_db, rows[:3]) == ["verified", "rejected", "auto"]
-        last = history.read(Graph(empty_db), limit=1)[0]
+        assert statuses(schema_db, rows[:3]) == ["verified", "rejected", "auto"]
+        last = history.read(Graph(schema_db), limit=1)[0]
         assert (last.action, last.element, last.actor, last.reason) == \
             ("reject", rows[1], "alice", "a running header, not content")
         opened(rows[2])
@@ -137,8 +137,8 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         opened(rows[1])
         press("j")
         opened(rows[2])
-        assert statuses(empty_db, rows[:4]) == ["verified", "rejected", "auto", "auto"]  # moving changes nothing
-        assert len(history.read(Graph(empty_db))) == 2
+        assert statuses(schema_db, rows[:4]) == ["verified", "rejected", "auto", "auto"]  # moving changes nothing
+        assert len(history.read(Graph(schema_db))) == 2
 
         # bulk: a click on one box, a shift-click on the next selects both; verify them through the operations
         boxes = {r.get_attribute("data-element"): r.find_element(By.CSS_SELECTOR, "input[type=checkbox]")
@@ -149,16 +149,16 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         shot("4-bulk-selection")
         browser.find_element(By.ID, "bulk-verify").click()
         message("verify recorded for 2 of 2 selected items")
-        assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "verified"]
-        assert [(e.action, e.element) for e in history.read(Graph(empty_db), limit=2)] == \
+        assert statuses(schema_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "verified"]
+        assert [(e.action, e.element) for e in history.read(Graph(schema_db), limit=2)] == \
             [("verify", rows[4]), ("verify", rows[3])]
         assert "3 verified, 1 rejected of" in browser.find_element(By.ID, "progress").text
 
         browser.execute_script("document.activeElement.blur()")
         press("u")
         message("undo recorded")
-        assert statuses(empty_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "auto"]
-        undo, undone = history.read(Graph(empty_db), limit=2)
+        assert statuses(schema_db, rows[:5]) == ["verified", "rejected", "auto", "verified", "auto"]
+        undo, undone = history.read(Graph(schema_db), limit=2)
         assert (undo.action, undo.element, undo.undoes) == ("undo", rows[4], undone.id)
         opened(rows[4])
         wait_on_page(browser, "the panel's status refreshed", lambda b: b.find_element(By.ID, "status").text == "auto")
@@ -172,21 +172,21 @@ def test_a_curators_working_pass_by_keyboard(papers, empty_db):
         press(Keys.ESCAPE)
         wait_on_page(browser, "the help closed", lambda b: not b.find_element(By.ID, "help-dialog").is_displayed())
 
-    actions = [e.action for e in reversed(history.read(Graph(empty_db)))]
+    actions = [e.action for e in reversed(history.read(Graph(schema_db)))]
     assert actions == ["verify", "reject", "verify", "verify", "undo"]
 
 
-def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
+def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db):
     """The old review queue (flagged nodes and edges, duplicates, unlinked figures) is the workbench's queue
     "needs attention": a flagged edge is listed there with its paper, leaves it when the paper filter names the
     other paper, opens in the item panel and is verified by key; another
     flagged edge gets another type the ontology allows between its ends, and u undoes that."""
     url, paper = papers
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    edge = empty_db.execute_query(
+    edge = schema_db.execute_query(
         "MATCH (p:Paper {id: $id}) MATCH (c:Chunk)-[r:MENTIONS]->(e) WHERE c.paper_sha256 = p.sha256 "
         "RETURN elementId(r) AS id, c.id + '|MENTIONS|' + e.id AS key ORDER BY key LIMIT 1", id=paper["a"]).records[0]
-    paper_edge = empty_db.execute_query(
+    paper_edge = schema_db.execute_query(
         "MATCH (p:Paper {id: $id})-[r]->(d:Dataset) RETURN elementId(r) AS id, type(r) AS type, d.id AS dataset "
         "ORDER BY d.id LIMIT 1", id=paper["a"]).records[0]
     for flag in (edge["id"], paper_edge["id"]):
@@ -196,13 +196,13 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
     other_type = {"USES": "EVALUATES_ON", "EVALUATES_ON": "USES"}[paper_edge["type"]]
 
     def types_between() -> dict[str, str]:
-        return {r["type"]: r["status"] for r in empty_db.execute_query(
+        return {r["type"]: r["status"] for r in schema_db.execute_query(
             "MATCH (:Paper {id: $p})-[r]->(:Dataset {id: $d}) RETURN type(r) AS type, r.verification_status AS status",
             p=paper["a"], d=paper_edge["dataset"]).records}
 
     def edge_status() -> str:
-        return empty_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN r.verification_status AS s",
-                                      id=edge["id"]).records[0]["s"]
+        return schema_db.execute_query("MATCH ()-[r]->() WHERE elementId(r) = $id RETURN r.verification_status AS s",
+                                       id=edge["id"]).records[0]["s"]
     assert edge_status() == "flagged"
     with headless_chromium() as browser:
         browser.evidence_dir = ARTIFACTS / "failure"
@@ -235,7 +235,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         ActionChains(browser).send_keys("v").perform()
         wait_on_page(browser, "verify recorded", lambda b: b.find_element(By.ID, "message").text == "verify recorded")
         assert edge_status() == "verified"
-        last = history.read(Graph(empty_db), limit=1)[0]
+        last = history.read(Graph(schema_db), limit=1)[0]
         assert (last.action, last.element, last.actor) == ("verify", edge["key"], "alice")
         wait_on_page(browser, "the edge out of the queue", lambda b: not b.find_elements(By.CSS_SELECTOR, selector))
 
@@ -249,7 +249,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         browser.find_element(By.ID, "save-retype").click()
         wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
         assert types_between() == {paper_edge["type"]: "rejected", other_type: "edited"}
-        assert history.read(Graph(empty_db), limit=1)[0].action == "retype"
+        assert history.read(Graph(schema_db), limit=1)[0].action == "retype"
         wait_on_page(browser, "the new edge open", lambda b: f"-[{other_type}]->" in
                      b.find_element(By.ID, "element-title").text)
         browser.execute_script("document.activeElement.blur()")
@@ -258,14 +258,14 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, empty_db):
         assert types_between() == {paper_edge["type"]: "flagged"}
 
 
-def test_an_entitys_evidence_side_by_side(papers, empty_db):
+def test_an_entitys_evidence_side_by_side(papers, schema_db):
     """An entity has no page of its own: its item shows each of its edges with the PDF crop beside the passage,
     the mention marked, and the provenance in words."""
     url, _ = papers
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    s2orc = empty_db.execute_query("MATCH (d:Dataset) WHERE toLower(d.name) = 's2orc' RETURN d.id AS id, "
-                                   "d.name AS name").records[0]
-    edges = {r["id"]: (r["type"], r["title"] + ": found by " + r["extractor"]) for r in empty_db.execute_query(
+    s2orc = schema_db.execute_query("MATCH (d:Dataset) WHERE toLower(d.name) = 's2orc' RETURN d.id AS id, "
+                                    "d.name AS name").records[0]
+    edges = {r["id"]: (r["type"], r["title"] + ": found by " + r["extractor"]) for r in schema_db.execute_query(
         "MATCH (:Dataset {id: $id})-[r]-() WHERE r.paper_sha256 IS NOT NULL AND size(r.source_chunk_ids) > 0 "
         "MATCH (p:Paper {sha256: r.paper_sha256}) "
         "RETURN elementId(r) AS id, type(r) AS type, p.title AS title, r.extractor AS extractor",
@@ -296,7 +296,7 @@ def test_an_entitys_evidence_side_by_side(papers, empty_db):
         browser.save_screenshot(str(ARTIFACTS / "11-entity-evidence-side-by-side.png"))
 
 
-def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
+def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, schema_db):
     """An entity of the wrong label (a Dataset that is really a Method): its label changed in the item panel (a
     new node, its edges moved, the old node rejected), found again in the history feed filtered by curator and
     operation, and undone there."""
@@ -304,7 +304,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     # an automatic entity whose every edge the ontology also allows at another entity label
     schema = get_schema()
-    rows = empty_db.execute_query(
+    rows = schema_db.execute_query(
         "MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) AND n.verification_status = 'auto' "
         "MATCH (n)-[r]-(m) WHERE type(r) IN $types "
         "RETURN [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id, n.name AS name, "
@@ -321,7 +321,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
     new_id = entity_id(new_label, name)
 
     def content_edges(node_id: str) -> list[tuple]:
-        return sorted((r["s"], r["type"], r["t"]) for r in empty_db.execute_query(
+        return sorted((r["s"], r["type"], r["t"]) for r in schema_db.execute_query(
             "MATCH (s)-[r]->(t) WHERE $id IN [s.id, t.id] AND type(r) <> 'WAS_REVISION_OF' "
             "RETURN s.id AS s, type(r) AS type, t.id AS t", id=node_id).records)
     edges_before = content_edges(old_id)
@@ -346,11 +346,11 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
         wait_on_page(browser, "the new node open", lambda b: b.find_element(By.ID, "element-title").text ==
                      f"{new_label} {new_id}")
         assert not browser.find_elements(By.CSS_SELECTOR, "#log li.error"), "a stale load reported a failure"
-        assert statuses(empty_db, [old_id, new_id]) == ["rejected", "edited"]
+        assert statuses(schema_db, [old_id, new_id]) == ["rejected", "edited"]
         assert content_edges(old_id) == []
         assert content_edges(new_id) == sorted(tuple(new_id if end == old_id else end for end in edge)
                                                for edge in edges_before)
-        [event] = history.read(Graph(empty_db), action="relabel")
+        [event] = history.read(Graph(schema_db), action="relabel")
         assert (event.actor, event.reason) == ("alice", "a model, not a corpus")
 
         browser.find_element(By.ID, "h-actor").send_keys("alice")
@@ -368,8 +368,8 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, empty_db):
         browser.save_screenshot(str(ARTIFACTS / "13-history-feed-filtered.png"))
         entry.find_element(By.TAG_NAME, "button").click()
         wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
-        assert statuses(empty_db, [old_id]) == ["auto"]
-        assert empty_db.execute_query("MATCH (n {id: $id}) RETURN count(n) AS n", id=new_id).records[0]["n"] == 0
+        assert statuses(schema_db, [old_id]) == ["auto"]
+        assert schema_db.execute_query("MATCH (n {id: $id}) RETURN count(n) AS n", id=new_id).records[0]["n"] == 0
         assert content_edges(old_id) == edges_before
         wait_on_page(browser, "the feed marks it undone", lambda b: "(undone)" in b.find_element(
             By.CSS_SELECTOR, f'#feed li[data-event="{event.id}"]').text)
