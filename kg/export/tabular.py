@@ -39,8 +39,9 @@ def latex(text: object) -> str:
 
 
 def verbatim(text: object) -> str:
-    """DOI, eprint and file fields are read verbatim: only braces and backslashes would break the entry."""
-    return re.sub(r"[{}\\]", "", str(text))
+    """DOI, eprint and file fields are read verbatim: only braces and backslashes would break the entry, and a
+    line break, which would let a line of the field begin like a new entry ('@misc{'), is folded to a space."""
+    return re.sub(r"[{}\\]", "", " ".join(str(text).split()))
 
 
 def cell(value: object) -> str:

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 import rdflib
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kg.export import json_graph, rdf
@@ -93,6 +93,7 @@ def test_latex_leaves_no_special_character_unescaped(title):
 
 @EXAMPLES
 @given(TEXT, TEXT)
+@example("", "\n@")  # a line of the DOI field beginning like a new entry
 def test_bibtex_entries_stay_balanced(title, doi):
     nodes = [replace(n, props={**n.props, "title": title, "doi": doi}) if n.id == "paper_a" else n for n in NODES]
     entries = to_bibtex(nodes, EDGES, SCHEMA).split("\n@")
