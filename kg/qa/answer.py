@@ -251,8 +251,8 @@ def _caption_terms(chunk: dict, start: int) -> frozenset[str]:
 
 
 def _match(term: str, present: frozenset[str]) -> float:
-    """1 for the term itself; 0.7 for a word of the same family (a shared prefix of 5 letters:
-    'dimensional'/'dimensionality')."""
+    """1 for the term itself; 0.7 for a word of the same family (_family: 'dimensional'/'dimensionality'). The
+    5-letter prefixes, cached per sentence, rule out most words before _family compares them."""
     if term in present:
         return 1.0
     if len(term) >= 5 and term[:5] in _prefixes(present) and _family(term, present):

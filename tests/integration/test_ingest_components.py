@@ -11,13 +11,14 @@ from extractors.semantic import EXTRACTOR as SEMANTIC_EXTRACTOR
 from tests.ingest_support import GENERATED, ingest_settings, run_ingest, value  # noqa: F401
 
 
+def _broken(*args, **kwargs):
+    raise RuntimeError("lexicon unreadable")
+
+
 @pytest.fixture
 def semantic_breaks(monkeypatch):
     """The semantic extractor raises on every paper (read when the in-process worker builds its components)."""
-    def broken(*args, **kwargs):
-        raise RuntimeError("lexicon unreadable")
-
-    monkeypatch.setattr(extractors.semantic.extract, "extract_semantics", broken)
+    monkeypatch.setattr(extractors.semantic.extract, "extract_semantics", _broken)
     return monkeypatch
 
 
@@ -58,10 +59,7 @@ def test_a_paper_in_the_graph_keeps_its_entities_when_the_component_fails_on_re_
     before = value(driver, entities)
     assert before > 0
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("lexicon unreadable")
-
-    monkeypatch.setattr(extractors.semantic.extract, "extract_semantics", broken)
+    monkeypatch.setattr(extractors.semantic.extract, "extract_semantics", _broken)
     report = run_ingest(ingest_settings, driver, GENERATED, force=True)
     assert report.count("failed") == 2
     assert all("semantic: RuntimeError: lexicon unreadable" in p.reason and "left as it was" in p.reason
