@@ -100,6 +100,7 @@ def entities(
     from extractors.pipeline import parse_pdf
     from extractors.semantic import nlp
     from extractors.semantic import tagger as mention_tagger
+    from extractors.semantic.canonical import entity_id
     from extractors.semantic.extract import extract_semantics
 
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
@@ -132,7 +133,7 @@ def entities(
             semantic_seconds += time.process_time() - middle
             predicted = _predicted(extraction.analysis.entities)
             found_tuples = _predicted_tuples(stem, doc)
-            concepts = len(extraction.names("Concept"))
+            concepts = len({entity_id("Concept", d.term) for d in extraction.annotations.definitions})
         scores = score_paper(gold_entities(g), predicted)
         papers[stem] = scores
         paper_gold = [t for t in gold_tuples if t.stem == stem]

@@ -161,13 +161,10 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
 
 def locator(doc: Document, placed: Sequence[Placed]):
     """offset -> (page, line box, chunk id) for offsets of Document.text."""
-    chunks = sorted(doc.chunks, key=lambda c: c.char_start)
-    chunk_starts = [c.char_start for c in chunks]
     line_starts = [p.start for p in placed]
 
     def locate(offset: int) -> tuple[int, BBox, str | None]:
-        k = bisect.bisect_right(chunk_starts, offset) - 1
-        chunk = chunks[k] if k >= 0 and offset < chunks[k].char_end else None
+        chunk = doc.chunk_at(offset, kind=None)
         i = bisect.bisect_right(line_starts, offset) - 1
         if i >= 0 and offset <= placed[i].end:
             return placed[i].line.page, placed[i].line.bbox, chunk.id if chunk else None

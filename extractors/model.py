@@ -8,10 +8,13 @@ same PDF always gives the same ids.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
+
+from extractors.layers import Layer
 
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, y grows downwards
 
@@ -30,6 +33,34 @@ def paper_id(sha256: str) -> str:
 class Box(BaseModel):
     page: int  # 1-based
     bbox: BBox
+
+
+class Element(BaseModel):
+    """What every element of the document answers: the boxes it is printed in and, where its text is part of
+    `Document.text`, its character span there. Code that asks where an element is uses these two and needs no
+    knowledge of how each kind stores its place (the fields stay each kind's own, in the order users read them)."""
+
+    def span(self) -> tuple[int, int] | None:
+        """[start, end) in Document.text; None for an element whose text is not part of it (a float's region)."""
+        return None
+
+    def places(self) -> list[Box]:
+        """The boxes it is printed in, in reading order."""
+        raise NotImplementedError
+
+
+class _Printed(Element):
+    """An element printed in one box (its `page` and `bbox` fields)."""
+
+    def places(self) -> list[Box]:
+        return [Box(page=self.page, bbox=self.bbox)]
+
+
+class _Spanned(Element):
+    """An element whose text is Document.text[char_start:char_end] (its `char_start` and `char_end` fields)."""
+
+    def span(self) -> tuple[int, int] | None:
+        return self.char_start, self.char_end
 
 
 # The page layout's records (spans, lines, pages) are plain slotted dataclasses, not pydantic models: a parse builds
@@ -100,7 +131,7 @@ class Metadata(BaseModel):
     venue: str | None = None
 
 
-class SummarySentence(BaseModel):
+class SummarySentence(_Printed, _Spanned):
     """One sentence of a section's extractive summary (extractors/summaries.py), where it was printed."""
 
     text: str  # exactly Document.text[char_start:char_end]
@@ -110,7 +141,7 @@ class SummarySentence(BaseModel):
     bbox: BBox  # the region of the section's text (its page and column) the sentence begins in
 
 
-class Section(BaseModel):
+class Section(_Spanned):
     id: str
     number: str | None
     title: str
@@ -128,8 +159,11 @@ class Section(BaseModel):
     summary: list[SummarySentence] = Field(default_factory=list)  # its most central sentences, in reading order
     text_source: str = "text_layer"  # "ocr": its heading was read by OCR from a page without a text layer
 
+    def places(self) -> list[Box]:
+        return [self.box]
 
-class Float(BaseModel):
+
+class Float(_Printed):
     """A captioned figure or table: the region (graphics + caption), not only the caption."""
 
     id: str
@@ -145,7 +179,7 @@ class Float(BaseModel):
     section_id: str | None = None
 
 
-class Equation(BaseModel):
+class Equation(_Printed):
     id: str
     label: str | None  # printed number, None for unnumbered display equations
     text: str
@@ -154,7 +188,7 @@ class Equation(BaseModel):
     section_id: str | None = None
 
 
-class Reference(BaseModel):
+class Reference(_Printed):
     id: str
     ordinal: int  # 1-based position in the bibliography
     marker: str | None = None  # "[12]", "12." or None for author-year styles
@@ -169,7 +203,7 @@ class Reference(BaseModel):
     bbox: BBox
 
 
-class Mention(BaseModel):
+class Mention(_Printed, _Spanned):
     """An in-text pointer: a citation marker or a cross-reference to a figure, table, equation or section."""
 
     kind: str  # "citation" | "figure" | "table" | "equation" | "section"
@@ -183,7 +217,7 @@ class Mention(BaseModel):
     chunk_id: str | None = None
 
 
-class Chunk(BaseModel):
+class Chunk(_Spanned):
     id: str
     kind: str  # "text" | "figure" | "table" | "equation"
     text: str
@@ -198,6 +232,16 @@ class Chunk(BaseModel):
     element_id: str | None = None  # the figure/table/equation a non-text chunk holds
     box_starts: list[int] = Field(default_factory=list)  # offset in `text` where each box's text begins
     text_source: str = "text_layer"  # "ocr": some of its text was read by OCR from a page without a text layer
+
+    def places(self) -> list[Box]:
+        return self.boxes
+
+    def box_at(self, offset: int) -> Box | None:
+        """The region (one page and column of the chunk) where the text at `offset` of Document.text is printed."""
+        if not self.boxes:
+            return None
+        at = max(0, bisect.bisect_right(self.box_starts, offset - self.char_start) - 1) if self.box_starts else 0
+        return self.boxes[min(at, len(self.boxes) - 1)]
 
 
 class Profile(BaseModel):
@@ -234,3 +278,42 @@ class Document(BaseModel):
     chunks: list[Chunk] = Field(default_factory=list)
     profile: Profile
     audit: Audit
+    _index: dict = PrivateAttr(default_factory=dict)  # lookups built on first use; a Document is not changed after
+
+    def _cached(self, key: str, build):
+        if key not in self._index:
+            self._index[key] = build()
+        return self._index[key]
+
+    def chunk(self, chunk_id: str) -> Chunk:
+        return self._cached("chunks", lambda: {c.id: c for c in self.chunks})[chunk_id]
+
+    def section(self, section_id: str) -> Section:
+        return self._cached("sections", lambda: {s.id: s for s in self.sections})[section_id]
+
+    def table(self, table_id: str) -> Float:
+        return self._cached("tables", lambda: {t.id: t for t in self.tables})[table_id]
+
+    def chunk_of(self, element_id: str) -> Chunk | None:
+        """The chunk that holds a figure, table or equation."""
+        return self._cached("holders", lambda: {c.element_id: c for c in self.chunks if c.element_id}).get(element_id)
+
+    def chunk_at(self, offset: int, kind: str | None = "text") -> Chunk | None:
+        """The chunk (of `kind`; None: of any kind) whose text holds `offset` of Document.text."""
+        layer = self._cached(f"chunks:{kind}", lambda: Layer(c for c in self.chunks if kind in (None, c.kind)))
+        return layer.at(offset)
+
+    def heading_chunk(self, section_id: str) -> Chunk | None:
+        """The chunk a section's heading is read with: the section's first chunk or, for a section with only
+        subsections, the first chunk of the next section that has one."""
+        def build() -> dict[str, Chunk]:
+            first: dict[str, Chunk] = {}
+            for c in self.chunks:
+                if c.section_id:
+                    first.setdefault(c.section_id, c)
+            out, following = {}, None
+            for s in sorted(self.sections, key=lambda s: s.ordinal, reverse=True):
+                following = first.get(s.id, following)
+                out[s.id] = following
+            return out
+        return self._cached("heading_chunks", build).get(section_id)

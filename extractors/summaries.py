@@ -15,7 +15,6 @@ lives in kg/, above this layer; TF-IDF needs nothing beyond the text.
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from collections import Counter
@@ -56,11 +55,8 @@ def _vector(counts: Counter[str], idf: dict[str, float]) -> dict[str, float]:
 
 def _place(chunk: Chunk, start: int) -> tuple[int, tuple[float, float, float, float]]:
     """The page and box (the chunk's region on that page and column) where the sentence at `start` begins."""
-    if not chunk.boxes:
-        return chunk.page_start, (0.0, 0.0, 0.0, 0.0)
-    at = max(0, bisect.bisect_right(chunk.box_starts, start - chunk.char_start) - 1) if chunk.box_starts else 0
-    box = chunk.boxes[min(at, len(chunk.boxes) - 1)]
-    return box.page, box.bbox
+    box = chunk.box_at(start)
+    return (box.page, box.bbox) if box else (chunk.page_start, (0.0, 0.0, 0.0, 0.0))
 
 
 def summarize_sections(sections: list[Section], chunks: list[Chunk],

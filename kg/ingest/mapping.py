@@ -8,7 +8,6 @@ across papers, so their id derives from the normalised name only.
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -57,12 +56,15 @@ def title_key(title: str | None) -> str | None:
 
 def provenance(sha256: str | None, *, boxes: Iterable[Box] = (), chunks: Iterable[str] = (),
                confidence: float = STRUCTURE_CONFIDENCE, extractor: str = EXTRACTOR) -> dict:
-    """The provenance properties every node and edge carries; `sha256` None for elements shared by papers."""
+    """The provenance properties every node and edge carries; `sha256` None for elements shared by papers.
+    Confidence is clamped to [0, 1] and rounded to 4 decimals: extractors compute it from products of scores,
+    whose last digits say nothing."""
     boxes = list(boxes)
     props = {"source_chunk_ids": list(dict.fromkeys(chunks)),
              "pages": sorted({b.page for b in boxes}),
              "bboxes": list(dict.fromkeys(format_bbox(b.page, b.bbox) for b in boxes)),
-             "confidence": confidence, "extractor": extractor, "verification_status": "auto"}
+             "confidence": round(min(max(confidence, 0.0), 1.0), 4), "extractor": extractor,
+             "verification_status": "auto"}
     if sha256:
         props["paper_sha256"] = sha256
     return props
@@ -175,19 +177,14 @@ def _summary(section: Section) -> dict:
 
 def _mention_edges(doc: Document) -> list[EdgeRecord]:
     """One MENTIONS edge per (chunk, target), with the boxes of every mention it stands for."""
-    text_chunks = sorted((c for c in doc.chunks if c.kind == "text"), key=lambda c: c.char_start)
-    starts = [c.char_start for c in text_chunks]
     grouped: dict[tuple[str, str, str], list[Box]] = {}
     for m in doc.mentions:
         label = _MENTION_TARGETS.get(m.kind)
         if label is None or m.target_id is None:
             continue
-        chunk_id = m.chunk_id
+        chunk_id = m.chunk_id or (chunk.id if (chunk := doc.chunk_at(m.char_start)) else None)
         if chunk_id is None:
-            i = bisect.bisect_right(starts, m.char_start) - 1
-            if i < 0 or m.char_start >= text_chunks[i].char_end:
-                continue
-            chunk_id = text_chunks[i].id
+            continue
         grouped.setdefault((chunk_id, label, m.target_id), []).append(Box(page=m.page, bbox=m.bbox))
     return [EdgeRecord("MENTIONS", "Chunk", chunk, label, target,
                        provenance(doc.sha256, boxes=boxes, chunks=[chunk]))

@@ -148,6 +148,7 @@ def components(schema: Schema, embedder: embeddings.Embedder | None, embedder_ve
     kg.ingest.components says which may fail alone, and why."""
     from extractors.pipeline import parse_pdf  # the worker's import, not the writer's
     from extractors.semantic.extract import extract_semantics
+    from kg.ingest.semantic_mapping import map_semantics
 
     def parse(state: PaperState) -> None:
         state.doc = parse_pdf(state.path, state.limits)
@@ -160,8 +161,8 @@ def components(schema: Schema, embedder: embeddings.Embedder | None, embedder_ve
         state.nodes, state.edges = map_document(state.doc, state.vectors)
 
     def semantic(state: PaperState) -> None:
-        found = extract_semantics(state.doc, mention_tagger)
-        state.nodes, state.edges = state.nodes + found.nodes, state.edges + found.edges
+        nodes, edges = map_semantics(state.doc, extract_semantics(state.doc, mention_tagger).annotations)
+        state.nodes, state.edges = state.nodes + nodes, state.edges + edges
 
     def tag_domains(state: PaperState) -> None:
         doc = state.doc

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from extractors.semantic.benchmark import TYPES, gold_entities, score_paper, total
 from extractors.semantic.canonical import normalize
 from extractors.semantic.extract import extract_semantics
+from kg.ingest.semantic_mapping import map_semantics
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, ingest_settings, run_ingest, value  # noqa: F401
 
 GOLD = Path(__file__).resolve().parents[3] / "shared" / "gold"
@@ -19,13 +21,18 @@ GOLD = Path(__file__).resolve().parents[3] / "shared" / "gold"
 
 @pytest.fixture(scope="module")
 def extracted(corpus_dir, parsed_corpus):
-    """Every gold paper, extracted."""
-    return {p.stem: (json.loads(p.read_text()), extract_semantics(parsed_corpus(corpus_dir / f"{p.stem}.pdf")))
+    """Every gold paper, extracted and mapped to records."""
+    return {p.stem: (json.loads(p.read_text()), _records(parsed_corpus(corpus_dir / f"{p.stem}.pdf")))
             for p in sorted(GOLD.glob("*.json"))}
 
 
+def _records(doc):
+    nodes, edges = map_semantics(doc, extract_semantics(doc).annotations)
+    return SimpleNamespace(nodes=nodes, edges=edges)
+
+
 def _names(extraction, label):
-    return {normalize(n) for n in extraction.names(label)} | {
+    return {normalize(n.props["name"]) for n in extraction.nodes if n.label == label} | {
         normalize(a) for n in extraction.nodes if n.label == label for a in n.props.get("aliases", [])}
 
 

@@ -12,6 +12,7 @@ from extractors.pipeline import parse_pdf
 from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import TableGrid, document_tables
 from extractors.semantic.results import split_row, table_experiment
+from kg.ingest.semantic_mapping import map_semantics
 from tests.pdf_factory import results_paper, write
 
 TABLES = [
@@ -89,8 +90,8 @@ def test_each_result_points_at_the_cell_its_value_is_printed_in(pdf):
     """The box holds the printed value's glyphs (as PyMuPDF finds them on the page), and no other Result's box
     overlaps it: a cell, not the table. The Result's edges carry the same box."""
     doc = parse_pdf(pdf)
-    extraction = extract_semantics(doc)
-    results = [n for n in extraction.nodes if n.label == "Result"]
+    nodes, edges = map_semantics(doc, extract_semantics(doc).annotations)
+    results = [n for n in nodes if n.label == "Result"]
     assert len(results) == 8 + 8 + 6  # tables 1-3 above
     tables = {t.page: t.bbox for t in doc.tables}
     boxes = []
@@ -102,7 +103,7 @@ def test_each_result_points_at_the_cell_its_value_is_printed_in(pdf):
             hits = opened[page - 1].search_for(node.props["value_text"])
             assert any(_inside(hit, box) for hit in hits), (node.props["value_text"], box)
             assert box[3] - box[1] < 14 and box != tables[page]  # one row high (rows are 14 pt apart)
-            assert all(e.props["bboxes"] == [stored] for e in extraction.edges if e.source_id == node.id)
+            assert all(e.props["bboxes"] == [stored] for e in edges if e.source_id == node.id)
             boxes.append(box)
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
@@ -124,7 +125,7 @@ def test_split_row(cells, label, values):
 
 def test_rows_whose_count_differs_are_not_guessed_at():
     grid = TableGrid("t", "5", "Results on the test set.", (("Model", "P", "R"), ("A", "1.0", "2.0"),
-                                                                 ("B", "3.0"), ("C", "4.0", "5.0")), 1, "", None)
+                                                                 ("B", "3.0"), ("C", "4.0", "5.0")), 1, None)
     experiment = table_experiment(grid)
     assert experiment is not None
     assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
@@ -136,7 +137,7 @@ def test_a_value_points_at_the_cell_its_words_are_in_when_cells_hold_several_or_
     is the cell(s) its own words are in."""
     boxes = ((0.0, 0.0, 10.0, 5.0), (20.0, 0.0, 30.0, 5.0), (40.0, 0.0, 50.0, 5.0))
     grid = TableGrid("t", "6", "Results on the test set.", (("Model", "P", "R"), ("GrobidCRF 40.6", "38.3", "±", "0.2"),
-                                                                 ("CRF", "41.0", "39.9")), 1, "", None,
+                                                                 ("CRF", "41.0", "39.9")), 1, None,
                      (boxes, ((0.0, 10.0, 15.0, 15.0), (20.0, 10.0, 30.0, 15.0), (31.0, 10.0, 33.0, 15.0),
                               (34.0, 10.0, 40.0, 15.0)), tuple((x0, 20.0, x1, 25.0) for x0, _, x1, _ in boxes)))
     experiment = table_experiment(grid)

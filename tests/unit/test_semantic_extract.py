@@ -1,8 +1,10 @@
-"""extract_semantics on a hand-built Document: entities, results, links, provenance, and the schema accepts it."""
+"""extract_semantics and the mapper on a hand-built Document: annotations point at the words they were read from;
+the records they make hold entities, results, links, provenance, and the schema accepts them."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from types import SimpleNamespace
 
 import pytest
 
@@ -11,6 +13,7 @@ from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id
 from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import document_passages
+from kg.ingest.semantic_mapping import map_semantics
 from kg.ingest.validation import validate_batch
 from kg.ingest.write import stamp
 from ontology.loader import get_schema
@@ -52,8 +55,24 @@ def _document() -> Document:
 
 
 @pytest.fixture(scope="module")
-def extraction():
-    return extract_semantics(_document())
+def annotations():
+    return extract_semantics(_document()).annotations
+
+
+@pytest.fixture(scope="module")
+def extraction(annotations):
+    nodes, edges = map_semantics(_document(), annotations)
+    return SimpleNamespace(nodes=nodes, edges=edges)
+
+
+def test_annotations_point_at_the_words_they_were_read_from(annotations):
+    doc = _document()
+    graphrank = next(e for e in annotations.entities if e.entity.name == "GraphRank")
+    assert graphrank.mentions and {doc.text[m.char_start:m.char_end] for m in graphrank.mentions} == {"GraphRank"}
+    assert all(doc.chunk_at(m.char_start).id == m.element_id for m in graphrank.mentions)
+    definition = next(d for d in annotations.definitions if d.term == "citation context")
+    sentence = definition.sentence
+    assert doc.text[sentence.char_start:sentence.char_end].startswith("We define citation context")
 
 
 def _edges(extraction, type_):

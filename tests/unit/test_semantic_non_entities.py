@@ -100,12 +100,13 @@ def test_a_papers_people_venues_and_organisations_never_become_entities(tmp_path
     task: only the reference list, the byline and language tell them apart from GraphRank and PageRank."""
     pdf = write(tmp_path, "p.pdf", entities_paper("GraphRank: Ranking Citations", PARAGRAPHS, REFERENCES,
                                                   ("Alice Smith and Bob Jones", "Google Research, Mountain View")))
-    extraction = extract_semantics(parse_pdf(pdf))
-    methods, tasks = set(extraction.names("Method")), set(extraction.names("Task"))
+    found = extract_semantics(parse_pdf(pdf)).annotations.entities
+    methods, tasks, datasets = ({e.entity.name for e in found if e.entity.label == label}
+                                for label in ("Method", "Task", "Dataset"))
     assert {"GraphRank", "PageRank"} <= methods
     assert not methods & {"Liu", "NeurIPS", "Neural Information Processing Systems", "Google", "URLs"}
     assert "citation recommendation" in tasks and not tasks & {"error analysis", "detailed analysis"}
-    assert "CiteBench" in extraction.names("Dataset")
+    assert "CiteBench" in datasets
 
 
 def test_people_organisations_and_identifiers_by_their_form():
