@@ -26,6 +26,7 @@ class Layer(Generic[E]):
         placed = sorted(((s, e) for e in elements if (s := e.span()) is not None), key=lambda p: p[0][0])
         self._spans = [s for s, _ in placed]
         self._starts = [s[0] for s in self._spans]
+        self._ends = [s[1] for s in self._spans]  # in order too, as the spans do not overlap
         self.elements: list[E] = [e for _, e in placed]
 
     def at(self, offset: int) -> E | None:
@@ -35,5 +36,4 @@ class Layer(Generic[E]):
 
     def overlapping(self, start: int, end: int) -> list[E]:
         """The elements sharing at least one character with [start, end)."""
-        stop = bisect.bisect_left(self._starts, end)
-        return [e for (s, t), e in zip(self._spans[:stop], self.elements[:stop]) if t > start and s < end]
+        return self.elements[bisect.bisect_right(self._ends, start):bisect.bisect_left(self._starts, end)]

@@ -11,14 +11,11 @@ not searched.
 
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
-from collections.abc import Sequence
 
 from rapidfuzz import fuzz
 
-from extractors.body import Placed
 from extractors.model import BBox, Document, Mention, Reference
 
 NUM = r"\d{1,3}"
@@ -159,34 +156,28 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
     return out
 
 
-def locator(doc: Document, placed: Sequence[Placed]):
-    """offset -> (page, line box, chunk id) for offsets of Document.text."""
-    line_starts = [p.start for p in placed]
-
-    def locate(offset: int) -> tuple[int, BBox, str | None]:
-        chunk = doc.chunk_at(offset, kind=None)
-        i = bisect.bisect_right(line_starts, offset) - 1
-        if i >= 0 and offset <= placed[i].end:
-            return placed[i].line.page, placed[i].line.bbox, chunk.id if chunk else None
-        if chunk and chunk.boxes:
-            return chunk.boxes[0].page, chunk.boxes[0].bbox, chunk.id
-        return 1, (0.0, 0.0, 0.0, 0.0), chunk.id if chunk else None
-
-    return locate
+def _locate(doc: Document, offset: int) -> tuple[int, BBox, str | None]:
+    """(page, box, chunk id) of an offset of Document.text: its line's box, else its chunk's first region."""
+    chunk = doc.chunk_at(offset, kind=None)
+    line = doc.line_at(offset)
+    if line is not None:
+        return line.page, line.bbox, chunk.id if chunk else None
+    if chunk and chunk.boxes:
+        return chunk.boxes[0].page, chunk.boxes[0].bbox, chunk.id
+    return 1, (0.0, 0.0, 0.0, 0.0), chunk.id if chunk else None
 
 
-def find_mentions(doc: Document, placed: Sequence[Placed] = ()) -> list[Mention]:
-    """Citations and cross-references in reading order. `placed` (the body lines with their spans
-    in Document.text) gives each mention its line's box; without it the chunk's first box is used."""
+def find_mentions(doc: Document) -> list[Mention]:
+    """Citations and cross-references in reading order, each with the box of the line it is printed on (the
+    chunk's first region for text outside the body's lines)."""
     skip = skipped_spans(doc)
-    locate = locator(doc, placed)
     found = [(s, e, t, "citation", label, ref.id if ref else None) for s, e, t, label, ref in citations(doc)]
     found += cross_references(doc)
     out = []
     for start, end, text, kind, label, target in sorted(found, key=lambda f: f[0]):
         if any(a <= start < b for a, b in skip):
             continue
-        page, bbox, chunk_id = locate(start)
+        page, bbox, chunk_id = _locate(doc, start)
         out.append(Mention(kind=kind, text=text, target_label=label, target_id=target, page=page, bbox=bbox,
                            char_start=start, char_end=end, chunk_id=chunk_id))
     return out

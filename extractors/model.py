@@ -244,6 +244,15 @@ class Chunk(_Spanned):
         return self.boxes[min(at, len(self.boxes) - 1)]
 
 
+class TextLine(_Printed, _Spanned):
+    """A printed line of the body and its text in Document.text: what gives words their box."""
+
+    char_start: int
+    char_end: int
+    page: int
+    bbox: BBox
+
+
 class Profile(BaseModel):
     text_kind: str  # "native" | "scanned" | "mixed"
     chars_per_page: float
@@ -276,6 +285,7 @@ class Document(BaseModel):
     references: list[Reference] = Field(default_factory=list)
     mentions: list[Mention] = Field(default_factory=list)
     chunks: list[Chunk] = Field(default_factory=list)
+    lines: list[TextLine] = Field(default_factory=list)  # the body's lines in reading order
     profile: Profile
     audit: Audit
     _index: dict = PrivateAttr(default_factory=dict)  # lookups built on first use; a Document is not changed after
@@ -302,6 +312,15 @@ class Document(BaseModel):
         """The chunk (of `kind`; None: of any kind) whose text holds `offset` of Document.text."""
         layer = self._cached(f"chunks:{kind}", lambda: Layer(c for c in self.chunks if kind in (None, c.kind)))
         return layer.at(offset)
+
+    def line_at(self, offset: int) -> TextLine | None:
+        """The body line whose text holds `offset` of Document.text."""
+        return self._cached("lines", lambda: Layer(self.lines)).at(offset)
+
+    def boxes_of(self, start: int, end: int) -> list[Box]:
+        """Where the text [start, end) of Document.text is printed: the box of each body line it runs over (text
+        outside the body's lines, such as a caption's, has none: its chunk's region stands for it)."""
+        return [line.places()[0] for line in self._cached("lines", lambda: Layer(self.lines)).overlapping(start, end)]
 
     def heading_chunk(self, section_id: str) -> Chunk | None:
         """The chunk a section's heading is read with: the section's first chunk or, for a section with only

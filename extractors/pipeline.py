@@ -16,7 +16,7 @@ from extractors.metadata import extract_metadata
 from extractors.ocr import ENGINE, OcrOutcome, ocr_missing_text
 from extractors.equations import find_equations
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section
+from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section, TextLine
 from extractors.mupdf import pymupdf
 from extractors.references import parse_references, unheaded_list
 from extractors.section_kinds import assign_kinds
@@ -153,8 +153,10 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
                   page_warnings=ocr.warnings(limits.max_ocr_pages))
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
-                        references=references, chunks=chunks, profile=prof, audit=audit)
+                        references=references, chunks=chunks, profile=prof, audit=audit,
+                        lines=[TextLine(char_start=p.start, char_end=p.end, page=p.line.page, bbox=p.line.bbox)
+                               for p in placed])
     with timer("mentions"):
-        document.mentions = find_mentions(document, placed)
+        document.mentions = find_mentions(document)
     document.audit.seconds_per_stage = timer.seconds
     return document

@@ -39,28 +39,28 @@ class _Records:
         self.edges: list[EdgeRecord] = []
         self._node_ids: set[tuple[str, str]] = set()
 
-    def place(self, anchor: Anchor) -> tuple[str | None, int, Box | None]:
-        """The chunk, page and box an anchor stands for: a chunk's first page and region, a heading's box (read
-        with the first chunk of its section), the title's box, a table's region (its chunk)."""
+    def place(self, anchor: Anchor) -> tuple[str | None, list[Box]]:
+        """The chunk and the boxes an anchor stands for: the lines its words are printed on (the chunk's first
+        region for a whole chunk, or words outside the body's lines, such as a caption's), a heading's box (read
+        with the first chunk of its section), a table's region (and its chunk), the title's box."""
         doc = self.doc
         if anchor.kind == "chunk":
             chunk = doc.chunk(anchor.element_id)
-            return chunk.id, chunk.page_start, chunk.boxes[0] if chunk.boxes else None
+            words = doc.boxes_of(anchor.char_start, anchor.char_end) if anchor.char_start is not None else []
+            return chunk.id, words or chunk.boxes[:1]
         if anchor.kind == "heading":
-            heading, box = doc.heading_chunk(anchor.element_id), doc.section(anchor.element_id).box
-            return heading.id if heading else None, box.page, box
+            heading = doc.heading_chunk(anchor.element_id)
+            return heading.id if heading else None, [doc.section(anchor.element_id).box]
         if anchor.kind == "cells":
             table, chunk = doc.table(anchor.element_id), doc.chunk_of(anchor.element_id)
-            return chunk.id if chunk else None, table.page, Box(page=table.page, bbox=table.bbox)
-        box = doc.metadata.title_box
-        return None, box.page if box else 1, box
+            return chunk.id if chunk else None, [Box(page=table.page, bbox=table.bbox)]
+        return None, [doc.metadata.title_box] if doc.metadata.title_box else []
 
     def evidence(self, anchors: Iterable[Anchor], confidence: float, extractor: str) -> dict:
         """Provenance of a record resting on `anchors`: their chunks, pages and boxes, this paper's hash."""
         places = [self.place(a) for a in dict.fromkeys(anchors)]
-        props = provenance(self.doc.sha256, boxes=[b for _, _, b in places if b],
-                           chunks=[c for c, _, _ in places if c], confidence=confidence, extractor=extractor)
-        return props | {"pages": sorted({p for _, p, _ in places})}
+        return provenance(self.doc.sha256, boxes=[b for _, boxes in places for b in boxes],
+                          chunks=[c for c, _ in places if c], confidence=confidence, extractor=extractor)
 
     def node(self, label: str, id_: str, props: dict) -> None:
         if (label, id_) not in self._node_ids:
@@ -93,7 +93,7 @@ def map_semantics(doc: Document, annotations: Annotations) -> tuple[list[NodeRec
         for chunk, spans in by_chunk.items():
             confidence = min(1.0, e.confidence * (0.8 + 0.05 * len(spans)))
             out.edge("MENTIONS", ("Chunk", chunk), target, {
-                **out.evidence(spans[:1], confidence, e.extractor),
+                **out.evidence(spans, confidence, e.extractor),
                 "char_starts": [m.char_start for m in spans], "char_ends": [m.char_end for m in spans]})
     for d in annotations.definitions:
         concept = entity_id("Concept", d.term)

@@ -6,7 +6,7 @@ import pytest
 
 from extractors.layers import Layer
 from extractors.model import (Audit, Box, Chunk, Document, Element, Equation, Float, Mention, Metadata, Profile,
-                              Reference, Section, SummarySentence)
+                              Reference, Section, SummarySentence, TextLine)
 
 SHA = "b" * 64
 
@@ -50,6 +50,10 @@ def test_a_layer_finds_the_element_holding_an_offset_and_nothing_in_a_gap():
     assert [(p.start, p.end) for p in layer.elements] == [(0, 5), (10, 20), (20, 30)]
     assert layer.at(0).start == 0 and layer.at(19).start == 10 and layer.at(20).start == 20
     assert layer.at(5) is None and layer.at(7) is None and layer.at(30) is None and layer.at(-1) is None
+    assert [p.start for p in layer.overlapping(4, 11)] == [0, 10]
+    assert [p.start for p in layer.overlapping(5, 10)] == []  # the gap
+    assert [p.start for p in layer.overlapping(19, 21)] == [10, 20]
+    assert [p.start for p in layer.overlapping(-5, 100)] == [0, 10, 20]
 
 
 def test_the_document_finds_chunks_by_offset_and_kind(doc):
@@ -63,6 +67,18 @@ def test_a_heading_is_read_with_the_first_chunk_of_its_section_or_of_the_next_on
     assert doc.heading_chunk("s1").id == "c1"
     assert doc.heading_chunk("s2").id == "c2"  # its subsection's
     assert doc.heading_chunk("s3") is None
+
+
+def test_text_is_printed_on_the_lines_it_runs_over():
+    lines = [TextLine(char_start=0, char_end=10, page=1, bbox=(0, 0, 90, 9)),
+             TextLine(char_start=11, char_end=20, page=1, bbox=(0, 10, 90, 19)),
+             TextLine(char_start=21, char_end=30, page=2, bbox=(0, 0, 90, 9))]
+    doc = Document(sha256=SHA, file_name="d.pdf", page_count=2, text="x" * 30, metadata=Metadata(), lines=lines,
+                   profile=Profile(text_kind="native", chars_per_page=100, columns=1), audit=Audit(sha256=SHA, page_count=2))
+    assert doc.boxes_of(5, 15) == [Box(page=1, bbox=(0, 0, 90, 9)), Box(page=1, bbox=(0, 10, 90, 19))]
+    assert doc.boxes_of(25, 26) == [Box(page=2, bbox=(0, 0, 90, 9))]
+    assert doc.boxes_of(10, 11) == []  # the break between two lines
+    assert doc.line_at(12).bbox == (0, 10, 90, 19) and doc.line_at(30) is None
 
 
 def test_a_chunk_says_which_of_its_regions_prints_an_offset(doc):

@@ -1,6 +1,6 @@
-from extractors.body import Placed
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Chunk, Document, Equation, Float, Line, Metadata, Profile, Reference, Section
+from extractors.model import (Audit, Chunk, Document, Equation, Float, Metadata, Profile, Reference, Section,
+                              TextLine)
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import floats_paper, write
 
@@ -72,11 +72,12 @@ def test_author_year_citations_resolve_by_surname_year_and_suffix():
         ("(Chen, 2019b; van der Berg, 2018; Nobody, 2001)", None)]
 
 
-def test_line_box_from_placed_lines():
+def test_a_mention_has_the_box_of_its_line():
     text = "First line here.\n\nSee Figure 1 now."
-    line = Line(text="See Figure 1 now.", page=2, bbox=(50, 60, 200, 70), size=10, font="Times")
-    placed = [Placed(line, 1, 18, 35, 1)]
-    mention = find_mentions(document(text, []), placed)[0]
+    doc = document(text, []).model_copy(update={"lines": [
+        TextLine(char_start=0, char_end=16, page=1, bbox=(50, 40, 200, 50)),
+        TextLine(char_start=18, char_end=35, page=2, bbox=(50, 60, 200, 70))]})
+    mention = find_mentions(doc)[0]
     assert (mention.text, mention.page, mention.bbox, mention.char_start) == ("Figure 1", 2, (50, 60, 200, 70), 22)
 
 

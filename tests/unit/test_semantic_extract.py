@@ -8,7 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from extractors.model import Audit, Box, Chunk, Document, Float, Metadata, Profile, Section
+from extractors.bbox import format_bbox
+from extractors.model import Audit, Box, Chunk, Document, Float, Metadata, Profile, Section, TextLine
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id
 from extractors.semantic.extract import extract_semantics
@@ -30,10 +31,13 @@ TABLE = "Table 1: Results on CiteBench."
 
 def _document() -> Document:
     parts = [("Introduction", INTRO), ("Method", METHOD), ("Experiment", EXPERIMENT)]
-    text, sections, chunks = "", [], []
+    text, sections, chunks, lines = "", [], [], []
     for n, (kind, body) in enumerate(parts, start=1):
         start = len(text)
         text += body + "\n\n"
+        for k, (a, b) in enumerate(_line_spans(body)):  # a line per sentence, each a box of its own
+            lines.append(TextLine(char_start=start + a, char_end=start + b, page=1,
+                                  bbox=(50, 100 * n + 14 + 12 * k, 300, 100 * n + 24 + 12 * k)))
         sections.append(Section(id=f"sec{n}", number=str(n), title=kind, level=1, parent_id=None, ordinal=n, kind=kind,
                                 page_start=1, page_end=1, box=Box(page=1, bbox=(50, 100 * n, 300, 100 * n + 12)),
                                 char_start=start, char_end=start + len(body)))
@@ -50,8 +54,18 @@ def _document() -> Document:
                         char_end=start + len(TABLE), content_hash="h4", element_id="tab1"))
     return Document(sha256=SHA, file_name="t.pdf", page_count=2, text=text,
                     metadata=Metadata(title="GraphRank: ranking citations"), sections=sections, tables=[table],
-                    chunks=chunks, profile=Profile(text_kind="native", chars_per_page=1000, columns=1),
+                    chunks=chunks, lines=lines, profile=Profile(text_kind="native", chars_per_page=1000, columns=1),
                     audit=Audit(sha256=SHA, page_count=2))
+
+
+def _line_spans(body: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    while start < len(body):
+        end = body.find(". ", start)
+        end = len(body) if end < 0 else end + 1
+        spans.append((start, end))
+        start = end + 1
+    return spans
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +87,18 @@ def test_annotations_point_at_the_words_they_were_read_from(annotations):
     definition = next(d for d in annotations.definitions if d.term == "citation context")
     sentence = definition.sentence
     assert doc.text[sentence.char_start:sentence.char_end].startswith("We define citation context")
+
+
+def test_a_mention_edge_has_the_boxes_of_the_lines_its_words_are_printed_on(extraction):
+    """Not the chunk's region: each mention's own line (the fixture prints one sentence per line)."""
+    doc = _document()
+    [edge] = [e for e in extraction.edges if e.type == "MENTIONS" and e.source_id == "chunk3"
+              and e.target_id == entity_id("Dataset", "CiteBench")]
+    expected = [format_bbox(line.page, line.bbox) for line in doc.lines
+                if any(line.char_start <= s < line.char_end for s in edge.props["char_starts"])]
+    assert len(edge.props["char_starts"]) == 2 and len(expected) == 2  # two sentences name it
+    assert edge.props["bboxes"] == expected
+    assert format_bbox(1, doc.chunk("chunk3").boxes[0].bbox) not in edge.props["bboxes"]
 
 
 def _edges(extraction, type_):
