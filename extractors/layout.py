@@ -15,7 +15,7 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
-from extractors.text import normalize
+from extractors.text import plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -100,7 +100,7 @@ def _without_repeats(lines: list[Line]) -> list[Line]:
 def _line(raw: dict, page: int, block: int) -> Line | None:
     spans: list[Span] = []
     for s in raw["spans"]:
-        text = normalize(s["text"])
+        text = plain_text(s["text"])
         if not text.strip():
             continue
         font = s["font"]
@@ -159,7 +159,7 @@ def join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
-    return " ".join((out if out.isascii() else normalize(out)).split())
+    return " ".join((out if out.isascii() else plain_text(out)).split())
 
 
 def _union(boxes: list[BBox]) -> BBox:

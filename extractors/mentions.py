@@ -43,20 +43,21 @@ _RUN_START = r"(?!(?<=\s)\s)"
 INITIAL = re.compile(r"^(?:[A-Z]\.?){1,3}$|^(?:[A-Z]\.-?)+[A-Z]?\.?$")
 
 
-def normalize(name: str) -> str:
+def folded(name: str) -> str:
+    """Accents dropped and lower case: how a cited surname is compared with a bibliography entry."""
     return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).lower()
 
 
 def surname_tokens(author: str) -> list[str]:
     """Name tokens that are not initials: 'C. Auer' -> ['auer'], 'van den Beek M' -> ['van', 'den', 'beek']."""
-    return [normalize(t.strip(".,")) for t in author.split() if not INITIAL.match(t.strip(","))]
+    return [folded(t.strip(".,")) for t in author.split() if not INITIAL.match(t.strip(","))]
 
 
 def matches_author(name: str, ref: Reference) -> bool:
     if not ref.authors:
-        return normalize(name.split()[-1]) in normalize(ref.raw[:80])
+        return folded(name.split()[-1]) in folded(ref.raw[:80])
     tokens = surname_tokens(ref.authors[0])
-    target = normalize(name).split()
+    target = folded(name).split()
     return bool(tokens) and (target[-1] in tokens or fuzz.ratio(target[-1], tokens[-1]) >= 85
                              or fuzz.ratio(" ".join(target), " ".join(tokens)) >= 85)
 

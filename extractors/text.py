@@ -50,7 +50,7 @@ def _attach_accent(m: re.Match) -> str:
     return m.group(0)
 
 
-def normalize(text: str) -> str:
+def plain_text(text: str) -> str:
     """Ligatures, full-width forms, loose accents and odd spaces to plain text; math
     super/subscripts kept."""
     if text.isascii():

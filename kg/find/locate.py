@@ -16,7 +16,7 @@ from kg.qa.answer import locate_in_chunk
 from kg.qa.graph import GraphReader
 from kg.qa.intents import ELEMENT_NOUNS
 from kg.qa.retrieval import keyword_query
-from kg.qa.text import normalize, sentences, squash, terms
+from kg.qa.text import searchable, sentences, squash, terms
 from ontology.loader import Schema
 
 _ELEMENT = re.compile(r"^\s*(figure|fig\.?|table|tab\.?|section|sec\.?|equation|eq\.?)\s*([A-Z]?\d+(?:\.\d+)*[a-z]?)\s*$",
@@ -113,7 +113,7 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
     query = keyword_query(text)
     if not query:
         return []
-    phrase = normalize(squash(text))
+    phrase = searchable(squash(text))
     quoted = lucene_phrase(phrase) if " " in phrase else ""
     lucene = f"{quoted}^3 OR {query}" if quoted else query
     rows = reader.chunks(q.FULLTEXT_CHUNKS, index=reader.index("fulltext", "Chunk", "text"),
@@ -123,7 +123,7 @@ def _phrases(reader: GraphReader, text: str, sha: str | None) -> list[Location]:
     for chunk in rows:
         start, snippet = _best_span(chunk["text"], text)
         page, box = locate_in_chunk(chunk, start)
-        exact = phrase in normalize(squash(chunk["text"]))
+        exact = phrase in searchable(squash(chunk["text"]))
         out.append(Location(chunk.get("paper_sha256"), None, page, box, chunk.get("section"), snippet,
                             (1.0 if exact else 0.0) + chunk["score"] / top * 0.9, "text", chunk["id"]))
     return out

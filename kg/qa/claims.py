@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.qa.text import normalize, terms
+from kg.qa.text import searchable, terms
 
 MAX_CLAIM = 500  # characters: a claim is one sentence; longer text is refused rather than searched
 
@@ -110,7 +110,7 @@ def same_kind(claimed: Quantity, stated: Quantity) -> bool:
 
 def percentage_context(text: str) -> bool:
     """A claim about a metric reported as a percentage or a share of 1 (F1, accuracy, ...), or printed with %."""
-    words = set(re.findall(r"[\w@\-]+", normalize(text)))
+    words = set(re.findall(r"[\w@\-]+", searchable(text)))
     return bool(words & _PERCENT_METRICS) or "%" in text or "percent" in words
 
 

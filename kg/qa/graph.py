@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from kg.curation.hidden import without_rejected
 from kg.db.graph import Graph
 from kg.errors import NotFoundError
-from kg.qa.text import normalize
+from kg.qa.text import searchable
 from kg.read.fulltext import lucene_query
 from kg.read.queries import PAPER_CHUNKS, PaperDirectory, PaperMatch, edge_dict, index_name, node_dict
 from ontology.loader import Schema
@@ -282,12 +282,12 @@ class GraphReader:
         if not query:
             return []
         index = self.index("fulltext", (labels or self.entity_labels() or ["Method"])[0], "name")
-        wanted = normalize(name)
+        wanted = searchable(name)
         out = []
         for r in self.run(ENTITY_NAMES, index=index, q=query, labels=labels or self.entity_labels()):
             node = r["e"]
             names = [node.get("name") or "", *(node.get("aliases") or [])]
-            best = max(fuzz.ratio(wanted, normalize(n)) for n in names)
+            best = max(fuzz.ratio(wanted, searchable(n)) for n in names)
             if best >= threshold:
                 out.append({**node_dict(node), "match": best})
         return sorted(out, key=lambda n: -n["match"])

@@ -14,7 +14,7 @@ from kg.read.fulltext import lucene_query
 from kg.qa import graph as q
 from kg.qa.analysis import abbreviation_forms, search_words
 from kg.qa.graph import GraphReader
-from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, normalize, tokens
+from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, searchable, tokens
 from kg.settings import Settings
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion
@@ -53,7 +53,7 @@ def named_in(question: str, candidates: list[dict]) -> list[dict]:
     """The candidate entities whose name or an alias occurs in the question as whole words."""
     text = f" {' '.join(tokens(question))} "
     return [{**e, "labels": sorted(e["labels"])} for e in candidates
-            if any(n and len(normalize(n)) > 1 and f" {' '.join(tokens(n))} " in text
+            if any(n and len(searchable(n)) > 1 and f" {' '.join(tokens(n))} " in text
                    for n in [e["properties"].get("name") or "", *(e["properties"].get("aliases") or [])])]
 
 
@@ -152,6 +152,6 @@ def keep_lexical_winner(items: list[dict], winner: dict | None, top: int = LIST_
 
 def definitional(text: str, term: str) -> bool:
     """A sentence that reads as a definition of `term` ('X is ...', 'X refers to', 'we define X as')."""
-    t = re.escape(normalize(term))
+    t = re.escape(searchable(term))
     return bool(re.search(rf"\b{t}\b[^.]{{0,40}}\b(is|are|refers to|denotes|stands for|means|is defined as)\b|"
-                          rf"\bdefine[sd]?\b[^.]{{0,20}}\b{t}\b", normalize(text)))
+                          rf"\bdefine[sd]?\b[^.]{{0,20}}\b{t}\b", searchable(text)))

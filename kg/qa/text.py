@@ -28,7 +28,7 @@ _PARAGRAPH = re.compile(r"(?:(?!\n\s*\n).)+", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
-def normalize(text: str) -> str:
+def searchable(text: str) -> str:
     """NFKC, lower case, hyphenation at line ends undone."""
     return unicodedata.normalize("NFKC", text).replace("-\n", "").lower()
 
@@ -53,7 +53,7 @@ def stem(word: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Lower-case word and number tokens ('7,918', '0.959', '81.1m', '8x' stay whole)."""
-    return [t.rstrip(".,") for t in _TOKEN.findall(normalize(text))]
+    return [t.rstrip(".,") for t in _TOKEN.findall(searchable(text))]
 
 
 def terms(text: str) -> list[str]:

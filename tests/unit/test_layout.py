@@ -2,7 +2,7 @@ import pymupdf
 import pytest
 
 from extractors.layout import read_layout
-from extractors.text import join_lines, normalize
+from extractors.text import join_lines, plain_text
 from tests.pdf_factory import BOLD, HEIGHT, WIDTH, letter_paper, one_column_paper, two_column_paper
 
 
@@ -72,8 +72,8 @@ def test_graphics_boxes():
 
 
 def test_normalize_expands_ligatures_and_keeps_superscripts():
-    assert normalize("e\ufb03cient \ufb01eld\u00a0x\u00b2") == "efficient field x\u00b2"
-    assert normalize("soft\u00adhyphen") == "softhyphen"
+    assert plain_text("e\ufb03cient \ufb01eld\u00a0x\u00b2") == "efficient field x\u00b2"
+    assert plain_text("soft\u00adhyphen") == "softhyphen"
 
 
 def test_join_lines_dehyphenates_only_word_breaks():
@@ -83,8 +83,8 @@ def test_join_lines_dehyphenates_only_word_breaks():
 
 
 def test_loose_tex_accents_join_their_letters():
-    assert normalize("Pierre-Franc\u00b8ois Gr\u00b4egory J\u02dbedrzej") == "Pierre-François Grégory Jędrzej"
-    assert normalize("authors\u00b4 roles") == "authors\u00b4 roles"  # an acute used as an apostrophe
+    assert plain_text("Pierre-Franc\u00b8ois Gr\u00b4egory J\u02dbedrzej") == "Pierre-François Grégory Jędrzej"
+    assert plain_text("authors\u00b4 roles") == "authors\u00b4 roles"  # an acute used as an apostrophe
 
 
 def test_columns_set_in_two_types_are_read_as_two_columns():
