@@ -19,10 +19,15 @@ from extractors.layers import Layer
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, y grows downwards
 
 
+def hashed_id(prefix: str, *parts: object) -> str:
+    """`<prefix>_<20 hex>` from the SHA-256 of the parts: every id of the graph is made here, so the same parts
+    always give the same id."""
+    return f"{prefix}_{hashlib.sha256(chr(0x1f).join(map(str, parts)).encode()).hexdigest()[:20]}"
+
+
 def element_id(kind: str, paper_sha256: str, *parts: object) -> str:
-    """Deterministic id: `<kind>_<20 hex>` from the paper hash and the element's position/content."""
-    digest = hashlib.sha256("\x1f".join([kind, paper_sha256, *map(str, parts)]).encode()).hexdigest()
-    return f"{kind}_{digest[:20]}"
+    """A document element's id, from the paper hash and the element's position/content."""
+    return hashed_id(kind, kind, paper_sha256, *parts)
 
 
 def paper_id(sha256: str) -> str:

@@ -3,13 +3,14 @@ decision whether two names are one entity (merge), maybe one (SAME_AS candidate 
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
 from enum import StrEnum
 
 from rapidfuzz import fuzz, process
+
+from extractors.model import hashed_id
 
 _PUNCT = re.compile(r"[^\w\s]")
 _DIGITS = re.compile(r"\d+")
@@ -40,8 +41,7 @@ def match_key(text: str) -> str:
 def entity_id(label: str, name: str) -> str:
     """Deterministic id from the label and the name's match key only (never the paper), so the same
     dataset named in two papers lands on one node."""
-    digest = hashlib.sha256(f"{label}\x1f{match_key(name)}".encode()).hexdigest()
-    return f"{label.lower()}_{digest[:20]}"
+    return hashed_id(label.lower(), label, match_key(name))
 
 
 def identity(a: str, b: str, aliases: dict[str, str] | None = None) -> Identity:

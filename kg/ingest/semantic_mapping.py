@@ -10,12 +10,11 @@ re-ingesting one paper leaves it as the other papers made it; what this paper sa
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 from extractors.annotations import Anchor, Annotations, EntityRef, ExperimentAnnotation
 from extractors.bbox import format_bbox
-from extractors.model import Box, Document, paper_id
+from extractors.model import Box, Document, hashed_id, paper_id
 from extractors.semantic import EXTRACTOR
 from extractors.semantic.canonical import entity_id
 from extractors.semantic.lexicons import known_aliases
@@ -24,10 +23,6 @@ from kg.ingest.mapping import provenance
 from ontology.records import EdgeRecord, NodeRecord
 
 _PAPER_EDGE = {DATASET: "EVALUATES_ON", METRIC: "MEASURES", TASK: "ADDRESSES"}
-
-
-def _hashed(kind: str, *parts: object) -> str:
-    return f"{kind}_" + hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()[:20]
 
 
 class _Records:
@@ -115,7 +110,7 @@ def map_semantics(doc: Document, annotations: Annotations) -> tuple[list[NodeRec
 def _experiment(out: _Records, paper: tuple[str, str], x: ExperimentAnnotation) -> None:
     """A result table's Experiment, what it measures and evaluates on, and a Result per value with its cell's box."""
     sha, table = out.doc.sha256, out.doc.table(x.table_id)
-    experiment = ("Experiment", _hashed("experiment", sha, x.table_id))
+    experiment = ("Experiment", hashed_id("experiment", sha, x.table_id))
     evidence = out.evidence(x.table, x.confidence, x.extractor)
     out.node(*experiment, {"name": f"Table {x.table_label}", "description": x.caption, **evidence})
     out.edge("HAS_EXPERIMENT", paper, experiment, evidence)
@@ -125,7 +120,7 @@ def _experiment(out: _Records, paper: tuple[str, str], x: ExperimentAnnotation) 
     for dataset in datasets:
         out.edge("EVALUATES_ON", experiment, dataset, evidence)
     for r in x.results:
-        result = ("Result", _hashed("result", sha, x.table_id, r.row, r.col))
+        result = ("Result", hashed_id("result", sha, x.table_id, r.row, r.col))
         at = {**evidence, "pages": [table.page], "bboxes": [format_bbox(table.page, r.cell_box)]} if r.cell_box else evidence
         out.node(*result, {"value_text": r.value_text, **at, **({"value": r.value} if r.value is not None else {})})
         method = (METHOD, entity_id(METHOD, r.method)) if r.method else None
