@@ -1,12 +1,13 @@
 """Domain tagging (issue 30): hand-written paragraphs of each field rank that field first, with the project's own
 embedder and with keywords alone; the matched phrases are the ones in the text; a paper is tagged from its prose
-and each section from its own; a broken seeds file is a clear error; the bench's table of MANIFEST notes is fixed."""
+and each section from its own; a broken seeds file is a clear error; the bench's table of MANIFEST notes is fixed,
+and it scores the corpus papers outside the gold apart from the gold ones."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.domains import agreement, expected_domain
+from bench.domains import NOT_GOLD, WHOLE_CORPUS, agreement, corpus_groups, expected_domain
 from extractors.domains import MIN_WORDS, Passage, Seeds, SeedsError, Tagger
 from kg.embeddings import load_embedder
 
@@ -149,6 +150,12 @@ def test_agreement_counts_papers_with_an_expected_domain_only():
                        {"a": "nlp", "b": "biomedicine", "c": "nlp", "d": None})
     assert (result.agree, result.papers) == (1, 3)
 
+
+def test_the_corpus_groups_are_the_papers_outside_the_gold_and_the_whole_corpus():
+    groups = corpus_groups(["gold_b", "gold_a"], ["paper_2", "gold_a", "paper_1", "gold_b", "paper_1"])
+    assert groups == {NOT_GOLD: ["paper_1", "paper_2"], WHOLE_CORPUS: ["gold_a", "gold_b", "paper_1", "paper_2"]}
+    # a gold paper is in the whole corpus even when the folder listing misses it, never outside the gold
+    assert corpus_groups(["gold_a"], ["paper_1"]) == {NOT_GOLD: ["paper_1"], WHOLE_CORPUS: ["gold_a", "paper_1"]}
 
 def test_kg_domains_seeds_prints_the_file_in_effect(tmp_path, monkeypatch):
     from typer.testing import CliRunner
