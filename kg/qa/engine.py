@@ -12,7 +12,8 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
-from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, spells_otherwise, task_object
+from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
+                         spells_otherwise, task_object, written_as_initialism)
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -183,12 +184,15 @@ def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None
 
 def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
-    each with the chunks its edges came from, and every paper whose own text (outside related work and
+    each with the chunks its edges came from when those passages name the entity (an edge read off a passage that
+    does not is a misreading: 'map' taken for MAP), and every paper whose own text (outside related work and
     references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
-    title or abstract): the semantic extractor keeps a paper's salient entities only, so a dataset a paper trains
-    on in one paragraph and evaluates on in another can lack its edge. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
-    its initialism). When neither finds a paper, the papers whose text names it at all. A paper scope does not
-    narrow the list: the question asks across papers."""
+    title or abstract; for "which papers mention X", one passage): the semantic extractor keeps a paper's salient
+    entities only, so a dataset a paper trains on in one paragraph and evaluates on in another can lack its edge.
+    A paper naming it in one passage only is not listed as using it: such a mention is an example, a remark or a
+    citation as often as a use. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
+    its initialism, its spelling variants). A paper scope does not narrow the list: the question asks across
+    papers."""
     name = intent.names[0]
     if intent.relations == ("CITES",):
         records = reader.run(q.PAPERS_CITING, name=name, limit=PAPERS_LISTED)
@@ -202,31 +206,35 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     searched: list[NameForm] = []
     for form in forms:
         entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
-                    and not (form.short and spells_otherwise(_names(e), form.text, long))]
+                    and not (form.short and (spells_otherwise(_names(e), form.text, long)
+                                             or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]
         found = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
                            skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED) if entities else []
         for r in found:
             paper = _listed(reader, r["p"], r["rels"], r["entities"])
+            names = [n for x in r["entities"] for n in [x.get("name"), *(x.get("aliases") or [])]]
+            if paper["evidence"] and not any(names_entity(e["text"], names) for e in paper["evidence"]):
+                continue  # the passages the edge was read from do not name the entity: a misread ('map' as MAP)
             if paper["paper_id"] not in typed and not _other_meaning(paper, form, long):
                 typed[paper["paper_id"]] = paper
                 records.append(r)
         # the text names the entity by the name asked and by every other name the graph knows it by, when the
         # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
         # extraction' is close to 'open information extraction' and another task)
-        searched += [form, *(NameForm(n) for e in entities if e["match"] >= 100
+        searched += [form, *(NameForm(n, short=is_initialism(n)) for e in entities if e["match"] >= 100
                              for n in _names(e) if n)]
     mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
     records += found_by_text
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
     addresses = intent.relations == ("ADDRESSES",)
+    # a paper that names a thing in one passage mentions it, and uses it no more often than not
+    needed = 1 if intent.relations == ("MENTIONS",) else MIN_MENTIONS
     papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
-                                 and len(p["evidence"]) >= MIN_MENTIONS and (pid in framing or not addresses))]
+                                 and len(p["evidence"]) >= needed and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
         papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]
         records += [r for r in found_by_text if r["p"]["id"] in {p["paper_id"] for p in papers}]
-    if not papers:
-        papers = list(mentioned.values())
     papers = [{**p, "evidence": p["evidence"][:EVIDENCE_PER_PAPER]} for p in papers]
     if not papers:
         return None
@@ -270,7 +278,10 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
         unique.setdefault(form.text.lower(), form)
     for form in unique.values():
         for paper, record in _papers_mentioning(reader, form.text):
-            if _other_meaning(paper, form, long):
+            if form.short:  # the full-text index ignores case: 'MAP' finds 'map'
+                paper = {**paper, "evidence": [e for e in paper["evidence"]
+                                               if written_as_initialism(e["text"], form.text)]}
+            if not paper["evidence"] or _other_meaning(paper, form, long):
                 continue
             if _names_in_front(record["p"], form.text):
                 framing.add(paper["paper_id"])

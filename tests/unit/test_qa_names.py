@@ -2,7 +2,8 @@
 
 import pytest
 
-from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, spells_otherwise, task_object
+from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
+                         spellings, spells_otherwise, task_object, written_as_initialism)
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -13,7 +14,9 @@ from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_f
     ("latent Dirichlet allocation", ["latent Dirichlet allocation", "LDA"]),
     ("conditional random field model", ["conditional random field model", "conditional random field", "CRF"]),
     ("TextRunner", ["TextRunner"]),
-    ("entity linking", ["entity linking"]),  # two words: no initialism
+    ("entity linking", ["entity linking", "entity linker"]),  # two words: no initialism
+    ("hidden Markov models", ["hidden Markov models", "hidden Markov", "HMMs", "HMM"]),  # the kind noun's initial
+    ("Gibbs sampling", ["Gibbs sampling", "Gibbs sampler"]),
 ])
 def test_a_name_goes_by_itself_its_bare_name_and_its_initialism(name, forms):
     assert [f.text for f in name_forms(name)] == forms
@@ -65,3 +68,38 @@ def test_an_entity_whose_names_leave_out_words_of_the_name_asked_is_a_wider_thin
 ])
 def test_a_task_named_by_its_object_and_process_is_stated_by_its_object(task, obj):
     assert task_object(task) == obj
+
+
+@pytest.mark.parametrize("name, variants", [
+    ("Kendall's tau", ["Kendall's τ", "Kendall tau", "Kendall\u2019s tau"]),
+    ("Cohen\u2019s kappa", ["Cohen\u2019s κ", "Cohen kappa", "Cohen's kappa"]),
+    ("ACE 2005", ["ACE2005"]),
+    ("CoNLL 2009 shared task", ["CoNLL2009 shared task"]),
+    ("semantic role labeling", ["semantic role labeler"]),
+    ("Penn Treebank", []),
+    ("parsing", []),  # one word: the agent noun names a tool, not the process
+])
+def test_a_name_is_also_written_with_the_conventions_of_its_spelling(name, variants):
+    assert spellings(name) == variants
+
+
+def test_an_initialism_is_found_only_where_written_in_capitals():
+    assert written_as_initialism("We report MAP and nDCG.", "MAP")
+    assert written_as_initialism("a higher mAP score", "MAP")
+    assert written_as_initialism("two HMMs", "HMM")
+    assert not written_as_initialism("the occlusion map and the disparity map", "MAP")
+    assert not written_as_initialism("a hadoop Map/Reduce cluster", "MAP")
+    assert not written_as_initialism("the MAPLE system", "MAP")
+
+
+def test_a_name_of_one_word_with_two_capitals_is_sought_as_an_initialism():
+    assert is_initialism("MAP") and is_initialism("SVMs") and is_initialism("TextRunner")
+    assert not is_initialism("Europarl") and not is_initialism("Penn Treebank") and not is_initialism("ACE2005")
+
+
+def test_a_passage_names_an_entity_by_a_name_or_an_alias_written_as_such():
+    names = ["mean average precision", "MAP"]
+    assert names_entity("We evaluate performance using MAP and nDCG.", names)
+    assert names_entity("Mean Average Precision with a 0.75 IOU threshold", names)
+    assert not names_entity("the ground truth disparity, occlusion map, and discontinuity map", names)
+    assert names_entity("trained on sections 02-21 of the Penn treebanks", ["Penn Treebank"])
