@@ -13,7 +13,7 @@ from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
-                         spells_otherwise, task_object, written_as_initialism)
+                         spells_otherwise, states_use, task_object, written_as_initialism)
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -230,7 +230,8 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     # a paper that names a thing in one passage mentions it, and uses it no more often than not
     needed = 1 if intent.relations == ("MENTIONS",) else MIN_MENTIONS
     papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
-                                 and len(p["evidence"]) >= needed and (pid in framing or not addresses))]
+                                 and (len(p["evidence"]) >= needed or _says_it_uses(p, searched))
+                                 and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
         papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]
@@ -290,6 +291,12 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
                                  if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
             records.append(record)
     return mentioned, framing, records
+
+
+def _says_it_uses(paper: dict, forms: list[NameForm]) -> bool:
+    """Whether a passage of a paper's evidence says the paper does something with the entity by one of its names
+    (kg.qa.names.states_use)."""
+    return any(states_use(item["text"], form.text, form.short) for item in paper["evidence"] for form in forms)
 
 
 def _names_in_front(paper, name: str) -> bool:

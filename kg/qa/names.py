@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.qa.text import abbreviations, tokens
+from kg.qa.text import abbreviations, sentences, tokens
 
 # Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
 _KIND_NOUN = re.compile(r"\s+(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?|models?|methods?|"
@@ -99,6 +99,29 @@ def names_entity(text: str, names: list[str | None]) -> bool:
             if written_as_initialism(text, name):
                 return True
         elif f" {' '.join(w.removesuffix('s') for w in tokens(name))} " in f" {words} ":
+            return True
+    return False
+
+
+# What a sentence says a paper does with a thing it names: it trains, evaluates, uses, runs, obtains, reports.
+_USE_VERB = re.compile(r"\b(?:we|our|us)\b|\b(?:train|evaluat|tested|use[sd]?\b|using|appl(?:y|ies|ied|ying)\b|employ|adopt|obtain|"
+                       r"achiev|comput|measur|report|run|ran\b|buil|tun)", re.I)
+# What makes a sentence name a thing as one example of many, others' work or a plan.
+_ASIDE = re.compile(r"\b(?:such as|for example|for instance|like|has been|have been|were proposed|was proposed|plan|"
+                    r"will|future)\b|\be\.g\.|\bet al\.", re.I)
+
+
+def states_use(text: str, name: str, short: bool = False) -> bool:
+    """Whether a sentence of `text` that names `name` says the paper does something with it: a first-person or
+    use verb ('we trained on', 'trained on sections 02-21 of the Penn Treebank', 'we obtain an AUC of 0.71'), and
+    nothing marking an aside (an example of many, others' work, a plan). A paper that names a thing in one
+    passage only is listed as using it when that passage says so."""
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        named = written_as_initialism(sentence, name) if short else \
+            f" {' '.join(tokens(name))} " in f" {' '.join(tokens(sentence))} "
+        rest = re.sub(re.escape(name), " ", sentence, flags=re.I)  # 'parsing' of 'semantic parsing' is no verb
+        if named and _USE_VERB.search(rest) and not _ASIDE.search(sentence):
             return True
     return False
 

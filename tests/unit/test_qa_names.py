@@ -3,7 +3,7 @@
 import pytest
 
 from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
-                         spellings, spells_otherwise, task_object, written_as_initialism)
+                         spellings, spells_otherwise, states_use, task_object, written_as_initialism)
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -103,3 +103,28 @@ def test_a_passage_names_an_entity_by_a_name_or_an_alias_written_as_such():
     assert names_entity("Mean Average Precision with a 0.75 IOU threshold", names)
     assert not names_entity("the ground truth disparity, occlusion map, and discontinuity map", names)
     assert names_entity("trained on sections 02-21 of the Penn treebanks", ["Penn Treebank"])
+
+
+@pytest.mark.parametrize("text, name, short", [
+    ("Sentences were parsed by Collins' model 2 (Bikel, 2004) (trained on sections 02-21 of the WSJ Penn Treebank) "
+     "to generate an initial parse tree.", "Penn Treebank", False),
+    ("We plot the ROC curve in Figure 1. We obtain a significant AUC of 0.71.", "AUC", True),
+    ("The classifier is a linear SVM trained on bag-of-words features.", "SVM", True),
+])
+def test_a_passage_saying_what_the_paper_does_with_a_thing_states_its_use(text, name, short):
+    assert states_use(text, name, short)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Most research on named entity recognition reports results on datasets such as CoNLL-2003 and ACE 2005.",
+     "ACE 2005"),  # one example of many
+    ("BM25 is a TF-IDF variant introduced in TREC-3 (Robertson et al., 1992).", "TREC"),  # others' work
+    ("We also plan to evaluate document-level models (e.g., latent Dirichlet allocation).",
+     "latent Dirichlet allocation"),  # a plan
+    ("For the applications of syntactic and semantic parsing, the parsing time is very important.",
+     "semantic parsing"),  # 'parsing' of the name is no verb, 'applications' no use
+    ("Hidden Markov models and stochastic grammars are variants studied within machine learning.",
+     "hidden Markov models"),  # no verb of use
+])
+def test_a_passage_naming_a_thing_aside_does_not_state_its_use(text, name):
+    assert not states_use(text, name)
