@@ -15,7 +15,8 @@ vector machines" the papers that write "SVMs".
 - Spelling variants: a Greek letter's name is also written as the letter ("Kendall's tau": "Kendall's τ"); a
   possessive also without its "'s" ("Kendall tau") and with a typographic apostrophe; a number after a name also
   joined to it ("ACE 2005": "ACE2005"); a method named by its process (-ing) also by its agent noun ("Gibbs
-  sampling": "Gibbs sampler").
+  sampling": "Gibbs sampler"); a modelling task by its models ("topic modeling": "topic models"); American and
+  British spellings of word endings.
 
 Pure functions on strings: nothing here knows a paper or a field.
 """
@@ -65,10 +66,17 @@ _POSSESSIVE = re.compile(r"(\w)['\u2019]s\b")
 _NUMBER_AFTER = re.compile(r"\b([A-Za-z]+) (\d+)\b")
 
 
+# American and British spellings of the endings of scientific words, each way.
+_SPELLINGS = {"modeling": "modelling", "modelling": "modeling", "labeling": "labelling", "labelling": "labeling",
+              "ization": "isation", "isation": "ization"}
+_OTHER_SPELLING = re.compile(r"(?:modell?ing|labell?ing|i[sz]ation)$", re.I)
+
+
 def spellings(name: str) -> list[str]:
     """Other ways papers write `name` (without the name itself): a Greek letter's name as the letter, a
     possessive without its 's and with the other apostrophe, a number joined to the word before it, a last word
-    in -ing (a process) as its agent noun in -er. Several at once are not combined: each variant changes one
+    in -ing (a process) as its agent noun in -er, 'X modeling' as 'X models' (what the task makes), American
+    and British spellings ('modeling', 'modelling'). Several at once are not combined: each variant changes one
     convention."""
     out = []
     words = name.split()
@@ -81,6 +89,11 @@ def spellings(name: str) -> list[str]:
         out.append(_NUMBER_AFTER.sub(r"\1\2", name))
     if len(words) >= 2 and words[-1].lower().endswith("ing") and len(words[-1]) > 5:
         out.append(" ".join([*words[:-1], words[-1][:-3] + "er"]))
+    if len(words) >= 2 and re.fullmatch(r"model(?:l)?ing", words[-1], re.I):  # the task of making X models
+        out.append(" ".join([*words[:-1], "models"]))
+    other = " ".join(_OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], w) for w in words)
+    if other != name:
+        out.append(other)
     return [v for v in dict.fromkeys(out) if v != name]
 
 

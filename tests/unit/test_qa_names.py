@@ -75,7 +75,10 @@ def test_a_task_named_by_its_object_and_process_is_stated_by_its_object(task, ob
     ("Cohen\u2019s kappa", ["Cohen\u2019s κ", "Cohen kappa", "Cohen's kappa"]),
     ("ACE 2005", ["ACE2005"]),
     ("CoNLL 2009 shared task", ["CoNLL2009 shared task"]),
-    ("semantic role labeling", ["semantic role labeler"]),
+    ("semantic role labeling", ["semantic role labeler", "semantic role labelling"]),
+    ("topic modeling", ["topic modeler", "topic models", "topic modelling"]),  # the task of making topic models
+    ("text summarisation", ["text summarization"]),
+    ("advertising", []),  # only the endings whose two spellings are one word
     ("Penn Treebank", []),
     ("parsing", []),  # one word: the agent noun names a tool, not the process
 ])
