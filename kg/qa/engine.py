@@ -3,6 +3,7 @@ everything else (and an intent whose Cypher finds nothing) by hybrid retrieval a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -189,8 +190,9 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
     title or abstract; for "which papers mention X", one passage): the semantic extractor keeps a paper's salient
     entities only, so a dataset a paper trains on in one paragraph and evaluates on in another can lack its edge.
-    A paper naming it in one passage only is not listed as using it: such a mention is an example, a remark or a
-    citation as often as a use. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
+    A paper naming it in one passage only is listed when that passage says the paper uses it (kg.qa.names.
+    states_use): such a mention is an example, a remark or a citation as often as a use. A task edge read only
+    from the introduction or related work needs the task stated in the title or abstract. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
     its initialism, its spelling variants). A paper scope does not narrow the list: the question asks across
     papers."""
     name = intent.names[0]
@@ -229,7 +231,10 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     addresses = intent.relations == ("ADDRESSES",)
     # a paper that names a thing in one passage mentions it, and uses it no more often than not
     needed = 1 if intent.relations == ("MENTIONS",) else MIN_MENTIONS
-    papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
+    stated = framing | {r["p"]["id"] for r in records if "rels" in r.keys()
+                        and any(_names_in_front(r["p"], form.text) for form in searched)}
+    papers = [*(p for pid, p in typed.items() if not addresses or pid in stated or _read_in_body(p)),
+              *(p for pid, p in mentioned.items() if pid not in typed
                                  and (len(p["evidence"]) >= needed or _says_it_uses(p, searched))
                                  and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
@@ -252,6 +257,8 @@ MIN_MENTIONS = EVIDENCE_PER_PAPER
 # What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it, and
 # what it proposes.
 _USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
+# Sections where a paper names the problems around its own.
+_AROUND_OWN_WORK = r"\b(introduction|related work|previous work|prior work|background)\b"
 # Sections whose mentions of a name say nothing about what the paper itself does.
 _NOT_OWN_WORK = r"(?s).*\b(related work|previous work|prior work|background|references|bibliography|future work)\b.*"
 
@@ -291,6 +298,13 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
                                  if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
             records.append(record)
     return mentioned, framing, records
+
+
+def _read_in_body(paper: dict) -> bool:
+    """Whether a passage a paper's typed edge was read from lies outside its introduction and related work: there a
+    paper names the problems around its own (neighbouring tasks, what others' methods do), so an ADDRESSES edge
+    read only there lists the paper when its title or abstract states the task."""
+    return any(not re.search(_AROUND_OWN_WORK, (item.get("section") or "").lower()) for item in paper["evidence"])
 
 
 def _says_it_uses(paper: dict, forms: list[NameForm]) -> bool:
