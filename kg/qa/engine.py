@@ -14,7 +14,8 @@ from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
-                         spells_otherwise, states_use, task_object, written_as_initialism)
+                         only_as_example, spells_otherwise, states_use, task_object,
+                         written_as_initialism)
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -187,7 +188,8 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
     each with the chunks its edges came from when those passages name the entity (an edge read off a passage that
     does not is a misreading: 'map' taken for MAP), and every paper whose own text (outside related work and
-    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
+    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more, not counting passages
+    that name it only as one example of a list (for a task, also in its
     title or abstract; for "which papers mention X", one passage): the semantic extractor keeps a paper's salient
     entities only, so a dataset a paper trains on in one paragraph and evaluates on in another can lack its edge.
     A paper naming it in one passage only is listed when that passage says the paper uses it (kg.qa.names.
@@ -235,7 +237,7 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
                         and any(_names_in_front(r["p"], form.text) for form in searched)}
     papers = [*(p for pid, p in typed.items() if not addresses or pid in stated or _read_in_body(p)),
               *(p for pid, p in mentioned.items() if pid not in typed
-                                 and (len(p["evidence"]) >= needed or _says_it_uses(p, searched))
+                                 and (_own_passages(p, searched) >= needed or _says_it_uses(p, searched))
                                  and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
@@ -305,6 +307,14 @@ def _read_in_body(paper: dict) -> bool:
     paper names the problems around its own (neighbouring tasks, what others' methods do), so an ADDRESSES edge
     read only there lists the paper when its title or abstract states the task."""
     return any(not re.search(_AROUND_OWN_WORK, (item.get("section") or "").lower()) for item in paper["evidence"])
+
+
+def _own_passages(paper: dict, forms: list[NameForm]) -> int:
+    """How many passages of a paper's evidence name the entity other than as one example of a list ('models such
+    as ELMo, BERT and RoBERTa': kg.qa.names.only_as_example), which says what a thing is like, not that the
+    paper uses it."""
+    return sum(not any(only_as_example(item["text"], form.text, form.short) for form in forms)
+               for item in paper["evidence"])
 
 
 def _says_it_uses(paper: dict, forms: list[NameForm]) -> bool:

@@ -124,17 +124,54 @@ _ASIDE = re.compile(r"\b(?:such as|for example|for instance|like|has been|have b
                     r"will|future)\b|\be\.g\.|\bet al\.", re.I)
 
 
+# What opens a list of examples: 'models such as ELMo, BERT and RoBERTa'.
+_EXAMPLES = re.compile(r"\b(?:such as|for example|for instance|including|like)\b,?|\be\.g\.,?", re.I)
+_LIST_END = re.compile(r"[.;:)\]]|\b(?:whose|which|that|where|who)\b", re.I)
+MAX_ITEM_WORDS = 5  # longer than a name: the list has ended
+
+
+def _naming(text: str, name: str, short: bool) -> list[str]:
+    """The sentences of `text` that name `name` (an initialism in capitals)."""
+    out = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        if written_as_initialism(sentence, name) if short else \
+                f" {' '.join(tokens(name))} " in f" {' '.join(tokens(sentence))} ":
+            out.append(sentence)
+    return out
+
+
+def _in_example_list(sentence: str, name: str, short: bool) -> bool:
+    """Whether `sentence` names `name` as an item of a list of examples ('such as ELMo, BERT, RoBERTa, and
+    others'): the items after the opening words are names (a few words each, separated by commas, 'and', 'or'),
+    and one of them is the name."""
+    for opening in _EXAMPLES.finditer(sentence):
+        listed = _LIST_END.split(sentence[opening.end():], maxsplit=1)[0]
+        for item in re.split(r",|\band\b|\bor\b", listed):
+            item = item.strip(" \"'\u201c\u201d")
+            if len(item.split()) > MAX_ITEM_WORDS:
+                break
+            if written_as_initialism(item, name) if short else \
+                    f" {' '.join(tokens(name))} " in f" {' '.join(tokens(item))} ":
+                return True
+    return False
+
+
+def only_as_example(text: str, name: str, short: bool = False) -> bool:
+    """Whether every sentence of `text` that names `name` names it as one example of a list: such a passage says
+    what the thing is like, not that the paper uses it. False when no sentence names it."""
+    found = _naming(text, name, short)
+    return bool(found) and all(_in_example_list(s, name, short) for s in found)
+
+
 def states_use(text: str, name: str, short: bool = False) -> bool:
     """Whether a sentence of `text` that names `name` says the paper does something with it: a first-person or
     use verb ('we trained on', 'trained on sections 02-21 of the Penn Treebank', 'we obtain an AUC of 0.71'), and
     nothing marking an aside (an example of many, others' work, a plan). A paper that names a thing in one
     passage only is listed as using it when that passage says so."""
-    for start, end in sentences(text):
-        sentence = text[start:end]
-        named = written_as_initialism(sentence, name) if short else \
-            f" {' '.join(tokens(name))} " in f" {' '.join(tokens(sentence))} "
+    for sentence in _naming(text, name, short):
         rest = re.sub(re.escape(name), " ", sentence, flags=re.I)  # 'parsing' of 'semantic parsing' is no verb
-        if named and _USE_VERB.search(rest) and not _ASIDE.search(sentence):
+        if _USE_VERB.search(rest) and not _ASIDE.search(sentence):
             return True
     return False
 

@@ -1,7 +1,7 @@
 """Rules of the cross-paper answer (kg.qa.engine._papers_with) on a paper's evidence, without a graph: where an
 edge was read and what a lone passage says."""
 
-from kg.qa.engine import _read_in_body, _says_it_uses
+from kg.qa.engine import _own_passages, _read_in_body, _says_it_uses
 from kg.qa.names import NameForm
 
 
@@ -21,3 +21,10 @@ def test_a_lone_passage_lists_its_paper_when_it_says_what_the_paper_does_with_th
     assert _says_it_uses(_paper(("Method", "We classify each sentence with a linear SVM.")), forms)
     assert not _says_it_uses(_paper(("Method", "Kernels such as those of SVM solvers are fast.")), forms)
     assert not _says_it_uses(_paper(("Method", "The svm module of the toolkit is unused here.")), forms)
+
+
+def test_a_passage_naming_a_thing_only_as_an_example_does_not_count_as_a_mention():
+    forms = [NameForm("RoBERTa")]
+    listed = "It can pretrain language models such as ELMo, BERT, RoBERTa and others."
+    assert _own_passages(_paper(("Appendix", listed), ("Results", "RoBERTa reaches 83.2 F1.")), forms) == 1
+    assert _own_passages(_paper(("Appendix", listed)), forms) == 0

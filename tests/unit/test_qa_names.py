@@ -3,7 +3,8 @@
 import pytest
 
 from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
-                         spellings, spells_otherwise, states_use, task_object, written_as_initialism)
+                         only_as_example, spellings, spells_otherwise, states_use, task_object,
+                         written_as_initialism)
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -131,3 +132,18 @@ def test_a_passage_saying_what_the_paper_does_with_a_thing_states_its_use(text, 
 ])
 def test_a_passage_naming_a_thing_aside_does_not_state_its_use(text, name):
     assert not states_use(text, name)
+
+
+@pytest.mark.parametrize("text, name, short, example", [
+    ("S2ORC is large enough to pretrain language models such as ELMo, BERT, RoBERTa, GPT2, and others, whose "
+     "training data sizes are given in Table 9.", "RoBERTa", False, True),
+    ("Mentions are linked in archives such as the ACL Anthology and CiteSeerX, or in graphs.", "CiteSeerX", False,
+     True),
+    ("Kernels (e.g., SVMs) are slow.", "SVM", True, True),
+    ("We keep CS categories to exclude irrelevant entities, e.g., \u201cLord of the Rings\u201d in DBpedia.", "DBpedia",
+     False, False),  # the example is another thing, named in DBpedia
+    ("We use two knowledge bases, UMLS and DBpedia.", "DBpedia", False, False),
+    ("Such as it is, the corpus is small. We train on the Penn Treebank.", "Penn Treebank", False, False),
+])
+def test_a_thing_named_as_one_example_of_a_list_is_named_only_as_an_example(text, name, short, example):
+    assert only_as_example(text, name, short) is example
