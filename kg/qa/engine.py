@@ -188,15 +188,15 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
     each with the chunks its edges came from when those passages name the entity (an edge read off a passage that
     does not is a misreading: 'map' taken for MAP), and every paper whose own text (outside related work and
-    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more, not counting passages
-    that name it only as one example of a list (for a task, also in its
-    title or abstract; for "which papers mention X", one passage): the semantic extractor keeps a paper's salient
-    entities only, so a dataset a paper trains on in one paragraph and evaluates on in another can lack its edge.
-    A paper naming it in one passage only is listed when that passage says the paper uses it (kg.qa.names.
-    states_use): such a mention is an example, a remark or a citation as often as a use. A task edge read only
-    from the introduction or related work needs the task stated in the title or abstract. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
-    its initialism, its spelling variants). A paper scope does not narrow the list: the question asks across
-    papers."""
+    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more, passages naming it only
+    as one example of a list not counted (for a task, also in its title or abstract): the semantic extractor keeps
+    a paper's salient entities only, so a dataset a paper trains on in one paragraph and evaluates on in another
+    can lack its edge. A paper naming it in one passage only is listed when that passage says the paper uses it
+    (kg.qa.names.states_use): such a mention is an example, a remark or a citation as often as a use; "which
+    papers mention X" lists every paper naming it. A task edge read only from the introduction or related work
+    needs the task stated in the title or abstract. The entity goes by each of its names (kg.qa.names: without the
+    noun of its kind, its initialism, its spelling variants). A paper scope does not narrow the list: the question
+    asks across papers."""
     name = intent.names[0]
     if intent.relations == ("CITES",):
         records = reader.run(q.PAPERS_CITING, name=name, limit=PAPERS_LISTED)
@@ -232,13 +232,13 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
     addresses = intent.relations == ("ADDRESSES",)
     # a paper that names a thing in one passage mentions it, and uses it no more often than not
-    needed = 1 if intent.relations == ("MENTIONS",) else MIN_MENTIONS
+    mentions = intent.relations == ("MENTIONS",)
     stated = framing | {r["p"]["id"] for r in records if "rels" in r.keys()
                         and any(_names_in_front(r["p"], form.text) for form in searched)}
     papers = [*(p for pid, p in typed.items() if not addresses or pid in stated or _read_in_body(p)),
               *(p for pid, p in mentioned.items() if pid not in typed
-                                 and (_own_passages(p, searched) >= needed or _says_it_uses(p, searched))
-                                 and (pid in framing or not addresses))]
+                and (mentions or _own_passages(p, searched) >= MIN_MENTIONS or _says_it_uses(p, searched))
+                and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
         papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]

@@ -117,8 +117,8 @@ def names_entity(text: str, names: list[str | None]) -> bool:
 
 
 # What a sentence says a paper does with a thing it names: it trains, evaluates, uses, runs, obtains, reports.
-_USE_VERB = re.compile(r"\b(?:we|our|us)\b|\b(?:train|evaluat|tested|use[sd]?\b|using|appl(?:y|ies|ied|ying)\b|employ|adopt|obtain|"
-                       r"achiev|comput|measur|report|run|ran\b|buil|tun)", re.I)
+_USE_VERB = re.compile(r"\b(?:we|our|us)\b|\b(?:train|evaluat|tested|use[sd]?\b|using|appl(?:y|ies|ied|ying)\b|"
+                       r"employ|adopt|obtain|achiev|comput|measur|report|run|ran\b|buil|tun)", re.I)
 # What makes a sentence name a thing as one example of many, others' work or a plan.
 _ASIDE = re.compile(r"\b(?:such as|for example|for instance|like|has been|have been|were proposed|was proposed|plan|"
                     r"will|future)\b|\be\.g\.|\bet al\.", re.I)
