@@ -3,6 +3,7 @@ everything else (and an intent whose Cypher finds nothing) by hybrid retrieval a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -12,7 +13,9 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
-from kg.qa.names import NameForm, broader, defines_otherwise, name_forms, spells_otherwise, task_object
+from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
+                         only_as_example, spells_otherwise, states_use, task_object,
+                         written_as_initialism)
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
 from kg.qa.text import squash, terms, tokens
@@ -183,12 +186,17 @@ def _entities_of_paper(reader: GraphReader, intent: Intent, paper_id: str | None
 
 def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_k: int) -> Answer | None:
     """A cross-paper question: every paper the typed graph links to the named entity by the question's relation,
-    each with the chunks its edges came from, and every paper whose own text (outside related work and
-    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more (for a task, also in its
-    title or abstract): the semantic extractor keeps a paper's salient entities only, so a dataset a paper trains
-    on in one paragraph and evaluates on in another can lack its edge. The entity goes by each of its names (kg.qa.names: without the noun of its kind,
-    its initialism). When neither finds a paper, the papers whose text names it at all. A paper scope does not
-    narrow the list: the question asks across papers."""
+    each with the chunks its edges came from when those passages name the entity (an edge read off a passage that
+    does not is a misreading: 'map' taken for MAP), and every paper whose own text (outside related work and
+    references, kg.qa.graph.PAPERS_MENTIONING) names it in MIN_MENTIONS passages or more, passages naming it only
+    as one example of a list not counted (for a task, also in its title or abstract): the semantic extractor keeps
+    a paper's salient entities only, so a dataset a paper trains on in one paragraph and evaluates on in another
+    can lack its edge. A paper naming it in one passage only is listed when that passage says the paper uses it
+    (kg.qa.names.states_use): such a mention is an example, a remark or a citation as often as a use; "which
+    papers mention X" lists every paper naming it. A task edge read only from the introduction or related work
+    needs the task stated in the title or abstract. The entity goes by each of its names (kg.qa.names: without the
+    noun of its kind, its initialism, its spelling variants). A paper scope does not narrow the list: the question
+    asks across papers."""
     name = intent.names[0]
     if intent.relations == ("CITES",):
         records = reader.run(q.PAPERS_CITING, name=name, limit=PAPERS_LISTED)
@@ -202,31 +210,39 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     searched: list[NameForm] = []
     for form in forms:
         entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
-                    and not (form.short and spells_otherwise(_names(e), form.text, long))]
+                    and not (form.short and (spells_otherwise(_names(e), form.text, long)
+                                             or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]
         found = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
                            skip=_NOT_OWN_WORK, per_paper=EVIDENCE_PER_PAPER, limit=PAPERS_LISTED) if entities else []
         for r in found:
             paper = _listed(reader, r["p"], r["rels"], r["entities"])
+            names = [n for x in r["entities"] for n in [x.get("name"), *(x.get("aliases") or [])]]
+            if paper["evidence"] and not any(names_entity(e["text"], names) for e in paper["evidence"]):
+                continue  # the passages the edge was read from do not name the entity: a misread ('map' as MAP)
             if paper["paper_id"] not in typed and not _other_meaning(paper, form, long):
                 typed[paper["paper_id"]] = paper
                 records.append(r)
         # the text names the entity by the name asked and by every other name the graph knows it by, when the
         # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
         # extraction' is close to 'open information extraction' and another task)
-        searched += [form, *(NameForm(n) for e in entities if e["match"] >= 100
+        searched += [form, *(NameForm(n, short=is_initialism(n)) for e in entities if e["match"] >= 100
                              for n in _names(e) if n)]
     mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
     records += found_by_text
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
     addresses = intent.relations == ("ADDRESSES",)
-    papers = [*typed.values(), *(p for pid, p in mentioned.items() if pid not in typed
-                                 and len(p["evidence"]) >= MIN_MENTIONS and (pid in framing or not addresses))]
+    # a paper that names a thing in one passage mentions it, and uses it no more often than not
+    mentions = intent.relations == ("MENTIONS",)
+    stated = framing | {r["p"]["id"] for r in records if "rels" in r.keys()
+                        and any(_names_in_front(r["p"], form.text) for form in searched)}
+    papers = [*(p for pid, p in typed.items() if not addresses or pid in stated or _read_in_body(p)),
+              *(p for pid, p in mentioned.items() if pid not in typed
+                and (mentions or _own_passages(p, searched) >= MIN_MENTIONS or _says_it_uses(p, searched))
+                and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
         papers = [p for pid, p in naming.items() if pid in stating and len(p["evidence"]) >= MIN_MENTIONS]
         records += [r for r in found_by_text if r["p"]["id"] in {p["paper_id"] for p in papers}]
-    if not papers:
-        papers = list(mentioned.values())
     papers = [{**p, "evidence": p["evidence"][:EVIDENCE_PER_PAPER]} for p in papers]
     if not papers:
         return None
@@ -243,6 +259,8 @@ MIN_MENTIONS = EVIDENCE_PER_PAPER
 # What "which papers use X" accepts: a paper uses a dataset by evaluating on it, a metric by measuring it, and
 # what it proposes.
 _USE_LIKE = ["USES", "EVALUATES_ON", "MEASURES", "ADDRESSES", "PROPOSES"]
+# Sections where a paper names the problems around its own.
+_AROUND_OWN_WORK = r"\b(introduction|related work|previous work|prior work|background)\b"
 # Sections whose mentions of a name say nothing about what the paper itself does.
 _NOT_OWN_WORK = r"(?s).*\b(related work|previous work|prior work|background|references|bibliography|future work)\b.*"
 
@@ -270,7 +288,10 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
         unique.setdefault(form.text.lower(), form)
     for form in unique.values():
         for paper, record in _papers_mentioning(reader, form.text):
-            if _other_meaning(paper, form, long):
+            if form.short:  # the full-text index ignores case: 'MAP' finds 'map'
+                paper = {**paper, "evidence": [e for e in paper["evidence"]
+                                               if written_as_initialism(e["text"], form.text)]}
+            if not paper["evidence"] or _other_meaning(paper, form, long):
                 continue
             if _names_in_front(record["p"], form.text):
                 framing.add(paper["paper_id"])
@@ -279,6 +300,27 @@ def _papers_naming(reader: GraphReader, forms: list[NameForm], long: str) -> tup
                                  if e["chunk_id"] not in {x["chunk_id"] for x in seen["evidence"]}]
             records.append(record)
     return mentioned, framing, records
+
+
+def _read_in_body(paper: dict) -> bool:
+    """Whether a passage a paper's typed edge was read from lies outside its introduction and related work: there a
+    paper names the problems around its own (neighbouring tasks, what others' methods do), so an ADDRESSES edge
+    read only there lists the paper when its title or abstract states the task."""
+    return any(not re.search(_AROUND_OWN_WORK, (item.get("section") or "").lower()) for item in paper["evidence"])
+
+
+def _own_passages(paper: dict, forms: list[NameForm]) -> int:
+    """How many passages of a paper's evidence name the entity other than as one example of a list ('models such
+    as ELMo, BERT and RoBERTa': kg.qa.names.only_as_example), which says what a thing is like, not that the
+    paper uses it."""
+    return sum(not any(only_as_example(item["text"], form.text, form.short) for form in forms)
+               for item in paper["evidence"])
+
+
+def _says_it_uses(paper: dict, forms: list[NameForm]) -> bool:
+    """Whether a passage of a paper's evidence says the paper does something with the entity by one of its names
+    (kg.qa.names.states_use)."""
+    return any(states_use(item["text"], form.text, form.short) for item in paper["evidence"] for form in forms)
 
 
 def _names_in_front(paper, name: str) -> bool:

@@ -8,8 +8,15 @@ vector machines" the papers that write "SVMs".
 - A task named by its object and its process ("web spam detection") is stated by its object alone in some papers
   ("Combating Web Spam"): `task_object`, used only when no paper is found otherwise.
 - A name of three words or more has a short form made of its words' initials ("support vector machines": "SVMs",
-  "SVM"). A short form is ambiguous ("LDA" is also linear discriminant analysis), so a paper found by it only
-  counts when it does not define the short form as something else (`defines_otherwise`).
+  "SVM"; "hidden Markov models": "HMM", the noun of its kind being part of it when the rest is too short). A
+  short form is ambiguous ("LDA" is also linear discriminant analysis), so a paper found by it only counts when
+  it does not define the short form as something else (`defines_otherwise`), and where it is written in
+  capitals (`written_as_initialism`: "MAP" is mean average precision, "map" a word).
+- Spelling variants: a Greek letter's name is also written as the letter ("Kendall's tau": "Kendall's τ"); a
+  possessive also without its "'s" ("Kendall tau") and with a typographic apostrophe; a number after a name also
+  joined to it ("ACE 2005": "ACE2005"); a method named by its process (-ing) also by its agent noun ("Gibbs
+  sampling": "Gibbs sampler"); a modelling task by its models ("topic modeling": "topic models"); American and
+  British spellings of word endings.
 
 Pure functions on strings: nothing here knows a paper or a field.
 """
@@ -19,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.qa.text import abbreviations, tokens
+from kg.qa.text import abbreviations, sentences, tokens
 
 # Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
 _KIND_NOUN = re.compile(r"\s+(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?|models?|methods?|"
@@ -42,13 +49,139 @@ def name_forms(name: str) -> list[NameForm]:
     bare = _KIND_NOUN.sub("", name)
     if bare != name and bare.strip():
         forms.append(NameForm(bare))
-    short = initialism(bare)
+    forms += [NameForm(v) for v in spellings(bare)]
+    whole = bare if initialism(bare) else name
+    short = initialism(whole)
     if short:
-        plural = bare.lower().endswith("s") and not bare.lower().endswith("ss")
+        plural = whole.lower().endswith("s") and not whole.lower().endswith("ss")
         forms += [NameForm(f"{short}s", short=True)] if plural else []
         forms.append(NameForm(short, short=True))
     seen: set[str] = set()
     return [f for f in forms if not (f.text.lower() in seen or seen.add(f.text.lower()))]
+
+
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ", "kappa": "κ",
+          "lambda": "λ", "mu": "μ", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "chi": "χ", "omega": "ω"}
+_POSSESSIVE = re.compile(r"(\w)['\u2019]s\b")
+_NUMBER_AFTER = re.compile(r"\b([A-Za-z]+) (\d+)\b")
+
+
+# American and British spellings of the endings of scientific words, each way.
+_SPELLINGS = {"modeling": "modelling", "modelling": "modeling", "labeling": "labelling", "labelling": "labeling",
+              "ization": "isation", "isation": "ization"}
+_OTHER_SPELLING = re.compile(r"(?:modell?ing|labell?ing|i[sz]ation)$", re.I)
+
+
+def spellings(name: str) -> list[str]:
+    """Other ways papers write `name` (without the name itself): a Greek letter's name as the letter, a
+    possessive without its 's and with the other apostrophe, a number joined to the word before it, a last word
+    in -ing (a process) as its agent noun in -er, 'X modeling' as 'X models' (what the task makes), American
+    and British spellings ('modeling', 'modelling'). Several at once are not combined: each variant changes one
+    convention."""
+    out = []
+    words = name.split()
+    if any(w.lower() in _GREEK for w in words):
+        out.append(" ".join(_GREEK.get(w.lower(), w) for w in words))
+    if _POSSESSIVE.search(name):
+        out.append(_POSSESSIVE.sub(r"\1", name))
+        out.append(_POSSESSIVE.sub(lambda m: m.group(1) + ("\u2019s" if "'" in m.group(0) else "'s"), name))
+    if _NUMBER_AFTER.search(name):
+        out.append(_NUMBER_AFTER.sub(r"\1\2", name))
+    if len(words) >= 2 and words[-1].lower().endswith("ing") and len(words[-1]) > 5:
+        out.append(" ".join([*words[:-1], words[-1][:-3] + "er"]))
+    if len(words) >= 2 and re.fullmatch(r"model(?:l)?ing", words[-1], re.I):  # the task of making X models
+        out.append(" ".join([*words[:-1], "models"]))
+    other = " ".join(_OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], w) for w in words)
+    if other != name:
+        out.append(other)
+    return [v for v in dict.fromkeys(out) if v != name]
+
+
+def is_initialism(name: str) -> bool:
+    """Whether a name is written as an initialism: one word of letters with two capitals or more ('MAP', 'mAP',
+    'SVMs', 'TextRunner' too, whose capitals a paper keeps), so that it is sought in capitals."""
+    return bool(re.fullmatch(r"[A-Za-z]+", name)) and sum(c.isupper() for c in name) >= 2
+
+
+def names_entity(text: str, names: list[str | None]) -> bool:
+    """Whether `text` names an entity by one of `names` (its name and aliases): an initialism in capitals
+    (`written_as_initialism`), another name as whole words, case, punctuation and a plural ending aside."""
+    words = " ".join(w.removesuffix("s") for w in tokens(text))
+    for name in filter(None, names):
+        if is_initialism(name):
+            if written_as_initialism(text, name):
+                return True
+        elif f" {' '.join(w.removesuffix('s') for w in tokens(name))} " in f" {words} ":
+            return True
+    return False
+
+
+# What a sentence says a paper does with a thing it names: it trains, evaluates, uses, runs, obtains, reports.
+_USE_VERB = re.compile(r"\b(?:we|our|us)\b|\b(?:train|evaluat|tested|use[sd]?\b|using|appl(?:y|ies|ied|ying)\b|"
+                       r"employ|adopt|obtain|achiev|comput|measur|report|run|ran\b|buil|tun)", re.I)
+# What makes a sentence name a thing as one example of many, others' work or a plan.
+_ASIDE = re.compile(r"\b(?:such as|for example|for instance|like|has been|have been|were proposed|was proposed|plan|"
+                    r"will|future)\b|\be\.g\.|\bet al\.", re.I)
+
+
+# What opens a list of examples: 'models such as ELMo, BERT and RoBERTa'.
+_EXAMPLES = re.compile(r"\b(?:such as|for example|for instance|including|like)\b,?|\be\.g\.,?", re.I)
+_LIST_END = re.compile(r"[.;:)\]]|\b(?:whose|which|that|where|who)\b", re.I)
+MAX_ITEM_WORDS = 5  # longer than a name: the list has ended
+
+
+def _naming(text: str, name: str, short: bool) -> list[str]:
+    """The sentences of `text` that name `name` (an initialism in capitals)."""
+    out = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        if written_as_initialism(sentence, name) if short else \
+                f" {' '.join(tokens(name))} " in f" {' '.join(tokens(sentence))} ":
+            out.append(sentence)
+    return out
+
+
+def _in_example_list(sentence: str, name: str, short: bool) -> bool:
+    """Whether `sentence` names `name` as an item of a list of examples ('such as ELMo, BERT, RoBERTa, and
+    others'): the items after the opening words are names (a few words each, separated by commas, 'and', 'or'),
+    and one of them is the name."""
+    for opening in _EXAMPLES.finditer(sentence):
+        listed = _LIST_END.split(sentence[opening.end():], maxsplit=1)[0]
+        for item in re.split(r",|\band\b|\bor\b", listed):
+            item = item.strip(" \"'\u201c\u201d")
+            if len(item.split()) > MAX_ITEM_WORDS:
+                break
+            if written_as_initialism(item, name) if short else \
+                    f" {' '.join(tokens(name))} " in f" {' '.join(tokens(item))} ":
+                return True
+    return False
+
+
+def only_as_example(text: str, name: str, short: bool = False) -> bool:
+    """Whether every sentence of `text` that names `name` names it as one example of a list: such a passage says
+    what the thing is like, not that the paper uses it. False when no sentence names it."""
+    found = _naming(text, name, short)
+    return bool(found) and all(_in_example_list(s, name, short) for s in found)
+
+
+def states_use(text: str, name: str, short: bool = False) -> bool:
+    """Whether a sentence of `text` that names `name` says the paper does something with it: a first-person or
+    use verb ('we trained on', 'trained on sections 02-21 of the Penn Treebank', 'we obtain an AUC of 0.71'), and
+    nothing marking an aside (an example of many, others' work, a plan). A paper that names a thing in one
+    passage only is listed as using it when that passage says so."""
+    for sentence in _naming(text, name, short):
+        rest = re.sub(re.escape(name), " ", sentence, flags=re.I)  # 'parsing' of 'semantic parsing' is no verb
+        if _USE_VERB.search(rest) and not _ASIDE.search(sentence):
+            return True
+    return False
+
+
+def written_as_initialism(text: str, short: str) -> bool:
+    """Whether `text` writes the initialism `short` (or its plural) as one: with at least two of its capitals
+    ('MAP', 'mAP', 'HMMs'), not as a word that happens to share its letters ('map', 'Map')."""
+    stem_ = re.escape(short.removesuffix("s"))
+    return any(sum(c.isupper() for c in m.group(0)) >= 2
+               for m in re.finditer(rf"(?<![\w-]){stem_}s?(?![\w])", text, re.I))
 
 
 # Nouns of the process a task performs on its object ('web spam detection': detecting web spam).

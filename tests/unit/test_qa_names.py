@@ -2,7 +2,9 @@
 
 import pytest
 
-from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_forms, spells_otherwise, task_object
+from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
+                         only_as_example, spellings, spells_otherwise, states_use, task_object,
+                         written_as_initialism)
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -13,7 +15,9 @@ from kg.qa.names import NameForm, broader, defines_otherwise, initialism, name_f
     ("latent Dirichlet allocation", ["latent Dirichlet allocation", "LDA"]),
     ("conditional random field model", ["conditional random field model", "conditional random field", "CRF"]),
     ("TextRunner", ["TextRunner"]),
-    ("entity linking", ["entity linking"]),  # two words: no initialism
+    ("entity linking", ["entity linking", "entity linker"]),  # two words: no initialism
+    ("hidden Markov models", ["hidden Markov models", "hidden Markov", "HMMs", "HMM"]),  # the kind noun's initial
+    ("Gibbs sampling", ["Gibbs sampling", "Gibbs sampler"]),
 ])
 def test_a_name_goes_by_itself_its_bare_name_and_its_initialism(name, forms):
     assert [f.text for f in name_forms(name)] == forms
@@ -65,3 +69,81 @@ def test_an_entity_whose_names_leave_out_words_of_the_name_asked_is_a_wider_thin
 ])
 def test_a_task_named_by_its_object_and_process_is_stated_by_its_object(task, obj):
     assert task_object(task) == obj
+
+
+@pytest.mark.parametrize("name, variants", [
+    ("Kendall's tau", ["Kendall's τ", "Kendall tau", "Kendall\u2019s tau"]),
+    ("Cohen\u2019s kappa", ["Cohen\u2019s κ", "Cohen kappa", "Cohen's kappa"]),
+    ("ACE 2005", ["ACE2005"]),
+    ("CoNLL 2009 shared task", ["CoNLL2009 shared task"]),
+    ("semantic role labeling", ["semantic role labeler", "semantic role labelling"]),
+    ("topic modeling", ["topic modeler", "topic models", "topic modelling"]),  # the task of making topic models
+    ("text summarisation", ["text summarization"]),
+    ("advertising", []),  # only the endings whose two spellings are one word
+    ("Penn Treebank", []),
+    ("parsing", []),  # one word: the agent noun names a tool, not the process
+])
+def test_a_name_is_also_written_with_the_conventions_of_its_spelling(name, variants):
+    assert spellings(name) == variants
+
+
+def test_an_initialism_is_found_only_where_written_in_capitals():
+    assert written_as_initialism("We report MAP and nDCG.", "MAP")
+    assert written_as_initialism("a higher mAP score", "MAP")
+    assert written_as_initialism("two HMMs", "HMM")
+    assert not written_as_initialism("the occlusion map and the disparity map", "MAP")
+    assert not written_as_initialism("a hadoop Map/Reduce cluster", "MAP")
+    assert not written_as_initialism("the MAPLE system", "MAP")
+
+
+def test_a_name_of_one_word_with_two_capitals_is_sought_as_an_initialism():
+    assert is_initialism("MAP") and is_initialism("SVMs") and is_initialism("TextRunner")
+    assert not is_initialism("Europarl") and not is_initialism("Penn Treebank") and not is_initialism("ACE2005")
+
+
+def test_a_passage_names_an_entity_by_a_name_or_an_alias_written_as_such():
+    names = ["mean average precision", "MAP"]
+    assert names_entity("We evaluate performance using MAP and nDCG.", names)
+    assert names_entity("Mean Average Precision with a 0.75 IOU threshold", names)
+    assert not names_entity("the ground truth disparity, occlusion map, and discontinuity map", names)
+    assert names_entity("trained on sections 02-21 of the Penn treebanks", ["Penn Treebank"])
+
+
+@pytest.mark.parametrize("text, name, short", [
+    ("Sentences were parsed by Collins' model 2 (Bikel, 2004) (trained on sections 02-21 of the WSJ Penn Treebank) "
+     "to generate an initial parse tree.", "Penn Treebank", False),
+    ("We plot the ROC curve in Figure 1. We obtain a significant AUC of 0.71.", "AUC", True),
+    ("The classifier is a linear SVM trained on bag-of-words features.", "SVM", True),
+])
+def test_a_passage_saying_what_the_paper_does_with_a_thing_states_its_use(text, name, short):
+    assert states_use(text, name, short)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Most research on named entity recognition reports results on datasets such as CoNLL-2003 and ACE 2005.",
+     "ACE 2005"),  # one example of many
+    ("BM25 is a TF-IDF variant introduced in TREC-3 (Robertson et al., 1992).", "TREC"),  # others' work
+    ("We also plan to evaluate document-level models (e.g., latent Dirichlet allocation).",
+     "latent Dirichlet allocation"),  # a plan
+    ("For the applications of syntactic and semantic parsing, the parsing time is very important.",
+     "semantic parsing"),  # 'parsing' of the name is no verb, 'applications' no use
+    ("Hidden Markov models and stochastic grammars are variants studied within machine learning.",
+     "hidden Markov models"),  # no verb of use
+])
+def test_a_passage_naming_a_thing_aside_does_not_state_its_use(text, name):
+    assert not states_use(text, name)
+
+
+@pytest.mark.parametrize("text, name, short, example", [
+    ("S2ORC is large enough to pretrain language models such as ELMo, BERT, RoBERTa, GPT2, and others, whose "
+     "training data sizes are given in Table 9.", "RoBERTa", False, True),
+    ("Mentions are linked in archives such as the ACL Anthology and CiteSeerX, or in graphs.", "CiteSeerX", False,
+     True),
+    ("Kernels (e.g., SVMs) are slow.", "SVM", True, True),
+    ("We keep CS categories to exclude irrelevant entities, e.g., \u201cLord of the Rings\u201d in DBpedia.", "DBpedia",
+     False, False),  # the example is another thing, named in DBpedia
+    ("We use two knowledge bases, UMLS and DBpedia.", "DBpedia", False, False),
+    ("Such as it is, the corpus is small. We train on the Penn Treebank.", "Penn Treebank", False, False),
+])
+def test_a_thing_named_as_one_example_of_a_list_is_named_only_as_an_example(text, name, short, example):
+    assert only_as_example(text, name, short) is example
