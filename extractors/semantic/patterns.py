@@ -536,9 +536,20 @@ def _lexicon_starts() -> dict[str, int]:
     return starts
 
 
+def _written_as(text: str, surface: str) -> bool:
+    """Whether `text` is the lexicon's `surface`: an acronym (a capital after the first letter: 'MAP', 'mAP',
+    'nDCG') or a word with digits is written one way, its case is what tells it from a common word ('map'); other
+    words in any case ('Adjusted Rand Index' in a table header)."""
+    ours, theirs = text.split(), surface.split()
+    return len(ours) == len(theirs) and all(
+        a == b if any(c.isupper() for c in b[1:]) or any(c.isdigit() for c in b) else a.lower() == b.lower()
+        for a, b in zip(ours, theirs))
+
+
 def lexicon_cues(sentence: str) -> list[Cue]:
     """Lexicon hits (longest first, up to four words), weak on their own: a metric word near a number is a
-    little stronger. Acronyms, names with digits and dataset names must match in case; metric words in any case."""
+    little stronger. Dataset names match in case; metric names as `_written_as` says ('map' in 'learning to map
+    sentences' is a verb, not mAP)."""
     index = _lexicon_index()
     starts = _lexicon_starts()
     words = [(m.start(), m.end()) for m in _WORD.finditer(sentence)]
@@ -550,8 +561,7 @@ def lexicon_cues(sentence: str) -> list[Cue]:
             start, end = words[i][0], words[i + n - 1][1]
             text = sentence[start:end]
             hit = next((entry for entry in index.get(text.lower(), [])
-                        if text == entry[2] or not (entry[2].isupper() or any(c.isdigit() for c in entry[2])
-                                                    or entry[0] == DATASET)), None)
+                        if text == entry[2] or entry[0] != DATASET and _written_as(text, entry[2])), None)
             if hit and " " * (n - 1) == "".join(c for c in text if c.isspace()):
                 near_number = bool(re.search(r"\d", sentence[end: end + 25]))
                 strength = 0.45 if hit[0] == METRIC and near_number else 0.3

@@ -68,6 +68,15 @@ def test_lexicon_hits_respect_case_for_acronyms_and_are_weak():
     assert hits == {("Metric", "F1", 0.45), ("Metric", "recall", 0.3)}
 
 
+def test_an_acronym_is_known_by_its_capitals_and_other_words_in_any_case():
+    """'mAP' and 'MAP' are mean average precision, 'map' a verb or a noun; a title-case table header still names
+    a metric whose lexicon name is in lower case."""
+    assert not lexicon_cues("We learn to map sentences to logical forms and show the disparity map.")
+    assert {c.name for c in lexicon_cues("It reaches 61.2 mAP and 58.0 MAP on the test set.")} == {"mAP", "MAP"}
+    assert {c.name for c in lexicon_cues("Adjusted Rand Index of the clusters")} == {"Adjusted Rand Index"}
+    assert {c.name for c in lexicon_cues("We compare CPU time and cpu Time.")} == {"CPU time"}
+
+
 def test_coordinated_names_take_the_type_of_a_typed_member():
     sentence = "We train on ukWaC, FooCorp and BarBank."
     extra = coordination_cues(sentence, find_cues(sentence)[:0] + lexicon_cues(sentence))
