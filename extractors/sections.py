@@ -289,7 +289,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                     and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
                 head = Heading([i], None, bare, 0, line.page, line.bbox, style=style, by_style=True)
         if (head is None and i in hinted and gap_ok and i not in in_floats and not in_front
-                and not _shares_row(lines, i) and not _title_like(lines, i, size)):
+                and not _shares_row(lines, i) and not _above_body(lines, i, size)):
             head = _hinted(line, i, text, bare, numbered, size, roman_doc, in_refs)
             seen_top = seen_top or head is not None
         if head is None:
@@ -312,14 +312,11 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
 _CAPTION = re.compile(r"^(fig(?:ure)?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)
 
 
-def _title_like(lines: list[Line], i: int, size: float) -> bool:
-    """The line is on the first page above its running text and set as large as anything above it: the title
-    (or its banner), which a layout model may call a section header too. A first heading set smaller than the
-    title above it is not."""
-    line = lines[i]
-    above = [o for o in lines[:i] if o.page == 1]
-    return (line.page == 1 and not any(abs(o.size - size) < 0.6 and len(o.text) > 40 for o in above)
-            and not any(o.size > line.size + 0.5 for o in above))
+def _above_body(lines: list[Line], i: int, size: float) -> bool:
+    """The line is on the first page above its running text: title, authors, banner, which a layout model may call
+    section headers too (bold author names are set like headings)."""
+    return lines[i].page == 1 and not any(o.page == 1 and abs(o.size - size) < 0.6 and len(o.text) > 40
+                                          for o in lines[:i])
 
 
 def _hinted(line: Line, i: int, text: str, bare: str, numbered: tuple[str, str, str] | None, size: float, roman_doc: bool,

@@ -1147,13 +1147,15 @@ def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapT
 
 
 def own_style_headings_paper() -> tuple[bytes, list[str]]:
-    """A magazine-like article over four pages: title and byline, then unnumbered headings with names no
-    convention knows, set only larger than the body (13 pt roman over 10 pt), and no References heading, so the
-    rules find no heading to learn the paper's heading style from. Returns the PDF and the headings."""
+    """A magazine-like article over four pages: title, byline and a standfirst paragraph, then unnumbered headings
+    with names no convention knows, set only larger than the body (13 pt roman over 10 pt), and no References
+    heading, so the rules find no heading to learn the paper's heading style from. Returns the PDF and the
+    headings."""
     w = Writer(columns=1)
     w.line("Adapting Extraction to New Domains", size=18, font=BOLD, center=True, full_width=True)
-    w.line("A. Writer and B. Editor", size=11, center=True, full_width=True)
+    w.line("A. Writer and B. Editor", size=11, font=BOLD, center=True, full_width=True)
     w.space(12)
+    w.paragraph(prose(4))
     headings = ["Why Domains Differ", "Learning From Few Examples", "What the Readers Found", "Where This Leaves Us"]
     for n, heading in enumerate(headings):
         w.space(10)
