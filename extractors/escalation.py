@@ -33,7 +33,7 @@ from typing import Callable
 from extractors.equations import LABEL_RE, column_edges, inside, unsure_labels
 from extractors.floats import body_size, union
 from extractors.model import BBox, Equation, Escalation, Float, Line, PageLayout, element_id
-from extractors.mupdf import layout_boxes, pymupdf
+from extractors.mupdf import LayoutModelError, layout_boxes, pymupdf
 from extractors.sections import Heading, unsure_numbered
 
 SPARSE_HEADINGS = "sparse headings"
@@ -55,16 +55,21 @@ class Escalator:
         self._boxes: dict[int, Boxes] = {}
         self._reasons: dict[int, list[str]] = defaultdict(list)
         self._added: dict[int, int] = defaultdict(int)
+        self.unavailable = ""  # why the model could not be loaded or run, once it could not
 
     def regions(self, page: int, reason: str, kind: str) -> list[BBox] | None:
         """The boxes of class `kind` the model finds on `page` (1-based), or None when the paper has used up its
-        pages."""
+        pages or the model is unavailable (then the rules' output stands, and the parse's warnings say so)."""
         if page not in self._boxes:
             if self._doc[page - 1].rotation:
                 return []  # the model reads it as one block of text (layout_boxes): nothing to ask it
-            if len(self._boxes) >= MAX_PAGES:
+            if len(self._boxes) >= MAX_PAGES or self.unavailable:
                 return None
-            self._boxes[page] = self._read(self._doc[page - 1])
+            try:
+                self._boxes[page] = self._read(self._doc[page - 1])
+            except LayoutModelError as exc:  # it needs a few hundred MB more than the rules: the rules' output stands
+                self.unavailable = str(exc)
+                return None
         if reason not in self._reasons[page]:
             self._reasons[page].append(reason)
         return [box for box, k in self._boxes[page] if k == kind]

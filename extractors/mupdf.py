@@ -38,11 +38,18 @@ def _without_extras():
 pymupdf = _without_extras()
 
 
+class LayoutModelError(Exception):
+    """The layout model could not be loaded or run: onnxruntime out of memory (under the parse's limit), or
+    failing otherwise."""
+
+
 def _load_layout_model() -> None:
     """Import pymupdf.layout, which builds its ONNX sessions on import and sets the function Page.get_layout
     calls, with each session on one thread: onnxruntime's default is a thread per core, which on a machine whose
     cores are busy with other parses spends more CPU time on threads waiting for each other than it saves, and a
-    parse is meant to use one core. Sessions made later (none are) would take onnxruntime's defaults again."""
+    parse is meant to use one core. Sessions made later (none are) would take onnxruntime's defaults again.
+    The sessions log only fatal errors: a failure reaches the parse as a LayoutModelError, which says it in the
+    parse's warnings, as MuPDF's own messages are kept quiet above."""
     if "pymupdf.layout" in sys.modules:
         return
     import onnxruntime
@@ -52,6 +59,7 @@ def _load_layout_model() -> None:
     def one_thread(path, sess_options=None, *args, **kwargs):
         options = sess_options or onnxruntime.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.log_severity_level = 4
         return made(path, options, *args, **kwargs)
 
     onnxruntime.InferenceSession = one_thread
@@ -66,7 +74,12 @@ def layout_boxes(page: pymupdf.Page) -> list[tuple[tuple[float, float, float, fl
     "caption", "picture", "table", "text", ...), in the page's unturned coordinates (the model reads a page stored
     turned, /Rotate, as one block of text). The model is loaded on the first call only: it costs a process most
     of a second to load and a page a few tenths of a second to run, so the parser asks for it on the few pages its
-    rules are unsure of."""
-    _load_layout_model()
-    page.get_layout()
+    rules are unsure of. Raises LayoutModelError when the model cannot be loaded or run."""
+    from onnxruntime.capi.onnxruntime_pybind11_state import Fail, RuntimeException
+
+    try:
+        _load_layout_model()
+        page.get_layout()
+    except (MemoryError, RuntimeException, Fail) as exc:
+        raise LayoutModelError(str(exc) or type(exc).__name__) from None
     return [((x0, y0, x1, y1), kind) for x0, y0, x1, y1, kind in page.layout_information or ()]

@@ -68,9 +68,13 @@ def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
     return lines[word + 1:end]
 
 
-def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section]) -> list[str]:
+def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section],
+              escalator: Escalator) -> list[str]:
     """What a reader of the audit should know about this parse."""
     out = ocr.warnings(limits.max_ocr_pages)
+    if escalator.unavailable:
+        out.append(f"the layout model failed ({escalator.unavailable[:200]}); the rules' headings and equations "
+                   "stand on the pages they were unsure of")
     if not metadata.title:
         out.append("no title found on page 1")
     if not sections:
@@ -161,7 +165,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     if ocr.read:
         versions[f"ocr/{ENGINE}"] = pymupdf.VersionBind  # the engine MuPDF carries, hence PyMuPDF's version
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
-                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections),
+                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections, escalator),
                   page_warnings=ocr.warnings(limits.max_ocr_pages), escalations=escalator.audit())
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,

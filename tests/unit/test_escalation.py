@@ -10,6 +10,7 @@ from extractors.escalation import (MAX_PAGES, SPARSE_HEADINGS, UNSURE_LABEL, UNS
                                    model_equations)
 from extractors.layout import read_layout
 from extractors.model import Document
+from extractors.mupdf import LayoutModelError
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (equations_paper, one_column_paper, own_style_headings_paper, plain_subheadings_paper,
                                tab_stop_equations_paper, two_column_paper, write)
@@ -102,3 +103,15 @@ def test_the_model_reads_each_page_once_and_at_most_max_pages_of_a_paper():
     assert model.read == MAX_PAGES
     assert answers.count(None) == 2 * 3  # the pages past the cap, asked for either reason
     assert [a.reasons for a in escalator.audit()] == [[SPARSE_HEADINGS, UNSURE_LABEL]] * MAX_PAGES
+
+
+def test_a_model_that_cannot_run_leaves_the_rules_output_and_says_so(tmp_path, monkeypatch):
+    def no_memory(page):
+        raise LayoutModelError("std::bad_alloc")
+
+    monkeypatch.setattr("extractors.pipeline.Escalator", lambda doc: Escalator(doc, read=no_memory))
+    data, numbers = plain_subheadings_paper()
+    doc = _parse(tmp_path, data)
+    assert [s.number for s in doc.sections if s.level == 1] == ["1", "2", "3", None]
+    assert not any(s.level == 2 for s in doc.sections) and doc.audit.escalations == []
+    assert any("layout model" in w for w in doc.audit.warnings)
