@@ -87,7 +87,8 @@ def _covered(line: Line, box: BBox) -> bool:
     hug the glyphs, a line's box spans the font's whole ascent and descent)."""
     width = min(line.bbox[2], box[2]) - max(line.bbox[0], box[0])
     slack = 0.25 * (line.bbox[3] - line.bbox[1])
-    return width >= 0.6 * (line.bbox[2] - line.bbox[0]) and box[1] - slack <= (line.bbox[1] + line.bbox[3]) / 2 <= box[3] + slack
+    middle = (line.bbox[1] + line.bbox[3]) / 2
+    return width >= 0.6 * (line.bbox[2] - line.bbox[0]) and box[1] - slack <= middle <= box[3] + slack
 
 
 def heading_hints(pages: list[PageLayout], lines: list[Line], heads: list[Heading], in_floats: set[int],

@@ -319,8 +319,8 @@ def _above_body(lines: list[Line], i: int, size: float) -> bool:
                                           for o in lines[:i])
 
 
-def _hinted(line: Line, i: int, text: str, bare: str, numbered: tuple[str, str, str] | None, size: float, roman_doc: bool,
-            in_refs: bool) -> Heading | None:
+def _hinted(line: Line, i: int, text: str, bare: str, numbered: tuple[str, str, str] | None, size: float,
+            roman_doc: bool, in_refs: bool) -> Heading | None:
     """A line the layout model calls a section header, kept when the rules' basic checks agree: a few words,
     numbered or capitalised, not ending like a sentence or a label ("Sentence:"), not a caption, and set apart
     from the body unless it is numbered (a numbered sub-heading may be set in the body's type or only in another
