@@ -143,6 +143,8 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
     used = {e.label for e in equations if e.label}
     out = list(equations)
     for page in pages:
+        if not any(LABEL_RE.search(line.text) for line in page.lines):
+            continue  # no label on the page: spare it the column edges
         floating = [f.bbox for f in floats if f.page == page.page]
         unsure = [(line, label) for line, label in unsure_labels(page, column_edges(page, size))
                   if label not in used and not inside(line.bbox, floating)
