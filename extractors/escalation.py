@@ -32,13 +32,13 @@ from typing import Callable
 
 from extractors.equations import LABEL_RE, column_edges, inside, unsure_labels
 from extractors.floats import body_size, union
-from extractors.model import BBox, Equation, Escalation, Float, Line, PageLayout, element_id
+from extractors.model import BBox, Equation, Escalation, EscalationReason, Float, Line, PageLayout, element_id
 from extractors.mupdf import LayoutModelError, layout_boxes, pymupdf
 from extractors.sections import Heading, unsure_numbered
 
-SPARSE_HEADINGS = "sparse headings"
-UNSURE_NUMBERED = "numbered lines in body type"
-UNSURE_LABEL = "equation label the rules did not take"
+SPARSE_HEADINGS: EscalationReason = "sparse headings"
+UNSURE_NUMBERED: EscalationReason = "numbered lines in body type"
+UNSURE_LABEL: EscalationReason = "equation label the rules did not take"
 MAX_PAGES = 6  # pages per paper the model may read
 _PAGES_PER_HEADING = 4  # fewer headings than one per this many body pages is too few for any paper's outline
 _MIN_BODY_PAGES = 3  # a letter of a page or two may have no headings at all
@@ -53,11 +53,11 @@ class Escalator:
     def __init__(self, doc: pymupdf.Document, read: Callable[[pymupdf.Page], Boxes] = layout_boxes):
         self._doc, self._read = doc, read
         self._boxes: dict[int, Boxes] = {}
-        self._reasons: dict[int, list[str]] = defaultdict(list)
+        self._reasons: dict[int, list[EscalationReason]] = defaultdict(list)
         self._added: dict[int, int] = defaultdict(int)
         self.unavailable = ""  # why the model could not be loaded or run, once it could not
 
-    def regions(self, page: int, reason: str, kind: str) -> list[BBox] | None:
+    def regions(self, page: int, reason: EscalationReason, kind: str) -> list[BBox] | None:
         """The boxes of class `kind` the model finds on `page` (1-based), or None when the paper has used up its
         pages or the model is unavailable (then the rules' output stands, and the parse's warnings say so)."""
         if page not in self._boxes:

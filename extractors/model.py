@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -208,11 +209,15 @@ class Profile(BaseModel):
     ocr_pages: list[int] = Field(default_factory=list)  # pages without a text layer whose text OCR read
 
 
+# why a page went to the layout model: what the rules found too little of there (extractors/escalation.py)
+EscalationReason = Literal["sparse headings", "numbered lines in body type", "equation label the rules did not take"]
+
+
 class Escalation(BaseModel):
     """A page the rules were unsure of, read by PyMuPDF's layout model (extractors/escalation.py)."""
 
     page: int  # 1-based
-    reasons: list[str]  # what the rules found too little of there, e.g. "sparse headings"
+    reasons: list[EscalationReason]
     added: int = 0  # elements the model's regions added there (headings, numbered equations)
 
 
