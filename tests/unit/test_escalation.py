@@ -13,7 +13,7 @@ from extractors.model import Document
 from extractors.mupdf import LayoutModelError
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (equations_paper, one_column_paper, own_style_headings_paper, plain_subheadings_paper,
-                               tab_stop_equations_paper, two_column_paper, write)
+                               stored_rotated, tab_stop_equations_paper, two_column_paper, write)
 
 SHA = "0" * 64
 
@@ -115,3 +115,13 @@ def test_a_model_that_cannot_run_leaves_the_rules_output_and_says_so(tmp_path, m
     assert [s.number for s in doc.sections if s.level == 1] == ["1", "2", "3", None]
     assert not any(s.level == 2 for s in doc.sections) and doc.audit.escalations == []
     assert any("layout model" in w for w in doc.audit.warnings)
+
+
+def test_a_page_stored_turned_is_not_given_to_the_model():
+    """The model reads a /Rotate page's text unturned, as one block: it has nothing to say there."""
+    data, _ = plain_subheadings_paper()
+    doc = pymupdf.open(stream=stored_rotated(data, 90), filetype="pdf")
+    model = _Model([(0.0, 800.0)])
+    escalator = Escalator(doc, read=model)
+    assert escalator.regions(1, UNSURE_NUMBERED, "formula") == [] and model.read == 0
+    assert escalator.audit() == []
