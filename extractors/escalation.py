@@ -100,7 +100,7 @@ def heading_hints(pages: list[PageLayout], lines: list[Line], heads: list[Headin
     by_page: dict[int, list[int]] = defaultdict(list)
     for i, line in enumerate(lines):
         by_page[line.page].append(i)
-    asked: list[tuple[int, str]] = []
+    asked: list[tuple[int, EscalationReason]] = []
     body = [page.page for page in pages if sum(len(line.text) for line in page.lines) >= _BODY_CHARS]
     if len(body) >= _MIN_BODY_PAGES and sum(not h.front for h in heads) * _PAGES_PER_HEADING < len(body):
         asked += [(page, SPARSE_HEADINGS) for page in body]
@@ -138,7 +138,8 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
     """`equations` with the labels the rules did not take (UNSURE_LABEL) numbering a display where the model finds
     a formula on the label's row: an unnumbered display the rules found there takes the label, else the formula
     region becomes a numbered equation. A label already numbering an equation is a reference to it, not a
-    second display, and a label on a numbered display's row is not that display's."""
+    second display, and a label on a numbered display's row is not that display's. In page order, as the rules
+    list them."""
     size = body_size(pages)
     used = {e.label for e in equations if e.label}
     out = list(equations)
@@ -159,12 +160,12 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
             if box is None or label in used:
                 continue
             row = _row_of(line, out)
-            members = [l for l in page.lines if l is line or _covered(l, box)]
             if row is not None:  # the display took its label line as part of the formula: the label comes out
                 printed = re.compile(r"\(\s*" + re.escape(label) + r"\s*\)")
                 out[out.index(row)] = row.model_copy(
                     update={"label": label, "text": " ".join(printed.sub(" ", row.text, count=1).split())})
             else:
+                members = [l for l in page.lines if l is line or _covered(l, box)]
                 text = " ".join(t for t in (LABEL_RE.sub("", l.text).strip() if l is line else l.text.strip()
                                             for l in members) if t)
                 bbox = union([box, line.bbox])
@@ -172,4 +173,4 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
                                     label=label, text=text, page=page.page, bbox=bbox))
             used.add(label)
             escalator.added(page.page)
-    return out
+    return sorted(out, key=lambda e: e.page)  # an added equation among its page's, as the rules list them
