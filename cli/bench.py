@@ -17,6 +17,7 @@ from bench.gold_sets import per_group, report_groups
 from bench.gold_years import YEARS, gold_years
 from cli.output import console
 from cli.parse import prediction
+from extractors.model import Escalation
 from extractors.scoring import Counts, aggregate, score_paper
 from ontology.errors import PaperKGError
 
@@ -75,6 +76,18 @@ def _group_table(title: str, totals: dict[str, dict[str, Counts]], sizes: dict[s
     return table
 
 
+def _escalated(papers: list[list[Escalation]]) -> dict:
+    """How many papers and pages the parser handed to the layout model (extractors/escalation.py), how many
+    elements that added, and the pages per reason: a group's figure moving with these shows where escalation
+    acts, without a per-paper row."""
+    reasons: dict[str, int] = {}
+    for page in (page for escalations in papers for page in escalations):
+        for reason in page.reasons:
+            reasons[reason] = reasons.get(reason, 0) + 1
+    return {"papers": sum(1 for escalations in papers if escalations), "pages": sum(map(len, papers)),
+            "added": sum(page.added for escalations in papers for page in escalations), "pages_by_reason": reasons}
+
+
 def _summary(totals: dict[str, Counts]) -> dict:
     return {name: {"precision": c.precision, "recall": c.recall, "f1": c.f1, "matched": c.matched,
                    "predicted": c.predicted, "gold": c.gold, **{k: c.rate(k) for k in c.extra}}
@@ -107,6 +120,7 @@ def structure(
              for p in sorted(gold.glob("*.json"))}
     pdfs = sorted(corpus.glob("*.pdf"))
     ours: dict[str, dict] = {}
+    escalations: dict[str, list[Escalation]] = {}
     speeds: list[float] = []
     failures: dict[str, str] = {}
     with Progress(console=console, transient=True) as progress:
@@ -121,6 +135,7 @@ def structure(
             else:
                 speeds.append(doc.page_count / (time.process_time() - start))
                 ours[pdf.stem] = prediction(doc)
+                escalations[pdf.stem] = doc.audit.escalations
             progress.advance(task)
         base: dict[str, dict] = {}
         base_pages = base_seconds = 0.0
@@ -151,8 +166,10 @@ def structure(
     console.print(_group_table("paperkg by group of papers (F1; lvl, title, abs, refs, year: rate)",
                                group_totals, {name: len(members) for name, members in named.items()}))
     pages_per_second = statistics.median(speeds) if speeds else 0.0
+    escalated = _escalated(list(escalations.values()))
     console.print(f"paperkg: {len(ours)}/{len(pdfs)} PDFs parsed without exception; "
-                  f"median {pages_per_second:.1f} pages/s (parse + chunk, one core)")
+                  f"median {pages_per_second:.1f} pages/s (parse + chunk, one core); the layout model read "
+                  f"{escalated['pages']} pages of {escalated['papers']} papers, adding {escalated['added']} elements")
     for name, message in failures.items():
         console.print(f"[red]failed[/] {name}: {message}", highlight=False)
     check_totals = corpus_check.score(checked, ours)
@@ -164,7 +181,9 @@ def structure(
               "parsed": len(ours), "pdfs": len(pdfs), "failures": failures,
               "corpus_check": {"file": check.name, "papers": check_papers, **_summary(check_totals)},
               "groups": {name: {"papers": named[name], **_summary(t)} for name, t in group_totals.items()},
-              "per_paper": {stem: _summary(s) for stem, s in scores.items()}}
+              "per_paper": {stem: _summary(s) for stem, s in scores.items()},
+              "escalation": {"all": escalated, "corpus_check": _escalated([escalations[s] for s in check_papers]),
+                             "groups": per_group(escalations, named, _escalated)}}
     if baseline:
         base_totals = aggregate([{"sections": score_paper(g, base[stem])["sections"],
                                   "title": score_paper(g, base[stem])["title"]} for stem, g in golds.items()])

@@ -72,6 +72,21 @@ def left_label(page: PageLayout, line: Line, left: float) -> bool:
 
 
 def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str]]:
+    """The labels the rules number displays by: set apart at a column's edge with a formula beside them."""
+    return [(line, label) for line, label, taken in label_candidates(page, edges) if taken]
+
+
+def unsure_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str]]:
+    """Labels set apart from any text before them (alone on their line, or after a wide gap) that the rules did
+    not take: away from the column's right edge (a tab stop inside the margin, or column edges misread), or with
+    no formula the text layer shows as one (glyphs it does not carry, formulas in plain type). The rules cannot
+    tell these from a label that numbers nothing; extractors/escalation.py asks the layout model."""
+    return [(line, label) for line, label, taken in label_candidates(page, edges) if not taken]
+
+
+def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) -> list[tuple[Line, str, bool]]:
+    """Lines ending in a label set apart from the text before it, each with whether the rules take it as a
+    display's number: at the column's edge and with a formula beside it."""
     found = []
     for line in page.lines:
         m = LABEL_RE.search(line.text)
@@ -79,21 +94,22 @@ def numbered_labels(page: PageLayout, edges: dict[int, tuple[float, float]]) -> 
             continue
         left, right = edges[line.column]
         if left_label(page, line, left):
-            found.append((line, m["label"]))
+            found.append((line, m["label"], True))
             continue
-        at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
-        if not at_edge and sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) < 3:
-            continue  # not at the column's right edge, nor flush with several text lines (a missed gutter)
         before = line.text[:m.start()].strip(" ,.;")
-        if before and (label_gap(line, m.start()) < 0.6 * line.size or not is_mathy(line)):
-            continue
+        if before and label_gap(line, m.start()) < 0.6 * line.size:
+            continue  # ordinary word spacing: a reference in prose, "see eqs. (1)"
+        at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
+        # not at the column's right edge, nor flush with several text lines (a missed gutter)
+        edge = at_edge or sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) >= 3
         beside = lambda b: b[2] < line.bbox[0] and b[1] < line.bbox[3] + line.size and b[3] > line.bbox[1] - line.size
-        if not before and not (any(o is not line and in_display_column(page, o, line) and beside(o.bbox)
-                                   for o in page.lines)
-                               or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
-                                      for b in page.images + page.drawings)):
-            continue  # a lone "(3)" with no formula (text, or a formula set as pictures) beside it
-        found.append((line, m["label"]))
+        # a label after a wide gap on its formula's line needs that line to look like math; a lone "(3)" needs a
+        # formula beside it (text, or a formula set as pictures)
+        formula = is_mathy(line) if before else (
+            any(o is not line and in_display_column(page, o, line) and beside(o.bbox) for o in page.lines)
+            or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
+                   for b in page.images + page.drawings))
+        found.append((line, m["label"], edge and formula))
     return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 from dataclasses import dataclass, field
+from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -266,6 +267,18 @@ class Profile(BaseModel):
     ocr_pages: list[int] = Field(default_factory=list)  # pages without a text layer whose text OCR read
 
 
+# why a page went to the layout model: what the rules found too little of there (extractors/escalation.py)
+EscalationReason = Literal["sparse headings", "numbered lines in body type", "equation label the rules did not take"]
+
+
+class Escalation(BaseModel):
+    """A page the rules were unsure of, read by PyMuPDF's layout model (extractors/escalation.py)."""
+
+    page: int  # 1-based
+    reasons: list[EscalationReason]
+    added: int = 0  # elements the model's regions added there (headings, numbered equations)
+
+
 class Audit(BaseModel):
     sha256: str
     page_count: int
@@ -275,6 +288,7 @@ class Audit(BaseModel):
     # the warnings about pages without a text layer (read by OCR, or left unread and why), also in `warnings`:
     # ingestion reports these, since a page without text is content missing from the graph
     page_warnings: list[str] = Field(default_factory=list)
+    escalations: list[Escalation] = Field(default_factory=list)  # pages the layout model read, and why
 
 
 class Document(BaseModel):

@@ -2,11 +2,11 @@
 
 `import pymupdf` also imports pymupdf.layout, which loads an ONNX layout model through onnxruntime, and
 pymupdf4llm, for its own to_markdown helpers, when they are installed (pymupdf 2 depends on both): most of the
-import's time, in every process that parses (each sandboxed worker, `kg ingest`, the API). Nothing here calls
-Page.get_layout, the one PyMuPDF function that uses the model, nor those helpers, so both are hidden while
-PyMuPDF is first imported, and the global switches pymupdf4llm sets on import are set here instead. They stay
-importable afterwards: pymupdf4llm (the baseline of `kg bench structure`) imports itself and the layout model when
-asked.
+import's time, in every process that parses (each sandboxed worker, `kg ingest`, the API). The parser needs the
+model only on the few pages its rules are unsure of (extractors/escalation.py, through layout_boxes below, which
+loads it on first use) and never those helpers, so both are hidden while PyMuPDF is first imported, and the global
+switches pymupdf4llm sets on import are set here instead. They stay importable afterwards: pymupdf4llm (the
+baseline of `kg bench structure`) imports itself and the layout model when asked.
 """
 
 from __future__ import annotations
@@ -36,3 +36,50 @@ def _without_extras():
 
 
 pymupdf = _without_extras()
+
+
+class LayoutModelError(Exception):
+    """The layout model could not be loaded or run: onnxruntime out of memory (under the parse's limit), or
+    failing otherwise."""
+
+
+def _load_layout_model() -> None:
+    """Import pymupdf.layout, which builds its ONNX sessions on import and sets the function Page.get_layout
+    calls, with each session on one thread: onnxruntime's default is a thread per core, which on a machine whose
+    cores are busy with other parses spends more CPU time on threads waiting for each other than it saves, and a
+    parse is meant to use one core. Sessions made later (none are) would take onnxruntime's defaults again.
+    The sessions log only fatal errors: a failure reaches the parse as a LayoutModelError, which says it in the
+    parse's warnings, as MuPDF's own messages are kept quiet above."""
+    if "pymupdf.layout" in sys.modules:
+        return
+    import onnxruntime
+
+    made = onnxruntime.InferenceSession
+
+    def one_thread(path, sess_options=None, *args, **kwargs):
+        options = sess_options or onnxruntime.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.log_severity_level = 4
+        return made(path, options, *args, **kwargs)
+
+    onnxruntime.InferenceSession = one_thread
+    try:
+        import pymupdf.layout  # noqa: F401
+    finally:
+        onnxruntime.InferenceSession = made
+
+
+def layout_boxes(page: pymupdf.Page) -> list[tuple[tuple[float, float, float, float], str]]:
+    """The regions PyMuPDF's layout model finds on a page, each with its class ("section-header", "formula",
+    "caption", "picture", "table", "text", ...), in the page's unturned coordinates (the model reads a page stored
+    turned, /Rotate, as one block of text). The model is loaded on the first call only: it costs a process most
+    of a second to load and a page a few tenths of a second to run, so the parser asks for it on the few pages its
+    rules are unsure of. Raises LayoutModelError when the model cannot be loaded or run."""
+    from onnxruntime.capi.onnxruntime_pybind11_state import Fail, RuntimeException
+
+    try:
+        _load_layout_model()
+        page.get_layout()
+    except (MemoryError, RuntimeException, Fail) as exc:
+        raise LayoutModelError(str(exc) or type(exc).__name__) from None
+    return [((x0, y0, x1, y1), kind) for x0, y0, x1, y1, kind in page.layout_information or ()]

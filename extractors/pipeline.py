@@ -15,6 +15,7 @@ from extractors.limits import ParseLimits, check_layout
 from extractors.metadata import extract_metadata
 from extractors.ocr import ENGINE, OcrOutcome, ocr_missing_text
 from extractors.equations import find_equations
+from extractors.escalation import Escalator, heading_hints, model_equations
 from extractors.mentions import find_mentions
 from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section, TextLine
 from extractors.mupdf import pymupdf
@@ -67,9 +68,13 @@ def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
     return lines[word + 1:end]
 
 
-def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section]) -> list[str]:
+def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section],
+              escalator: Escalator) -> list[str]:
     """What a reader of the audit should know about this parse."""
     out = ocr.warnings(limits.max_ocr_pages)
+    if escalator.unavailable:
+        out.append(f"the layout model failed ({escalator.unavailable[:200]}); the rules' headings and equations "
+                   "stand on the pages they were unsure of")
     if not metadata.title:
         out.append("no title found on page 1")
     if not sections:
@@ -114,11 +119,22 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("floats"):
         figures, tables = find_floats(pages, sha256)
         equations = find_equations(pages, sha256, figures + tables)
+    escalator = Escalator(doc)
+    with timer("escalation"):
+        equations = model_equations(pages, sha256, equations, figures + tables, escalator)
     regions = [(f.page, f.bbox) for f in figures + tables] + [(e.page, e.bbox) for e in equations]
     with timer("sections"):
         lines = body_lines(pages, [(f.page, f.caption_bbox) for f in figures + tables])
         floating = in_regions(lines, regions)
-        heads = find_headings(lines, floating, outline_levels(doc.get_toc()))
+        outline = outline_levels(doc.get_toc())
+        heads = find_headings(lines, floating, outline)
+    with timer("escalation"):
+        if hinted := heading_hints(pages, lines, heads, floating, escalator):
+            heads = find_headings(lines, floating, outline, hinted)
+            for head in heads:
+                if head.by_model:
+                    escalator.added(head.page)
+    with timer("sections"):
         first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
         lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
         text, placed = assemble(lines, {i for h in heads if not h.run_in for i in h.lines})  # run-in: body too
@@ -149,8 +165,8 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     if ocr.read:
         versions[f"ocr/{ENGINE}"] = pymupdf.VersionBind  # the engine MuPDF carries, hence PyMuPDF's version
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
-                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections),
-                  page_warnings=ocr.warnings(limits.max_ocr_pages))
+                  extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections, escalator),
+                  page_warnings=ocr.warnings(limits.max_ocr_pages), escalations=escalator.audit())
     document = Document(sha256=sha256, file_name=path.name, page_count=doc.page_count, text=text,
                         metadata=metadata, sections=sections, figures=figures, tables=tables, equations=equations,
                         references=references, chunks=chunks, profile=prof, audit=audit,

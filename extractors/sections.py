@@ -51,6 +51,7 @@ class Heading:
     front: bool = False  # Abstract, Keywords: front matter, not a section
     fixed: bool = False  # level given by the PDF outline
     by_style: bool = False  # found only by sharing the style of other headings
+    by_model: bool = False  # a line the layout model calls a section header, passing the checks of _hinted
     run_in: bool = False  # set at the start of its paragraph's first line: the line is body text too
     style: tuple = field(default=())
 
@@ -204,12 +205,13 @@ def _key(text: str) -> str:
 
 
 def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
-                  outline: dict[str, tuple[int, int]] | None = None) -> list[Heading]:
+                  outline: dict[str, tuple[int, int]] | None = None, hinted: set[int] = frozenset()) -> list[Heading]:
     """Headings in reading order (front-matter ones like Abstract flagged `front`). Lines in
     `in_floats` (inside figure/table regions) can only be numbered or named headings: a region
     that reaches over a heading must not hide it, but table cells must not borrow a heading style.
     `outline` (from outline_levels) names headings outright: a line whose text is an outline
-    entry of its page is a heading at the outline's level."""
+    entry of its page is a heading at the outline's level. `hinted` lines (the layout model's section headers, see
+    extractors/escalation.py) are headings when they look like one by _hinted's checks."""
     outline = outline or {}
     size = body_size(lines)
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
@@ -286,6 +288,10 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             if ((style in styles or style in recurring) and _distinct(style, size, False) and len(bare.split()) <= 10
                     and bare[:1].isupper() and not text.endswith((".", ",", ";")) and not _FRONT.match(bare)):
                 head = Heading([i], None, bare, 0, line.page, line.bbox, style=style, by_style=True)
+        if (head is None and i in hinted and gap_ok and i not in in_floats and not in_front
+                and not _shares_row(lines, i) and not _above_body(lines, i, size)):
+            head = _hinted(line, i, text, bare, numbered, size, roman_doc, in_refs)
+            seen_top = seen_top or head is not None
         if head is None:
             continue
         if not head.run_in:
@@ -301,6 +307,55 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         heads.append(head)
     _assign_unnumbered_levels(heads, styles)
     return heads
+
+
+_CAPTION = re.compile(r"^(fig(?:ure)?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)
+
+
+def _above_body(lines: list[Line], i: int, size: float) -> bool:
+    """The line is on the first page above its running text: title, authors, banner, which a layout model may call
+    section headers too (bold author names are set like headings)."""
+    return lines[i].page == 1 and not any(o.page == 1 and abs(o.size - size) < 0.6 and len(o.text) > 40
+                                          for o in lines[:i])
+
+
+def _hinted(line: Line, i: int, text: str, bare: str, numbered: tuple[str, str, str] | None, size: float,
+            roman_doc: bool, in_refs: bool) -> Heading | None:
+    """A line the layout model calls a section header, kept when the rules' basic checks agree: a few words,
+    numbered or capitalised, not ending like a sentence or a label ("Sentence:"), not a caption, and set apart
+    from the body unless it is numbered (a numbered sub-heading may be set in the body's type or only in another
+    typeface; the number, the line standing alone and the model's word are the evidence then). Unnumbered, its
+    level comes from its style like any unnumbered heading's."""
+    title = _clean_title(numbered[2]) if numbered else bare
+    style = _style(line, title)
+    if ((numbered is None and not _distinct(style, size, False)) or len(title.split()) > 12
+            or not (numbered or title[:1].isupper()) or text.endswith((".", ",", ";", ":")) or _CAPTION.match(bare)):
+        return None
+    level = _level(numbered[0], numbered[1], roman_doc, in_refs) if numbered else 0
+    return Heading([i], numbered[1] if numbered else None, title, level, line.page, line.bbox,
+                   style=style, by_model=True)
+
+
+def unsure_numbered(lines: list[Line], heads: list[Heading], in_floats: set[int] = frozenset()) -> list[int]:
+    """Lines numbered as a sub-heading of a heading the rules found ("3.1 Tight Examples" after "3 Analysis"),
+    standing alone with space above, that the rules did not take: they take a numbered line only when its type is
+    set apart (bold, capitals, larger), and a sub-heading set in the body's weight (perhaps in another typeface)
+    looks to them like a numbered paragraph. extractors/escalation.py asks the layout model about these."""
+    numbers = {h.number for h in heads if h.number}
+    taken = {i for h in heads for i in h.lines}
+    out = []
+    for i, line in enumerate(lines):
+        if i in taken or i in in_floats:
+            continue
+        text = line.text.strip()
+        numbered = _numbering(text, False)
+        if numbered is None or numbered[0] != "digit" or "." not in numbered[1] or numbered[1] in numbers:
+            continue
+        if (numbered[1].rsplit(".", 1)[0] in numbers and len(numbered[2].split()) <= 12
+                and not text.endswith((".", ",", ";", ":")) and _uniform(line) and _gap_above(lines, i)
+                and not _shares_row(lines, i)):
+            out.append(i)
+    return out
 
 
 def _column_right(lines: list[Line]) -> dict[tuple[int, int], float]:

@@ -1141,3 +1141,76 @@ def bitmap_font_paper(columns: int = 1, email: str = "") -> tuple[bytes, BitmapT
         doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
     truth.pages = len(pages)
     return doc.tobytes(), truth
+
+
+# --- headings and equation labels the rules are unsure of (issue 26: escalation to the layout model) ----------
+
+
+def own_style_headings_paper() -> tuple[bytes, list[str]]:
+    """A magazine-like article over four pages: title, byline and a standfirst paragraph, then unnumbered headings
+    with names no convention knows, set only larger than the body (13 pt roman over 10 pt), and no References
+    heading, so the rules find no heading to learn the paper's heading style from. Returns the PDF and the
+    headings."""
+    w = Writer(columns=1)
+    w.line("Adapting Extraction to New Domains", size=18, font=BOLD, center=True, full_width=True)
+    w.line("A. Writer and B. Editor", size=11, font=BOLD, center=True, full_width=True)
+    w.space(12)
+    w.paragraph(prose(4))
+    headings = ["Why Domains Differ", "Learning From Few Examples", "What the Readers Found", "Where This Leaves Us"]
+    for n, heading in enumerate(headings):
+        w.space(10)
+        w._advance(60)
+        w.line(heading, 13, REGULAR)
+        w.space(3)
+        for k in range(7):
+            w.paragraph(prose(6, offset=n + k))
+    return w.bytes(), headings
+
+
+def plain_subheadings_paper() -> tuple[bytes, list[str]]:
+    """Bold numbered section headings, each with two numbered sub-headings ("1.1 Related Work") set in the body's
+    size and weight, only in another typeface (Helvetica among Times), standing alone above their paragraphs.
+    Returns the PDF and the sub-headings' numbers."""
+    w = Writer(columns=1)
+    w.line("Placing Data on Parallel Disks", size=17, font=BOLD, center=True, full_width=True)
+    w.space(12)
+    numbers = []
+    for n, title in enumerate(["Introduction", "Analysis", "Experiments"], start=1):
+        w.heading(f"{n} {title}")
+        w.paragraph(prose(4, offset=n))
+        for k, sub in enumerate(["Related Work", "Our Results"], start=1):
+            w.space(8)
+            w._advance(40)
+            w.line(f"{n}.{k} {sub}", 10, "helv")
+            w.space(2)
+            numbers.append(f"{n}.{k}")
+            w.paragraph(prose(7, offset=n + k))
+    w.heading("References")
+    w.paragraph("[1] A. Author. A paper on disks. 2001.")
+    return w.bytes(), numbers
+
+
+def tab_stop_equations_paper() -> tuple[bytes, EquationTruth]:
+    """Six displays, each numbered at a tab stop a little right of the formula rather than at the column's right
+    edge (word processors' equation layouts), the formula set in Symbol and italic type."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.line("Bound States in a Relativistic Model", size=17, font=BOLD, center=True, full_width=True)
+    w.heading("1 Introduction")
+    pieces = [("L", ITALIC), ("(", REGULAR), ("q", "symb"), (")", REGULAR), (" = ", REGULAR), ("S", "symb"),
+              (" log ", REGULAR), ("p", ITALIC), ("(", REGULAR), ("x", ITALIC), (" | ", REGULAR), ("q", "symb"),
+              (") + ", REGULAR), ("l", "symb"), ("||", REGULAR), ("q", "symb"), ("||", REGULAR)]
+    width = sum(pymupdf.get_text_length(text, fontname=font, fontsize=10) for text, font in pieces)
+    for n in range(1, 7):
+        w.paragraph(prose(4, offset=n))
+        w.space(8)
+        w._advance(24)
+        x = w.x() + (w.col_width - width) / 2 - 30
+        for text, font in pieces:
+            w.page.insert_text((x, w.y + 12), text, fontname=font, fontsize=10)
+            x += pymupdf.get_text_length(text, fontname=font, fontsize=10)
+        w.page.insert_text((x + 40, w.y + 12), f"({n})", fontname=REGULAR, fontsize=10)
+        truth.numbered.append((str(n), w.page_number, "L(q) = S log p(x | q) + l||q||"))
+        w.y += 24
+    w.paragraph(prose(6))
+    return w.bytes(), truth

@@ -55,3 +55,10 @@ def test_structure_benchmark_keeps_its_floor_on_gold(tmp_path):
         if share < minimum:
             misses.append(f"{name} right for {share:.2f} of papers < {minimum}")
     assert not misses, "; ".join(misses)
+    escalated = result["escalation"]  # what the layout model was asked, in aggregate (extractors/escalation.py)
+    assert set(escalated["groups"]) == set(result["groups"])
+    everything, halves = escalated["all"], [escalated["groups"][half] for half in ("dev", "held-out")]
+    # a page read for two reasons counts once in pages, once per reason in pages_by_reason
+    assert everything["papers"] <= everything["pages"] <= sum(everything["pages_by_reason"].values())
+    assert [sum(half[key] for half in halves) for key in ("papers", "pages")] == [everything["papers"],
+                                                                                  everything["pages"]]
