@@ -133,7 +133,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                     growth["empty_graph"] = _writer_json(transactional(graph, ingestor.schema, extra))
             csv_bytes = sum(f.stat().st_size for f in folder.iterdir())
             progress(f"importing {csv.nodes + csv.relationships:,} elements")
-            seconds = import_files(server, local, ingestor.schema, folder, arguments)
+            seconds = import_files(server, local, ingestor.schema, folder, arguments, csv.fixes)
             if extra:
                 progress(f"writing the same {then_write} papers into the loaded graph; lookups")
                 with store.open_graph(local) as graph:
