@@ -22,6 +22,7 @@ breaks) in a marker property, nodes also FIX_LABEL, so the pass finds them by la
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -469,8 +470,11 @@ def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, fil
         # No file is read as multi-line (CsvGraph writes no line break in a field), so the importer splits each among
         # its threads. Its multi-line modes would not do: v1 parses all files on one thread, and v2 guesses where
         # rows end by scanning back from a buffer's end, which refused real chunk text ("CR outside a text cell").
+        # Twice as many threads as cores (the default is one per core): its stages wait on each other and on the
+        # disk, so with one thread per core the cores idled part of the time (bench/results/notes-2026-12.md).
         done = server.admin(["database", "import", "full", database, "--overwrite-destination=true",
-                             "--array-delimiter=U+001F", f"--report-file={folder / 'import.report'}", *files])
+                             "--array-delimiter=U+001F", f"--threads={2 * (os.cpu_count() or 1)}",
+                             f"--report-file={folder / 'import.report'}", *files])
         seconds["import"] = time.perf_counter() - began
         reported = _IMPORT_DONE.search(done.stdout)
         if reported:  # the importer's own time: without its JVM's start and its checks of the files
