@@ -5,8 +5,8 @@ DOIs, perturbed titles and text, entities and authors drawn from Zipf-distribute
 preferential attachment), which go through kg.ingest.bulk's GraphImage as `kg ingest --bulk` writes parsed papers. The
 CSV is imported into a throw-away local server by kg.ingest.bulk.import_files, as `kg ingest --bulk` does; the figure is
 nodes plus relationships over the wall time of `neo4j-admin database import full` (its JVM start included); the
-importer's own reported time is recorded beside it, and the empty-list pass and the constraints and indexes
-(fulltext and vector) are timed on their own.
+importer's own reported time is recorded beside it, and the pass after it (empty lists, line breaks) and the
+constraints and indexes (fulltext and vector) are timed on their own.
 
 With `then_write` K, how the graph's size changes the transactional path is measured as well (issue 31, item 4):
 K more synthetic papers go through the ingest's writer (kg.ingest.tuned_writer.TunedWriter, one transaction per paper)
@@ -133,7 +133,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                     growth["empty_graph"] = _writer_json(transactional(graph, ingestor.schema, extra))
             csv_bytes = sum(f.stat().st_size for f in folder.iterdir())
             progress(f"importing {csv.nodes + csv.relationships:,} elements")
-            seconds = import_files(server, local, ingestor.schema, folder, arguments)
+            seconds = import_files(server, local, ingestor.schema, folder, arguments, csv.fixes)
             if extra:
                 progress(f"writing the same {then_write} papers into the loaded graph; lookups")
                 with store.open_graph(local) as graph:

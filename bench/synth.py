@@ -175,12 +175,14 @@ class Synthesizer:
                 renamed[(node.label, node.id)] = f"{node.id}-s{i}"
         chunk_ids = {old: new for (label, old), new in renamed.items() if label == "Chunk"}
 
+        run_id = run.id  # a property formatting a time: once per paper, not per element
+
         def props(values: dict) -> dict:
             out = dict(values)
             if out.get("paper_sha256") == old_sha:
                 out["paper_sha256"] = sha
             if "run_id" in out:
-                out["run_id"] = run.id
+                out["run_id"] = run_id
             if out.get("source_chunk_ids"):
                 out["source_chunk_ids"] = [chunk_ids.get(c, c) for c in out["source_chunk_ids"]]
             return out

@@ -11,13 +11,18 @@ ontology. The importer needs its database stopped, and Neo4j Community has one u
 (`kg db start`) is stopped for the import and started again, and the database must hold no graph unless the
 caller asks to replace it. Constraints and indexes are then made by kg.db.schema, as for any ingest.
 
-The importer cannot store an empty list, which the transactional writer stores (provenance without chunks, say):
-those elements carry the names of their empty lists in a marker property, and one pass of Cypher sets them after
-the import (FIX_LABEL marks such nodes, so the pass finds them by label).
+The importer cannot store an empty list, which the transactional writer stores (provenance without chunks, say), and it
+reads a file whose fields may hold line breaks (chunk text does) on one thread, finding where each row ends, while it
+splits other files among its threads at line ends. So no field is written with a line break: they become the control
+characters LINE_BREAK_ESCAPES names, which the extractors' text does not hold (a text holding both is refused, which
+fails its paper). One pass of Cypher after the import sets the empty lists and puts the line breaks back; the
+elements it must change carry the number of their fix (FixKinds: which lists are empty, which properties held line
+breaks) in a marker property, nodes also FIX_LABEL, so the pass finds them by label or relationship type.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import time
@@ -45,9 +50,11 @@ from kg.ingest.write import distinct, missing_endpoints, stamp
 from ontology.loader import PropertySpec, Schema
 from ontology.records import EdgeRecord, NodeRecord
 
-FIX_LABEL = "PaperKGBulkFix"  # a node with empty lists to set after the import; removed by the pass
-EMPTY_LISTS = "paperkg_bulk_empty"  # the names of an element's empty lists; removed by the pass
+FIX_LABEL = "PaperKGBulkFix"  # a node the pass after the import changes; removed by the pass
+FIX = "paperkg_bulk_fix"  # the number of an element's fix (FixKinds); removed by the pass
 ARRAY_DELIMITER = "\x1f"  # the unit separator: no text the extractors keep has it (refused if one does)
+LINE_BREAK_ESCAPES = {"\n": "\x1e", "\r": "\x1d"}  # record and group separators, put back by the pass
+_ESCAPE = str.maketrans(LINE_BREAK_ESCAPES)
 _IMPORT_TYPES = {"string": "string", "integer": "long", "float": "double", "boolean": "boolean", "datetime": "datetime"}
 
 _HAS_GRAPH = f"MATCH (n) WHERE NOT n:`{VERSION_LABEL}` RETURN count(n) > 0 AS has"
@@ -67,99 +74,150 @@ def _column_type(spec: PropertySpec) -> str:
     return _IMPORT_TYPES[spec.datatype] + ("[]" if spec.many else "")
 
 
-def _scalar(value: Any, datatype: str) -> str:
-    if datatype == "float":
-        return repr(float(value))
-    if datatype == "boolean":
-        return "true" if value else "false"
-    if datatype == "datetime":
-        return value.isoformat()
-    return str(value)
+def _escaped(text: str, name: str, breaks: list[str]) -> str:
+    """`text` without line breaks (their escapes instead; `name` then added to `breaks`)."""
+    if "\n" in text or "\r" in text:
+        if any(escape in text for escape in LINE_BREAK_ESCAPES.values()):
+            raise BulkFormatError(f"a value of property {name!r} holds line breaks and the control characters "
+                                  "U+001D or U+001E that stand for them in the importer's CSV")
+        breaks.append(name)
+        return text.translate(_ESCAPE)
+    return text
 
 
-def _quoted(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"'
-
-
-def _list_field(values: list, spec: PropertySpec) -> str:
+def _list_field(values: list, name: str, datatype: str, breaks: list[str]) -> str:
     """A non-empty list as one field. Float lists (a chunk's embedding: hundreds of numbers, most of a load's
-    bytes) take a path of their own: a float's repr never holds the delimiter or a quote, and one join over
-    them costs a fraction of a call per number."""
-    if spec.datatype == "float":
+    bytes) need no checks: a float's repr never holds the delimiter, a quote or a line break."""
+    if datatype == "float":
         return ARRAY_DELIMITER.join(map(repr, map(float, values)))
-    items = [_scalar(v, spec.datatype) for v in values]
-    if any(ARRAY_DELIMITER in item for item in items):
-        raise BulkFormatError(f"a value of list property {spec.name!r} holds the control character U+001F")
-    return _quoted(ARRAY_DELIMITER.join(items))
+    if datatype == "boolean":
+        return ARRAY_DELIMITER.join("true" if v else "false" for v in values)
+    if datatype == "datetime":
+        return ARRAY_DELIMITER.join(v.isoformat() for v in values)
+    joined = ARRAY_DELIMITER.join(map(str, values))
+    if joined.count(ARRAY_DELIMITER) != len(values) - 1:
+        raise BulkFormatError(f"a value of list property {name!r} holds the control character U+001F")
+    if datatype == "string":
+        return '"' + _escaped(joined, name, breaks).replace('"', '""') + '"'
+    return joined
 
 
-def _fields(props: dict[str, Any], specs: list[PropertySpec]) -> tuple[list[str], list[str]]:
-    """The CSV fields of `props` in the order of `specs` (absent: an empty field) and the names of its empty lists."""
-    fields, empty = [], []
-    for spec in specs:
-        value = props.get(spec.name)
-        if value is None:
-            fields.append("")
-        elif spec.many:
-            if not value:
-                empty.append(spec.name)
-                fields.append("")
-                continue
-            fields.append(_list_field(value, spec))
-        elif spec.datatype in ("string", "datetime"):
-            fields.append(_quoted(_scalar(value, spec.datatype)))
+def _fields(props: dict[str, Any], columns: dict[str, tuple[int, bool, str]]) -> tuple[list[str], list[str], list[str]]:
+    """The CSV fields of `props` in the order of `columns` (name: position, many, datatype; absent: an empty field),
+    the names of its empty lists and of its properties whose line breaks were escaped, each sorted. It runs for every
+    element of a load, so it goes over the properties an element has (about half of its columns) without a call per
+    field."""
+    fields = [""] * len(columns)
+    empty: list[str] = []
+    breaks: list[str] = []
+    for name, value in props.items():
+        column = columns.get(name)
+        if column is None or value is None:
+            continue
+        position, many, datatype = column
+        if many:
+            if value:
+                fields[position] = _list_field(value, name, datatype, breaks)
+            else:
+                empty.append(name)
+        elif datatype == "string":
+            fields[position] = '"' + _escaped(str(value), name, breaks).replace('"', '""') + '"'
+        elif datatype == "datetime":
+            fields[position] = value.isoformat()
+        elif datatype == "float":
+            fields[position] = repr(float(value))
+        elif datatype == "boolean":
+            fields[position] = "true" if value else "false"
         else:
-            fields.append(_scalar(value, spec.datatype))
-    return fields, empty
+            fields[position] = str(value)
+    if len(empty) > 1:
+        empty.sort()
+    if len(breaks) > 1:
+        breaks.sort()
+    return fields, empty, breaks
+
+
+class FixKinds:
+    """What the pass after the import changes on an element (its empty lists, its properties with line breaks put
+    back), numbered as they first occur, with the owners (label or relationship type) that have each."""
+
+    def __init__(self):
+        self.numbers: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+        self.owners: dict[tuple[str, str], set[int]] = {}  # ("node"|"edge", label or type) -> fix numbers
+
+    def number(self, kind: str, owner: str, empty: list[str], breaks: list[str]) -> int:
+        fix = self.numbers.setdefault((tuple(empty), tuple(breaks)), len(self.numbers))
+        self.owners.setdefault((kind, owner), set()).add(fix)
+        return fix
+
+    def changes(self, fix: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return next(key for key, number in self.numbers.items() if number == fix)
+
+
+def _id(value: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise BulkFormatError(f"the id {value!r} holds a line break")
+    return '"' + value.replace('"', '""') + '"'
 
 
 class CsvGraph:
     """Node files per label and relationship files per (type, source label, target label), each with its header
     (`id:ID(Label)`, `:START_ID(Label)`, `name:type[]` ...) from the ontology: ids are unique per label, as the
-    constraints of kg.db.schema say, so each label is its own id space."""
+    constraints of kg.db.schema say, so each label is its own id space. No field holds a line break, so the importer
+    splits every file among its threads."""
 
     def __init__(self, schema: Schema, folder: Path):
         self.schema, self.folder = schema, folder
-        self._files: dict[tuple, tuple[TextIO, list[PropertySpec]]] = {}
+        self.fixes = FixKinds()
+        self._files: dict[tuple, TextIO] = {}
+        self._columns: dict[tuple[str, str], dict[str, tuple[int, bool, str]]] = {}
         self.nodes = self.relationships = 0
 
-    def _specs(self, owner) -> list[PropertySpec]:
-        return [spec for name, spec in sorted(owner.properties.items()) if name != "id"]
+    def _specs(self, kind: str, name: str) -> list[PropertySpec]:
+        owner = (self.schema.nodes.get(name) or self.schema.ledger[name]) if kind == "node" \
+            else self.schema.relationships[name]
+        return [spec for key, spec in sorted(owner.properties.items()) if key != "id"]
+
+    def _owner_columns(self, kind: str, name: str) -> dict[str, tuple[int, bool, str]]:
+        if (kind, name) not in self._columns:
+            self._columns[(kind, name)] = {s.name: (i, s.many, s.datatype)
+                                           for i, s in enumerate(self._specs(kind, name))}
+        return self._columns[(kind, name)]
 
     def _file(self, key: tuple) -> TextIO:
         if key not in self._files:
             if key[0] == "node":
                 label = key[1]
                 name, head, tail = f"nodes-{label}.csv", [f"id:ID({label})"], [":LABEL"]
-                specs = self._specs(self.schema.nodes.get(label) or self.schema.ledger[label])
             else:
                 _, type_, source, target = key
                 name, tail = f"rels-{type_}-{source}-{target}.csv", []
                 head = [f":START_ID({source})", f":END_ID({target})"]
-                specs = self._specs(self.schema.relationships[type_])
             out = open(self.folder / name, "w", encoding="utf-8", newline="")
-            columns = head + [f"{s.name}:{_column_type(s)}" for s in specs] + [f"{EMPTY_LISTS}:string[]"] + tail
-            out.write(",".join(columns) + "\n")
-            self._files[key] = (out, specs)
-        return self._files[key][0]
+            typed = [f"{s.name}:{_column_type(s)}" for s in self._specs(key[0], key[1])]
+            out.write(",".join(head + typed + [f"{FIX}:long"] + tail) + "\n")
+            self._files[key] = out
+        return self._files[key]
 
     def node_rows(self, nodes: Iterable[NodeRecord]) -> list[tuple[tuple, str]]:
         """Each node's file key and CSV line, built before any is written (a refused value fails its paper only)."""
         rows = []
         for node in nodes:
-            specs = self._specs(self.schema.nodes.get(node.label) or self.schema.ledger[node.label])
-            fields, empty = _fields(node.props, specs)
-            line = [_quoted(node.id), *fields, _quoted(ARRAY_DELIMITER.join(empty)) if empty else "",
-                    FIX_LABEL if empty else ""]
+            fields, empty, breaks = _fields(node.props, self._owner_columns("node", node.label))
+            if empty or breaks:
+                fix = self.fixes.number("node", node.label, empty, breaks)
+                line = [_id(node.id), *fields, str(fix), FIX_LABEL]
+            else:
+                line = [_id(node.id), *fields, "", ""]
             rows.append((("node", node.label), ",".join(line) + "\n"))
         return rows
 
     def edge_rows(self, edges: Iterable[EdgeRecord]) -> list[tuple[tuple, str]]:
         rows = []
         for edge in edges:
-            fields, empty = _fields(edge.props, self._specs(self.schema.relationships[edge.type]))
-            line = [_quoted(edge.source_id), _quoted(edge.target_id), *fields,
-                    _quoted(ARRAY_DELIMITER.join(empty)) if empty else ""]
+            fields, empty, breaks = _fields(edge.props, self._owner_columns("edge", edge.type))
+            fix = str(self.fixes.number("edge", edge.type, empty, breaks)) if empty or breaks else ""
+            line = [_id(edge.source_id), _id(edge.target_id), *fields, fix]
             rows.append((("edge", edge.type, edge.source_label, edge.target_label), ",".join(line) + "\n"))
         return rows
 
@@ -174,7 +232,7 @@ class CsvGraph:
     def close(self) -> list[str]:
         """Close the files; the importer's --nodes/--relationships arguments for them."""
         args = []
-        for key, (out, _) in self._files.items():
+        for key, out in self._files.items():
             out.close()
             path = Path(out.name)
             args.append(f"--nodes={key[1]}={path}" if key[0] == "node" else f"--relationships={key[1]}={path}")
@@ -390,7 +448,8 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
         shutil.rmtree(folder, ignore_errors=True)
         return BulkReport(ingestor.report, seconds={"parse": parsed})
     report = BulkReport(ingestor.report, nodes=csv.nodes, relationships=csv.relationships,
-                        seconds={"parse": parsed, **import_files(server, settings, ingestor.schema, folder, files)})
+                        seconds={"parse": parsed, **import_files(server, settings, ingestor.schema, folder, files,
+                                                                    csv.fixes)})
     for path, sha in ingestor.stored:
         ingestor.store.put(path, sha)
     shutil.rmtree(folder, ignore_errors=True)
@@ -398,18 +457,23 @@ def bulk_load(paths: Iterable[Path], settings, *, replace: bool = False, workers
     return report
 
 
-def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, files: list[str]) -> dict[str, float]:
+def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, files: list[str],
+                 fixes: FixKinds) -> dict[str, float]:
     """Stop the server, import the CSV `files` (CsvGraph.close's arguments) into its database, start it again,
-    set the empty lists and make the constraints and indexes; the seconds of each step."""
+    make the `fixes` the CSV could not carry (fix_elements) and the constraints and indexes; the seconds of each
+    step."""
     database = settings.neo4j_database or "neo4j"
     seconds: dict[str, float] = {}
     try:
         server.stop()
         began = time.perf_counter()
-        # Every file is read as multi-line (one thread per file): 5.26's per-file mode (--multiline-fields-format=v2)
-        # refused real chunk text ("CR outside a text cell" in a file without a CR).
+        # No file is read as multi-line (CsvGraph writes no line break in a field), so the importer splits each among
+        # its threads. Its multi-line modes would not do: v1 parses all files on one thread, and v2 guesses where
+        # rows end by scanning back from a buffer's end, which refused real chunk text ("CR outside a text cell").
+        # Twice as many threads as cores (the default is one per core): its stages wait on each other and on the
+        # disk, so with one thread per core the cores idled part of the time (bench/results/notes-2026-12.md).
         done = server.admin(["database", "import", "full", database, "--overwrite-destination=true",
-                             "--array-delimiter=U+001F", "--multiline-fields=true",
+                             "--array-delimiter=U+001F", f"--threads={2 * (os.cpu_count() or 1)}",
                              f"--report-file={folder / 'import.report'}", *files])
         seconds["import"] = time.perf_counter() - began
         reported = _IMPORT_DONE.search(done.stdout)
@@ -424,7 +488,7 @@ def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, fil
     with store.connect(settings) as driver:
         graph = Graph(driver, database)
         began = time.perf_counter()
-        set_empty_lists(graph, schema)
+        fix_elements(graph, schema, fixes)
         seconds["lists"] = time.perf_counter() - began
         began = time.perf_counter()
         init_schema(graph, schema, settings.embedding_dim)
@@ -432,13 +496,25 @@ def import_files(server: LocalNeo4j, settings, schema: Schema, folder: Path, fil
     return seconds
 
 
-def set_empty_lists(graph: Graph, schema: Schema) -> None:
-    """Set the empty lists the importer could not store, and remove the markers that name them."""
-    for match, owners in ((f"MATCH (x:`{FIX_LABEL}`)", [*schema.nodes.values(), *schema.ledger.values()]),
-                          (f"MATCH ()-[x]->() WHERE x.`{EMPTY_LISTS}` IS NOT NULL", schema.relationships.values())):
-        names = sorted({name for owner in owners for name, spec in owner.properties.items() if spec.many})
-        sets = ", ".join(f"x.`{n}` = CASE WHEN '{n}' IN x.`{EMPTY_LISTS}` THEN [] ELSE x.`{n}` END" for n in names)
-        remove = f"x:`{FIX_LABEL}`, x.`{EMPTY_LISTS}`" if "(x:" in match else f"x.`{EMPTY_LISTS}`"
-        with graph.write_session() as session:  # CALL IN TRANSACTIONS: an auto-commit transaction
-            session.run(f"{match} CALL (x) {{ SET {sets} REMOVE {remove} }} IN TRANSACTIONS OF {_FIX_BATCH} ROWS"
-                        ).consume()
+def fix_elements(graph: Graph, schema: Schema, fixes: FixKinds) -> None:
+    """Set the empty lists the importer could not store and put back the line breaks escaped in the CSV, one owner
+    (label or relationship type) and fix at a time, so each statement sets constants rather than deciding per
+    element; then remove the markers."""
+    escapes = {"lf_escape": LINE_BREAK_ESCAPES["\n"], "cr_escape": LINE_BREAK_ESCAPES["\r"], "lf": "\n", "cr": "\r"}
+    for (kind, name), numbers in sorted(fixes.owners.items()):
+        owner = (schema.nodes.get(name) or schema.ledger[name]) if kind == "node" else schema.relationships[name]
+        for fix in sorted(numbers):
+            empty, breaks = fixes.changes(fix)
+            sets = [f"x.`{n}` = []" for n in empty]
+            for n in breaks:
+                restore = "replace(replace({}, $lf_escape, $lf), $cr_escape, $cr)"
+                sets.append(f"x.`{n}` = " + (f"[s IN x.`{n}` | {restore.format('s')}]" if owner.properties[n].many
+                                             else restore.format(f"x.`{n}`")))
+            if kind == "node":
+                match = f"MATCH (x:`{name}`:`{FIX_LABEL}`)" + (f" WHERE x.`{FIX}` = {fix}" if len(numbers) > 1 else "")
+                remove = f"x:`{FIX_LABEL}`, x.`{FIX}`"
+            else:
+                match, remove = f"MATCH ()-[x:`{name}`]->() WHERE x.`{FIX}` = {fix}", f"x.`{FIX}`"
+            with graph.write_session() as session:  # CALL IN TRANSACTIONS: an auto-commit transaction
+                session.run(f"{match} CALL (x) {{ SET {', '.join(sets)} REMOVE {remove} }} "
+                            f"IN TRANSACTIONS OF {_FIX_BATCH} ROWS", escapes).consume()

@@ -71,6 +71,8 @@ def test_bulk_load_is_the_transactional_graph_and_takes_later_work(ingest_settin
         assert _export(bulk) == expected
         assert value(bulk, f"MATCH (n:`{FIX_LABEL}`) RETURN count(n)") == 0
         assert value(bulk, "MATCH (:Chunk)-[r]-() WHERE r.source_chunk_ids = [] RETURN count(r)") > 0
+        # line breaks, escaped in the CSV so that no file is read as multi-line, are back (the export above has them)
+        assert value(bulk, "MATCH (c:Chunk) WHERE c.text CONTAINS '\\n' RETURN count(c)") > 0
         online = {r["name"] for r in bulk.execute_query("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' "
                                                         "RETURN name").records}
         constraints = {r["name"] for r in bulk.execute_query("SHOW CONSTRAINTS YIELD name").records}
