@@ -388,8 +388,10 @@ function eventItem(event, named) {
 const FEED_PAGE = 50;
 let feedOldest = null; // the id of the oldest event shown, for "Older"
 let feedShown = false; // once shown, the feed is read again after each change
+let feedLoads = 0; // loads of the feed asked for: only the newest one's answer is shown
 
 async function loadFeed(more) {
+  const ticket = ++feedLoads;
   const params = new URLSearchParams({limit: String(FEED_PAGE)});
   const add = (name, value) => { if (value !== "") params.append(name, value); };
   add("actor", $("h-actor").value.trim());
@@ -398,6 +400,7 @@ async function loadFeed(more) {
   if ($("h-since").value) params.append("since", new Date($("h-since").value).toISOString());
   if (more && feedOldest) params.append("before", feedOldest);
   const events = await api("GET", "/curation/history?" + params);
+  if (ticket !== feedLoads) return; // a newer load (other filters, a change) answers instead; this one is stale
   feedShown = true;
   const items = events.map((event) => eventItem(event, true));
   if (more) $("feed").append(...items); else $("feed").replaceChildren(...items);
