@@ -334,12 +334,15 @@ class Document(BaseModel):
 
     def line_at(self, offset: int) -> TextLine | None:
         """The body line whose text holds `offset` of Document.text."""
-        return self._cached("lines", lambda: Layer(self.lines)).at(offset)
+        return self._line_layer().at(offset)
 
     def boxes_of(self, start: int, end: int) -> list[Box]:
         """Where the text [start, end) of Document.text is printed: the box of each body line it runs over (text
         outside the body's lines, such as a caption's, has none: its chunk's region stands for it)."""
-        return [line.places()[0] for line in self._cached("lines", lambda: Layer(self.lines)).overlapping(start, end)]
+        return [line.places()[0] for line in self._line_layer().overlapping(start, end)]
+
+    def _line_layer(self) -> Layer:
+        return self._cached("lines", lambda: Layer(self.lines))
 
     def heading_chunk(self, section_id: str) -> Chunk | None:
         """The chunk a section's heading is read with: the section's first chunk or, for a section with only
