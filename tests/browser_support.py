@@ -14,7 +14,8 @@ from typing import Callable, Iterator, Sequence, TypeVar
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (ElementClickInterceptedException, StaleElementReferenceException,
+                                        TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -69,11 +70,13 @@ def headless_chromium(extra_flags: Sequence[str] = ()) -> Iterator[WebDriver]:
 
 
 def wait_on_page(browser: WebDriver, what: str, condition: Callable[[WebDriver], T], timeout_s: float = TIMEOUT_S) -> T:
-    """The first truthy value of condition on one of the API's pages; re-renders make elements go stale, so retry
-    on that. On time-out the test fails with the page's text, and keeps a screenshot and the page source in the
-    browser's `evidence_dir` when a fixture gave it one."""
+    """The first truthy value of condition on one of the API's pages; re-renders make elements go stale and a
+    message (a toast shown for a few seconds) may lie over a button, so retry on those. On time-out the test fails
+    with the page's text, and keeps a screenshot and the page source in the browser's `evidence_dir` when a
+    fixture gave it one."""
+    passing = (StaleElementReferenceException, ElementClickInterceptedException)
     try:
-        return WebDriverWait(browser, timeout_s, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+        return WebDriverWait(browser, timeout_s, ignored_exceptions=passing).until(condition)
     except TimeoutException:
         kept, evidence = "", getattr(browser, "evidence_dir", None)
         if evidence is not None:
@@ -87,7 +90,7 @@ def wait_on_page(browser: WebDriver, what: str, condition: Callable[[WebDriver],
 
 def click_on_page(browser: WebDriver, what: str, css: str, timeout_s: float = TIMEOUT_S) -> None:
     """Click the first element matching css once the page shows one. A list that re-renders between finding the
-    element and clicking it makes it stale, so both are retried together."""
+    element and clicking it makes it stale, and a message may cover it for a while, so both are retried together."""
     def clicked(b: WebDriver) -> bool:
         found = b.find_elements(By.CSS_SELECTOR, css)
         if found:

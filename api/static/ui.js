@@ -98,9 +98,15 @@ const GROUPS = {flagged: "flagged", contested: "contested", same_as: "duplicate 
                 low_confidence: "low confidence", uncovered: "unlinked figures/tables"};
 const NOT_FILTERS = ["queue", "offset", "limit", "sort", "descending", "seed"];
 
+// Loads of the list are numbered like the feed's: quick successive loads (a change, then other filters) may answer
+// out of order, and only the newest one's rows are shown.
+let listLoads = 0;
+
 async function loadList() {
-  if ($("f-queue").value === ATTENTION) return loadAttention();
+  const ticket = ++listLoads;
+  if ($("f-queue").value === ATTENTION) return loadAttention(ticket);
   const page = await api("GET", "/curation/items?" + query());
+  if (ticket !== listLoads) return;
   rows = page.items.map((item) => ({...item, kind: "node",
                                    reason: item.contested ? "re-ingest: " + item.contested.reason : item.reason}));
   $("select-page").checked = false;
@@ -120,11 +126,12 @@ async function loadList() {
   showSelection();
 }
 
-async function loadAttention() {
+async function loadAttention(ticket) {
   const params = query();
   for (const name of NOT_FILTERS) params.delete(name);
   params.append("limit", String(ATTENTION_LIMIT));
   const items = await api("GET", "/curation/queue?" + params);
+  if (ticket !== listLoads) return;
   rows = items.map((item) => ({kind: item.element_kind, id: item.element, label: item.label, name: item.name,
                                confidence: item.confidence, status: item.kind, reason: item.why,
                                papers: item.papers, paper_count: item.paper_count}));
@@ -223,6 +230,7 @@ async function openElement(kind, ref) {
   const mine = ++generation;
   try {
     const data = await api("GET", path(kind, ref));
+    if (mine !== generation) return; // another item was opened (or changed) meanwhile: it is the one to show
     const changed = !current || current.kind !== kind || current.ref !== (kind === "node" ? data.id : data.edge_id);
     current = {kind, ref: kind === "node" ? data.id : data.edge_id, data};
     if (changed) {
@@ -413,13 +421,14 @@ async function loadFeed(more) {
 async function act(call, advance) {
   const next = advance && position >= 0 ? rows[position + 1] : undefined;
   const at = position;
-  generation++;
+  const mine = ++generation;
   try {
     const result = await call();
     if (result && result.event) done.push(result.event.id);
     say(result && result.event ? result.event.action + " recorded" : "nothing to change");
     if (!(result && result.element)) $("element-panel").hidden = true;
     await Promise.all([loadList(), feedShown ? loadFeed(false) : null]);
+    if (mine !== generation) return; // the curator opened another item meanwhile: it stays open
     if (advance) {
       const index = next ? rows.findIndex((item) => item.id === next.id) : -1;
       const target = index >= 0 ? index : Math.min(at, rows.length - 1);

@@ -212,9 +212,13 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db)
         Select(browser.find_element(By.ID, "f-queue")).select_by_value("attention")
         browser.find_element(By.ID, "apply-filters").click()
         selector = f'#items tr[data-element="{edge["id"]}"]'
-        row = wait_on_page(browser, "the flagged edge listed", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
-        assert row.get_attribute("data-kind") == "edge"
-        cells = [c.text for c in row.find_elements(By.TAG_NAME, "td")]
+
+        def listed(b) -> tuple[str, list[str]] | None:  # read at once: a re-rendered list makes a kept row stale
+            found = b.find_elements(By.CSS_SELECTOR, selector)
+            return found and (found[0].get_attribute("data-kind"),
+                              [c.text for c in found[0].find_elements(By.TAG_NAME, "td")])
+        kind, cells = wait_on_page(browser, "the flagged edge listed", listed)
+        assert kind == "edge"
         assert cells[2] == "MENTIONS" and cells[-2:] == ["flagged", "flagged by a curator: the wrong entity"], cells
         assert cells[1] == "Citation Graphs at Scale", cells  # the edge's paper
         assert browser.find_element(By.ID, "progress").text.split(" ")[:2] != ["0", "need"]
@@ -225,9 +229,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db)
                      and b.find_elements(By.CSS_SELECTOR, "#items tbody tr"))
         browser.find_element(By.ID, "f-paper").clear()
         browser.find_element(By.ID, "apply-filters").click()
-        row = wait_on_page(browser, "the flagged edge back", lambda b: b.find_elements(By.CSS_SELECTOR, selector))[0]
-
-        row.find_element(By.CSS_SELECTOR, "button.link").click()
+        click_on_page(browser, "the flagged edge back", selector + " button.link")
         wait_on_page(browser, "the edge open", lambda b: "-[MENTIONS]->" in b.find_element(By.ID, "element-title").text
                      and b.find_element(By.ID, "status").text == "flagged")
         browser.save_screenshot(str(ARTIFACTS / "8-flagged-edge-open.png"))
@@ -243,10 +245,10 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db)
         click_on_page(browser, "the other flagged edge", other)
         wait_on_page(browser, "the paper's edge open", lambda b: f"-[{paper_edge['type']}]->" in
                      b.find_element(By.ID, "element-title").text)
-        browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
+        click_on_page(browser, "the merge and link box", "#merge-box summary")
         Select(browser.find_element(By.ID, "retype")).select_by_value(other_type)
         browser.save_screenshot(str(ARTIFACTS / "10-change-an-edges-type.png"))
-        browser.find_element(By.ID, "save-retype").click()
+        click_on_page(browser, "the retype button", "#save-retype")
         wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
         assert types_between() == {paper_edge["type"]: "rejected", other_type: "edited"}
         assert history.read(Graph(schema_db), limit=1)[0].action == "retype"
@@ -366,7 +368,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, schema_db)
         assert "alice relabel " + new_id + ": a model, not a corpus" in entry.text
         browser.execute_script("arguments[0].scrollIntoView()", entry)
         browser.save_screenshot(str(ARTIFACTS / "13-history-feed-filtered.png"))
-        entry.find_element(By.TAG_NAME, "button").click()
+        click_on_page(browser, "the relabel's undo", f'#feed li[data-event="{event.id}"] button')
         wait_on_page(browser, "undo recorded", lambda b: b.find_element(By.ID, "message").text == "undo recorded")
         assert statuses(schema_db, [old_id]) == ["auto"]
         assert schema_db.execute_query("MATCH (n {id: $id}) RETURN count(n) AS n", id=new_id).records[0]["n"] == 0
