@@ -15,7 +15,9 @@ into the empty database before the import and, the same papers, into the loaded 
 
 With `load_clients` N, the loaded graph is then served (`kg serve`, as bench.load's scripts do) and N concurrent
 clients alternate questions about its papers (POST /ask, scoped to a paper as an application asks them) and node
-lookups (GET /nodes/{id}) through the API: the latencies the issue's targets at 100,000 papers are about.
+lookups (GET /nodes/{id}) through the API: the latencies the issue's targets at 100,000 papers are about. The same
+clients then take turns over the other reads and the curators' work (`endpoints`): /locate of an entity's name over
+the whole corpus, /coverage of a paper, a paper's review list, the needs-attention queue and a verify (a write).
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from contextlib import closing
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import quote
 
 from bench.api_server import served_api
-from bench.load import QUESTIONS, idle_load, loopback_address
+from bench.load import QUESTIONS, idle_load, loopback_address, rotation_load
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
@@ -79,17 +82,28 @@ def lookups(graph: Graph, schema, ids: list[str]) -> dict:
             "p95_ms": round(times[max(0, round(0.95 * len(times)) - 1)], 2)}
 
 
-def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: list[str], clients: int,
-             per_client: int = 40, max_seconds: float = 600) -> dict:
+def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: list[str], names: list[str],
+             clients: int, per_client: int = 40, max_seconds: float = 600) -> dict:
     """`clients` clients at once against `kg serve` on the loaded graph, each alternating a question about one of
-    `paper_ids` and a lookup of one of `node_ids` (after an untimed warm-up): p50/p95/p99 and errors of each."""
+    `paper_ids` and a lookup of one of `node_ids` (after an untimed warm-up): p50/p95/p99 and errors of each. Then,
+    as `endpoints`, the same clients on the other reads and the curators' work, each in turn: /locate of an entity's
+    name over the whole corpus, /coverage of a paper, a paper's review list and the needs-attention queue, and a
+    verify of one of the chunks (a write, with its history event)."""
     questions = [{"question": q, "paper_id": pid} for pid in paper_ids for q in QUESTIONS]
+    chunks = [node_id for node_id in node_ids if node_id.startswith("chunk_")]
+    others = {"locate": [("locate", f"/locate?q={quote(name)}&limit=10", None) for name in names],
+              "coverage": [("coverage", f"/coverage/{pid}", None) for pid in paper_ids],
+              "review": [("review", f"/curation/items?paper={pid}&limit=50", None) for pid in paper_ids],
+              "queue": [("queue", "/curation/queue?limit=50", None)],
+              "verify": [("verify", f"/curation/nodes/{cid}/verify", {"reason": "bench"}) for cid in chunks]}
     processes = os.cpu_count() or 1  # `kg serve`'s default: a question process per core
     with served_api(settings, workdir, qa_processes=processes) as api:
-        report = asyncio.run(idle_load(*loopback_address(api.url), questions, node_ids, clients, per_client,
-                                       max_seconds))
+        address = loopback_address(api.url)
+        report = asyncio.run(idle_load(*address, questions, node_ids, clients, per_client, max_seconds))
+        curator = {**api.headers("curator"), "If-Match": "*"}  # the benchmark is not about versions
+        endpoints = asyncio.run(rotation_load(*address, curator, others, clients, per_client, max_seconds))
     return {"clients": clients, "per_client": per_client, "qa_processes": processes,
-            "papers_asked_about": len(paper_ids), **report}
+            "papers_asked_about": len(paper_ids), **report, "endpoints": endpoints}
 
 
 def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
@@ -116,12 +130,15 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             synthesizer = Synthesizer(parsed, synth)
             sample: list[str] = []  # ids of papers and chunks of the load, for lookups
             asked: list[str] = []  # ids of papers of the load, for questions
+            names: list[str] = []  # names of entities of the load, for /locate
             pick = random.Random(synth.seed)  # not the synthesizer's: sampling must not change the papers
             for paper in synthesizer.papers():
                 image.add(paper.run, paper.nodes, paper.edges, 0)
                 if len(sample) < 400 and pick.random() < 0.2:
                     sample += [n.id for n in paper.nodes if n.label in ("Paper", "Chunk")][:2]  # written as they are
                     asked += [n.id for n in paper.nodes if n.label == "Paper"]
+                    names += [n.props["name"] for n in paper.nodes
+                              if n.label in ingestor.schema.entity_labels and n.props.get("name")][:1]
             arguments = image.close()
             csv_seconds = time.perf_counter() - began
             extra = [synthesizer.paper(synth.papers + k) for k in range(then_write + 1 if then_write else 0)]
@@ -145,7 +162,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             load = None
             if load_clients:
                 progress(f"serving the loaded graph: {load_clients} clients ask and look up nodes")
-                load = api_load(local, Path(tmp) / "api", asked, sample, load_clients)
+                load = api_load(local, Path(tmp) / "api", asked, sample, names, load_clients)
             shutil.rmtree(folder)
             store_bytes = sum(f.stat().st_size for f in (server.data_dir / "databases" / "neo4j").rglob("*")
                               if f.is_file())

@@ -29,7 +29,7 @@ from bench.api_server import LiveAPI, settings_env
 from kg.settings import Settings
 
 Request = tuple[str, str, dict | None]  # (endpoint kind, path, JSON body for a POST)
-KINDS = ("ask", "node")
+KINDS = ("ask", "node", "locate", "coverage", "review", "queue", "verify")
 
 
 def loopback_address(url: str) -> tuple[str, int]:
@@ -120,6 +120,37 @@ def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: 
                         else ("node", f"/nodes/{node_ids[n % len(node_ids)]}", None))
         out.append(plan)
     return out
+
+
+def rotation(requests: dict[str, list[Request]], clients: int, per_client: int) -> list[list[Request]]:
+    """Each client sends the kinds of `requests` in turn, and each kind's requests in turn across the clients, so
+    that no two requests of the load are the same while there are enough of them."""
+    kinds = list(requests)
+    out = []
+    for c in range(clients):
+        plan = []
+        for i in range(per_client):
+            n = c * per_client + i
+            of_kind = requests[kinds[n % len(kinds)]]
+            plan.append(of_kind[(n // len(kinds)) % len(of_kind)])
+        out.append(plan)
+    return out
+
+
+async def rotation_load(host: str, port: int, headers: dict[str, str], requests: dict[str, list[Request]],
+                        clients: int = 8, per_client: int = 40, max_seconds: float = 300) -> dict:
+    """`clients` connections sending `requests` (rotation) at once, after one untimed request of each kind per
+    client (plans cached, connections open)."""
+    connections = [Connection(host, port, headers) for _ in range(clients)]
+    try:
+        for i, connection in enumerate(connections):
+            for kind, of_kind in requests.items():
+                if kind != "verify":  # a change is not repeated to warm up: each one is measured
+                    await _send(connection, of_kind[-1 - i % len(of_kind)])
+        return await measure(connections, rotation(requests, clients, per_client), max_seconds)
+    finally:
+        for c in connections:
+            c.close()
 
 
 async def warm_up(connections: list[Connection], questions: list[dict], node_ids: list[str]) -> None:

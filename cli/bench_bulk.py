@@ -27,7 +27,8 @@ def bulk_bench(
                                         "graph, and time node lookups"),
     load_clients: int = typer.Option(0, "--load-clients", min=0,
                                      help="then serve the loaded graph and time /ask and node lookups with N "
-                                          "concurrent clients (0: no API load)"),
+                                          "concurrent clients, then /locate, /coverage, review lists, the queue "
+                                          "and verifies (0: no API load)"),
     workers: int = typer.Option(2, "--workers", "-w", min=0, help="parser processes"),
     out: Path = typer.Option(Path("bench/results"), "--out", file_okay=False, help="folder of the JSON report"),
 ) -> None:
@@ -63,6 +64,10 @@ def bulk_bench(
         console.print(f"API, {load['clients']} clients: " + "; ".join(
             f"{kind} p95 {load[kind]['p95_ms']} ms ({load[kind]['errors']} errors)" for kind in ("ask", "node")
             if kind in load), highlight=False)
+        others = load["endpoints"]
+        console.print(f"API, {load['clients']} clients taking turns: " + "; ".join(
+            f"{kind} p95 {others[kind]['p95_ms']} ms ({others[kind]['errors']} errors)"
+            for kind in ("locate", "coverage", "review", "queue", "verify") if kind in others), highlight=False)
     console.print(f"report: {write(report, out)}", highlight=False)
     if not report["met"]:
         raise typer.Exit(1)

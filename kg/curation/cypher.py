@@ -166,8 +166,8 @@ RETURN elementId(r) AS edge_id, properties(r) AS props,
 
 # The review list (kg/curation/review.py). REVIEW_MATCH selects the nodes of a view with cheap predicates only;
 # a node's papers (REVIEW_SHAS: its own paper, then those of the extracted edges pointing at a shared node) are
-# collected where a queue, a sort or a page row needs them. `{queue}`, `{order}` and `{shas}` are filled with the
-# fixed fragments below, never with client text.
+# collected where a queue, a sort or a page row needs them. `{nodes}`, `{queue}`, `{order}` and `{shas}` are filled
+# with the fixed fragments below, never with client text.
 REVIEW_SHAS = ("[s IN [coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END)] WHERE s IS NOT NULL] + "
                "COLLECT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL "
                "AND e.paper_sha256 <> coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END, '') "
@@ -188,8 +188,15 @@ REVIEW_SORTS = {
     "papers": f"size({REVIEW_SHAS})",
     "contested": "n.contested_at",
 }
+# The nodes a view starts from: every node, or, when the view names a paper, the nodes its own edges reach from it
+# (an edge of a paper carries its paper_sha256; they connect all of the paper's nodes, and the entities it names, to
+# it): work that grows with the paper, not with the corpus. REVIEW_MATCH then checks the paper filter itself.
+REVIEW_NODES = {
+    False: "MATCH (n)",
+    True: "MATCH ANY SHORTEST (:Paper {sha256: $sha}) (()-[pe]-() WHERE pe.paper_sha256 = $sha)* (n) WITH DISTINCT n",
+}
 REVIEW_MATCH = """
-MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels)
+{nodes} WHERE any(l IN labels(n) WHERE l IN $labels)
   AND ($statuses IS NULL OR n.verification_status IN $statuses)
   AND ($min_confidence IS NULL OR n.confidence >= $min_confidence)
   AND ($max_confidence IS NULL OR n.confidence <= $max_confidence)

@@ -59,7 +59,8 @@ def review_queue(graph: Graph, schema: Schema, view: View = View(), *, threshold
 
 def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[QueueItem]:
     order = cypher.REVIEW_SORTS["contested"] + " DESC" if group == "contested" else cypher.REVIEW_SORTS["confidence"]
-    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group], order=order, shas=cypher.REVIEW_SHAS)
+    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group], order=order, shas=cypher.REVIEW_SHAS,
+                                      nodes=cypher.REVIEW_NODES[params["sha"] is not None])
     rows = [item(r) for r in run(query, **params, offset=0)]
     return [QueueItem(group, r["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
                       _why(group, r["reason"], (r["contested"] or {}).get("reason"), r["confidence"], threshold),
@@ -91,7 +92,8 @@ def _uncovered(graph: Graph, run, schema: Schema, view: View, params: dict[str, 
     if not wanted:
         return []
     query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS["uncovered"],
-                                      order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS)
+                                      order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS,
+                                      nodes=cypher.REVIEW_NODES[params["sha"] is not None])
     items: list[QueueItem] = []
     for paper in run(cypher.QUEUE_PAPERS, sha=params["sha"]):
         report = coverage(graph, paper["id"], list(schema.entity_labels))

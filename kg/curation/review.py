@@ -64,7 +64,8 @@ def review_page(graph: Graph, schema: Schema, view: View, *, threshold: float, o
     """One page of the view, its total and its counts by status."""
     run = graph.read
     params = view.parameters(schema, threshold)
-    match = {"queue": cypher.REVIEW_QUEUES[view.queue], "shas": cypher.REVIEW_SHAS}
+    match = {"queue": cypher.REVIEW_QUEUES[view.queue], "shas": cypher.REVIEW_SHAS,
+             "nodes": cypher.REVIEW_NODES[view.paper_sha256 is not None]}
     counts = {r["status"]: r["count"] for r in run(cypher.REVIEW_COUNTS.format(**match), **params)}
     default = DEFAULT_ORDER.get(view.queue, ("confidence", False))
     sort, descending = (view.sort, view.descending) if view.sort else default

@@ -41,7 +41,11 @@ ORDER BY ordinal
 # An equation is tied to concepts when its own chunk, or a chunk referring to it, names or defines a Concept.
 _EQUATIONS = """
 MATCH (p:Paper {id: $paper_id})-[:HAS_EQUATION]->(x:Equation)
-OPTIONAL MATCH (c:Chunk) WHERE c.id IN coalesce(x.source_chunk_ids, []) OR (c)-[:MENTIONS]->(x)
+OPTIONAL CALL (x) {
+    UNWIND coalesce(x.source_chunk_ids, []) AS chunk_id MATCH (c:Chunk {id: chunk_id}) RETURN c
+    UNION
+    MATCH (c:Chunk)-[:MENTIONS]->(x) RETURN c
+}
 OPTIONAL MATCH (c)-[r:MENTIONS|DEFINES]->(k:Concept)
 RETURN x.id AS id, x.label AS label, x.page AS page, count(DISTINCT k) AS links
 ORDER BY x.page, x.label

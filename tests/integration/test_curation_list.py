@@ -160,3 +160,18 @@ def test_the_needs_attention_queue_takes_the_lists_filters_and_names_papers(clie
     assert [i["element"] for i in attention(client, status="flagged", extractor="curator:")] == []
     response = client.get("/curation/queue", params={"label": "NoSuchLabel"}, headers=CURATOR)
     assert response.status_code == 422 and "label" in response.text
+
+
+def test_a_papers_list_is_every_node_of_the_paper_and_every_node_its_edges_name(client, sample_db):
+    """The list of one paper starts from the paper and follows the paper's own edges (so that its cost grows with
+    the paper, not the corpus); it must still hold exactly what the filter promises: the nodes the paper owns
+    (results included, which no edge points at) and the shared nodes its extracted edges point at."""
+    promised = """
+    MATCH (p:Paper {id: $paper}) MATCH (n) WHERE NOT n:Chunk AND n.verification_status IS NOT NULL
+      AND (coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END) = p.sha256
+           OR EXISTS { MATCH (n)<-[e]-() WHERE e.paper_sha256 = p.sha256 })
+    RETURN collect(n.id) AS ids"""
+    for paper in ("paper_a", "paper_b"):
+        expected = set(sample_db.execute_query(promised, paper=paper).records[0]["ids"])
+        assert {"res_a1", "res_a2"} <= expected or paper == "paper_b"
+        assert ids(client, paper=paper) == expected
