@@ -121,7 +121,7 @@ RETURN elementId(r) AS edge_id, type(r) AS type, r.confidence AS confidence, r.v
                   RETURN ev.reason ORDER BY ev.id DESC LIMIT 1 }}[0] AS reason
 """
 QUEUE_PAPERS = ("MATCH (p:Paper) WHERE p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha) "
-                "RETURN p.id AS id ORDER BY p.id")
+                "RETURN p.id AS id, p.sha256 AS sha ORDER BY p.id")
 
 # Duplicate detection (kg/curation/duplicates.py). `{labels}` is the ontology's entity labels joined by '|'.
 DUPLICATE_ENTITIES = """
@@ -188,12 +188,17 @@ REVIEW_SORTS = {
     "papers": f"size({REVIEW_SHAS})",
     "contested": "n.contested_at",
 }
-# The nodes a view starts from: every node, or, when the view names a paper, the nodes its own edges reach from it
-# (an edge of a paper carries its paper_sha256; they connect all of the paper's nodes, and the entities it names, to
-# it): work that grows with the paper, not with the corpus. REVIEW_MATCH then checks the paper filter itself.
+# The nodes a view starts from: every node, or, when the view names a paper, the paper's own nodes (reached from it
+# over the paper's edges, which carry its paper_sha256, through its own nodes only) and the shared nodes the paper's
+# edges lead to from them, in one step or two (an entity the paper relates to another: DEPENDS_ON); outgoing only,
+# since a shared entity that thousands of papers name has thousands of incoming edges and few outgoing ones. That is
+# work that grows with the paper, not with the corpus; REVIEW_MATCH then checks the paper filter itself.
 REVIEW_NODES = {
     False: "MATCH (n)",
-    True: "MATCH ANY SHORTEST (:Paper {sha256: $sha}) (()-[pe]-() WHERE pe.paper_sha256 = $sha)* (n) WITH DISTINCT n",
+    True: "MATCH ANY SHORTEST (:Paper {sha256: $sha}) (()-[pe]-(b) WHERE pe.paper_sha256 = $sha AND b.paper_sha256 = $sha)* "
+          "(own) CALL (own) { RETURN own AS n UNION MATCH (own)-[e]->(n) WHERE e.paper_sha256 = $sha RETURN n UNION "
+          "MATCH (own)-[e]->()-[f]->(n) WHERE e.paper_sha256 = $sha AND f.paper_sha256 = $sha RETURN n } "
+          "WITH DISTINCT n",
 }
 REVIEW_MATCH = """
 {nodes} WHERE any(l IN labels(n) WHERE l IN $labels)

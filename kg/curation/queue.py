@@ -91,16 +91,18 @@ def _uncovered(graph: Graph, run, schema: Schema, view: View, params: dict[str, 
     wanted = {c: l for c, l in _UNCOVERED.items() if not view.labels or l in view.labels}
     if not wanted:
         return []
+    # the rows of one paper's figures and tables: looked up from that paper, not in the whole graph
     query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS["uncovered"],
                                       order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS,
-                                      nodes=cypher.REVIEW_NODES[params["sha"] is not None])
+                                      nodes=cypher.REVIEW_NODES[True])
     items: list[QueueItem] = []
     for paper in run(cypher.QUEUE_PAPERS, sha=params["sha"]):
         report = coverage(graph, paper["id"], list(schema.entity_labels))
         missing = {m["id"]: f"{m['reason']}; {m['action']}" for c in report["categories"] if c["name"] in wanted
                    for m in c["missing"]}
         if missing:
-            rows = {r["id"]: item(r) for r in run(query, **{**params, "node_ids": list(missing)}, offset=0)}
+            rows = {r["id"]: item(r) for r in run(query, **{**params, "sha": paper["sha"], "node_ids": list(missing)},
+                                                  offset=0)}
             items += [QueueItem("uncovered", i, "node", r["label"], r["name"], r["confidence"], r["status"], why,
                                 r["paper_count"], r["papers"]) for i, why in missing.items() if (r := rows.get(i))]
         if len(items) >= limit:
