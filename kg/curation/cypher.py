@@ -86,21 +86,23 @@ RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT 1
 
 # The needs-attention queue (kg/curation/queue.py). Its node groups are review-list queries (REVIEW_PAGE with the
 # fragments of QUEUE_NODE_GROUPS); its edges are narrowed by the same filters here. An edge belongs to its paper,
-# a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end. `{queue}` and
-# `{order}` are the fixed fragments of QUEUE_EDGE_GROUPS, never client text.
+# a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end. `{pattern}`,
+# `{queue}` and `{order}` are the fixed fragments of QUEUE_EDGE_GROUPS, never client text.
 QUEUE_NODE_GROUPS = {
     "flagged": "AND n.verification_status = 'flagged'",
     "contested": "AND n.contested_at IS NOT NULL",
     "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
     "uncovered": "AND n.id IN $node_ids",
 }
+# (relationship pattern, predicate, order): SAME_AS candidates are read by their type alone, not by a scan of every
+# relationship
 QUEUE_EDGE_GROUPS = {
-    "flagged": ("AND r.verification_status = 'flagged'", "r.confidence"),
-    "contested": ("AND r.contested_at IS NOT NULL", "r.contested_at DESC"),
-    "same_as": ("AND type(r) = 'SAME_AS' AND r.verification_status = 'auto'", "r.confidence DESC, s.id, t.id"),
+    "flagged": ("[r]", "AND r.verification_status = 'flagged'", "r.confidence"),
+    "contested": ("[r]", "AND r.contested_at IS NOT NULL", "r.contested_at DESC"),
+    "same_as": ("[r:SAME_AS]", "AND r.verification_status = 'auto'", "r.confidence DESC, s.id, t.id"),
 }
 QUEUE_EDGES = """
-MATCH (s)-[r]->(t) WHERE type(r) IN $types {queue}
+MATCH (s)-{pattern}->(t) WHERE type(r) IN $types {queue}
   AND ($statuses IS NULL OR r.verification_status IN $statuses)
   AND ($min_confidence IS NULL OR r.confidence >= $min_confidence)
   AND ($max_confidence IS NULL OR r.confidence <= $max_confidence)

@@ -68,12 +68,12 @@ def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[Qu
 
 
 def _edges(run, params: dict[str, Any], group: str) -> list[QueueItem]:
-    where, order = cypher.QUEUE_EDGE_GROUPS[group]
+    pattern, where, order = cypher.QUEUE_EDGE_GROUPS[group]
     arrow = _ARROWS.get(group, " → ")
     return [QueueItem(group, r["edge_id"], "edge", r["type"], r["source_name"] + arrow + r["target_name"],
                       r["confidence"], r["status"], _why(group, r["reason"], r["contested_reason"], None, 0),
                       r["paper_count"], [dict(p) for p in r["papers"]])
-            for r in run(cypher.QUEUE_EDGES.format(queue=where, order=order), **params)]
+            for r in run(cypher.QUEUE_EDGES.format(pattern=pattern, queue=where, order=order), **params)]
 
 
 def _why(group: str, reason: str | None, contest: str | None, confidence: float | None, threshold: float) -> str:
