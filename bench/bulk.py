@@ -15,9 +15,9 @@ into the empty database before the import and, the same papers, into the loaded 
 
 With `load_clients` N, the loaded graph is then served (`kg serve`, as bench.load's scripts do) and N concurrent
 clients alternate questions about its papers (POST /ask, scoped to a paper as an application asks them) and node
-lookups (GET /nodes/{id}) through the API: the latencies the issue's targets at 100,000 papers are about. The same
-clients then take turns over the other reads and the curators' work (`endpoints`): /locate of an entity's name over
-the whole corpus, /coverage of a paper, a paper's review list, the needs-attention queue and a verify (a write).
+lookups (GET /nodes/{id}) through the API: the latencies the issue's targets at 100,000 papers are about. Then N
+clients send each of the other reads and the curators' work in its own phase (`endpoints`): /locate of an entity's
+name over the whole corpus, /coverage of a paper, a paper's review list, the needs-attention queue and a verify.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bench.api_server import served_api
-from bench.load import QUESTIONS, idle_load, loopback_address, rotation_load
+from bench.load import QUESTIONS, idle_load, loopback_address, phases
 from bench.neo4j import own_neo4j, throwaway_settings
 from bench.stamp import commit, dated, machine as machine_info, write_json
 from bench.ingest import WriterResult, _written
@@ -86,9 +86,9 @@ def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: 
              clients: int, per_client: int = 40, max_seconds: float = 600) -> dict:
     """`clients` clients at once against `kg serve` on the loaded graph, each alternating a question about one of
     `paper_ids` and a lookup of one of `node_ids` (after an untimed warm-up): p50/p95/p99 and errors of each. Then,
-    as `endpoints`, the same clients on the other reads and the curators' work, each in turn: /locate of an entity's
-    name over the whole corpus, /coverage of a paper, a paper's review list and the needs-attention queue, and a
-    verify of one of the chunks (a write, with its history event)."""
+    as `endpoints`, the same number of clients on the other reads and the curators' work, one kind at a time
+    (bench.load.phases): /locate of an entity's name over the whole corpus, /coverage of a paper, a paper's review
+    list, the needs-attention queue, and a verify of one of the chunks (a write, with its history event)."""
     questions = [{"question": q, "paper_id": pid} for pid in paper_ids for q in QUESTIONS]
     chunks = [node_id for node_id in node_ids if node_id.startswith("chunk_")]
     others = {"locate": [("locate", f"/locate?q={quote(name)}&limit=10", None) for name in names],
@@ -101,7 +101,7 @@ def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: 
         address = loopback_address(api.url)
         report = asyncio.run(idle_load(*address, questions, node_ids, clients, per_client, max_seconds))
         curator = {**api.headers("curator"), "If-Match": "*"}  # the benchmark is not about versions
-        endpoints = asyncio.run(rotation_load(*address, curator, others, clients, per_client, max_seconds))
+        endpoints = asyncio.run(phases(*address, curator, others, clients))
     return {"clients": clients, "per_client": per_client, "qa_processes": processes,
             "papers_asked_about": len(paper_ids), **report, "endpoints": endpoints}
 

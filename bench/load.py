@@ -122,35 +122,28 @@ def plans(questions: list[dict], node_ids: list[str], clients: int, per_client: 
     return out
 
 
-def rotation(requests: dict[str, list[Request]], clients: int, per_client: int) -> list[list[Request]]:
-    """Each client sends the kinds of `requests` in turn, and each kind's requests in turn across the clients, so
-    that no two requests of the load are the same while there are enough of them."""
-    kinds = list(requests)
-    out = []
-    for c in range(clients):
-        plan = []
-        for i in range(per_client):
-            n = c * per_client + i
-            of_kind = requests[kinds[n % len(kinds)]]
-            plan.append(of_kind[(n // len(kinds)) % len(of_kind)])
-        out.append(plan)
+async def phases(host: str, port: int, headers: dict[str, str], requests: dict[str, list[Request]],
+                 clients: int = 8, per_client: int = 20, max_seconds: float = 120) -> dict:
+    """One phase per kind of `requests`: `clients` connections send that kind's requests at once, each `per_client`
+    of them (different ones while there are enough) or until `max_seconds`, after one untimed request per client
+    (plans cached; changes are not repeated to warm up, each one is measured). A kind's slowness then does not
+    fall on the others' figures."""
+    out = {}
+    for kind, of_kind in requests.items():
+        connections = [Connection(host, port, headers) for _ in range(clients)]
+        try:
+            if kind != "verify":
+                await asyncio.gather(*(_send(c, of_kind[-1 - i % len(of_kind)]) for i, c in enumerate(connections)))
+                for c in connections:  # the server closes a connection idle for 5 s: each opens afresh
+                    c.close()
+            work = [[of_kind[(c * per_client + i) % len(of_kind)] for i in range(per_client)] for c in range(clients)]
+            report = await measure(connections, work, max_seconds)
+        finally:
+            for c in connections:
+                c.close()
+        out[kind] = {**report[kind], "wall_s": report["wall_s"], "error_samples": report["error_samples"],
+                     "load_average": report["load_average"]}
     return out
-
-
-async def rotation_load(host: str, port: int, headers: dict[str, str], requests: dict[str, list[Request]],
-                        clients: int = 8, per_client: int = 40, max_seconds: float = 300) -> dict:
-    """`clients` connections sending `requests` (rotation) at once, after one untimed request of each kind per
-    client (plans cached, connections open)."""
-    connections = [Connection(host, port, headers) for _ in range(clients)]
-    try:
-        for i, connection in enumerate(connections):
-            for kind, of_kind in requests.items():
-                if kind != "verify":  # a change is not repeated to warm up: each one is measured
-                    await _send(connection, of_kind[-1 - i % len(of_kind)])
-        return await measure(connections, rotation(requests, clients, per_client), max_seconds)
-    finally:
-        for c in connections:
-            c.close()
 
 
 async def warm_up(connections: list[Connection], questions: list[dict], node_ids: list[str]) -> None:

@@ -65,7 +65,7 @@ def bulk_bench(
             f"{kind} p95 {load[kind]['p95_ms']} ms ({load[kind]['errors']} errors)" for kind in ("ask", "node")
             if kind in load), highlight=False)
         others = load["endpoints"]
-        console.print(f"API, {load['clients']} clients taking turns: " + "; ".join(
+        console.print(f"API, {load['clients']} clients, one kind at a time: " + "; ".join(
             f"{kind} p95 {others[kind]['p95_ms']} ms ({others[kind]['errors']} errors)"
             for kind in ("locate", "coverage", "review", "queue", "verify") if kind in others), highlight=False)
     console.print(f"report: {write(report, out)}", highlight=False)
