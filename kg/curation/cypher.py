@@ -194,7 +194,9 @@ REVIEW_SORTS = {
 # over the paper's edges, which carry its paper_sha256, through its own nodes only) and the shared nodes the paper's
 # edges lead to from them, in one step or two (an entity the paper relates to another: DEPENDS_ON); outgoing only,
 # since a shared entity that thousands of papers name has thousands of incoming edges and few outgoing ones. That is
-# work that grows with the paper, not with the corpus; REVIEW_MATCH then checks the paper filter itself.
+# work that grows with the paper, not with the corpus. Each node it yields is the paper, one of the paper's own or
+# the target of one of its edges, which is the paper filter itself (checking it again per node would read every
+# incoming edge of an entity that thousands of papers name).
 REVIEW_NODES = {
     False: "MATCH (n)",
     True: "MATCH ANY SHORTEST (:Paper {sha256: $sha}) (()-[pe]-(b) WHERE pe.paper_sha256 = $sha AND b.paper_sha256 = $sha)* "
@@ -211,8 +213,6 @@ REVIEW_MATCH = """
   AND ($since IS NULL OR n.updated_at >= datetime($since))
   AND ($text IS NULL OR toLower(coalesce(n.name, n.title, n.label, n.caption, n.text, n.id)) CONTAINS $text)
   AND ($ids IS NULL OR elementId(n) IN $ids)
-  AND ($sha IS NULL OR coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END) = $sha
-       OR EXISTS {{ MATCH (n)<-[e]-() WHERE e.paper_sha256 = $sha }})
   {queue}
 """
 REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
