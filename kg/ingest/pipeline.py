@@ -53,8 +53,8 @@ EMBEDDINGS_OFF = "embeddings@off"
 _HASH_BATCH = 256  # files hashed and checked against the graph per query
 # Papers handed to the parsers ahead of the one the writer waits for, per parser. Results come back in input order,
 # so one slow paper (ten times the median is common: a long appendix, a table-heavy paper) idles the other parsers
-# once they have parsed everything handed out after it; with 2 ahead per parser, 2 parsers reached 1.5x the speed
-# of one on the corpus, with 8 about 1.9x. A parsed paper waiting its turn holds about 35 KB per page.
+# once they have parsed everything handed out after it (`kg bench fanout`: 2 parsers 1.5x as fast as one with 2
+# ahead each, 1.9x with 8). A parsed paper waiting its turn holds about 35 KB per page.
 _AHEAD_PER_PARSER = 8
 
 
