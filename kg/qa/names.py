@@ -130,15 +130,16 @@ _LIST_END = re.compile(r"[.;:)\]]|\b(?:whose|which|that|where|who)\b", re.I)
 MAX_ITEM_WORDS = 5  # longer than a name: the list has ended
 
 
+def _mentions_name(text: str, name: str, short: bool) -> bool:
+    """Whether `text` names `name`: an initialism in capitals (`short`), another name as whole words."""
+    if short:
+        return written_as_initialism(text, name)
+    return f" {' '.join(tokens(name))} " in f" {' '.join(tokens(text))} "
+
+
 def _naming(text: str, name: str, short: bool) -> list[str]:
     """The sentences of `text` that name `name` (an initialism in capitals)."""
-    out = []
-    for start, end in sentences(text):
-        sentence = text[start:end]
-        if written_as_initialism(sentence, name) if short else \
-                f" {' '.join(tokens(name))} " in f" {' '.join(tokens(sentence))} ":
-            out.append(sentence)
-    return out
+    return [text[start:end] for start, end in sentences(text) if _mentions_name(text[start:end], name, short)]
 
 
 def _in_example_list(sentence: str, name: str, short: bool) -> bool:
@@ -151,8 +152,7 @@ def _in_example_list(sentence: str, name: str, short: bool) -> bool:
             item = item.strip(" \"'\u201c\u201d")
             if len(item.split()) > MAX_ITEM_WORDS:
                 break
-            if written_as_initialism(item, name) if short else \
-                    f" {' '.join(tokens(name))} " in f" {' '.join(tokens(item))} ":
+            if _mentions_name(item, name, short):
                 return True
     return False
 
