@@ -6,6 +6,7 @@ import json
 import re
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 
 import typer
@@ -80,12 +81,9 @@ def _escalated(papers: list[list[Escalation]]) -> dict:
     """How many papers and pages the parser handed to the layout model (extractors/escalation.py), how many
     elements that added, and the pages per reason: a group's figure moving with these shows where escalation
     acts, without a per-paper row."""
-    reasons: dict[str, int] = {}
-    for page in (page for escalations in papers for page in escalations):
-        for reason in page.reasons:
-            reasons[reason] = reasons.get(reason, 0) + 1
+    reasons = Counter(reason for escalations in papers for page in escalations for reason in page.reasons)
     return {"papers": sum(1 for escalations in papers if escalations), "pages": sum(map(len, papers)),
-            "added": sum(page.added for escalations in papers for page in escalations), "pages_by_reason": reasons}
+            "added": sum(page.added for escalations in papers for page in escalations), "pages_by_reason": dict(reasons)}
 
 
 def _summary(totals: dict[str, Counts]) -> dict:
