@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import resource
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -50,6 +51,13 @@ class SandboxLimits:
 @dataclass(frozen=True)
 class _OutOfMemory:
     """A MemoryError in a worker, returned rather than raised: it then crosses the process boundary as it is."""
+
+
+@dataclass(frozen=True)
+class _OverTime:
+    """A task that finished, but after its time limit: pebble looks at running tasks' clocks only every tenth of a
+    second, so a task that ends within that tick of its limit would otherwise pass. The bound is the same for every
+    task, however close to it the task ends."""
 
 
 def _address_space() -> int:
@@ -88,11 +96,13 @@ class Overrun(Exception):
         return "exit code unknown" if self.exitcode is None else f"exit code {self.exitcode}"
 
 
-def _guarded(fn: Callable, *args) -> Any:
+def _guarded(timeout_s: float, fn: Callable, *args) -> Any:
+    started = time.monotonic()
     try:
-        return fn(*args)
+        value = fn(*args)
     except MemoryError:
         return _OutOfMemory()
+    return _OverTime() if time.monotonic() - started > timeout_s else value
 
 
 class Sandbox:
@@ -120,7 +130,8 @@ class Sandbox:
         if not self.pool.active:
             self.pool.stop()
             self.pool = self._new_pool()
-        future = self.pool.schedule(_guarded, args=(fn, *args), timeout=self.limits.timeout_s)
+        future = self.pool.schedule(_guarded, args=(self.limits.timeout_s, fn, *args),
+                                    timeout=self.limits.timeout_s)
         self._pool_of[future] = self.pool
         return future
 
@@ -136,6 +147,8 @@ class Sandbox:
             raise Overrun("died") from None  # then fails every task of the pool, which submit() replaces
         if isinstance(value, _OutOfMemory):
             raise Overrun("memory")
+        if isinstance(value, _OverTime):
+            raise Overrun("time")
         return value
 
     def _outcome(self, future: Future) -> Any:

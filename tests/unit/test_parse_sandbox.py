@@ -72,6 +72,14 @@ def test_a_parse_over_its_time_is_stopped():
     assert "slow.pdf took longer than the 1 s" in raised.value.message
 
 
+@pytest.mark.parametrize("over_s", [0.03, 0.06, 0.09])
+def test_a_parse_that_ends_just_over_its_time_is_refused_too(over_s):
+    """pebble looks at a task's clock every tenth of a second: a task ending between two looks must not pass."""
+    with pytest.raises(ParseLimitError):
+        run_alone(SandboxLimits(timeout_s=0.01, memory_mb=300), "quick.pdf", _sleep, over_s)
+    assert run_alone(SandboxLimits(timeout_s=5, memory_mb=300), "quick.pdf", _sleep, over_s) == over_s
+
+
 def test_a_parser_process_that_dies_is_an_error_of_its_file():
     with pytest.raises(ParserCrashError) as raised:
         run_alone(SandboxLimits(timeout_s=60, memory_mb=300), "crash.pdf", _die)
