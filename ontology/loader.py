@@ -72,6 +72,7 @@ class RelationshipType:
     properties: dict[str, PropertySpec]
     assertion_class: URIRef | None  # extra rdf:type of the reified edge in the export
     aligned: tuple[URIRef, ...] = ()
+    indexed: tuple[str, ...] = ()  # properties with a range index on this type (pkg:Assertion's)
 
 
 @dataclass(frozen=True)
@@ -213,13 +214,16 @@ class _SchemaReader:
 
     def _node_class(self, cls: URIRef, label: str, props: dict[str, PropertySpec]) -> NodeClass:
         caption = self.onto.value(cls, PKG.captionProperty)
-        indexed = [p for c in [cls, *self.onto.transitive_objects(cls, RDFS.subClassOf)]
-                   for p in self.onto.objects(c, PKG.indexedProperty)]
         return NodeClass(label=label, iri=cls, comment=str(self.onto.value(cls, RDFS.comment) or ""),
                          properties=props, caption=self._neo4j_name(caption) if caption else "id",
                          color=_color(self.onto.value(cls, PKG.browserColor) or "#A5ABB6", label),
-                         indexed=tuple(sorted({self._neo4j_name(p) for p in indexed})),
+                         indexed=self._indexed(cls),
                          aligned=self._aligned(cls, RDFS.subClassOf) + self._aligned(cls, OWL.equivalentClass))
+
+    def _indexed(self, cls: URIRef) -> tuple[str, ...]:
+        """The indexed properties of a class and of its superclasses."""
+        return tuple(sorted({self._neo4j_name(p) for c in self.onto.transitive_objects(cls, RDFS.subClassOf)
+                             for p in self.onto.objects(c, PKG.indexedProperty)}))
 
     def _relationships(self, annotation: URIRef, common: dict[str, PropertySpec],
                        by_assertion: dict[URIRef, dict[str, PropertySpec]]):
@@ -231,9 +235,11 @@ class _SchemaReader:
             if self.onto.value(prop, PKG.sameLabelEndpoints) == Literal(True):
                 pairs = ((s, t) for s, t in pairs if s == t)
             assertion = self.onto.value(prop, PKG.assertionClass)
+            indexed = self._indexed(PKG.Assertion) if annotation == PKG.neo4jType else ()
             yield RelationshipType(type=_identifier(rel_type, "relationship type"), iri=prop, comment=str(self.onto.value(prop, RDFS.comment) or ""),
                                    patterns=frozenset(pairs), properties={**common, **by_assertion.get(assertion, {})},
-                                   assertion_class=assertion, aligned=self._aligned(prop, RDFS.subPropertyOf))
+                                   assertion_class=assertion, aligned=self._aligned(prop, RDFS.subPropertyOf),
+                                   indexed=indexed)
 
     def _indexes(self) -> tuple[IndexSpec, ...]:
         specs = []

@@ -84,26 +84,50 @@ MATCH (ev:{EVENT_LABEL}) WHERE ev.element = $element AND ev.action = $action AND
 RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT 1
 """
 
-# The needs-attention queue (kg/curation/queue.py). Its node groups are review-list queries (REVIEW_PAGE with the
-# fragments of QUEUE_NODE_GROUPS); its edges are narrowed by the same filters here. An edge belongs to its paper,
-# a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end. `{pattern}`,
-# `{queue}` and `{order}` are the fixed fragments of QUEUE_EDGE_GROUPS, never client text.
+# The needs-attention queue (kg/curation/queue.py). Its groups are sought in the range indexes the ontology puts on
+# every curatable label and relationship type (pkg:Element, pkg:Assertion: verification status, contested time,
+# confidence), one label or type at a time, never by reading every node or relationship: the work grows with the
+# queue, not with the corpus. A group's node rows are review-list rows (REVIEW_ROWS) of the view's filters; each
+# label gives at most `$limit` nodes in the group's order before the groups' labels are merged. An edge belongs to
+# its paper, a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end.
+# `{label}`, `{type}` and the fragments are the schema's names and the fixed fragments below, never client text.
+# group -> (predicate added to the view's filters, the index it is sought in)
 QUEUE_NODE_GROUPS = {
-    "flagged": "AND n.verification_status = 'flagged'",
-    "contested": "AND n.contested_at IS NOT NULL",
-    "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
-    "uncovered": "AND n.id IN $node_ids",
+    "flagged": ("AND n.verification_status = 'flagged'", "verification_status"),
+    "contested": ("AND n.contested_at IS NOT NULL", "contested_at"),
+    "low_confidence": ("AND n.verification_status = 'auto' AND n.confidence < $threshold", "confidence"),
+    "uncovered": ("AND n.id IN $node_ids", "id"),  # rows of the figures and tables coverage found unlinked
 }
-# (relationship pattern, predicate, order): SAME_AS candidates are read by their type alone, not by a scan of every
-# relationship
+# group -> (relationship types: None for all, predicate, the index it is sought in, order)
 QUEUE_EDGE_GROUPS = {
-    "flagged": ("[r]", "AND r.verification_status = 'flagged'", "r.confidence"),
-    "contested": ("[r]", "AND r.contested_at IS NOT NULL", "r.contested_at DESC"),
-    "same_as": ("[r:SAME_AS]", "AND r.verification_status = 'auto'", "r.confidence DESC, s.id, t.id"),
+    "flagged": (None, "r.verification_status = 'flagged'", "verification_status", "r.confidence"),
+    "contested": (None, "r.contested_at IS NOT NULL", "contested_at", "r.contested_at DESC"),
+    "same_as": (("SAME_AS",), "r.verification_status = 'auto'", "verification_status",
+                "r.confidence DESC, s.id, t.id"),
 }
+
+
+def queue_nodes(labels: list[str], group: str, order: str) -> str:
+    """The rows of one node group of the queue, over the whole graph (a view naming a paper starts from the paper
+    instead: REVIEW_PAGE)."""
+    predicate, prop = QUEUE_NODE_GROUPS[group]
+    arms = " UNION ".join(f"MATCH (n:`{label}`) USING INDEX n:`{label}`({prop}) WHERE "
+                          + REVIEW_WHERE.format(queue=predicate) + f"RETURN n ORDER BY {order}, n.id LIMIT $limit"
+                          for label in labels)
+    return "CALL () { " + arms + " }\n" + REVIEW_ROWS.format(order=order, shas=REVIEW_SHAS)
+
+
+def queue_edges(types: list[str], group: str) -> str:
+    """The rows of one edge group of the queue."""
+    only, predicate, prop, order = QUEUE_EDGE_GROUPS[group]
+    arms = " UNION ".join(f"MATCH (s)-[r:`{rel}`]->(t) USING INDEX r:`{rel}`({prop}) WHERE {predicate} RETURN s, r, t"
+                          for rel in (only or types) if rel in types)
+    return QUEUE_EDGES.format(arms=arms, order=order)
+
+
 QUEUE_EDGES = """
-MATCH (s)-{pattern}->(t) WHERE type(r) IN $types {queue}
-  AND ($statuses IS NULL OR r.verification_status IN $statuses)
+CALL () {{ {arms} }}
+WITH s, r, t WHERE ($statuses IS NULL OR r.verification_status IN $statuses)
   AND ($min_confidence IS NULL OR r.confidence >= $min_confidence)
   AND ($max_confidence IS NULL OR r.confidence <= $max_confidence)
   AND ($extractor IS NULL OR r.extractor STARTS WITH $extractor)
@@ -122,8 +146,6 @@ RETURN elementId(r) AS edge_id, type(r) AS type, r.confidence AS confidence, r.v
        COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = s.id + '|' + type(r) + '|' + t.id
                   RETURN ev.reason ORDER BY ev.id DESC LIMIT 1 }}[0] AS reason
 """
-QUEUE_PAPERS = ("MATCH (p:Paper) WHERE p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha) "
-                "RETURN p.id AS id, p.sha256 AS sha ORDER BY p.id")
 
 # Duplicate detection (kg/curation/duplicates.py). `{labels}` is the ontology's entity labels joined by '|'.
 DUPLICATE_ENTITIES = """
@@ -204,8 +226,7 @@ REVIEW_NODES = {
           "MATCH (own)-[e]->()-[f]->(n) WHERE e.paper_sha256 = $sha AND f.paper_sha256 = $sha RETURN n } "
           "WITH DISTINCT n",
 }
-REVIEW_MATCH = """
-{nodes} WHERE any(l IN labels(n) WHERE l IN $labels)
+REVIEW_WHERE = """any(l IN labels(n) WHERE l IN $labels)
   AND ($statuses IS NULL OR n.verification_status IN $statuses)
   AND ($min_confidence IS NULL OR n.confidence >= $min_confidence)
   AND ($max_confidence IS NULL OR n.confidence <= $max_confidence)
@@ -215,11 +236,11 @@ REVIEW_MATCH = """
   AND ($ids IS NULL OR elementId(n) IN $ids)
   {queue}
 """
+REVIEW_MATCH = "\n{nodes} WHERE " + REVIEW_WHERE
 REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
 REVIEW_KEYS = REVIEW_MATCH + ("RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, "
                               "n.id AS id")
-REVIEW_PAGE = REVIEW_MATCH + """
-WITH n ORDER BY {order}, n.id SKIP $offset LIMIT $limit
+REVIEW_ROWS = """WITH n ORDER BY {order}, n.id SKIP $offset LIMIT $limit
 WITH n, {shas} AS shas
 RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id,
        coalesce(n.name, n.title, n.label, left(n.caption, 120), left(n.text, 120), n.id) AS name,
@@ -232,3 +253,4 @@ RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS lab
        COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = n.id
                   RETURN {{action: ev.action, reason: ev.reason}} ORDER BY ev.id DESC LIMIT 1 }}[0] AS last_event
 """
+REVIEW_PAGE = REVIEW_MATCH + REVIEW_ROWS

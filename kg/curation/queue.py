@@ -10,12 +10,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kg.db.graph import Graph
-from kg.read.coverage import coverage
+from kg.read.coverage import unlinked_floats
 from kg.curation import cypher
 from kg.curation.review import View, item
 from ontology.loader import Schema
 
-_UNCOVERED = {"figures": "Figure", "tables": "Table"}
+_UNCOVERED = ("Figure", "Table")
 _ARROWS = {"same_as": " ≟ "}
 
 
@@ -42,9 +42,9 @@ def review_queue(graph: Graph, schema: Schema, view: View = View(), *, threshold
     """At most `limit` items of the view; each group in its own order (see the module docstring). The view's
     queue and sort do not apply: the groups are the queue."""
     run = graph.read
-    params = {**view.parameters(schema, threshold), "labels": list(view.labels) or curatable_labels(schema),
-              "end_labels": list(view.labels) or None, "types": list(schema.relationship_types), "limit": limit,
-              "node_ids": []}
+    labels = [l for l in curatable_labels(schema) if not view.labels or l in view.labels]  # schema names only
+    params = {**view.parameters(schema, threshold), "labels": labels, "end_labels": list(view.labels) or None,
+              "types": list(schema.relationship_types), "limit": limit, "node_ids": []}
     items: list[QueueItem] = []
     for group in ("flagged", "contested"):
         items += _nodes(run, params, group, threshold)
@@ -53,14 +53,19 @@ def review_queue(graph: Graph, schema: Schema, view: View = View(), *, threshold
         items += _edges(run, params, "same_as")
     items += _nodes(run, params, "low_confidence", threshold)
     if len(items) < limit:
-        items += _uncovered(graph, run, schema, view, params, limit - len(items))
+        items += _uncovered(graph, run, params, limit - len(items))
     return [asdict(i) for i in items[:limit]]
 
 
 def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[QueueItem]:
     order = cypher.REVIEW_SORTS["contested"] + " DESC" if group == "contested" else cypher.REVIEW_SORTS["confidence"]
-    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group], order=order, shas=cypher.REVIEW_SHAS,
-                                      nodes=cypher.REVIEW_NODES[params["sha"] is not None])
+    if params["sha"] is None:
+        if not params["labels"]:
+            return []
+        query = cypher.queue_nodes(params["labels"], group, order)
+    else:  # from the paper: its own nodes and those its edges lead to
+        query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group][0], order=order,
+                                          shas=cypher.REVIEW_SHAS, nodes=cypher.REVIEW_NODES[True])
     rows = [item(r) for r in run(query, **params, offset=0)]
     return [QueueItem(group, r["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
                       _why(group, r["reason"], (r["contested"] or {}).get("reason"), r["confidence"], threshold),
@@ -68,12 +73,11 @@ def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[Qu
 
 
 def _edges(run, params: dict[str, Any], group: str) -> list[QueueItem]:
-    pattern, where, order = cypher.QUEUE_EDGE_GROUPS[group]
     arrow = _ARROWS.get(group, " → ")
     return [QueueItem(group, r["edge_id"], "edge", r["type"], r["source_name"] + arrow + r["target_name"],
                       r["confidence"], r["status"], _why(group, r["reason"], r["contested_reason"], None, 0),
                       r["paper_count"], [dict(p) for p in r["papers"]])
-            for r in run(cypher.QUEUE_EDGES.format(pattern=pattern, queue=where, order=order), **params)]
+            for r in run(cypher.queue_edges(params["types"], group), **params)]
 
 
 def _why(group: str, reason: str | None, contest: str | None, confidence: float | None, threshold: float) -> str:
@@ -86,25 +90,20 @@ def _why(group: str, reason: str | None, contest: str | None, confidence: float 
     return f"extracted with confidence {confidence:.2f} < {threshold:.2f}"
 
 
-def _uncovered(graph: Graph, run, schema: Schema, view: View, params: dict[str, Any], limit: int) -> list[QueueItem]:
-    """Figures and tables the coverage check found unlinked, paper by paper, as far as the view admits them."""
-    wanted = {c: l for c, l in _UNCOVERED.items() if not view.labels or l in view.labels}
-    if not wanted:
-        return []
-    # the rows of one paper's figures and tables: looked up from that paper, not in the whole graph
-    query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS["uncovered"],
-                                      order=cypher.REVIEW_SORTS["confidence"], shas=cypher.REVIEW_SHAS,
-                                      nodes=cypher.REVIEW_NODES[True])
+def _uncovered(graph: Graph, run, params: dict[str, Any], limit: int) -> list[QueueItem]:
+    """Figures and tables the coverage check finds unlinked, paper by paper, as far as the view admits them: read a
+    page at a time until `limit` pass the view's filters, so the work grows with the unlinked ones, not the corpus."""
+    labels = [l for l in _UNCOVERED if l in params["labels"]]
     items: list[QueueItem] = []
-    for paper in run(cypher.QUEUE_PAPERS, sha=params["sha"]):
-        report = coverage(graph, paper["id"], list(schema.entity_labels))
-        missing = {m["id"]: f"{m['reason']}; {m['action']}" for c in report["categories"] if c["name"] in wanted
-                   for m in c["missing"]}
-        if missing:
-            rows = {r["id"]: item(r) for r in run(query, **{**params, "sha": paper["sha"], "node_ids": list(missing)},
-                                                  offset=0)}
-            items += [QueueItem("uncovered", i, "node", r["label"], r["name"], r["confidence"], r["status"], why,
-                                r["paper_count"], r["papers"]) for i, why in missing.items() if (r := rows.get(i))]
-        if len(items) >= limit:
+    offset = 0
+    while labels and len(items) < limit:
+        missing = unlinked_floats(graph, labels, params["sha"], offset, limit)
+        if not missing:
             break
-    return items
+        offset += len(missing)
+        query = cypher.queue_nodes(labels, "uncovered", cypher.REVIEW_SORTS["confidence"])
+        rows = {r["id"]: item(r) for r in run(query, **{**params, "node_ids": [m.id for m in missing]}, offset=0)}
+        items += [QueueItem("uncovered", m.id, "node", r["label"], r["name"], r["confidence"], r["status"],
+                            f"{m.reason}; {m.action}", r["paper_count"], r["papers"])
+                  for m in missing if (r := rows.get(m.id))]
+    return items[:limit]

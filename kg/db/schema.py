@@ -58,6 +58,11 @@ def plan(schema: Schema, embedding_dim: int) -> list[Statement]:
             name = f"paperkg_{label.lower()}_{prop}"
             statements.append(Statement(name, f"CREATE INDEX `{name}` IF NOT EXISTS "
                                                f"FOR (n:`{label}`) ON (n.`{prop}`)"))
+    for rel in schema.relationships.values():
+        for prop in rel.indexed:
+            name = f"paperkg_rel_{rel.type.lower()}_{prop}"
+            statements.append(Statement(name, f"CREATE INDEX `{name}` IF NOT EXISTS "
+                                               f"FOR ()-[r:`{rel.type}`]-() ON (r.`{prop}`)"))
     for index in schema.indexes:
         labels = "|".join(f"`{label}`" for label in index.labels)
         if index.kind == "fulltext":

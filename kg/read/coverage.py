@@ -26,6 +26,19 @@ OPTIONAL MATCH (c:Chunk)-[:MENTIONS]->(x)
 RETURN x.id AS id, x.label AS label, x.page AS page, count(DISTINCT e) AS links, count(DISTINCT c) AS mentions
 ORDER BY x.page, x.label
 """
+FLOAT_HAS = {"Figure": "HAS_FIGURE", "Table": "HAS_TABLE"}
+FLOAT_LINKS = ["ILLUSTRATES", "SUMMARIZES"]
+
+# The unlinked figures and tables of every paper not rejected (or of one, by its sha256), paper by paper in id order
+# as each paper's coverage lists them: read in the order of the papers' id index and stopped at the page's end.
+_UNLINKED_FLOATS = """
+MATCH (p:Paper) WHERE p.id IS NOT NULL AND p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha)
+MATCH (p)-[h]->(x) WHERE type(h) IN $has AND any(l IN labels(x) WHERE l IN $labels)
+  AND NOT EXISTS { MATCH (x)-[l]->() WHERE type(l) IN $links }
+WITH p, x ORDER BY p.id, x.page, x.label SKIP $offset LIMIT $limit
+RETURN x.id AS id, [l IN labels(x) WHERE l IN $labels][0] AS kind, x.label AS label, x.page AS page,
+       COUNT { MATCH (c:Chunk)-[:MENTIONS]->(x) } AS mentions
+"""
 
 # Body sections (not front matter, references or navigation) and the entities their chunks name or define.
 _SECTIONS = """
@@ -103,8 +116,8 @@ def coverage(graph: Graph, name: str, entity_labels: list[str]) -> dict:
     if not paper:  # deleted since it was resolved
         raise NotFoundError(f"no paper with id {paper_id!r}", hint="GET /papers lists the papers in the graph")
     categories = [
-        _floats(run, "Figure", "HAS_FIGURE", "figures"),
-        _floats(run, "Table", "HAS_TABLE", "tables"),
+        _floats(run, "Figure", "figures"),
+        _floats(run, "Table", "tables"),
         _sections(run, entity_labels),
         _equations(run),
         _references(run),
@@ -126,12 +139,23 @@ def _category(name: str, rows, item) -> Category:
     return Category(name, len(rows), sum(1 for r in rows if r["links"]), [item(r) for r in rows if not r["links"]])
 
 
-def _floats(run, label: str, has: str, name: str) -> Category:
-    rows = run(_FLOATS, label=label, has=[has], links=["ILLUSTRATES", "SUMMARIZES"])
-    return _category(name, rows, lambda r: Item(
-        r["id"], f"{label} {r['label']}", r["page"],
-        "no ILLUSTRATES or SUMMARIZES edge" + ("" if r["mentions"] else "; not referred to in the text"),
-        "run semantic extraction, or link it to the method/dataset/metric it shows in curation"))
+def _floats(run, label: str, name: str) -> Category:
+    rows = run(_FLOATS, label=label, has=[FLOAT_HAS[label]], links=FLOAT_LINKS)
+    return _category(name, rows, lambda r: _unlinked_item(label, r))
+
+
+def _unlinked_item(label: str, row) -> Item:
+    return Item(row["id"], f"{label} {row['label']}", row["page"],
+                "no ILLUSTRATES or SUMMARIZES edge" + ("" if row["mentions"] else "; not referred to in the text"),
+                "run semantic extraction, or link it to the method/dataset/metric it shows in curation")
+
+
+def unlinked_floats(graph: Graph, labels: list[str], sha: str | None, offset: int, limit: int) -> list[Item]:
+    """The figures and tables (of `labels`) that coverage reports unlinked, over the papers of the graph or of the
+    paper `sha` names, in the order of the papers' coverage reports: one page of them."""
+    rows = graph.read(_UNLINKED_FLOATS, labels=labels, has=[FLOAT_HAS[l] for l in labels], links=FLOAT_LINKS,
+                      sha=sha, offset=offset, limit=limit)
+    return [_unlinked_item(r["kind"], r) for r in rows]
 
 
 def _sections(run, entity_labels: list[str]) -> Category:

@@ -162,6 +162,51 @@ def test_the_needs_attention_queue_takes_the_lists_filters_and_names_papers(clie
     assert response.status_code == 422 and "label" in response.text
 
 
+def test_the_queue_ends_with_what_coverage_finds_unlinked_and_its_filters_narrow_it(client):
+    """The queue's last group is the figures and tables each paper's coverage report lists as unlinked (found over
+    the whole graph at once, not paper by paper), with the report's reason; the view's filters narrow it."""
+    expected = []
+    for paper in ("paper_a", "paper_b"):
+        report = client.get(f"/coverage/{paper}").json()
+        expected += [(m["id"], f"{m['reason']}; {m['action']}") for c in report["categories"]
+                     if c["name"] in ("figures", "tables") for m in c["missing"]]
+    assert expected, "the sample graph has an unlinked figure"
+    uncovered = lambda **params: [(i["element"], i["why"]) for i in attention(client, **params)  # noqa: E731
+                                  if i["kind"] == "uncovered"]
+    assert uncovered() == expected
+    assert uncovered(paper="paper_a") == expected and uncovered(paper="paper_b") == []
+    assert uncovered(label="Table") == [] and uncovered(label="Figure") == expected
+    curate(client, expected[0][0], "reject", "a logo, not a figure")
+    assert uncovered(status="auto") == expected[1:]
+
+
+def test_the_queue_seeks_its_groups_in_indexes_and_reads_no_label_or_type_whole(client, sample_db):
+    """Every group of the queue over the whole graph is found through the ontology's range indexes (a scan of a
+    label or a relationship type reads what grows with the corpus): the plans Neo4j makes hold no scan."""
+    from kg.curation import cypher, queue
+    from ontology.loader import get_schema
+    schema = get_schema()
+    labels, types = queue.curatable_labels(schema), list(schema.relationship_types)
+    queries = [cypher.queue_nodes(labels, g, "n.confidence") for g in cypher.QUEUE_NODE_GROUPS]
+    queries += [cypher.queue_edges(types, g) for g in cypher.QUEUE_EDGE_GROUPS]
+    scans = {"AllNodesScan", "NodeByLabelScan", "UnionNodeByLabelsScan", "IntersectionNodeByLabelsScan",
+             "DirectedAllRelationshipsScan", "UndirectedAllRelationshipsScan", "DirectedRelationshipTypeScan",
+             "UndirectedRelationshipTypeScan", "DirectedUnionRelationshipTypesScan",
+             "UndirectedUnionRelationshipTypesScan"}
+
+    def operators(plan) -> set[str]:
+        return {plan["operatorType"].split("@")[0]}.union(*(operators(c) for c in plan.get("children", [])))
+
+    for query in queries:
+        with sample_db.session() as session:
+            plan = session.run("EXPLAIN " + query).consume().plan
+        used = operators(plan)
+        assert used & {"NodeIndexSeek", "NodeIndexScan", "NodeUniqueIndexSeek", "DirectedRelationshipIndexSeek",
+                       "DirectedRelationshipIndexScan"}, used
+        assert not used & scans, (used & scans, query[:200])
+    assert not [i for i in attention(client, label="Figure") if i["label"] != "Figure"]
+
+
 def test_a_papers_list_is_every_node_of_the_paper_and_every_node_its_edges_name(client, sample_db):
     """The list of one paper starts from the paper and follows the paper's own edges (so that its cost grows with
     the paper, not the corpus); it must still hold exactly what the filter promises: the nodes the paper owns

@@ -42,6 +42,8 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
     indexes = index_names(empty_db)
     assert indexes["entity_names"] == "FULLTEXT" and indexes["chunk_text"] == "FULLTEXT"
     assert indexes["chunk_embedding"] == "VECTOR" and indexes["paperkg_paper_doi"] == "RANGE"
+    # what the needs-attention queue seeks, on every curatable label and relationship type
+    assert indexes["paperkg_chunk_verification_status"] == indexes["paperkg_rel_mentions_contested_at"] == "RANGE"
     constraints = {r["name"]: (r["labelsOrTypes"], r["properties"]) for r in
                    empty_db.execute_query("SHOW CONSTRAINTS YIELD name, labelsOrTypes, properties").records}
     assert constraints["paperkg_method_id"] == (["Method"], ["id"]) and len(constraints) == len(schema.labels) + 2

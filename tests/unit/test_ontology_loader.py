@@ -15,8 +15,8 @@ CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Eq
 def test_contract_labels_and_version():
     schema = get_schema()
     assert set(schema.labels) == CONTRACT_LABELS
-    assert schema.version == "1.14.0"
-    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.14.0")
+    assert schema.version == "1.15.0"
+    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.15.0")
 
 
 def test_contract_patterns():
@@ -96,8 +96,14 @@ def test_indexes_from_the_ontology():
     assert indexes["entity_names"].labels == ("Author", "Concept", "Dataset", "Method", "Metric", "Task")
     assert indexes["entity_names"].properties == ("aliases", "name")
     assert indexes["chunk_embedding"].kind == "vector" and indexes["chunk_embedding"].similarity == "cosine"
-    assert get_schema().nodes["Paper"].indexed == ("arxiv_id", "doi", "sha256", "year")
-    assert get_schema().nodes["Chunk"].indexed == ()  # every chunk written pays for each index; no query needs one
+    schema = get_schema()
+    curation = ("confidence", "contested_at", "verification_status")  # what the needs-attention queue seeks
+    assert schema.nodes["Paper"].indexed == tuple(sorted(("arxiv_id", "doi", "sha256", "year", *curation)))
+    # every chunk written pays for each index: a chunk has only those of every curatable element
+    assert schema.nodes["Chunk"].indexed == curation
+    assert {r.indexed for r in schema.relationships.values()} == {("contested_at", "verification_status")}
+    assert all(r.indexed == () for r in schema.ledger_relationships.values())
+    assert schema.ledger["CurationEvent"].indexed == ("element",)  # an element's history, read by its key
 
 
 def test_every_term_has_label_and_comment():
@@ -142,6 +148,6 @@ def test_broken_ontology_is_a_clear_error(tmp_path):
     with pytest.raises(OntologyError, match="cannot parse"):
         load_schema(broken, SHAPES_FILE)
     unversioned = tmp_path / "unversioned.ttl"
-    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.14.0" ;', ""))
+    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.15.0" ;', ""))
     with pytest.raises(OntologyError, match="versionInfo"):
         load_schema(unversioned, SHAPES_FILE)
