@@ -107,7 +107,7 @@ def api_load(settings: Settings, workdir: Path, paper_ids: list[str], node_ids: 
 
 
 def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limit: int | None,
-        progress=lambda _: None, then_write: int = 0, load_clients: int = 0) -> dict:
+        progress=lambda _: None, then_write: int = 0, load_clients: int = 0, compressed: bool = False) -> dict:
     started, machine = datetime.now(timezone.utc), machine_info()  # the load average before the run
     with tempfile.TemporaryDirectory(prefix="paperkg-bench-bulk-") as tmp:
         local = throwaway_settings(Path(tmp), cache_dir=settings.cache_dir, neo4j_heap=settings.neo4j_heap,
@@ -123,7 +123,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                 parse_seconds = time.perf_counter() - began
             folder = Path(tmp) / "csv"
             folder.mkdir()
-            csv = CsvGraph(ingestor.schema, folder)
+            csv = CsvGraph(ingestor.schema, folder, compressed=compressed)
             image = GraphImage(ingestor.schema, csv)
             progress(f"writing {synth.papers:,} synthetic papers made of {len(parsed)} as CSV")
             began = time.perf_counter()
@@ -172,7 +172,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             "corpus": str(corpus), "papers_parsed": len(parsed), "papers": synth.papers,
             "synthetic": {"config": asdict(synth), "drawn": synthesizer.stats.as_json()},
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
-            "csv_bytes": csv_bytes, "store_bytes": store_bytes,
+            "csv_bytes": csv_bytes, "csv_compressed": compressed, "store_bytes": store_bytes,
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,
             "seconds": {"parse": round(parse_seconds, 2), "csv": round(csv_seconds, 2),
                         **{k: round(v, 2) for k, v in seconds.items()}},

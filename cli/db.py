@@ -56,7 +56,7 @@ def start() -> None:
         console.print("Neo4j is already running; nothing to do.")
     _print_status(status)
     if status.running and not status.problem:  # server.settings: with the password generated on a first start
-        _print_schema_report(init_configured(server.settings, only_if_empty=True))
+        _print_schema_report(init_configured(server.settings, on_start=True))
     console.print(f"Open Neo4j Browser at {status.browser_url} (user {server.settings.neo4j_user}, "
                   "password: `kg config show --reveal`)")
 

@@ -108,12 +108,15 @@ def init_schema(graph: Graph, schema: Schema, embedding_dim: int) -> InitReport:
                       dropped=dropped)
 
 
-def init_configured(settings: Settings, *, only_if_empty: bool = False) -> InitReport | None:
-    """`kg db init` (and `kg db start` on an empty database): init_schema against the configured database."""
+def init_configured(settings: Settings, *, on_start: bool = False) -> InitReport | None:
+    """`kg db init`: init_schema against the configured database. `kg db start` (on_start) runs it only on an empty
+    database or one an older minor ontology version made, whose indexes it brings up to date (the queries of this
+    version rely on them); a database it would refuse is left for the command that uses it to report."""
+    schema = get_schema()
     with store.open_graph(settings) as graph:
-        if only_if_empty and not is_empty(graph):
+        if on_start and not is_empty(graph) and not _behind(recorded_version(graph), schema.version):
             return None
-        return init_schema(graph, get_schema(), settings.embedding_dim)
+        return init_schema(graph, schema, settings.embedding_dim)
 
 
 # The reads below decide what init_schema writes, so they go to the leader (graph.write), which a reader may lag.
@@ -156,6 +159,14 @@ def _check_compatible(recorded: dict[str, Any] | None, version: str, planned: di
         raise SchemaVersionError(
             f"the ontology's indexes changed but its version is still {version}",
             hint="bump owl:versionInfo and owl:versionIRI in ontology/paperkg.ttl, then run `kg db init`")
+
+
+def _behind(recorded: dict[str, Any] | None, version: str) -> bool:
+    """An older minor version of the same major: one init_schema migrates."""
+    if recorded is None:
+        return False
+    old, new = _semver(recorded["version"]), _semver(version)
+    return old[0] == new[0] and old < new
 
 
 def _semver(version: str) -> tuple[int, ...]:

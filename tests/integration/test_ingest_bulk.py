@@ -98,3 +98,8 @@ def test_bulk_load_is_the_transactional_graph_and_takes_later_work(ingest_settin
 
     with pytest.raises(ConfigurationError, match="already holds a graph"):
         bulk_load([corpus], bulk_settings, workers=0, embed=False)
+    # gzip-compressed CSV (--compress-csv), replacing the graph: the same graph again
+    report = bulk_load([corpus], bulk_settings, replace=True, workers=0, embed=True, compressed=True)
+    assert report.nodes + report.relationships == len(expected)
+    with store.connect(bulk_settings) as bulk:
+        assert _export(bulk) == expected

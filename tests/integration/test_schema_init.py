@@ -135,6 +135,16 @@ def test_kg_db_start_initialises_an_empty_database_once(tmp_path, monkeypatch):
             assert recorded_version(Graph(driver))["version"] == CURRENT
         second = CliRunner().invoke(app, ["db", "start"])
         assert "already running" in second.stdout and "Graph schema" not in second.stdout
+        # a database an older minor version made, which lacked an index: a start brings it up to date
+        major, minor, _ = CURRENT.split(".")
+        older = f"{major}.{int(minor) - 1}.0"
+        with store.connect(settings) as driver:
+            driver.execute_query("MATCH (v:PaperKGSchema) SET v.version = $older", older=older)
+            driver.execute_query("DROP INDEX paperkg_chunk_verification_status")
+        third = CliRunner().invoke(app, ["db", "start"])
+        assert f"Graph schema: ontology {CURRENT} (was {older}), migrated; 1 created, 0 dropped" in third.stdout
+        with store.connect(settings) as driver:
+            assert "paperkg_chunk_verification_status" in index_names(driver)
     finally:
         discard_neo4j(LocalNeo4j(settings))
         get_settings.cache_clear()
