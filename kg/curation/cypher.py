@@ -112,7 +112,7 @@ def queue_nodes(labels: list[str], group: str, order: str) -> str:
     instead: REVIEW_PAGE)."""
     predicate, prop = QUEUE_NODE_GROUPS[group]
     arms = " UNION ".join(f"MATCH (n:`{label}`) USING INDEX n:`{label}`({prop}) WHERE "
-                          + REVIEW_WHERE.format(queue=predicate) + f"RETURN n ORDER BY {order}, n.id LIMIT $limit"
+                          + REVIEW_WHERE.format(queue=predicate) + f"RETURN n ORDER BY {order}, n.id LIMIT $offset + $limit"
                           for label in labels)
     return "CALL () { " + arms + " }\n" + REVIEW_ROWS.format(order=order, shas=REVIEW_SHAS)
 
@@ -237,6 +237,17 @@ REVIEW_WHERE = """any(l IN labels(n) WHERE l IN $labels)
   {queue}
 """
 REVIEW_MATCH = "\n{nodes} WHERE " + REVIEW_WHERE
+# The figures and tables the coverage report finds unlinked (kg.read.coverage: no edge of $links), of the papers not
+# rejected or of the one $sha names, as far as the view's filters admit them, in the order of the papers' coverage
+# reports (papers by id; figures, then tables; by page and label): the queue's last group.
+QUEUE_UNLINKED = """
+MATCH (p:Paper) WHERE p.id IS NOT NULL AND p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha)
+MATCH (p)-[h]->(n) WHERE type(h) IN $has AND """ + REVIEW_WHERE.format(
+    queue="AND NOT EXISTS { MATCH (n)-[l]->() WHERE type(l) IN $links }") + """
+WITH p, n ORDER BY p.id, CASE WHEN n:Figure THEN 0 ELSE 1 END, n.page, n.label, n.id LIMIT $limit
+RETURN n.id AS id, [l IN labels(n) WHERE l IN $labels][0] AS kind, n.label AS label, n.page AS page,
+       COUNT { MATCH (:Chunk)-[:MENTIONS]->(n) } AS mentions
+"""
 REVIEW_COUNTS = REVIEW_MATCH + "RETURN n.verification_status AS status, count(*) AS count"
 REVIEW_KEYS = REVIEW_MATCH + ("RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, "
                               "n.id AS id")

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kg.db.graph import Graph
-from kg.read.coverage import unlinked_floats
+from kg.read.coverage import FLOAT_HAS, FLOAT_LINKS, unlinked_item
 from kg.curation import cypher
 from kg.curation.review import View, item
 from ontology.loader import Schema
@@ -53,7 +53,7 @@ def review_queue(graph: Graph, schema: Schema, view: View = View(), *, threshold
         items += _edges(run, params, "same_as")
     items += _nodes(run, params, "low_confidence", threshold)
     if len(items) < limit:
-        items += _uncovered(graph, run, params, limit - len(items))
+        items += _uncovered(run, params, limit - len(items))
     return [asdict(i) for i in items[:limit]]
 
 
@@ -90,20 +90,20 @@ def _why(group: str, reason: str | None, contest: str | None, confidence: float 
     return f"extracted with confidence {confidence:.2f} < {threshold:.2f}"
 
 
-def _uncovered(graph: Graph, run, params: dict[str, Any], limit: int) -> list[QueueItem]:
-    """Figures and tables the coverage check finds unlinked, paper by paper, as far as the view admits them: read a
-    page at a time until `limit` pass the view's filters, so the work grows with the unlinked ones, not the corpus."""
+def _uncovered(run, params: dict[str, Any], limit: int) -> list[QueueItem]:
+    """Figures and tables the coverage check finds unlinked, as far as the view admits them, paper by paper."""
     labels = [l for l in _UNCOVERED if l in params["labels"]]
-    items: list[QueueItem] = []
-    offset = 0
-    while labels and len(items) < limit:
-        missing = unlinked_floats(graph, labels, params["sha"], offset, limit)
-        if not missing:
-            break
-        offset += len(missing)
-        query = cypher.queue_nodes(labels, "uncovered", cypher.REVIEW_SORTS["confidence"])
-        rows = {r["id"]: item(r) for r in run(query, **{**params, "node_ids": [m.id for m in missing]}, offset=0)}
-        items += [QueueItem("uncovered", m.id, "node", r["label"], r["name"], r["confidence"], r["status"],
-                            f"{m.reason}; {m.action}", r["paper_count"], r["papers"])
-                  for m in missing if (r := rows.get(m.id))]
-    return items[:limit]
+    if not labels:
+        return []
+    found = run(cypher.QUEUE_UNLINKED, **{**params, "labels": labels, "has": [FLOAT_HAS[l] for l in labels],
+                                          "links": FLOAT_LINKS, "limit": limit})
+    query = cypher.queue_nodes(labels, "uncovered", cypher.REVIEW_SORTS["confidence"])
+    rows = {r["id"]: item(r) for r in run(query, **{**params, "labels": labels, "node_ids": [f["id"] for f in found]},
+                                          offset=0)}
+    items = []
+    for f in found:
+        if r := rows.get(f["id"]):  # else changed since it was found
+            missing = unlinked_item(f["kind"], f)
+            items.append(QueueItem("uncovered", f["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
+                                   f"{missing.reason}; {missing.action}", r["paper_count"], r["papers"]))
+    return items

@@ -114,7 +114,8 @@ def init_configured(settings: Settings, *, on_start: bool = False) -> InitReport
     version rely on them); a database it would refuse is left for the command that uses it to report."""
     schema = get_schema()
     with store.open_graph(settings) as graph:
-        if on_start and not is_empty(graph) and not _behind(recorded_version(graph), schema.version):
+        if on_start and not is_empty(graph) and not _behind(recorded_version(graph), schema.version,
+                                                            settings.embedding_dim):
             return None
         return init_schema(graph, schema, settings.embedding_dim)
 
@@ -161,9 +162,9 @@ def _check_compatible(recorded: dict[str, Any] | None, version: str, planned: di
             hint="bump owl:versionInfo and owl:versionIRI in ontology/paperkg.ttl, then run `kg db init`")
 
 
-def _behind(recorded: dict[str, Any] | None, version: str) -> bool:
-    """An older minor version of the same major: one init_schema migrates."""
-    if recorded is None:
+def _behind(recorded: dict[str, Any] | None, version: str, embedding_dim: int) -> bool:
+    """An older minor version of the same major and embedding size: one init_schema migrates."""
+    if recorded is None or recorded["embedding_dim"] != embedding_dim:
         return False
     old, new = _semver(recorded["version"]), _semver(version)
     return old[0] == new[0] and old < new

@@ -26,19 +26,11 @@ OPTIONAL MATCH (c:Chunk)-[:MENTIONS]->(x)
 RETURN x.id AS id, x.label AS label, x.page AS page, count(DISTINCT e) AS links, count(DISTINCT c) AS mentions
 ORDER BY x.page, x.label
 """
+# What links a figure or table to what it shows: one without these is reported unlinked (here, and in the curators'
+# needs-attention queue, kg.curation.queue)
 FLOAT_HAS = {"Figure": "HAS_FIGURE", "Table": "HAS_TABLE"}
 FLOAT_LINKS = ["ILLUSTRATES", "SUMMARIZES"]
 
-# The unlinked figures and tables of every paper not rejected (or of one, by its sha256), paper by paper in id order
-# as each paper's coverage lists them: read in the order of the papers' id index and stopped at the page's end.
-_UNLINKED_FLOATS = """
-MATCH (p:Paper) WHERE p.id IS NOT NULL AND p.verification_status <> 'rejected' AND ($sha IS NULL OR p.sha256 = $sha)
-MATCH (p)-[h]->(x) WHERE type(h) IN $has AND any(l IN labels(x) WHERE l IN $labels)
-  AND NOT EXISTS { MATCH (x)-[l]->() WHERE type(l) IN $links }
-WITH p, x ORDER BY p.id, x.page, x.label SKIP $offset LIMIT $limit
-RETURN x.id AS id, [l IN labels(x) WHERE l IN $labels][0] AS kind, x.label AS label, x.page AS page,
-       COUNT { MATCH (c:Chunk)-[:MENTIONS]->(x) } AS mentions
-"""
 
 # Body sections (not front matter, references or navigation) and the entities their chunks name or define.
 _SECTIONS = """
@@ -141,21 +133,14 @@ def _category(name: str, rows, item) -> Category:
 
 def _floats(run, label: str, name: str) -> Category:
     rows = run(_FLOATS, label=label, has=[FLOAT_HAS[label]], links=FLOAT_LINKS)
-    return _category(name, rows, lambda r: _unlinked_item(label, r))
+    return _category(name, rows, lambda r: unlinked_item(label, r))
 
 
-def _unlinked_item(label: str, row) -> Item:
+def unlinked_item(label: str, row) -> Item:
+    """What coverage says of an unlinked figure or table (`row`: its id, label, page and count of mentions)."""
     return Item(row["id"], f"{label} {row['label']}", row["page"],
                 "no ILLUSTRATES or SUMMARIZES edge" + ("" if row["mentions"] else "; not referred to in the text"),
                 "run semantic extraction, or link it to the method/dataset/metric it shows in curation")
-
-
-def unlinked_floats(graph: Graph, labels: list[str], sha: str | None, offset: int, limit: int) -> list[Item]:
-    """The figures and tables (of `labels`) that coverage reports unlinked, over the papers of the graph or of the
-    paper `sha` names, in the order of the papers' coverage reports: one page of them."""
-    rows = graph.read(_UNLINKED_FLOATS, labels=labels, has=[FLOAT_HAS[l] for l in labels], links=FLOAT_LINKS,
-                      sha=sha, offset=offset, limit=limit)
-    return [_unlinked_item(r["kind"], r) for r in rows]
 
 
 def _sections(run, entity_labels: list[str]) -> Category:
