@@ -158,8 +158,9 @@ class QueueItem(BaseModel):
     confidence: float | None
     status: str | None
     why: str
-    paper_count: int = Field(description="how many papers the element belongs to or is named by")
-    papers: list[PaperRef] = Field(description="the first three of those papers, by id")
+    paper_count: int = Field(description="how many papers the element belongs to or is named by, counted up to 100")
+    more_papers: bool = Field(False, description="more than paper_count papers name it: counting stopped at 100")
+    papers: list[PaperRef] = Field(description="three of those papers, the first by id of those counted")
 
 
 class CandidateEnd(BaseModel):
@@ -239,8 +240,9 @@ class ReviewItem(BaseModel):
     last_action: str | None = Field(description="the newest curation event's action")
     extractor: str | None
     updated_at: str | None
-    paper_count: int = Field(description="how many papers the node belongs to or is named by")
-    papers: list[PaperRef] = Field(description="the first three of those papers, by id")
+    paper_count: int = Field(description="how many papers the node belongs to or is named by, counted up to 100")
+    more_papers: bool = Field(False, description="more than paper_count papers name it: counting stopped at 100")
+    papers: list[PaperRef] = Field(description="three of those papers, the first by id of those counted")
     contested: Contest | None = Field(description="a re-ingest's disagreement with the curator's decision, until a "
                                                   "curator acts on the node again")
 

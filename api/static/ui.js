@@ -134,7 +134,8 @@ async function loadAttention(ticket) {
   if (ticket !== listLoads) return;
   rows = items.map((item) => ({kind: item.element_kind, id: item.element, label: item.label, name: item.name,
                                confidence: item.confidence, status: item.kind, reason: item.why,
-                               papers: item.papers, paper_count: item.paper_count}));
+                               papers: item.papers, paper_count: item.paper_count,
+                               more_papers: item.more_papers}));
   $("select-page").checked = false;
   $("items").tBodies[0].replaceChildren(...rows.map(row));
   findOpen();
@@ -159,7 +160,8 @@ function row(item, index) {
   const pick = el("td");
   pick.append(box);
   const papers = item.papers.map((p) => p.title || p.id).join("; ") +
-    (item.paper_count > item.papers.length ? " +" + (item.paper_count - item.papers.length) : "");
+    (item.paper_count > item.papers.length ? " +" + (item.paper_count - item.papers.length) : "") +
+    (item.more_papers ? " or more" : "");
   const open = el("button", item.name || item.id, {type: "button", class: "link"});
   open.addEventListener("click", () => openAt(index));
   const name = el("td");

@@ -134,14 +134,17 @@ WITH s, r, t WHERE ($statuses IS NULL OR r.verification_status IN $statuses)
   AND ($since IS NULL OR r.updated_at >= datetime($since))
   AND ($end_labels IS NULL OR any(l IN labels(s) + labels(t) WHERE l IN $end_labels))
   AND ($text IS NULL OR toLower(coalesce(s.name, s.title, s.id) + ' ' + coalesce(t.name, t.title, t.id)) CONTAINS $text)
+  AND ($sha IS NULL OR r.paper_sha256 = $sha OR r.paper_sha256 IS NULL AND EXISTS {{
+    UNWIND [s, t] AS x MATCH (x)<-[e]-() WHERE e.paper_sha256 = $sha }})
+WITH s, r, t ORDER BY {order}, elementId(r) LIMIT $limit
 WITH s, r, t, CASE WHEN r.paper_sha256 IS NOT NULL THEN [r.paper_sha256] ELSE COLLECT {{
-    UNWIND [s, t] AS x MATCH (x)<-[e]-() WHERE e.paper_sha256 IS NOT NULL RETURN DISTINCT e.paper_sha256 }} END AS shas
-WHERE $sha IS NULL OR $sha IN shas
-WITH s, r, t, shas ORDER BY {order}, elementId(r) LIMIT $limit
+    UNWIND [s, t] AS x MATCH (x)<-[e]-() WHERE e.paper_sha256 IS NOT NULL RETURN DISTINCT e.paper_sha256
+    LIMIT $max_papers + 1 }} END AS shas
 RETURN elementId(r) AS edge_id, type(r) AS type, r.confidence AS confidence, r.verification_status AS status,
        coalesce(s.name, s.title, s.id) AS source_name, coalesce(t.name, t.title, t.id) AS target_name,
-       r.contested_reason AS contested_reason, size(shas) AS paper_count,
-       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
+       r.contested_reason AS contested_reason, size(shas[..$max_papers]) AS paper_count,
+       size(shas) > $max_papers AS more_papers,
+       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas[..$max_papers] RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
          AS papers,
        COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = s.id + '|' + type(r) + '|' + t.id
                   RETURN ev.reason ORDER BY ev.id DESC LIMIT 1 }}[0] AS reason
@@ -190,12 +193,14 @@ RETURN elementId(r) AS edge_id, properties(r) AS props,
 
 # The review list (kg/curation/review.py). REVIEW_MATCH selects the nodes of a view with cheap predicates only;
 # a node's papers (REVIEW_SHAS: its own paper, then those of the extracted edges pointing at a shared node) are
-# collected where a queue, a sort or a page row needs them. `{nodes}`, `{queue}`, `{order}` and `{shas}` are filled
+# collected where a queue, a sort or a page row needs them, at most $max_papers + 1 of them: an entity that thousands
+# of papers name would otherwise cost a read of every edge that names it, for every row that shows it (a row says
+# `more_papers` when it has more than $max_papers). `{nodes}`, `{queue}`, `{order}` and `{shas}` are filled
 # with the fixed fragments below, never with client text.
 REVIEW_SHAS = ("[s IN [coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END)] WHERE s IS NOT NULL] + "
                "COLLECT { MATCH (n)<-[e]-() WHERE e.paper_sha256 IS NOT NULL "
                "AND e.paper_sha256 <> coalesce(n.paper_sha256, CASE WHEN n:Paper THEN n.sha256 END, '') "
-               "RETURN DISTINCT e.paper_sha256 }")
+               "RETURN DISTINCT e.paper_sha256 LIMIT $max_papers + 1 }")
 REVIEW_QUEUES = {
     "all": "",
     "low_confidence": "AND n.verification_status = 'auto' AND n.confidence < $threshold",
@@ -256,10 +261,11 @@ WITH n, {shas} AS shas
 RETURN elementId(n) AS element_id, [l IN labels(n) WHERE l IN $labels][0] AS label, n.id AS id,
        coalesce(n.name, n.title, n.label, left(n.caption, 120), left(n.text, 120), n.id) AS name,
        n.confidence AS confidence, n.verification_status AS status, n.extractor AS extractor,
-       toString(n.updated_at) AS updated_at, size(shas) AS paper_count,
+       toString(n.updated_at) AS updated_at, size(shas[..$max_papers]) AS paper_count,
+       size(shas) > $max_papers AS more_papers,
        toString(n.contested_at) AS contested_at, n.contested_by_run AS contested_by_run,
        n.contested_reason AS contested_reason,
-       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
+       COLLECT {{ MATCH (p:Paper) WHERE p.sha256 IN shas[..$max_papers] RETURN {{id: p.id, title: p.title}} ORDER BY p.id LIMIT 3 }}
          AS papers,
        COLLECT {{ MATCH (ev:CurationEvent) WHERE ev.element = n.id
                   RETURN {{action: ev.action, reason: ev.reason}} ORDER BY ev.id DESC LIMIT 1 }}[0] AS last_event

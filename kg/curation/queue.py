@@ -29,8 +29,9 @@ class QueueItem:
     confidence: float | None
     status: str | None
     why: str
-    paper_count: int = 0
-    papers: list[dict[str, Any]] = field(default_factory=list)  # the first three, by id
+    paper_count: int = 0  # counted up to kg.curation.review.MAX_PAPERS
+    more_papers: bool = False  # more than paper_count
+    papers: list[dict[str, Any]] = field(default_factory=list)  # three, the first by id of those counted
 
 
 def curatable_labels(schema: Schema) -> list[str]:
@@ -67,16 +68,22 @@ def _nodes(run, params: dict[str, Any], group: str, threshold: float) -> list[Qu
         query = cypher.REVIEW_PAGE.format(queue=cypher.QUEUE_NODE_GROUPS[group][0], order=order,
                                           shas=cypher.REVIEW_SHAS, nodes=cypher.REVIEW_NODES[True])
     rows = [item(r) for r in run(query, **params, offset=0)]
-    return [QueueItem(group, r["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
-                      _why(group, r["reason"], (r["contested"] or {}).get("reason"), r["confidence"], threshold),
-                      r["paper_count"], r["papers"]) for r in rows]
+    return [_node_item(group, r, _why(group, r["reason"], (r["contested"] or {}).get("reason"), r["confidence"],
+                                      threshold)) for r in rows]
+
+
+def _node_item(group: str, row: dict[str, Any], why: str) -> QueueItem:
+    """A review-list row (kg.curation.review.item) as an item of the queue."""
+    return QueueItem(group, row["id"], "node", row["label"], row["name"], row["confidence"], row["status"], why,
+                     paper_count=row["paper_count"], more_papers=row["more_papers"], papers=row["papers"])
 
 
 def _edges(run, params: dict[str, Any], group: str) -> list[QueueItem]:
     arrow = _ARROWS.get(group, " → ")
     return [QueueItem(group, r["edge_id"], "edge", r["type"], r["source_name"] + arrow + r["target_name"],
                       r["confidence"], r["status"], _why(group, r["reason"], r["contested_reason"], None, 0),
-                      r["paper_count"], [dict(p) for p in r["papers"]])
+                      paper_count=r["paper_count"], more_papers=r["more_papers"],
+                      papers=[dict(p) for p in r["papers"]])
             for r in run(cypher.queue_edges(params["types"], group), **params)]
 
 
@@ -104,6 +111,5 @@ def _uncovered(run, params: dict[str, Any], limit: int) -> list[QueueItem]:
     for f in found:
         if r := rows.get(f["id"]):  # else changed since it was found
             missing = unlinked_item(f["kind"], f)
-            items.append(QueueItem("uncovered", f["id"], "node", r["label"], r["name"], r["confidence"], r["status"],
-                                   f"{missing.reason}; {missing.action}", r["paper_count"], r["papers"]))
+            items.append(_node_item("uncovered", r, f"{missing.reason}; {missing.action}"))
     return items

@@ -23,6 +23,7 @@ from ontology.loader import Schema
 # Passages are the evidence shown beside an item, not claims to judge one by one.
 NOT_REVIEWED = frozenset({"Chunk"})
 HIGH_IMPACT_PAPERS = 2
+MAX_PAPERS = 100  # a row counts at most this many of its papers (kg.curation.cypher.REVIEW_SHAS says why)
 QUEUES = tuple(cypher.REVIEW_QUEUES)
 SORTS = tuple(cypher.REVIEW_SORTS)
 # A queue's order when the curator chose none: the most important first.
@@ -56,7 +57,7 @@ class View:
                 "max_confidence": self.max_confidence, "extractor": self.extractor or None,
                 "since": self.changed_since.isoformat() if self.changed_since else None,
                 "text": self.text.lower() if self.text else None, "threshold": threshold, "ids": None,
-                "min_papers": HIGH_IMPACT_PAPERS}
+                "min_papers": HIGH_IMPACT_PAPERS, "max_papers": MAX_PAPERS}
 
 
 def review_page(graph: Graph, schema: Schema, view: View, *, threshold: float, offset: int = 0,
@@ -99,6 +100,6 @@ def item(r) -> dict[str, Any]:
     return {"id": r["id"], "label": r["label"], "name": r["name"], "confidence": r["confidence"],
             "status": r["status"], "reason": last.get("reason"), "last_action": last.get("action"),
             "extractor": r["extractor"], "updated_at": r["updated_at"], "paper_count": r["paper_count"],
-            "papers": [dict(p) for p in r["papers"]],
+            "more_papers": r["more_papers"], "papers": [dict(p) for p in r["papers"]],
             "contested": {"at": r["contested_at"], "run": r["contested_by_run"], "reason": r["contested_reason"]}
             if r["contested_at"] else None}

@@ -85,6 +85,20 @@ def test_queues_pick_what_they_promise(client):
     assert ids(client, queue="low_confidence") == set()
 
 
+def test_a_rows_paper_count_stops_at_its_cap_and_says_so(client, monkeypatch):
+    """A row counts its papers up to a cap (an entity thousands of papers name would cost a read of each of their
+    edges per row); past it the row says so. Filters on the number of papers still see past the cap."""
+    from kg.curation import review
+    monkeypatch.setattr(review, "MAX_PAPERS", 1)
+    impact = listed(client, queue="high_impact")["items"]
+    assert {i["id"] for i in impact} == {"author_kim", "dataset_pg19", "paper_a"}  # named by two papers
+    assert {(i["paper_count"], i["more_papers"], len(i["papers"])) for i in impact} == {(1, True, 1)}
+    others = [i for i in listed(client)["items"] if i["id"] not in {"author_kim", "dataset_pg19", "paper_a"}]
+    assert {i["more_papers"] for i in others} == {False} and {i["paper_count"] for i in others} <= {0, 1}
+    monkeypatch.setattr(review, "MAX_PAPERS", 100)
+    assert {(i["paper_count"], i["more_papers"]) for i in listed(client, queue="high_impact")["items"]} == {(2, False)}
+
+
 def test_sorting_and_paging(client):
     names = [i["name"].lower() for i in listed(client, sort="name")["items"]]
     assert names == sorted(names) and len(names) == len(REVIEWABLE)
