@@ -164,8 +164,9 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
                 progress(f"serving the loaded graph: {load_clients} clients ask and look up nodes")
                 load = api_load(local, Path(tmp) / "api", asked, sample, names, load_clients)
             shutil.rmtree(folder)
-            store_bytes = sum(f.stat().st_size for f in (server.data_dir / "databases" / "neo4j").rglob("*")
-                              if f.is_file())
+            database = server.data_dir / "databases" / "neo4j"
+            store_bytes = sum(f.stat().st_size for f in database.rglob("*") if f.is_file())
+            vector_bytes = _vector_index_bytes(local, database) if synth.vectors else None
     elements = csv.nodes + csv.relationships
     rate = elements / seconds["import"]
     return {"started_at": started.isoformat(timespec="seconds"), "commit": commit(), "machine": machine,
@@ -173,6 +174,7 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             "synthetic": {"config": asdict(synth), "drawn": synthesizer.stats.as_json()},
             "nodes": csv.nodes, "relationships": csv.relationships, "elements": elements,
             "csv_bytes": csv_bytes, "csv_compressed": compressed, "store_bytes": store_bytes,
+            "vector_index_bytes": vector_bytes,
             "neo4j_heap": local.neo4j_heap, "neo4j_pagecache": local.neo4j_pagecache,
             "seconds": {"parse": round(parse_seconds, 2), "csv": round(csv_seconds, 2),
                         **{k: round(v, 2) for k, v in seconds.items()}},
@@ -181,6 +183,14 @@ def run(corpus: Path, settings: Settings, synth: SynthConfig, workers: int, limi
             "import_tool_elements_per_s": (round(elements / seconds["import_tool"]) if seconds.get("import_tool")
                                            else None),
             "met": rate >= TARGET_ELEMENTS_PER_S, "load_average_end": [round(x, 2) for x in os.getloadavg()]}
+
+
+def _vector_index_bytes(settings: Settings, database: Path) -> int:
+    """The size of the database's vector indexes on disk (schema/index/vector-*/<index id>)."""
+    with store.connect(settings) as driver:
+        ids = [r["id"] for r in driver.execute_query("SHOW VECTOR INDEXES YIELD id RETURN id").records]
+    return sum(f.stat().st_size for i in ids for folder in (database / "schema" / "index").glob(f"vector-*/{i}")
+               for f in folder.rglob("*") if f.is_file())
 
 
 def write(report: dict, out_dir: Path) -> Path:

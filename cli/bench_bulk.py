@@ -48,13 +48,17 @@ def bulk_bench(
                   f"entities, {shared['entity_reuse_share']:.0%} of mentions shared; {shared['citations']:,} "
                   f"citations): "
                   f"{report['nodes']:,} nodes, {report['relationships']:,} relationships, "
-                  f"{report['csv_bytes'] / 2**20:.0f} MiB of CSV{' (gzip)' if compress else ''}, {report['store_bytes'] / 2**20:.0f} MiB store")
+                  f"{report['csv_bytes'] / 2**20:.0f} MiB of CSV{' (gzip)' if compress else ''}, "
+                  f"{report['store_bytes'] / 2**20:.0f} MiB store")
     console.print(f"import {seconds['import']:.1f} s: {report['import_elements_per_s']:,} elements/s (target "
                   f"{report['target_elements_per_s']:,}: {'met' if report['met'] else 'not met'}; by the importer's "
                   f"own time "
                   f"{report['import_tool_elements_per_s'] or 0:,}); empty lists and line breaks "
                   f"{seconds['lists']:.1f} s, constraints and indexes {seconds['schema']:.1f} s; parse "
                   f"{seconds['parse']:.1f} s, CSV {seconds['csv']:.1f} s", highlight=False)
+    if "vector_index" in seconds:
+        console.print(f"of the indexes, the chunk vector index {seconds['vector_index']:.1f} s, "
+                      f"{report['vector_index_bytes'] / 2**20:.0f} MiB", highlight=False)
     if report["transactional"]:
         growth = report["transactional"]
         console.print(f"transactional writer, {then_write} papers: {growth['empty_graph']['elements_per_s']:,} "

@@ -39,6 +39,7 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
     schema = get_schema()
     first = init_schema(Graph(empty_db), schema, 384)
     assert first.action == "created" and set(first.created) == {s.name for s in plan(schema, 384)}
+    assert set(first.seconds) == {"indexes", "vector indexes"}  # the vector index built after the others, timed apart
     indexes = index_names(empty_db)
     assert indexes["entity_names"] == "FULLTEXT" and indexes["chunk_text"] == "FULLTEXT"
     assert indexes["chunk_embedding"] == "VECTOR" and indexes["paperkg_paper_doi"] == "RANGE"
@@ -57,7 +58,7 @@ def test_init_creates_everything_then_is_a_no_op(empty_db):
     assert (recorded["version"], recorded["embedding_dim"]) == (CURRENT, 384)
 
     second = init_schema(Graph(empty_db), schema, 384)
-    assert (second.action, second.created, second.dropped) == ("unchanged", [], [])
+    assert (second.action, second.created, second.dropped, second.seconds) == ("unchanged", [], [], {})
     assert index_names(empty_db) == indexes
     assert recorded_version(Graph(empty_db))["applied_at"] == recorded["applied_at"]
 
