@@ -26,7 +26,7 @@ from kg.curation.merge import merge
 from kg.curation.operations import STATUSES, Curation, EdgeRef, Outcome
 from kg.curation.queue import review_queue
 from kg.curation.relabel import relabel
-from kg.curation.review import QUEUES, SORTS, View, review_page, reviewable_labels
+from kg.curation.review import MAX_PAPERS, QUEUES, SORTS, View, review_page, reviewable_labels
 from kg.curation.undo import split, undo_change
 from kg.db.graph import Graph
 from kg.errors import InvalidEditError, PreconditionRequiredError
@@ -149,6 +149,11 @@ class PaperRef(BaseModel):
     title: str | None
 
 
+# a row's papers are counted up to kg.curation.review.MAX_PAPERS
+_COUNTED = f", counted up to {MAX_PAPERS}"
+_MORE_PAPERS = f"more than paper_count papers name it: counting stopped at {MAX_PAPERS}"
+
+
 class QueueItem(BaseModel):
     kind: str = Field(description="flagged | contested | same_as | low_confidence | uncovered")
     element: str = Field(description="node id, or an edge's element id")
@@ -158,8 +163,8 @@ class QueueItem(BaseModel):
     confidence: float | None
     status: str | None
     why: str
-    paper_count: int = Field(description="how many papers the element belongs to or is named by, counted up to 100")
-    more_papers: bool = Field(False, description="more than paper_count papers name it: counting stopped at 100")
+    paper_count: int = Field(description="how many papers the element belongs to or is named by" + _COUNTED)
+    more_papers: bool = Field(False, description=_MORE_PAPERS)
     papers: list[PaperRef] = Field(description="three of those papers, the first by id of those counted")
 
 
@@ -240,8 +245,8 @@ class ReviewItem(BaseModel):
     last_action: str | None = Field(description="the newest curation event's action")
     extractor: str | None
     updated_at: str | None
-    paper_count: int = Field(description="how many papers the node belongs to or is named by, counted up to 100")
-    more_papers: bool = Field(False, description="more than paper_count papers name it: counting stopped at 100")
+    paper_count: int = Field(description="how many papers the node belongs to or is named by" + _COUNTED)
+    more_papers: bool = Field(False, description=_MORE_PAPERS)
     papers: list[PaperRef] = Field(description="three of those papers, the first by id of those counted")
     contested: Contest | None = Field(description="a re-ingest's disagreement with the curator's decision, until a "
                                                   "curator acts on the node again")

@@ -88,7 +88,7 @@ RETURN properties(ev) AS event ORDER BY ev.id DESC LIMIT 1
 # every curatable label and relationship type (pkg:Element, pkg:Assertion: verification status, contested time,
 # confidence), one label or type at a time, never by reading every node or relationship: the work grows with the
 # queue, not with the corpus. A group's node rows are review-list rows (REVIEW_ROWS) of the view's filters; each
-# label gives at most `$limit` nodes in the group's order before the groups' labels are merged. An edge belongs to
+# label gives at most the page's end (`$offset + $limit`) in the group's order before the labels are merged. An edge belongs to
 # its paper, a SAME_AS candidate (which has none) to the papers whose extracted edges point at either end.
 # `{label}`, `{type}` and the fragments are the schema's names and the fixed fragments below, never client text.
 # group -> (predicate added to the view's filters, the index it is sought in)
@@ -111,9 +111,9 @@ def queue_nodes(labels: list[str], group: str, order: str) -> str:
     """The rows of one node group of the queue, over the whole graph (a view naming a paper starts from the paper
     instead: REVIEW_PAGE)."""
     predicate, prop = QUEUE_NODE_GROUPS[group]
-    arms = " UNION ".join(f"MATCH (n:`{label}`) USING INDEX n:`{label}`({prop}) WHERE "
-                          + REVIEW_WHERE.format(queue=predicate) + f"RETURN n ORDER BY {order}, n.id LIMIT $offset + $limit"
-                          for label in labels)
+    where = REVIEW_WHERE.format(queue=predicate)
+    arms = " UNION ".join(f"MATCH (n:`{label}`) USING INDEX n:`{label}`({prop}) WHERE {where}"
+                          f"RETURN n ORDER BY {order}, n.id LIMIT $offset + $limit" for label in labels)
     return "CALL () { " + arms + " }\n" + REVIEW_ROWS.format(order=order, shas=REVIEW_SHAS)
 
 
