@@ -131,3 +131,5 @@ def test_replace_without_bulk_is_refused_before_anything_runs(tmp_path):
 
     result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--replace"])
     assert result.exit_code == 2 and "--replace goes with --bulk only" in result.output
+    result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--compress-csv"])
+    assert result.exit_code == 2 and "--compress-csv goes with --bulk only" in result.output
