@@ -6,7 +6,7 @@ ingest on a CPU, and torch is the largest package an install would carry. So the
 mean-pooled output for that token alone, weighted by the log of its rank in the frequency-ordered WordPiece
 vocabulary), cached under the cache dir; a text's vector is the normalised sum of its tokens' vectors: a table
 look-up per token, no length limit, and on the gold questions evidence retrieval as good as the transformer's
-(bench/results/notes-2026-12.md, *Embeddings*). The distillation runs the encoder in numpy (kg/encoder.py) over
+(bench/results/notes-2026-12.md, *Embeddings*). The distillation runs the encoder in numpy (extractors/encoder.py) over
 the model package's safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
 
 `PAPERKG_EMBEDDER=contextual` embeds with the full transformer through sentence-transformers instead (the
@@ -125,7 +125,7 @@ def distil(model_path: Path) -> np.ndarray:
     # distilling runs once per install: the tokenizer and the numpy transformer load only for it
     from tokenizers import Tokenizer
 
-    from kg.encoder import BertEncoder
+    from extractors.encoder import BertEncoder
 
     tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
     vocab = tokenizer.get_vocab()

@@ -1,6 +1,6 @@
 """Do the torch-free static embeddings equal the torch-distilled ones? (bench/results/notes-2026-12.md, *Embeddings without torch*)
 
-Distils the token table twice, once with the numpy encoder (kg/encoder.py, what paperkg runs) and once with
+Distils the token table twice, once with the numpy encoder (extractors/encoder.py, what paperkg runs) and once with
 torch through transformers (what paperkg ran before; needs the `contextual` extra), or reads the torch table
 from --reference (a cache file from an install of that time), then embeds a random sample of the chunks of the
 corpus's papers with both tables and prints the per-chunk cosine similarities.

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc, DocBin
     from spacy.vocab import Vocab
 
+SPANS_KEY = "sc"  # the span group the tagger's span categorizer reads and writes (its config's spans_key)
 LABELS = ("Task", "Method", "Metric", "Material", "OtherScientificTerm", "Generic")
 _PTB = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}", "``": '"', "''": '"'}
 _NO_SPACE_BEFORE = {",", ".", ";", ":", ")", "]", "}", "%", "?", "!", "'s", "n't"}
@@ -36,11 +37,9 @@ def words_of(tokens: list[str]) -> tuple[list[str], list[bool]]:
 
 
 def record_to_doc(record: dict, vocab: Vocab, labels: Iterable[str] = LABELS) -> Doc:
-    """One abstract as one Doc with its sentence starts and its entity spans of `labels` (others are left out,
-    i.e. outside any entity). A few SciERC mentions nest inside others (84 of 8,094); spaCy's NER is flat, so of
-    overlapping spans the longest is kept. Scoring (tagger_score.py) counts the dropped ones as gold all the same."""
+    """One abstract as one Doc with its sentence starts and its mentions of `labels` (others are left out) as the
+    span group SPANS_KEY, which the span categorizer learns from; nested mentions (84 of 8,094) included."""
     from spacy.tokens import Doc, Span
-    from spacy.util import filter_spans
 
     key = record.get("doc_key", "?")
     try:
@@ -65,7 +64,7 @@ def record_to_doc(record: dict, vocab: Vocab, labels: Iterable[str] = LABELS) ->
             raise SciERCFormatError(f"SciERC record {key}: span [{start}, {end}] outside its {len(words)} tokens")
         if label in wanted:
             spans.append(Span(doc, start, end + 1, label=label))
-    doc.ents = filter_spans(spans)
+    doc.spans[SPANS_KEY] = spans
     return doc
 
 

@@ -14,7 +14,7 @@ from tokenizers import Tokenizer
 from tokenizers.models import WordPiece
 
 from kg import embeddings
-from kg.encoder import BertEncoder, erf
+from extractors.encoder import BertEncoder, erf
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a", "b", "graph", "neural", "the", "of", "##s", "network"]
 HIDDEN, HEADS, LAYERS, INNER = 8, 2, 2, 16
@@ -89,6 +89,18 @@ def test_the_encoder_computes_bert(tiny_model):
     ids = np.array([[2, 6, 3], [2, 11, 3], [2, 4, 5]])
     got = BertEncoder.load(path).last_hidden_state(ids)
     assert np.allclose(got, [_reference(weights, list(row)) for row in ids], atol=1e-5)
+
+
+def test_padded_inputs_under_a_mask_give_each_sequence_its_own_states(tiny_model):
+    """Sequences of different lengths share a batch (the mention tagger's windows): the padding changes nothing."""
+    path, weights = tiny_model
+    short, long = [2, 6, 3], [2, 7, 11, 8, 3]
+    ids = np.array([short + [0, 0], long])
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]])
+    states = BertEncoder.load(path).hidden_states(ids, mask)
+    assert len(states) == LAYERS + 1
+    assert np.allclose(states[-1][0, :3], _reference(weights, short), atol=1e-5)
+    assert np.allclose(states[-1][1], _reference(weights, long), atol=1e-5)
 
 
 def test_the_table_is_distilled_without_torch(tiny_model, monkeypatch):

@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from extractors.semantic.benchmark import EntityCounts
-from extractors.semantic.scierc import SciERCFormatError, record_to_doc, to_docbin
+from extractors.semantic.scierc import SPANS_KEY, SciERCFormatError, record_to_doc, to_docbin
 from extractors.semantic.tagger_score import gold_mentions, score
 
 RECORD = {
@@ -28,18 +28,21 @@ def test_a_record_becomes_one_doc_with_printed_brackets_sentences_and_typed_span
     doc = record_to_doc(RECORD, vocab)
     assert doc.text == "We use (BERT) for named entity recognition. Accuracy improves on CoNLL."
     assert [s.text for s in doc.sents] == ["We use (BERT) for named entity recognition.", "Accuracy improves on CoNLL."]
-    assert [(e.text, e.label_) for e in doc.ents] == [
-        ("BERT", "Method"), ("named entity recognition", "Task"), ("Accuracy", "Metric"), ("CoNLL", "Material")]
+    # the span categorizer learns nested mentions too: 'entity' inside the task stays
+    assert [(e.text, e.label_) for e in doc.spans[SPANS_KEY]] == [
+        ("BERT", "Method"), ("named entity recognition", "Task"), ("entity", "OtherScientificTerm"),
+        ("Accuracy", "Metric"), ("CoNLL", "Material")]
 
 
 def test_only_the_asked_labels_become_entities(vocab):
-    assert [(e.text, e.label_) for e in record_to_doc(RECORD, vocab, labels=("Method",)).ents] == [("BERT", "Method")]
+    doc = record_to_doc(RECORD, vocab, labels=("Method",))
+    assert [(e.text, e.label_) for e in doc.spans[SPANS_KEY]] == [("BERT", "Method")]
 
 
 def test_the_docbin_holds_every_record(vocab):
     second = {**RECORD, "doc_key": "hand_2"}
     docs = list(to_docbin([RECORD, second]).get_docs(vocab))
-    assert len(docs) == 2 and all(len(d.ents) == 4 for d in docs)
+    assert len(docs) == 2 and all(len(d.spans[SPANS_KEY]) == 5 for d in docs)
 
 
 @pytest.mark.parametrize("record, message", [

