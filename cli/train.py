@@ -38,6 +38,7 @@ def train_tagger(
     pick the best checkpoint and its score threshold on SciERC dev, and put it where semantic extraction loads
     it. About 15 minutes on two cores."""
     from spacy.cli.train import train
+    from spacy.util import load_config
 
     from extractors.semantic import minilm_words, tagger  # minilm_words: registers the config's architecture
     from extractors.semantic.scierc import read_records, to_docbin
@@ -58,6 +59,10 @@ def train_tagger(
         if target.exists():
             shutil.rmtree(target)
         nlp.to_disk(target)
+        saved = load_config(target / "config.cfg")  # spaCy writes the config the pipeline was built with:
+        saved["components"]["spancat"]["threshold"] = threshold  # say the threshold that applies,
+        saved["paths"].update(train=None, dev=None)  # and no temporary folder of this run
+        saved.to_disk(target / "config.cfg")
     console.print(f"trained in {seconds:.0f} s; score threshold {threshold} (SciERC dev F1 {f1:.3f}); "
                   f"the tagger is in {target}")
 

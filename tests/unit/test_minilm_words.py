@@ -63,3 +63,16 @@ def test_the_registered_architecture_projects_the_frozen_features_to_its_width()
     model.initialize(X=docs)
     rows = model.predict(docs)
     assert [r.shape for r in rows] == [(7, 32)]  # "Projected", "rows", ",", "one", "per", "token", "."
+
+
+def test_a_run_of_punctuation_is_read_in_bounded_batches():
+    """A dot leader is one spaCy token but a wordpiece per dot: its window is cut at MAX_PIECES and batched alone,
+    so memory and time stay bounded, and the words after it still get their features."""
+    words = ["." * 600, "Results", "follow", "."]
+    features = word_features(words, (6,))
+    assert features.shape == (4, 384) and np.isfinite(features).all() and np.abs(features[1]).sum() > 0
+    lengths = [(0, type("E", (), {"ids": [0] * n})()) for n in [20] * 40 + [256] * 10 + [600]]
+    grouped = minilm_words.batches(lengths)
+    assert [len(b) for b in grouped] == [40, 8, 3]  # 40 x 20^2 and 8 x 256^2 fit the budget of 32 x 128^2
+    assert all(len(b) * min(minilm_words.MAX_PIECES, max(len(e.ids) for _, e in b)) ** 2 <= minilm_words.BATCH_BUDGET
+               for b in grouped)

@@ -58,8 +58,10 @@ def test_tagger_mentions_feed_salience_but_one_mention_decides_nothing(ruler):
 
 
 SCIERC_TEST = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "scierc" / "test.json"
+needs_scierc = pytest.mark.skipif(not SCIERC_TEST.is_file(), reason="needs ../shared/datasets/scierc beside the checkout")
 
 
+@needs_scierc
 def test_the_shipped_model_tags_scierc_test_abstracts():
     """The model in the package (not a stand-in), with the features it was trained on, on the first 20 abstracts
     of SciERC test, which training never reads: typed mention F1 well above chance. A model loaded with other
@@ -101,7 +103,9 @@ def test_a_missing_encoder_package_is_said_before_spacy_loads(tmp_path, monkeypa
     from ontology.errors import PaperKGError
 
     (tmp_path / "meta.json").write_text("{}")
-    monkeypatch.setattr(tagger, "ENCODER_PACKAGE", "no_such_model_package")
+    from extractors import encoder
+
+    monkeypatch.setattr(encoder, "MODEL_PACKAGE", "no_such_model_package")
     with pytest.raises(PaperKGError, match="no_such_model_package") as caught:
         tagger.check_installed(tmp_path)
     assert "make install" in caught.value.hint
@@ -132,6 +136,7 @@ def test_a_saved_tagger_loads_with_its_features_layer_and_its_chosen_threshold(t
     assert SPANS_KEY in tagged.spans and all(s.label_ in ("Method", "Material") for s in tagged.spans[SPANS_KEY])
 
 
+@needs_scierc
 def test_kg_train_tagger_writes_a_tagger_that_loads_with_a_threshold_chosen_on_dev(tmp_path):
     """The whole command on a few SciERC abstracts and a few steps of the committed config: it trains, picks a
     threshold from its grid on dev, and writes a pipeline `tagger.load` reads. Only the plumbing: the model's
@@ -149,13 +154,16 @@ def test_kg_train_tagger_writes_a_tagger_that_loads_with_a_threshold_chosen_on_d
     (scierc / "dev.json").write_text("\n".join(lines[4:6]) + "\n")
     config = tmp_path / "tagger.cfg"
     text = _CONFIG.read_text()
-    config.write_text(text.replace("max_steps = 2200", "max_steps = 4").replace("eval_frequency = 200",
-                                                                                  "eval_frequency = 2"))
+    config.write_text(text.replace("max_steps = 2200", "max_steps = 4").replace("eval_frequency = 200", "eval_frequency = 2")
+                      .replace("threshold = 0.3", "threshold = 0.77"))  # outside the grid: a threshold not chosen shows
     assert config.read_text() != text
     result = CliRunner().invoke(app, ["train", "tagger", "--scierc", str(scierc), "--config", str(config),
                                       "--out", str(tmp_path / "tagger")])
     assert result.exit_code == 0, result.output
     assert "score threshold" in result.output
     loaded = tagger.load.__wrapped__(tmp_path / "tagger")
-    assert loaded.get_pipe("spancat").cfg["threshold"] in THRESHOLDS
+    chosen = loaded.get_pipe("spancat").cfg["threshold"]
+    assert chosen in THRESHOLDS and f"score threshold {chosen}" in result.output
+    assert loaded.config["components"]["spancat"]["threshold"] == chosen  # the saved config says it too
+    assert loaded.config["paths"]["train"] is None  # no path of the machine that trained it
     assert loaded.pipe_names == ["spancat"]
