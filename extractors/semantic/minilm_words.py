@@ -16,10 +16,8 @@ training; padded windows share a batch with an attention mask.
 
 from __future__ import annotations
 
-import importlib
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,17 +47,11 @@ def encoder() -> tuple[Tokenizer, BertEncoder]:
     from extractors import encoder as bert
 
     try:
-        package = importlib.import_module(bert.MODEL_PACKAGE)
+        path = bert.model_path()
     except ImportError:
         raise PaperKGError(f"the mention tagger needs the {bert.MODEL_PACKAGE} model package, which is not installed",
                            hint="run `make install`, or set PAPERKG_SEMANTIC_TAGGER=false") from None
-    from tokenizers import Tokenizer
-
-    path = Path(package.get_model_path())
-    tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
-    tokenizer.no_padding()
-    tokenizer.no_truncation()
-    return tokenizer, bert.BertEncoder.load(path)
+    return bert.load_tokenizer(path), bert.BertEncoder.load(path)
 
 
 def windows(words: list[str]) -> list[tuple[int, int]]:

@@ -13,6 +13,7 @@ from extractors.semantic.tagger import TYPE_OF, flat_mentions
 
 if TYPE_CHECKING:
     from spacy.language import Language
+    from spacy.tokens import Doc
 
 Mention = tuple[int, int, str]  # first token, last token (inclusive, as SciERC), type
 
@@ -26,6 +27,11 @@ def predicted_mentions(record: dict, nlp: Language) -> set[Mention]:
     doc = record_to_doc(record, nlp.vocab, labels=())
     for _, component in nlp.pipeline:
         doc = component(doc)
+    return doc_mentions(doc)
+
+
+def doc_mentions(doc: Doc) -> set[Mention]:
+    """The tagged mentions of a Doc made by record_to_doc, in SciERC's terms (inclusive last token)."""
     return {(span.start, span.end - 1, span.label_) for span in flat_mentions(doc)}
 
 
@@ -58,7 +64,7 @@ def best_threshold(records: list[dict], nlp: Language, thresholds: Iterable[floa
     for threshold in thresholds:
         spancat.cfg["threshold"] = threshold
         spancat.set_annotations(docs, scored)
-        predicted = [{(s.start, s.end - 1, s.label_) for s in flat_mentions(doc)} for doc in docs]
+        predicted = [doc_mentions(doc) for doc in docs]
         found.append((score(zip(gold, predicted))["all"].f1, threshold))
     f1, threshold = max(found)
     spancat.cfg["threshold"] = threshold
