@@ -51,6 +51,8 @@ class EntityAnnotation:
     extractor: str
     evidence: tuple[Anchor, ...] = ()
     mentions: tuple[Anchor, ...] = ()
+    salience: float = 0.0  # the salience model's probability that the paper's results are about it
+    central: bool = False  # the salience reaches the model's threshold for the type
 
 
 @dataclass(frozen=True)

@@ -49,15 +49,15 @@ class EntityCounts:
         return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def _matches(name: str, forms: list[str]) -> bool:
+def matches(name: str, forms: list[str]) -> bool:
     return any(name == f or similarity(name, f) >= THRESHOLD for f in forms)
 
 
 def score_type(gold: list[list[str]], predicted: list[str]) -> EntityCounts:
     forms = [[norm(f) for f in entity] for entity in gold]
     names = [norm(p) for p in dict.fromkeys(predicted)]
-    return EntityCounts(correct=sum(any(_matches(n, fs) for fs in forms) for n in names), predicted=len(names),
-                        found=sum(any(_matches(n, fs) for n in names) for fs in forms), gold=len(forms))
+    return EntityCounts(correct=sum(any(matches(n, fs) for fs in forms) for n in names), predicted=len(names),
+                        found=sum(any(matches(n, fs) for n in names) for fs in forms), gold=len(forms))
 
 
 def gold_entities(gold: dict) -> dict[str, list[list[str]]]:

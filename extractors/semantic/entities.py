@@ -14,6 +14,7 @@ from extractors.semantic.modifiers import complete_modifiers
 from extractors.semantic.non_entities import NonEntities, capitals_labels, cited_people, common_words
 from extractors.semantic.passages import Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, caption_metric, cell_cues, column_cues, find_cues
+from extractors.semantic import salience_model
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 from extractors.semantic.tagger import tagger_cues
 
@@ -28,7 +29,7 @@ class Analysis:
     abbreviations: list[Abbreviation]
     cues: list[Located]
     ranked: list[Entity]  # every candidate, best first
-    entities: list[Entity]  # the salient ones
+    entities: list[Entity]  # the paper's entities (none before the salience model has judged the candidates)
 
 
 _VALUE = re.compile(r"\s*[-+−~]?\d+(?:[.,]\d+)*\s*(?:%|±.*)?\s*")
@@ -70,8 +71,20 @@ def locate_cues(passages: list[Passage], sentences: list[Sentence]) -> list[Loca
 
 def analyse_passages(passages: list[Passage], extra_cues: list[Located] = (),
                      non_entities: NonEntities = NonEntities(), tagger: Language | None = None) -> Analysis:
-    """`non_entities`: what the paper's byline and bibliography name (people, venues, organisations); the
-    people its text cites by name are added here, so text without a parsed bibliography is filtered too.
+    """The candidates judged by the trained salience model (salience_model.py), and the paper's entities among
+    them (salience.salient); the arguments are candidates()'s."""
+    found = candidates(passages, extra_cues, non_entities, tagger)
+    found.ranked = salience_model.load().judge(found.ranked, passages, found.abbreviations)
+    found.entities = salient(found.ranked)
+    return found
+
+
+def candidates(passages: list[Passage], extra_cues: list[Located] = (),
+               non_entities: NonEntities = NonEntities(), tagger: Language | None = None) -> Analysis:
+    """Every candidate entity with its evidence score, best first, none yet judged salient: what the
+    salience model is trained and run on. `non_entities`: what the paper's byline and bibliography name (people,
+    venues, organisations); the people its text cites by name are added here, so text without a parsed
+    bibliography is filtered too.
     `tagger`: the trained mention tagger (tagger.py), whose mentions join the patterns' cues; None: patterns only."""
     sentences, pairs = analyse(passages)
     cues = locate_cues(passages, sentences) + list(extra_cues)
@@ -85,4 +98,4 @@ def analyse_passages(passages: list[Passage], extra_cues: list[Located] = (),
     capitals = capitals_labels([e.name for e in ranked], [p.text for p in passages if p.kind == "text"])
     ranked = complete_modifiers([e for e in ranked if e.name not in capitals and
                                  (e.name not in common or e.label not in (METHOD, DATASET))], passages)
-    return Analysis(passages, sentences, pairs, cues, ranked, salient(ranked))
+    return Analysis(passages, sentences, pairs, cues, ranked, [])

@@ -69,7 +69,7 @@ def extract_semantics(doc: Document, tagger: Language | None = None) -> Semantic
         first.setdefault((e.label, match_key(e.canonical)), e)
     unique = list(first.values())
     out = Annotations(entities=[EntityAnnotation(_ref(e), e.proposed, e.score, EXTRACTOR, _evidence(e, passages),
-                                                 _mentions(e, passages)) for e in unique])
+                                                 _mentions(e, passages), e.salience, e.central) for e in unique])
     _concepts(out, unique, analysis, passages)
     _equation_concepts(out, doc, analysis, passages)
     _tables(out, doc, passages, analysis)

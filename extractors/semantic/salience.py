@@ -1,9 +1,11 @@
 """From cues to paper-level entities: cluster names (match keys, abbreviations, lexicon aliases), type
 them by the votes of the pattern families, count their mentions in the text, and keep the salient ones.
 
-Salience is a noisy-or of the distinct families that found a name, raised by how often and where the name
-is mentioned (title, abstract, experiment/result sections, tables). A lexicon hit or a tagger
-mention alone never passes.
+The evidence score is a noisy-or of the distinct families that found a name, raised by how often and where the
+name is mentioned (title, abstract, experiment/result sections, tables); a lexicon hit or a tagger mention alone
+never passes. A paper's entities are those whose evidence passes their type's threshold (the things it proposes
+and uses, GOLD_SCHEMA.md's sense) and those the learned salience model (salience_model.py) finds central to the
+results it reports (SciREX's sense).
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Entity:
     families: dict[str, float]  # family -> strongest cue
     mentions: list[MentionSpan] = field(default_factory=list)
     evidence: list[Located] = field(default_factory=list)  # cues of the chosen type, strongest first
+    salience: float = 0.0  # the salience model's probability that the paper's results are about it (0: not run)
+    central: bool = False  # the probability reaches the model's threshold for the type
 
 
 class _Clusters:
@@ -287,5 +291,5 @@ def _drop_nested(entities: list[Entity]) -> list[Entity]:
 
 
 def salient(entities: list[Entity]) -> list[Entity]:
-    """The entities whose score passes their type's threshold."""
-    return [e for e in entities if e.score >= THRESHOLDS[e.label]]
+    """The entities whose evidence score passes their type's threshold, and the central ones."""
+    return [e for e in entities if e.score >= THRESHOLDS[e.label] or e.central]

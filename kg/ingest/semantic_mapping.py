@@ -81,7 +81,8 @@ def map_semantics(doc: Document, annotations: Annotations) -> tuple[list[NodeRec
     for e in annotations.entities:
         target = (e.entity.label, out.entity(e.entity))
         type_ = "PROPOSES" if e.proposed else _PAPER_EDGE.get(e.entity.label, "USES")
-        out.edge(type_, paper, target, out.evidence(e.evidence, e.confidence, e.extractor))
+        out.edge(type_, paper, target, {**out.evidence(e.evidence, e.confidence, e.extractor),
+                                        "salience": e.salience, "central": e.central})
         by_chunk: dict[str, list[Anchor]] = {}
         for m in e.mentions:
             by_chunk.setdefault(m.element_id, []).append(m)

@@ -66,6 +66,11 @@ EXPECTED = [
     [{"domain": "Natural language processing", "paper": SRT, "score": 0.62, "matched": ["attention"],
       "pages": [1, 3]}],
     [{"related": BENCH, "shared": ["PG-19"], "count": 1}],  # BookCorpus: paper_b's use of it is rejected
+    [{"paper": BENCH, "kind": "Dataset", "entity": "PG-19", "salience": 0.64},
+     {"paper": SRT, "kind": "Method", "entity": "Sparse Routing Transformer", "salience": 0.93},
+     {"paper": SRT, "kind": "Dataset", "entity": "PG-19", "salience": 0.71},
+     {"paper": SRT, "kind": "Metric", "entity": "perplexity", "salience": 0.55},
+     {"paper": SRT, "kind": "Task", "entity": "language modeling", "salience": 0.31}],  # Transformer: used, not central
 ]
 
 

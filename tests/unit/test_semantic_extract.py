@@ -163,6 +163,17 @@ def test_every_element_has_provenance_and_confidences_vary(extraction):
     assert all("paper_sha256" not in n.props for n in extraction.nodes if n.label in ("Method", "Dataset", "Metric"))
 
 
+def test_a_papers_edge_to_an_entity_says_how_central_the_entity_is(extraction):
+    """The proposed method the title names and the results table reports is central; the method it builds on,
+    cited in the method section and named once as a comparison, is used, not central."""
+    props = {(e.type, e.target_id): e.props for e in extraction.edges if e.source_label == "Paper"
+             and e.type in ("PROPOSES", "USES", "EVALUATES_ON", "MEASURES", "ADDRESSES")}
+    proposed, used = props[("PROPOSES", entity_id("Method", "GraphRank"))], props[("USES", entity_id("Method", "PageRank"))]
+    assert proposed["central"] is True and used["central"] is False
+    assert 0.0 < used["salience"] < proposed["salience"] <= 1.0
+    assert all(isinstance(p["salience"], float) and isinstance(p["central"], bool) for p in props.values())
+
+
 def test_schema_accepts_everything(extraction):
     schema, now = get_schema(), datetime.now(timezone.utc)
     batch = validate_batch([stamp(n, schema, now) for n in extraction.nodes],
