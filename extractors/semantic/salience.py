@@ -23,7 +23,8 @@ from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, Cue, str
 
 PROPOSED_FAMILIES = ("proposed_we", "proposed_our", "proposed_title", "proposed_appositive")
 # Families that decide nothing alone: a lexicon hit, or a mention the trained tagger found (a model of abstracts
-# says a phrase names a thing of a kind, not that the paper is about it)
+# says a phrase names a thing of a kind, not that the paper is about it). Such a candidate is left to the salience
+# model, which weighs it like any other.
 WEAK_FAMILIES = {"metric_lexicon", "dataset_lexicon", "tagger"}
 _WEAK_ALONE_MENTIONS = 3
 _GENERIC = ("used", "cited", "method_head", "table_row")  # families that say 'a named thing', not which kind
@@ -61,6 +62,7 @@ class Entity:
     families: dict[str, float]  # family -> strongest cue
     mentions: list[MentionSpan] = field(default_factory=list)
     evidence: list[Located] = field(default_factory=list)  # cues of the chosen type, strongest first
+    weak_alone: bool = False  # only weak families found it, and it is mentioned too seldom for the rules to keep it
     salience: float = 0.0  # the salience model's probability that the paper's results are about it (0: not run)
     central: bool = False  # the probability reaches the model's threshold for the type
 
@@ -197,9 +199,11 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         surfaces = Counter(item.cue.name for item in items)
         surfaces.update(s for s in (short_of.get(match_key(n)) for n in list(surfaces)) if s)
         mentions = find_mentions(set(surfaces), passages, lowered)
-        if not mentions or set(families) <= WEAK_FAMILIES and len(mentions) < _WEAK_ALONE_MENTIONS and \
-                not any(passages[m.passage].kind in ("cells", "table") for m in mentions):
-            continue  # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
+        if not mentions:
+            continue
+        # a weak family decides nothing alone: it needs a pattern, repeated mentions or a table
+        weak_alone = set(families) <= WEAK_FAMILIES and len(mentions) < _WEAK_ALONE_MENTIONS and \
+            not any(passages[m.passage].kind in ("cells", "table") for m in mentions)
         if label == TASK and len(mentions) == 1 and passages[mentions[0].passage].kind == "text":
             continue  # a task the paper names once in running text is a passing mention, not what it is about
         if label == TASK and _only_plural(set(surfaces), mentions, passages, lowered):
@@ -210,7 +214,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         proposed = label == METHOD and max((families.get(f, 0.0) for f in PROPOSED_FAMILIES), default=0.0) >= 0.8
         evidence = sorted((i for i in items if i.cue.type == label), key=lambda i: -i.cue.strength)
         entities.append(Entity(label, name, canonical, sorted(set(texts) - {name}), round(score, 4), proposed,
-                               dict(families), mentions, evidence))
+                               dict(families), mentions, evidence, weak_alone))
     return _drop_nested(sorted(entities, key=lambda e: (-e.score, e.label, e.name)))
 
 
@@ -291,5 +295,5 @@ def _drop_nested(entities: list[Entity]) -> list[Entity]:
 
 
 def salient(entities: list[Entity]) -> list[Entity]:
-    """The entities whose evidence score passes their type's threshold, and the central ones."""
-    return [e for e in entities if e.score >= THRESHOLDS[e.label] or e.central]
+    """The entities whose evidence passes their type's threshold, and the central ones."""
+    return [e for e in entities if e.score >= THRESHOLDS[e.label] and not e.weak_alone or e.central]

@@ -63,6 +63,7 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], pairs: list[
     return {
         **{f"family:{f}": entity.families.get(f, 0.0) for f in families},
         "evidence_score": entity.score,
+        "weak_alone": float(entity.weak_alone),
         "log_mentions": math.log1p(len(mentions)),
         "log_passages": math.log1p(len({m.passage for m in mentions})),
         "section_kinds": len(set(sections)) / 5,

@@ -101,8 +101,10 @@ def test_training_learns_what_the_salient_ones_share_and_applies_it_to_a_new_pap
 
 
 def test_a_central_entity_is_the_papers_even_when_its_evidence_score_is_low():
+    """And a candidate only weak families found (a lexicon hit named once) is the paper's only when central."""
     assert [e.name for e in salient([_entity("A", score=0.1, central=True), _entity("B", score=0.1),
-                                     _entity("C", score=0.9)])] == ["A", "C"]
+                                     _entity("C", score=0.9), _entity("D", score=0.9, weak_alone=True),
+                                     _entity("E", score=0.9, weak_alone=True, central=True)])] == ["A", "C", "E"]
 
 
 def test_the_shipped_model_matches_the_features_the_code_computes():
