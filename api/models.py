@@ -180,10 +180,25 @@ class PaperDomains(BaseModel):
     sections: list[SectionDomainTag] = Field(description="its sections' domains, in reading order, best first")
 
 
+class PaperEntity(BaseModel):
+    """An entity the paper proposes, uses, evaluates on, measures or addresses."""
+
+    id: str
+    label: str = Field(examples=["Method"])
+    name: str
+    role: str = Field(description="the relationship type: PROPOSES | USES | EVALUATES_ON | MEASURES | ADDRESSES")
+    confidence: float | None = Field(None, description="how sure the extractor is that the paper names it in that role")
+    salience: float | None = Field(None, description="the salience model's probability that the paper's results are "
+                                   "about it (null for papers ingested before semantic extractor 0.16.0)")
+    central: bool | None = Field(None, description="the salience reaches the model's threshold for the type")
+
+
 class PaperDetail(BaseModel):
     paper: dict[str, Any]
     authors: list[AuthorRef]
     sections: list[SectionNode]
+    entities: list[PaperEntity] = Field(description="central ones first, then by salience and confidence; rejected "
+                                        "ones left out")
     counts: dict[str, int]
 
 

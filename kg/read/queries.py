@@ -90,6 +90,17 @@ MATCH (p:Paper {id: $id})
 RETURN p, [(p)-[r:HAS_AUTHOR]->(a:Author) | {id: a.id, name: a.name, position: r.position}] AS authors
 """
 
+# The entities a paper proposes, uses, evaluates on, measures or addresses, rejected ones left out: the central
+# ones first, then by salience (null before semantic extractor 0.16.0) and confidence.
+_PAPER_ENTITIES = """
+MATCH (p:Paper {id: $id})-[r]->(e)
+WHERE type(r) IN $types AND any(label IN labels(e) WHERE label IN $labels)
+  AND coalesce(r.verification_status, '') <> 'rejected' AND coalesce(e.verification_status, '') <> 'rejected'
+RETURN e.id AS id, [label IN labels(e) WHERE label IN $labels][0] AS label, e.name AS name, type(r) AS role,
+       r.confidence AS confidence, r.salience AS salience, r.central AS central
+ORDER BY coalesce(central, false) DESC, coalesce(salience, -1.0) DESC, confidence DESC, name, role
+"""
+
 # A paper's sections with their parents, in reading order; {fields} are extra Section properties to return.
 _SECTION_ROWS = """
 MATCH (p:Paper {{id: $id}})-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section)
@@ -126,8 +137,9 @@ def list_papers(graph: Graph, q: str | None, offset: int, limit: int) -> Page:
 
 
 def get_paper(graph: Graph, schema: Schema, name: str) -> dict[str, Any]:
-    """Metadata, authors in byline order, the section tree and counts per outgoing relationship type, of the
-    paper `name` stands for (resolve_paper)."""
+    """Metadata, authors in byline order, the section tree, the entities it proposes, uses, evaluates on, measures
+    or addresses (central ones first) and counts per outgoing relationship type, of the paper `name` stands for
+    (resolve_paper)."""
     paper_id = resolve_paper(graph, name).id
     records = graph.read(_PAPER, id=paper_id)
     if not records:  # deleted since it was resolved
@@ -136,7 +148,9 @@ def get_paper(graph: Graph, schema: Schema, name: str) -> dict[str, Any]:
     authors = sorted(records[0]["authors"], key=lambda a: a["position"] or 0)
     sections = graph.read(_SECTIONS, id=paper_id)
     counts = graph.read(_PAPER_COUNTS, id=paper_id, types=list(_paper_edge_types(schema)))[0]
-    return {"paper": paper, "authors": authors, "sections": section_tree(sections),
+    entities = graph.read(_PAPER_ENTITIES, id=paper_id, types=_entity_role_types(schema),
+                          labels=sorted(schema.entity_labels))
+    return {"paper": paper, "authors": authors, "sections": section_tree(sections), "entities": entities,
             "counts": {"chunks": counts["chunks"], "sections": counts["sections"],
                        **{t.lower(): n for t, n in counts["by_type"] if t}}}
 
@@ -285,6 +299,11 @@ def _by_name(key: str, rows: list, loose: bool) -> list[PaperMatch]:
 
 def _paper_edge_types(schema: Schema) -> list[str]:
     return sorted(r.type for r in schema.relationships.values() if any(s == "Paper" for s, _ in r.patterns))
+
+
+def _entity_role_types(schema: Schema) -> list[str]:
+    """The relationship types that say a paper's role for an entity: those the ontology gives a salience."""
+    return sorted(r.type for r in schema.relationships.values() if "salience" in r.properties)
 
 
 def section_tree(records) -> list[dict[str, Any]]:

@@ -94,6 +94,17 @@ def test_get_paper_with_authors_section_tree_and_counts(client):
         (3, 4, 2, 1, 1)
 
 
+def test_a_paper_lists_its_entities_central_ones_first(client):
+    """The sample graph's salience: SRT 0.93, PG-19 0.71, perplexity 0.55, language modeling 0.31 (central), the
+    Transformer it uses 0.08 (not central)."""
+    entities = client.get("/papers/paper_a").json()["entities"]
+    assert [(e["name"], e["role"], e["central"]) for e in entities] == [
+        ("Sparse Routing Transformer", "PROPOSES", True), ("PG-19", "EVALUATES_ON", True),
+        ("perplexity", "MEASURES", True), ("language modeling", "ADDRESSES", True), ("Transformer", "USES", False)]
+    assert entities[0] == {"id": "method_srt", "label": "Method", "name": "Sparse Routing Transformer",
+                           "role": "PROPOSES", "confidence": 0.92, "salience": 0.93, "central": True}
+
+
 def test_unknown_paper_is_404(client, admin):
     error = error_of(client.get("/papers/nope"), 404, "NOT_FOUND")
     assert error["message"] == "no paper matches 'nope' by id, DOI, arXiv id or title"
