@@ -4,9 +4,9 @@ all-MiniLM-L6-v2 encoder the embeddings already ship (extractors/encoder.py, num
 The tagger learns from SciERC's 350 abstracts. Trained from scratch on so little text, a tok2vec knows the
 words it saw and little else (typed mention F1 0.430 on SciERC test); a pretrained encoder brings what it learned
 of English from far more text, and its contextual states tell "a parser" (a method) from "the parse" (an output).
-The encoder stays frozen: fine-tuning it would mean torch and shipping a second 90 MB model; a projection and
-spaCy's span categorizer are trained on top of it instead. Registered as the spaCy architecture
-`paperkg.MiniLMWords.v1`, so the committed training config (extractors/data/tagger.cfg) names it and `spacy.load`
+The encoder stays frozen: fine-tuning it would mean torch and shipping a second 90 MB model; hash embeddings of
+the words' forms, a projection, a window layer and spaCy's span categorizer are trained on top of it instead.
+Registered as the spaCy architecture `paperkg.MiniLMWords.v2`, so the committed training config (extractors/data/tagger.cfg) names it and `spacy.load`
 rebuilds it; importing this module registers it. The encoder's weights come from the installed model package, not
 from the pipeline's folder.
 
@@ -21,8 +21,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
+from spacy.ml.models import MaxoutWindowEncoder, MultiHashEmbed
 from spacy.util import registry
-from thinc.api import Maxout, Model, chain, with_array
+from thinc.api import Maxout, Model, chain, concatenate, with_array
 
 from ontology.errors import PaperKGError
 
@@ -109,12 +110,21 @@ def batches(encodings: list) -> list[list]:
     return out
 
 
-@registry.architectures("paperkg.MiniLMWords.v1")
-def minilm_words(layers: list[int], width: int) -> Model[list[Doc], list[np.ndarray]]:
-    """The tagger's token features: the frozen MiniLM states of `layers`, projected to `width` by a trained
-    Maxout layer. The projection lets the task pick what it needs from the 768 frozen values, and keeps the span
-    layers above small: they read four vectors per candidate span, and there are eight candidates per token."""
-    return chain(frozen_words(layers), with_array(Maxout(nO=width, nP=2, normalize=True)))
+@registry.architectures("paperkg.MiniLMWords.v2")
+def minilm_words(layers: list[int], width: int, lexical_width: int,
+                 window_depth: int) -> Model[list[Doc], list[np.ndarray]]:
+    """The tagger's token features: the frozen MiniLM states of `layers` beside trained hash embeddings of each
+    word's form (`lexical_width` values from its norm, prefix, suffix and shape), projected to `width` by a Maxout
+    layer, then `window_depth` layers that mix each word's vector with its neighbours'. all-MiniLM-L6-v2 is
+    uncased: the form features give back what case and shape say ('BLEU', 'LSTM', 'WordNet'). The projection
+    lets the task pick what it needs from the frozen values and keeps the span layers above small: they read four
+    vectors per candidate span, and there are eight candidates per token."""
+    lexical = MultiHashEmbed(width=lexical_width, attrs=["NORM", "PREFIX", "SUFFIX", "SHAPE"],
+                             rows=[5000, 1000, 2500, 2500], include_static_vectors=False)
+    model = chain(concatenate(frozen_words(layers), lexical), with_array(Maxout(nO=width, nP=2, normalize=True)))
+    if window_depth:
+        model = chain(model, MaxoutWindowEncoder(width=width, window_size=1, maxout_pieces=3, depth=window_depth))
+    return model
 
 
 def frozen_words(layers: list[int]) -> Model[list[Doc], list[np.ndarray]]:

@@ -6,7 +6,7 @@ A mention found by a model trained on abstracts says "this phrase names a thing 
 about it": so a tagger cue is weak alone and becomes an entity only with the place evidence salience adds (many
 mentions, the title or abstract, a table). Its spans pass the same cleaning and validity checks as the patterns'
 names, and the paper's non-entities (authors, venues, common words) filter it afterwards like any candidate.
-The trained pipeline ships in the package (extractors/data/tagger; its own layers, 5 MB; the encoder is the
+The trained pipeline ships in the package (extractors/data/tagger; its own layers, 10 MB; the encoder is the
 model package the embeddings use): training needs SciERC, which an install has not.
 """
 

@@ -4,6 +4,7 @@ wordpieces' states whatever else shares its batch (the shipped MiniLM model, as 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import spacy
 
 from extractors.semantic import minilm_words
@@ -57,12 +58,26 @@ def test_training_encodes_a_text_once_and_inference_every_time(monkeypatch):
     assert not model.attrs  # nothing of the kept features goes into the saved pipeline
 
 
-def test_the_registered_architecture_projects_the_frozen_features_to_its_width():
-    model = minilm_words.minilm_words([3, 6], 32)
+@pytest.mark.parametrize("window_depth", [0, 1])
+def test_the_registered_architecture_projects_the_features_to_its_width(window_depth):
+    model = minilm_words.minilm_words([3, 6], 32, lexical_width=8, window_depth=window_depth)
     docs = [spacy.blank("en")("Projected rows, one per token.")]
     model.initialize(X=docs)
     rows = model.predict(docs)
     assert [r.shape for r in rows] == [(7, 32)]  # "Projected", "rows", ",", "one", "per", "token", "."
+
+
+def test_the_word_form_features_tell_what_the_uncased_encoder_cannot():
+    """all-MiniLM-L6-v2 lower-cases its input, so 'BLEU' and 'bleu' get the same frozen states; the hash embeddings
+    of the word's shape tell them apart."""
+    nlp = spacy.blank("en")
+    upper, lower = nlp("We report BLEU ."), nlp("We report bleu .")
+    frozen = minilm_words.frozen_words([6])
+    frozen.initialize()
+    assert np.allclose(frozen.predict([upper])[0], frozen.predict([lower])[0])
+    model = minilm_words.minilm_words([6], 16, lexical_width=8, window_depth=0)
+    model.initialize(X=[upper, lower])
+    assert not np.allclose(model.predict([upper])[0][2], model.predict([lower])[0][2])
 
 
 def test_a_run_of_punctuation_is_read_in_bounded_batches():

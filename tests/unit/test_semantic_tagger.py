@@ -124,7 +124,8 @@ def test_a_saved_tagger_loads_with_its_features_layer_and_its_chosen_threshold(t
     nlp.add_pipe("spancat", config={
         "spans_key": SPANS_KEY, "threshold": 0.3, "max_positive": 1,
         "model": {"@architectures": "spacy.SpanCategorizer.v1",
-                  "tok2vec": {"@architectures": "paperkg.MiniLMWords.v1", "layers": [6], "width": 16},
+                  "tok2vec": {"@architectures": "paperkg.MiniLMWords.v2", "layers": [6], "width": 16,
+                              "lexical_width": 8, "window_depth": 1},
                   "reducer": {"@layers": "spacy.mean_max_reducer.v1", "hidden_size": 16},
                   "scorer": {"@layers": "spacy.LinearLogistic.v1"}}})
     doc = nlp.make_doc("We train a parser on the treebank.")
