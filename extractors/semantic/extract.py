@@ -11,7 +11,7 @@ mentions) is the annotation's evidence.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from extractors.annotations import (Anchor, Annotations, DefinitionAnnotation, EntityAnnotation, EntityRef,
@@ -64,9 +64,11 @@ def extract_semantics(doc: Document, tagger: Language | None = None) -> Semantic
     the patterns; None: patterns only."""
     passages = document_passages(doc)
     analysis = analyse_passages(passages, non_entities=of_document(doc), tagger=tagger)
-    first: dict[tuple[str, str], Entity] = {}  # one entity per cross-paper identity: the better-ranked one
-    for e in analysis.entities:
-        first.setdefault((e.label, match_key(e.canonical)), e)
+    first: dict[tuple[str, str], Entity] = {}  # one entity per cross-paper identity: the better-ranked one,
+    for e in analysis.entities:               # with the highest salience of those sharing it
+        kept = first.setdefault((e.label, match_key(e.canonical)), e)
+        if e.salience > kept.salience:
+            first[(e.label, match_key(e.canonical))] = replace(kept, salience=e.salience, central=e.central)
     unique = list(first.values())
     out = Annotations(entities=[EntityAnnotation(_ref(e), e.proposed, e.score, EXTRACTOR, _evidence(e, passages),
                                                  _mentions(e, passages), e.salience, e.central) for e in unique])

@@ -287,7 +287,7 @@ def _drop_nested(entities: list[Entity]) -> list[Entity]:
     structure recognition') is the longer one when that is mentioned at least half as often."""
     keep = []
     for e in entities:
-        longer = [o for o in entities if o is not e and o.label == e.label == TASK
+        longer = [o for o in entities if o is not e and o.label == e.label == TASK and not o.weak_alone
                   and o.name.lower().endswith(" " + e.name.lower()) and len(o.mentions) * 2 >= len(e.mentions)]
         if not longer:
             keep.append(e)

@@ -65,7 +65,6 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], pairs: list[
         "evidence_score": entity.score,
         "weak_alone": float(entity.weak_alone),
         "log_mentions": math.log1p(len(mentions)),
-        "log_passages": math.log1p(len({m.passage for m in mentions})),
         "section_kinds": len(set(sections)) / 5,
         "in_title": float("title" in kinds),
         "in_heading": float("heading" in kinds),
@@ -129,11 +128,15 @@ class SalienceModel:
         for e in ranked:
             model = self.types[e.label]
             values = features(e, peers[e.label], passages, pairs, self.families)
-            p = model.probability([values[n] for n in self.names])
-            out.append(replace(e, salience=round(p, 4), central=p >= model.threshold))
+            p = round(model.probability([values[n] for n in self.names]), 4)  # what is stored is what is compared
+            out.append(replace(e, salience=p, central=p >= model.threshold))
         return out
 
 
 @cache
 def load(path: Path = MODEL_PATH) -> SalienceModel:
-    return SalienceModel.from_json(path.read_text())
+    model = SalienceModel.from_json(path.read_text())
+    if missing := {"Dataset", "Method", "Metric", "Task"} - set(model.types):
+        raise ValueError(f"the salience model {path} has no model for {', '.join(sorted(missing))}: "
+                         "run `kg train salience`")
+    return model

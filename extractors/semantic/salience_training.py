@@ -117,6 +117,8 @@ def calibration_error(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
 
 def train(documents: list[TrainingDocument], l2: float = L2, folds: int = FOLDS) -> SalienceModel:
     """The model of each type, with the threshold chosen on out-of-fold predictions, and its training record."""
+    if len(documents) < folds:
+        raise ValueError(f"{len(documents)} training documents cannot make {folds} folds")
     families = family_names(documents)
     probe = next(((e, d) for d in documents for e in d.ranked), None)
     if probe is None:
