@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from extractors.semantic import lexicons
+from extractors.semantic import lexicons, salience_model
 from extractors.semantic.abbreviations import Abbreviation, Sentence, analyse
 from extractors.semantic.modifiers import complete_modifiers
 from extractors.semantic.non_entities import NonEntities, capitals_labels, cited_people, common_words
 from extractors.semantic.passages import Passage
 from extractors.semantic.patterns import DATASET, METHOD, METRIC, caption_metric, cell_cues, column_cues, find_cues
-from extractors.semantic import salience_model
 from extractors.semantic.salience import Entity, Located, rank_entities, salient
 from extractors.semantic.tagger import tagger_cues
 

@@ -66,9 +66,10 @@ def extract_semantics(doc: Document, tagger: Language | None = None) -> Semantic
     analysis = analyse_passages(passages, non_entities=of_document(doc), tagger=tagger)
     first: dict[tuple[str, str], Entity] = {}  # one entity per cross-paper identity: the better-ranked one,
     for e in analysis.entities:               # with the highest salience of those sharing it
-        kept = first.setdefault((e.label, match_key(e.canonical)), e)
+        key = (e.label, match_key(e.canonical))
+        kept = first.setdefault(key, e)
         if e.salience > kept.salience:
-            first[(e.label, match_key(e.canonical))] = replace(kept, salience=e.salience, central=e.central)
+            first[key] = replace(kept, salience=e.salience, central=e.central)
     unique = list(first.values())
     out = Annotations(entities=[EntityAnnotation(_ref(e), e.proposed, e.score, EXTRACTOR, _evidence(e, passages),
                                                  _mentions(e, passages), e.salience, e.central) for e in unique])

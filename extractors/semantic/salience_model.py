@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -24,7 +25,7 @@ from pathlib import Path
 from extractors.semantic.abbreviations import Abbreviation
 from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import FRONT, Passage
-from extractors.semantic.patterns import strong_name
+from extractors.semantic.patterns import DATASET, METHOD, METRIC, TASK, strong_name
 from extractors.semantic.salience import Entity
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "salience.json"
@@ -49,10 +50,16 @@ class Peers:
                    {id(e): n for n, e in enumerate(ordered)})
 
 
-def features(entity: Entity, peers: Peers, passages: list[Passage], pairs: list[Abbreviation],
+def defined_keys(pairs: list[Abbreviation]) -> set[str]:
+    """The match keys of the short and long forms the paper defines, once per paper."""
+    return {match_key(form) for p in pairs for form in (p.short, p.long)}
+
+
+def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Collection[str],
              families: tuple[str, ...]) -> dict[str, float]:
-    """The entity's features; `peers`: the paper's candidates of its type (it among them), `families`: the
-    pattern families the model was trained with (one feature each, the family's strongest cue)."""
+    """The entity's features; `peers`: the paper's candidates of its type (it among them), `defined`: the paper's
+    defined_keys(), `families`: the pattern families the model was trained with (one feature each, the family's
+    strongest cue)."""
     mentions = entity.mentions
     kinds = [passages[m.passage].kind for m in mentions]
     sections = [passages[m.passage].section_kind for m in mentions]
@@ -76,7 +83,7 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], pairs: list[
         "in_table": float(any(k in ("cells", "table") for k in kinds)),
         "in_caption": float(any(k in ("table", "figure") for k in kinds)),
         "first_place": first / max(len(passages), 1),
-        "abbreviation": float(any(match_key(p.short) in keys or match_key(p.long) in keys for p in pairs)),
+        "abbreviation": float(any(key in defined for key in keys)),
         "proposed": float(entity.proposed),
         "words": min(len(entity.name.split()), 6) / 6,
         "strong_name": float(strong_name(entity.name)),
@@ -124,10 +131,11 @@ class SalienceModel:
     def judge(self, ranked: list[Entity], passages: list[Passage], pairs: list[Abbreviation]) -> list[Entity]:
         """The candidates, in their order, each with its salience probability and whether it is central."""
         peers = {label: Peers.of([e for e in ranked if e.label == label]) for label in {e.label for e in ranked}}
+        defined = defined_keys(pairs)
         out = []
         for e in ranked:
             model = self.types[e.label]
-            values = features(e, peers[e.label], passages, pairs, self.families)
+            values = features(e, peers[e.label], passages, defined, self.families)
             p = round(model.probability([values[n] for n in self.names]), 4)  # what is stored is what is compared
             out.append(replace(e, salience=p, central=p >= model.threshold))
         return out
@@ -136,7 +144,7 @@ class SalienceModel:
 @cache
 def load(path: Path = MODEL_PATH) -> SalienceModel:
     model = SalienceModel.from_json(path.read_text())
-    if missing := {"Dataset", "Method", "Metric", "Task"} - set(model.types):
+    if missing := {DATASET, METHOD, METRIC, TASK} - set(model.types):
         raise ValueError(f"the salience model {path} has no model for {', '.join(sorted(missing))}: "
                          "run `kg train salience`")
     return model

@@ -18,12 +18,13 @@ from extractors.semantic.abbreviations import Abbreviation
 from extractors.semantic.benchmark import TYPES, EntityCounts, matches, score_type
 from extractors.semantic.passages import Passage
 from extractors.semantic.salience import Entity
-from extractors.semantic.salience_model import Peers, SalienceModel, TypeModel, features
+from extractors.semantic.salience_model import Peers, SalienceModel, TypeModel, defined_keys, features
 
 L2 = 10.0  # on standardised features; F1 moved by less than 0.01 from 0.1 to 30 in cross-validation
 FOLDS = 5
 THRESHOLDS = tuple(round(0.05 + 0.025 * i, 3) for i in range(35))  # 0.05 .. 0.9
 _NEWTON_STEPS = 30
+_KIND = {label: kind for kind, label in TYPES.items()}  # entity label -> the benchmark's type
 
 
 @dataclass(frozen=True)
@@ -48,14 +49,13 @@ def family_names(documents: list[TrainingDocument]) -> tuple[str, ...]:
 
 def examples(documents: list[TrainingDocument], label: str, families: tuple[str, ...],
              feature_names: tuple[str, ...]) -> _Examples:
-    kind = next(k for k, v in TYPES.items() if v == label)
     rows, y, where, names = [], [], [], []
     for n, d in enumerate(documents):
         same = [e for e in d.ranked if e.label == label]
-        peers = Peers.of(same)
-        forms = [[norm(f) for f in entity] for entity in d.gold.get(kind, [])]
+        peers, defined = Peers.of(same), defined_keys(d.pairs)
+        forms = [[norm(f) for f in entity] for entity in d.gold.get(_KIND[label], [])]
         for e in same:
-            values = features(e, peers, d.passages, d.pairs, families)
+            values = features(e, peers, d.passages, defined, families)
             rows.append([values[f] for f in feature_names])
             y.append(float(any(matches(norm(e.name), f) for f in forms)))
             where.append(n)
@@ -100,11 +100,10 @@ def out_of_fold(data: _Examples, folds: int = FOLDS, l2: float = L2) -> np.ndarr
 def counts_at(documents: list[TrainingDocument], label: str, data: _Examples, p: np.ndarray,
               threshold: float) -> EntityCounts:
     """Document-level scores of the candidates whose probability reaches `threshold`, summed over documents."""
-    kind = next(k for k, v in TYPES.items() if v == label)
     out = EntityCounts()
     for n, d in enumerate(documents):
         chosen = [data.names[i] for i in np.flatnonzero((data.document == n) & (p >= threshold))]
-        out.add(score_type(d.gold.get(kind, []), chosen))
+        out.add(score_type(d.gold.get(_KIND[label], []), chosen))
     return out
 
 
@@ -124,7 +123,7 @@ def train(documents: list[TrainingDocument], l2: float = L2, folds: int = FOLDS)
     if probe is None:
         raise ValueError("no candidate entities in the training documents")
     e, d = probe
-    feature_names = tuple(features(e, Peers.of([e]), d.passages, d.pairs, families))
+    feature_names = tuple(features(e, Peers.of([e]), d.passages, set(), families))
     types, record = {}, {}
     for label in TYPES.values():
         data = examples(documents, label, families, feature_names)
