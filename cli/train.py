@@ -121,6 +121,7 @@ def train_salience(
     from extractors.semantic.benchmark import SCIREX_TRAIN, load_scirex, scirex_gold, scirex_passages, scirex_split
     from extractors.semantic.entities import candidates
     from extractors.semantic.salience_training import TrainingDocument, train
+    from ontology.errors import PaperKGError
 
     documents = []
     for d in track([d for d in load_scirex(scirex) if scirex_split(d["doc_id"]) == SCIREX_TRAIN],
@@ -128,7 +129,11 @@ def train_salience(
         passages = scirex_passages(d)
         found = candidates(passages)
         documents.append(TrainingDocument(found.ranked, passages, found.abbreviations, scirex_gold(d)))
-    model = train(documents)
+    try:
+        model = train(documents)
+    except ValueError as exc:  # too few documents, or a type with no salient (or only salient) candidates
+        raise PaperKGError(f"cannot train the salience model on {scirex}: {exc}",
+                           hint="--scirex takes SciREX's document JSON files (scirex_train_docs/docs)") from exc
     out.write_text(model.to_json() + "\n")
     for label, row in model.meta["types"].items():
         f = row["out_of_fold"]

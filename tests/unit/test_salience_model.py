@@ -141,3 +141,16 @@ def test_retraining_on_scirex_gives_the_shipped_model(tmp_path):
     for label, m in shipped["types"].items():
         assert trained["types"][label]["threshold"] == m["threshold"]
         assert trained["types"][label]["weights"] == pytest.approx(m["weights"], abs=1e-6)
+
+
+def test_training_on_a_folder_without_documents_is_a_clear_error_and_writes_nothing(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from ontology.errors import PaperKGError
+
+    out = tmp_path / "salience.json"
+    result = CliRunner().invoke(app, ["train", "salience", "--scirex", str(tmp_path), "--out", str(out)])
+    assert isinstance(result.exception, PaperKGError)
+    assert "0 training documents cannot make 5 folds" in result.exception.message and result.exception.hint
+    assert not out.exists()
