@@ -21,6 +21,7 @@ from ontology.errors import PaperKGError
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
 _TUPLES = Path(__file__).resolve().parents[1] / "bench" / "result_tuples_gold.tsv"
+_TABLES_CHECK = Path(__file__).resolve().parents[1] / "bench" / "result_tables_check.tsv"
 
 
 def _predicted(entities) -> dict[str, list[str]]:
@@ -37,6 +38,32 @@ def _print(title: str, totals: dict[str, EntityCounts]) -> dict:
     console.print(table)
     return {kind: {"precision": c.precision, "recall": c.recall, "f1": c.f1, "correct": c.correct,
                    "predicted": c.predicted, "found": c.found, "gold": c.gold} for kind, c in totals.items()}
+
+
+def _read_tables(doc) -> list[str]:
+    """Labels of the tables the results extractor reads any tuple from."""
+    from extractors.semantic.passages import document_tables
+    from extractors.semantic.results import table_experiment
+
+    return [grid.label for grid in document_tables(doc) if (experiment := table_experiment(grid)) and experiment.results]
+
+
+def _tables_check(corpus: Path, gold: Path, check: Path) -> dict:
+    """Parse the corpus papers of the tables check (none of them gold) and score which tables are read."""
+    from extractors.pipeline import parse_pdf
+
+    judged = result_scoring.read_table_check(check)
+    stems = sorted({stem for stem, _ in judged})
+    if clash := [stem for stem in stems if (gold / f"{stem}.json").exists()]:
+        raise typer.BadParameter(f"names gold papers: {', '.join(clash)}", param_hint="--tables-check")
+    read = [(stem, label) for stem in stems for label in _read_tables(parse_pdf(corpus / f"{stem}.pdf"))]
+    counts, wrong = result_scoring.score_tables(judged, read)
+    console.print(f"result tables check ({check.name}, {len(stems)} corpus papers outside the gold): tables read "
+                  f"{counts.predicted}, of them judged result tables {counts.correct} (precision {counts.precision:.3f}); "
+                  f"judged result tables read {counts.found}/{counts.gold} (recall {counts.recall:.3f})")
+    return {"file": check.name, "papers": len(stems), "precision": round(counts.precision, 3),
+            "recall": round(counts.recall, 3), "read": counts.predicted, "read_judged_result": counts.correct,
+            "judged_result": counts.gold, "wrongly_read": [f"{stem} {label}" for stem, label in wrong]}
 
 
 def _predicted_tuples(stem: str, doc) -> list[result_scoring.ResultTuple]:
@@ -92,10 +119,13 @@ def entities(
     json_out: Path | None = typer.Option(None, "--json", help="the result file (default: dated, in bench/results/)"),
     tuples: Path = typer.Option(_TUPLES, "--tuples", exists=True, dir_okay=False,
                                 help="hand-read gold result tuples (TSV)"),
+    tables_check: Path = typer.Option(_TABLES_CHECK, "--tables-check", exists=True, dir_okay=False,
+                                      help="hand-judged tables of corpus papers outside the gold (TSV): is each a "
+                                           "result table"),
     tagger: bool = _tagger_option(),
 ) -> None:
     """Parse each gold paper, extract its salient entities, print P/R/F1 per type, P/R/F1 of the result tuples
-    read from its tables, its Concept count and the CPU time the semantic extraction adds to the structure parse."""
+    read from its tables (and which tables of the corpus papers of --tables-check are read), its Concept count and the CPU time the semantic extraction adds to the structure parse."""
     # MuPDF and spaCy are imported by the commands that use them, not by every `kg`
     from extractors.pipeline import parse_pdf
     from extractors.semantic import nlp
@@ -166,6 +196,7 @@ def entities(
               "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
               "load_seconds": round(load_seconds, 2), "failures": failures, "result_tuples": tuple_result,
               "result_tuples_in_gold_tables": tuples_in_tables,
+              "result_tables_check": _tables_check(corpus, gold, tables_check),
               "per_paper": per_paper}
     share = semantic_seconds / structure_seconds if structure_seconds else 0.0
     console.print(f"CPU time: structure parse {structure_seconds:.1f} s, semantic extraction {semantic_seconds:.1f} s "

@@ -29,6 +29,7 @@ class Terms:
     dataset_heads: frozenset[str]
     dataset_list_heads: frozenset[str]
     task_column_heads: frozenset[str]
+    row_data_heads: frozenset[str]
     method_heads: frozenset[str]
     metric_heads: frozenset[str]
     stop_names: frozenset[str]

@@ -100,3 +100,22 @@ def in_gold_tables(gold: Iterable[ResultTuple], predicted: Iterable[ResultTuple]
     read, apart from which tables are taken for result tables (the gold leaves some out, see its header)."""
     tables = {(g.stem, norm_label(g.table)) for g in gold}
     return [p for p in predicted if (p.stem, norm_label(p.table)) in tables]
+
+
+def read_table_check(path: Path) -> dict[tuple[str, str], bool]:
+    """The hand-judged tables of bench/result_tables_check.tsv: (stem, label) -> is a result table."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    return {(r["stem"], norm_label(r["table"])): r["result"] == "yes"
+            for r in csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)}
+
+
+def score_tables(judged: dict[tuple[str, str], bool],
+                 read: Iterable[tuple[str, str]]) -> tuple[EntityCounts, list[tuple[str, str]]]:
+    """Which tables the reader takes for result tables (any tuple read from it), against the judgement: precision
+    over the tables read (one nobody judged counts as wrong), recall over the tables judged result tables; and the
+    tables read that are not result tables."""
+    read = {(stem, norm_label(label)) for stem, label in read}
+    wrong = sorted(key for key in read if not judged.get(key, False))
+    right = len(read) - len(wrong)
+    return EntityCounts(correct=right, predicted=len(read), found=right, gold=sum(judged.values())), wrong

@@ -77,7 +77,7 @@ def parse_value(text: str) -> float | None:
 
 
 _VALUE = re.compile(r"[-+−]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:[eE][-+]?\d+)?%?(?:±\d+(?:\.\d+)?)?[*†‡§]*\d{0,4}")
-_EMPTY = frozenset("-–—")  # a dash holds a column's place without a value
+_EMPTY = frozenset(("-", "–", "—", "N/A", "n/a", "NA", "n.a."))  # these hold a column's place without a value
 _NAME = re.compile(r"[0-9A-Za-z\u00C0-\u024F\u0370-\u03FF]")  # a header cell names something (not a lone "ˆ")
 _AGGREGATE = re.compile(r"(?i)avg\.?|average|mean|all|overall|total")
 _NOTE = re.compile(r"@\d+")  # "26.8 @8": a note on the value (epochs), not a column
@@ -203,12 +203,74 @@ def is_result_table(table: TableGrid) -> bool:
 
 
 def table_experiment(table: TableGrid) -> TableExperiment | None:
-    if not is_result_table(table):
+    if not is_result_table(table) or _rows_are_data(table):
         return None
     facts = read_by_header(table)
     experiment = (TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
                   if facts else _by_metric_names(table))
-    return None if experiment is None or _settings_as_columns(experiment.results) else experiment
+    if experiment is None or _settings_as_columns(experiment.results) or _measures_as_rows(experiment.results):
+        return None
+    kept = tuple(f for f in experiment.results if not _broken_label(f.method))
+    return TableExperiment(table, experiment.metrics, kept) if kept else None
+
+
+_DECIMAL = re.compile(r"(?<![\w.])[-+−]?\d*[.,]\d+%?(?![\w.])|(?<![\w.])[-+−]\d+(?![\w.])")
+_FREE_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+
+
+def _broken_label(label: str) -> bool:
+    """A row label that holds the row's numbers or a formula rather than a name: a decimal or signed number
+    ('Adult 15.11 7.87 to': a confidence interval the value run stopped in), three or more free numbers, or a
+    trailing '=' ('T(p) ='). Names keep integers ('6 / 6 / HTML', 'RealTimeGPU [5]') and numbers inside a word
+    ('GPT-2 1.5B', 'v1.5 model')."""
+    return bool(_DECIMAL.search(label) or len(_FREE_NUMBER.findall(label)) >= 3 or label.rstrip().endswith("="))
+
+
+def _rows_are_data(table: TableGrid) -> bool:
+    """The stub cell (the lowest header row's first cell, over the row labels) says the rows are data, items or
+    measures ('Dataset', 'Query', 'Samples', 'Training data type'): the methods, if any, are the columns, which
+    this reader does not take for methods. A cell above it names the column groups ('Task' over 'Model | F1')."""
+    stub = ""
+    for row in table.rows:  # the header rows: those above the first row with a value; the stub is the lowest's
+        if _split_cells(list(row))[1]:
+            break
+        if sum(1 for c in row if c.strip()) > 1:
+            stub = row[0]
+    words = set(re.findall(r"[a-z]+", stub.casefold()))
+    terms = lexicons.terms()
+    return bool(words & terms.row_data_heads) and not words & (terms.method_heads - terms.row_data_heads)
+
+
+_UNIT = re.compile(r"[μµnmkMGTp]?(?:s|m|g|W|V|A|J|K|Hz|Pa|eV|B|b|l|L|mol|h)|sec|secs|seconds?|min|minutes?|hours?"
+                   r"|days?")
+_TRAILING_PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
+
+
+def _is_unit(text: str) -> bool:
+    """A parenthesised unit as a quantity's name ends with it: '(ms)', '(μW)', '(nA/°C)', '(%)', '(/)'; not an
+    acronym or a variant ('(EN)', '(GROBID)', '(base/large)')."""
+    parts = [p for p in re.split(r"[/·^×\s\d°%()-]+", text) if p]
+    if re.search(r"[/%°]", text):
+        return all(len(p) <= 3 or _UNIT.fullmatch(p) for p in parts)
+    return len(parts) == 1 and bool(_UNIT.fullmatch(parts[0]) or parts[0] in lexicons.terms().unit_symbols)
+
+
+def _is_measure(label: str) -> bool:
+    """A row label that names a measure: a metric ('LAS'), a phrase a metric word ends ('Identical word
+    precision') or a quantity with its unit ('Power consumption (μW)')."""
+    unit = _TRAILING_PARENTHESIS.search(label)
+    if unit and _is_unit(unit.group(1)):
+        return True
+    words = re.findall(r"[A-Za-z][\w@-]*", label)
+    return bool(words) and bool(lexicons.evaluation_metrics().lookup(label) or lexicons.evaluation_metrics().lookup(
+        words[-1]) or words[-1].casefold() in lexicons.metric_heads())
+
+
+def _measures_as_rows(facts: tuple[ResultFact, ...]) -> bool:
+    """Most rows name measures ('Precision', 'Recall', 'AER' down the side of one system's column): the table is
+    set the other way round, each column a system or a data set, and its rows are no methods."""
+    labels = list(dict.fromkeys(f.method for f in facts))
+    return sum(1 for label in labels if _is_measure(label)) * 2 > len(labels)
 
 
 _SETTING = re.compile(r"^[\d.,]+\s*[kKmMbB]?$")
@@ -236,6 +298,8 @@ def _by_metric_names(table: TableGrid) -> TableExperiment | None:
     for n, row in enumerate(rows[header_at + 1:], start=header_at + 1):
         if len(row) == len(header) and by_column:  # cells recovered one per column: read them by column
             label = row_label(row[0])
+            if not re.search("[A-Za-z]", label):
+                continue  # a lone number names no method unless a header says what its column is (split_row)
             results += [ResultFact(label, metric, row[i].strip(), parse_value(row[i]), n, metric, i,
                                    _cell_box(kept[n][1], (i,)))
                         for i, metric in by_column if label and _NUMBER.match(row[i].strip())]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from extractors.semantic.result_scoring import ResultTuple, in_gold_tables, read_gold, score, values_agree
+from extractors.semantic.result_scoring import (ResultTuple, in_gold_tables, read_gold, read_table_check, score,
+                                                score_tables, values_agree)
 
 GOLD = [ResultTuple("p", "Table 2", "SPECTER (Ours)", "Classification / MAG / F1", "82.0"),
         ResultTuple("p", "Table 2", "SciBERT (2019)", "Classification / MAG / F1", "79.7"),
@@ -55,3 +56,23 @@ def test_predictions_of_tables_without_gold_are_set_apart():
     predicted = [ResultTuple("p", "2", "SPECTER", "F1", "82.0"), ResultTuple("p", "Table 5", "X", "F1", "1.0"),
                  ResultTuple("q", "Table 2", "SPECTER", "F1", "82.0")]
     assert in_gold_tables(GOLD, predicted) == predicted[:1]
+
+
+def test_tables_read_are_scored_against_the_judged_ones(tmp_path: Path):
+    path = tmp_path / "check.tsv"
+    path.write_text("# judged by hand\nstem\ttable\tpage\tresult\twhy\nq\t1\t2\tyes\tmethods\nq\tTable 2\t3\tno\tdata\n"
+                    "r\tIV\t1\tyes\tmethods\n", encoding="utf-8")
+    judged = read_table_check(path)
+    assert judged == {("q", "1"): True, ("q", "2"): False, ("r", "iv"): True}
+    counts, wrong = score_tables(judged, [("q", "Table 1"), ("q", "2"), ("s", "1")])  # s 1: judged by nobody
+    assert (counts.correct, counts.predicted, counts.found, counts.gold) == (1, 3, 1, 2)
+    assert wrong == [("q", "2"), ("s", "1")]
+
+
+def test_committed_table_check_names_no_gold_paper():
+    root = Path(__file__).resolve().parents[2]
+    judged = read_table_check(root / "bench" / "result_tables_check.tsv")
+    assert len(judged) >= 50 and sum(judged.values()) >= 10
+    gold = root.parent / "shared" / "gold"
+    assert gold.is_dir()
+    assert not [stem for stem, _ in judged if (gold / f"{stem}.json").exists()]

@@ -81,6 +81,51 @@ def test_a_table_with_sizes_for_columns_and_measures_for_rows_gives_no_results(f
     assert facts["5"] == set()  # 'runtime (hours)' is no method, '10k' no measure
 
 
+# Tables that are no result tables in the sense of the gold (rows: methods; columns: measures), or whose rows
+# the reader must not take whole: each is set the way papers set it, under a caption that says "results".
+NOT_READ = [
+    ("Table 1:", "Accuracy of the two models on each dataset.",  # the stub says the rows are data sets
+     [["Dataset", "BERT", "ELMo"], ["SST-2", "91.2", "88.0"], ["MR", "85.1", "83.3"]]),
+    ("Table 2:", "Results of our system on the test corpus.",  # measures down the side of one system's column
+     [["System", "Ours"], ["Precision", "87.46%"], ["Recall", "89.52%"], ["Identical word AER", "11.58%"]]),
+    ("Table 3:", "Performance of the two implementations.",  # quantities with their units as rows
+     [["Implementation", "A", "B"], ["Power (mW)", "28.6", "56.96"], ["Gain (/)", "324", "415"],
+      ["Drift (nA/°C)", "52.06", "-47.74"]]),
+    ("Table 4:", "Results of the subgroup analyses.",  # "7.87 to 22.35": the value run stops inside the interval
+     [["", "WMD", "95% CI", "Accuracy"], ["Adult", "15.11", "7.87 to 22.35", "0.43"],
+      ["Children", "11.77", "2.40 to 21.15", "0.48"]]),
+    ("Table 5:", "Results of the submitted runs.",  # "N/A" holds a place: the row is read, the cell is not
+     [["Run", "Recall", "Accuracy"], ["Perfect selection", "N/A", "0.34"], ["Best system", "0.62", "0.21"]]),
+]
+
+
+@pytest.fixture(scope="module")
+def not_read(tmp_path_factory):
+    doc = parse_pdf(write(tmp_path_factory.mktemp("not_read"), "not_read.pdf", results_paper(NOT_READ)))
+    experiments = {grid.label: table_experiment(grid) for grid in document_tables(doc)}
+    return {label: {(f.method, f.column, f.value_text) for f in (e.results if e else ())}
+            for label, e in experiments.items()}
+
+
+@pytest.mark.parametrize("label", ["1", "2", "3", "4"])
+def test_tables_whose_rows_are_data_measures_or_cut_numbers_give_no_results(not_read, label):
+    assert label in not_read  # the parser found the table: its emptiness is the reader's
+    assert not_read[label] == set()
+
+
+def test_a_not_available_cell_holds_its_column_without_a_value(not_read):
+    assert not_read["5"] == {("Perfect selection", "Accuracy", "0.34"), ("Best system", "Recall", "0.62"),
+                             ("Best system", "Accuracy", "0.21")}
+
+
+def test_a_formula_is_no_method_but_a_number_inside_a_name_is_kept():
+    grid = TableGrid("t", "7", "Performance of the trust function.", (
+        ("Function", "Accuracy"), ("T(p) =", "1.0"), ("Baseline", "0.5"), ("GPT-2 1.5B", "0.7")), 1, None)
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.value_text) for f in experiment.results} == {("Baseline", "0.5"), ("GPT-2 1.5B", "0.7")}
+
+
 def _inside(inner: pymupdf.Rect, outer: tuple[float, ...], slack: float = 1.0) -> bool:
     return (inner.x0 >= outer[0] - slack and inner.y0 >= outer[1] - slack and inner.x1 <= outer[2] + slack
             and inner.y1 <= outer[3] + slack)
