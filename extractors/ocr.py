@@ -9,7 +9,9 @@ pages stay empty and the parse says so in its warnings.
 
 Only pages triage flags are read, at most `max_pages` of them per paper (the rest are named in the warnings), so
 the cost of an untrusted file is bounded by the caps before the parse's own time limit; the same page at the same
-resolution always reads the same.
+resolution always reads the same. A text layer whose words are not joined into lines (each word a line of its own,
+as some converters write it under the printed page) is no text to read: then every page is read by OCR, or, over
+the cap, none, and triage refuses the paper saying why.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from extractors.layout import read_page
 from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
-from extractors.triage import lacks_text
+from extractors.triage import lacks_text, unusable_text_layer
 
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
 # The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
@@ -51,20 +53,27 @@ class OcrOutcome:
     read: list[int] = field(default_factory=list)  # 1-based pages whose text came from OCR
     over_cap: list[int] = field(default_factory=list)  # pages without text left unread: over the per-paper cap
     no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
+    layer_unusable: bool = False  # every page was to be read: the text layer's words are not joined into lines
 
     def warnings(self, max_pages: int | None) -> list[str]:
-        read = [f"OCR ({ENGINE}, {LANGUAGE}) read {_pages(self.read)}, which have no text layer: their text may "
-                "hold recognition errors"] if self.read else []
+        why = ("which have no text layer" if not self.layer_unusable else
+               "whose text layer is unusable (its words are not joined into lines)")
+        read = [f"OCR ({ENGINE}, {LANGUAGE}) read {_pages(self.read)}, {why}: their text may hold recognition "
+                "errors"] if self.read else []
         return read + self.unread(max_pages)
 
+    @property
+    def _left(self) -> str:
+        return "with an unusable text layer" if self.layer_unusable else "without a text layer"
+
     def unread(self, max_pages: int | None) -> list[str]:
-        """Why pages without a text layer were left without text, for the warnings or a refusal."""
+        """Why pages to be read by OCR were left without text, for the warnings or a refusal."""
         out = []
         if self.over_cap:
-            out.append(f"{_pages(self.over_cap)} without a text layer left unread: OCR reads at most {max_pages} "
+            out.append(f"{_pages(self.over_cap)} {self._left} left unread: OCR reads at most {max_pages} "
                        "pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
         if self.no_engine:
-            out.append(f"{_pages(self.no_engine)} without a text layer left unread: OCR needs Tesseract's "
+            out.append(f"{_pages(self.no_engine)} {self._left} left unread: OCR needs Tesseract's "
                        f"{LANGUAGE} language data (`make system-deps`, or `apt-get install tesseract-ocr-{LANGUAGE}`, "
                        "or TESSDATA_PREFIX naming its folder)")
         return out
@@ -76,19 +85,21 @@ def _pages(numbers: list[int]) -> str:
 
 def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None) -> OcrOutcome:
     """`pages` (as read from the text layer) with the text of those lacking one read by OCR, in page order up to
-    `max_pages`."""
-    wanted = [page.page for page in pages if lacks_text(page)]
+    `max_pages`; every page when the text layer is unusable, or none if they are more than `max_pages` (half a
+    paper read by OCR beside a layer of loose words would be neither)."""
+    unusable = unusable_text_layer(pages)
+    wanted = [page.page for page in pages if unusable or lacks_text(page)]
     if not wanted:
         return OcrOutcome(pages)
     folder = tessdata()
     if folder is None:
-        return OcrOutcome(pages, no_engine=wanted)
+        return OcrOutcome(pages, no_engine=wanted, layer_unusable=unusable)
     cap = len(wanted) if max_pages is None else max_pages
-    read, over_cap = wanted[:cap], wanted[cap:]
+    read, over_cap = (wanted[:cap], wanted[cap:]) if not unusable or cap >= len(wanted) else ([], wanted)
     out = list(pages)
     for number in read:
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
-    return OcrOutcome(out, read=read, over_cap=over_cap)
+    return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable)
 
 
 def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:

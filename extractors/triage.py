@@ -79,7 +79,7 @@ def profile(pages: list[PageLayout], name: str, ocr_pages: list[int] = (), unrea
         raise NoTextLayerError(f"{name} has no text layer (it looks scanned)",
                                hint="; ".join(unread) or "run OCR first, e.g. `ocrmypdf in.pdf out.pdf`, then parse "
                                                           "the result")
-    check_lines(pages, name, total)
+    check_lines(pages, name, total, unread, read_by_ocr=len(ocr_pages) == len(pages))
     scanned = sum(1 for page in pages if page.page in ocr_pages or lacks_text(page))
     kind = "native" if scanned == 0 else "scanned" if scanned == len(pages) else "mixed"
     fonts = Counter()
@@ -91,17 +91,34 @@ def profile(pages: list[PageLayout], name: str, ocr_pages: list[int] = (), unrea
                    fonts=[font for font, _ in fonts.most_common(8)], ocr_pages=list(ocr_pages))
 
 
-def check_lines(pages: list[PageLayout], name: str, total_chars: int) -> None:
-    """Refuse a text layer whose words are not joined into lines, saying so, instead of parsing it into an empty
-    document."""
+def _one_word_share(pages: list[PageLayout], total_chars: int) -> tuple[float, float]:
+    """The share of the characters that sit in one-word lines, and of those the share set vertically."""
     one_word = [line for page in pages for line in page.lines if len(line.text.split()) <= 1]
-    one_word_chars = sum(len(line.text) for line in one_word)
-    share = one_word_chars / total_chars
+    chars = sum(len(line.text) for line in one_word)
+    vertical = sum(len(line.text) for line in one_word if line.vertical) / chars if chars else 0.0
+    return chars / total_chars if total_chars else 0.0, vertical
+
+
+def unusable_text_layer(pages: list[PageLayout]) -> bool:
+    """Most of the text layer's characters are in one-word lines: its words are not joined into lines, so the
+    printed page has to be read instead (extractors/ocr.py)."""
+    return _one_word_share(pages, sum(_chars(page) for page in pages))[0] > _MAX_ONE_WORD_SHARE
+
+
+def check_lines(pages: list[PageLayout], name: str, total_chars: int, unread: list[str] = (),
+                read_by_ocr: bool = False) -> None:
+    """Refuse a text whose words are not joined into lines, saying so, instead of parsing it into an empty
+    document: a text layer OCR could not replace (`unread` says why), or pages whose OCR found no lines either."""
+    share, vertical = _one_word_share(pages, total_chars)
     if share <= _MAX_ONE_WORD_SHARE:
         return
-    vertical = sum(len(line.text) for line in one_word if line.vertical) / one_word_chars
+    if read_by_ocr:
+        raise NoTextLayerError(f"{name} has no usable text: its text layer and OCR of its pages both give "
+                               f"{share:.0%} of the text in one-word lines, so no lines, paragraphs or headings can "
+                               "be read", hint="check that the file is a paper: its pages print words that do not "
+                                               "form lines")
     why = " and most of it runs vertically (rotated pages)" if vertical > 0.5 else ""
     raise NoTextLayerError(f"{name} has no usable text layer: {share:.0%} of its text is in one-word lines{why}, "
                            "so no lines, paragraphs or headings can be read from it",
-                           hint="run OCR over the pages, e.g. `ocrmypdf --force-ocr in.pdf out.pdf`, then parse the "
-                                "result")
+                           hint="; ".join(unread) or "run OCR over the pages, e.g. `ocrmypdf --force-ocr in.pdf "
+                                                     "out.pdf`, then parse the result")

@@ -107,6 +107,31 @@ def test_without_language_data_a_scanned_page_is_named_not_silently_dropped(pape
     assert "tesseract-ocr-eng" in refused.value.hint
 
 
+def _loose_words_under_the_print(data: bytes) -> bytes:
+    """The paper's pages as pictures (the printed page) under an invisible text layer that holds every word on a
+    line of its own, as some converters write it: plenty of text on every page, none of it in lines."""
+    from extractors.mupdf import pymupdf
+
+    doc = pymupdf.open(stream=rasterized(data, SCAN_DPI), filetype="pdf")
+    words = " ".join(page.get_text() for page in pymupdf.open(stream=data, filetype="pdf")).split()
+    per_page = len(words) // len(doc) + 1
+    for page in doc:
+        for n, word in enumerate(words[page.number * per_page:(page.number + 1) * per_page]):
+            column, row = divmod(n, 50)
+            page.insert_text((40 + column * 60, 40 + row * 14), word, fontsize=8, render_mode=3)
+    return doc.tobytes()
+
+
+def test_a_text_layer_of_loose_words_is_replaced_by_ocr_of_every_page(paper):
+    folder, data, truth, original = paper
+    doc = parse_pdf(write(folder, "loose-words.pdf", _loose_words_under_the_print(data)))
+    assert doc.profile.ocr_pages == list(range(1, truth.pages + 1))
+    assert any("whose text layer is unusable" in w for w in doc.audit.warnings)
+    assert section_recall([s.title for s in doc.sections], [t for _, t, _, _ in truth.sections]) >= MIN_SECTION_RECALL
+    assert word_recall(doc.text, original.text) >= MIN_WORD_RECALL
+    assert all(c.text_source == "ocr" for c in doc.chunks)
+
+
 def test_scoring_counts_misreads_and_ignores_reading_order():
     assert char_accuracy("b a", "a b") == 1.0
     assert char_accuracy("heilo world", "hello world") == pytest.approx(1 - 1 / 11)

@@ -92,12 +92,32 @@ def _words_one_by_one(rotate: int) -> bytes:
 
 
 @pytest.mark.parametrize("rotate, says_rotated", [(0, False), (90, True)])
-def test_a_text_layer_of_one_word_lines_is_refused_with_an_ocr_hint(tmp_path, rotate, says_rotated):
+def test_a_text_layer_of_one_word_lines_that_ocr_cannot_read_is_refused_saying_why(tmp_path, monkeypatch, rotate,
+                                                                                     says_rotated):
+    from extractors import ocr
+
+    monkeypatch.setattr(ocr, "tessdata", lambda: None)
     with pytest.raises(NoTextLayerError) as err:
         parse_pdf(write(tmp_path, "words.pdf", _words_one_by_one(rotate)))
     assert "one-word lines" in err.value.message
     assert ("rotated" in err.value.message) is says_rotated
-    assert "ocrmypdf" in err.value.hint
+    assert "pages 1, 2 with an unusable text layer left unread" in err.value.hint
+    assert "tesseract-ocr-eng" in err.value.hint
+
+
+def test_a_text_layer_of_one_word_lines_over_the_ocr_cap_is_refused_not_read_in_part(tmp_path):
+    from extractors.limits import ParseLimits
+
+    with pytest.raises(NoTextLayerError) as err:
+        parse_pdf(write(tmp_path, "words.pdf", _words_one_by_one(0)), ParseLimits(max_ocr_pages=1))
+    assert "one-word lines" in err.value.message
+    assert "PAPERKG_PARSE_MAX_OCR_PAGES" in err.value.hint
+
+
+def test_pages_that_print_one_word_lines_are_refused_after_ocr_reads_them(tmp_path):
+    with pytest.raises(NoTextLayerError) as err:
+        parse_pdf(write(tmp_path, "words.pdf", _words_one_by_one(0)))
+    assert "its text layer and OCR of its pages both give" in err.value.message
 
 
 def test_figure_labels_beside_prose_are_not_a_broken_text_layer(tmp_path):
