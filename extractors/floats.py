@@ -305,8 +305,11 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     """The graphics and non-body text next to the caption above it and below it, each up to the nearest
     paragraph or other caption."""
     cbox = cap.bbox
-    x0, x1 = column_span(page, cbox)
-    in_span = lambda b: b[0] < x1 and b[2] > x0 and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
+    span = column_span(page, cbox)
+    x0, x1 = beside(cap, captions_on_page, span)
+    # beside another float, an item is on the side its middle is on; else any overlap with the span counts
+    across = (lambda b: b[0] < x1 and b[2] > x0) if (x0, x1) == span else (lambda b: x0 <= (b[0] + b[2]) / 2 <= x1)
+    in_span = lambda b: across(b) and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
     others = {id(line) for c in captions_on_page for line in c.lines}
     text = text_extent(page, (x0, x1))
     # a float as wide as a two-column page is bounded by either column's paragraphs
@@ -323,6 +326,22 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
     return within_graphics(above, True), within_graphics(below, False)
+
+
+def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, float]) -> tuple[float, float]:
+    """The span narrowed to the caption's side of each caption set beside it on the same row (two tables or
+    figures side by side, each with its own caption): the line midway between their facing edges parts them."""
+    x0, x1 = span
+    c = cap.bbox
+    for other in captions_on_page:
+        o = other.bbox
+        if other is cap or min(o[3], c[3]) <= max(o[1], c[1]):
+            continue  # not on the caption's row
+        if o[0] >= c[2]:
+            x1 = min(x1, (c[2] + o[0]) / 2)
+        elif o[2] <= c[0]:
+            x0 = max(x0, (o[2] + c[0]) / 2)
+    return x0, x1
 
 
 def _has_graphics(side: list[Item]) -> bool:

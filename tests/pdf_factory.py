@@ -946,6 +946,33 @@ def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
 
 
 
+def side_by_side_tables_paper(tables: list[tuple[str, list[list[str]]]]) -> bytes:
+    """A one-column paper with two captioned tables set side by side on one row, each caption over its own grid
+    in its half of the text width (`tables`: caption with its label, rows), their rows on the same baselines."""
+    w = Writer(columns=1)
+    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
+    w.space(12)
+    w.heading("1 Experiments")
+    w.paragraph(prose(2))
+    w.space(6)
+    half = w.col_width / 2
+    top = w.y
+    for n, (caption, rows) in enumerate(tables):
+        x = w.margin + n * (half + 12)
+        w.page.insert_text((x, top + 9), caption, fontname=REGULAR, fontsize=9)
+        cell, x = (half - 24) / len(rows[0]), x + 12  # the grid indented under its caption, as _table sets it
+        w.page.draw_line((x, top + 14), (x + cell * len(rows[0]), top + 14))
+        for i, row in enumerate(rows):
+            for j, text in enumerate(row):
+                w.page.insert_text((x + j * cell + 2, top + 26 + 14 * i), text, fontname=REGULAR, fontsize=9)
+        w.page.draw_line((x, top + 18 + 14 * len(rows)), (x + cell * len(rows[0]), top + 18 + 14 * len(rows)))
+    w.y = top + 30 + 14 * max(len(rows) for _, rows in tables)
+    w.paragraph(prose(2, offset=1))
+    w.heading("2 Conclusion")
+    w.paragraph(prose(2, offset=2))
+    return w.bytes({"title": "Measuring Things Carefully"})
+
+
 def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
     """A one-column paper with one results table whose header has two levels, as papers set a benchmark of
     several tasks: task names over metric names, each task name centred over its metrics and narrower than

@@ -13,7 +13,7 @@ from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import TableGrid, document_tables
 from extractors.semantic.results import split_row, table_experiment
 from kg.ingest.semantic_mapping import map_semantics
-from tests.pdf_factory import results_paper, write
+from tests.pdf_factory import results_paper, side_by_side_tables_paper, write
 
 TABLES = [
     ("Table 1:", "Results on the CiteBench test set.",
@@ -190,3 +190,18 @@ def test_a_value_points_at_the_cell_its_words_are_in_when_cells_hold_several_or_
     assert {(f.method, f.value_text, f.bbox) for f in experiment.results} == {
         ("GrobidCRF", "40.6", (0.0, 10.0, 15.0, 15.0)), ("GrobidCRF", "38.3 ± 0.2", (20.0, 10.0, 40.0, 15.0)),
         ("CRF", "41.0", (20.0, 20.0, 30.0, 25.0)), ("CRF", "39.9", (40.0, 20.0, 50.0, 25.0))}
+
+
+def test_two_tables_side_by_side_are_read_apart(tmp_path):
+    """Each caption bounds its own table: the rows of the table beside it, on the same baselines, are not its."""
+    pdf = write(tmp_path, "side.pdf", side_by_side_tables_paper([
+        ("Table 1: Accuracy on the first set.", [["Methods", "Accuracy"], ["Alpha", "0.676"], ["Beta", "0.754"]]),
+        ("Table 2: Results on the second set.", [["Methods", "Recall", "F1"], ["Gamma", "0.282", "0.584"],
+                                                 ["Delta", "0.271", "0.581"]])]))
+    grids = {grid.label: grid for grid in document_tables(parse_pdf(pdf))}
+    assert set(grids) == {"1", "2"}
+    facts = {label: {(f.method, f.column, f.value_text) for f in table_experiment(grid).results}
+             for label, grid in grids.items()}
+    assert facts["1"] == {("Alpha", "Accuracy", "0.676"), ("Beta", "Accuracy", "0.754")}
+    assert facts["2"] == {("Gamma", "Recall", "0.282"), ("Gamma", "F1", "0.584"), ("Delta", "Recall", "0.271"),
+                          ("Delta", "F1", "0.581")}
