@@ -45,7 +45,8 @@ def _read_tables(doc) -> list[str]:
     from extractors.semantic.passages import document_tables
     from extractors.semantic.results import table_experiment
 
-    return [grid.label for grid in document_tables(doc) if (experiment := table_experiment(grid)) and experiment.results]
+    return [grid.label for grid in document_tables(doc)
+            if (experiment := table_experiment(grid)) and experiment.results]
 
 
 def _tables_check(corpus: Path, gold: Path, check: Path) -> dict:

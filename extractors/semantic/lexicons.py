@@ -4,6 +4,7 @@ make an entity on their own (see salience)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -18,9 +19,20 @@ class Lexicon:
     """canonical name by match key, for every canonical name and alias."""
 
     names: dict[str, str]
+    initialisms: frozenset[str] = frozenset()  # match keys the lexicon writes in capitals only ('LAS', 'UAS')
 
     def lookup(self, surface: str) -> str | None:
         return self.names.get(match_key(surface))
+
+    def lookup_as_written(self, surface: str) -> str | None:
+        """lookup, except that a name the lexicon writes in capitals only is not found in lower case, nor, when
+        shorter than four letters, capitalised: 'Las' (of Las Vegas) is no LAS, 'Rouge-L' is ROUGE-L."""
+        key = match_key(surface)
+        head = re.match(r"[A-Za-z]+", surface)
+        as_word = bool(head) and len(head[0]) >= 4 and head[0].istitle()
+        if key in self.initialisms and surface != surface.upper() and not as_word:
+            return None
+        return self.names.get(key)
 
 
 @dataclass(frozen=True)
@@ -49,10 +61,14 @@ def raw(name: str) -> dict:
 
 def _lexicon(data: dict[str, list[str]]) -> Lexicon:
     names: dict[str, str] = {}
+    lower: set[str] = set()  # keys some surface of which is written with a lower-case letter
     for canonical, aliases in data.items():
-        for surface in [canonical, *(aliases or [])]:
-            names.setdefault(match_key(str(surface)), str(canonical))
-    return Lexicon(names)
+        for surface in map(str, [canonical, *(aliases or [])]):
+            key = match_key(surface)
+            names.setdefault(key, canonical)
+            if surface != surface.upper() or sum(map(str.isalpha, surface)) < 2:
+                lower.add(key)
+    return Lexicon(names, frozenset(names) - lower)
 
 
 def entries(name: str) -> dict[str, list[str]]:

@@ -4,11 +4,13 @@ A result table is one whose header or caption names a metric (or whose caption s
 body rows are the rows that end in a run of numbers (a value may carry %, a ±deviation, best or significance
 marks); the number of value columns is the count most rows share. Each row's method is the text before that
 run; the column names are read off the header rows above the first body row: the nearest row with one name
-per value column (a leading stub cell such as "Model" set aside), and above it any row that groups the columns
-evenly ("CS | Bio" over "P R P R"), joined top to bottom with " / ". A row whose count differs from the
-table's, or a table whose header does not give one name per column, is not guessed at. When no header row
-names the columns, the older reading applies: the metrics the header names, in order, when a row prints
-exactly that many numbers."""
+per value column (one or two leading stub cells such as "Model" set aside), and above it any row that groups the
+columns, evenly ("CS | Bio" over "P R P R") or by where its labels are printed ("1-best" centred over four
+columns, "manual" over one), joined top to bottom with " / ". A row whose count differs from the table's, or a
+table whose header does not give one name per column, is not guessed at. When no header row names the columns,
+the older reading applies: the metrics the header names, in order, when a row prints exactly that many numbers.
+Tables whose rows are not methods are not read: a stub naming data ("Dataset", "Query"), rows that are measures,
+row labels holding the row's own numbers."""
 
 from __future__ import annotations
 
@@ -54,8 +56,8 @@ def header_metrics(cells: list[str]) -> list[str]:
     for cell in cells:
         for token in re.findall(r"[A-Za-z][\w@./-]*(?:\s+[a-z][\w-]*)?", cell):
             # statistical measures (p-value, SD) head tables of variables, not of the methods compared
-            name = lexicons.evaluation_metrics().lookup(token) or \
-                lexicons.evaluation_metrics().lookup(token.split()[0])
+            name = lexicons.evaluation_metrics().lookup_as_written(token) or \
+                lexicons.evaluation_metrics().lookup_as_written(token.split()[0])
             if name:
                 out.append(name)
     return out
@@ -142,34 +144,71 @@ def _rows(table: TableGrid) -> list[tuple[list[str], tuple[BBox, ...] | None]]:
 def _names(cells: list[str], n: int) -> list[str] | None:
     """One name per value column from a header row, or None: its cells when there are n of them (after a stub
     cell), else its words when there are exactly n words after the stub."""
-    for names in (cells[-n:] if len(cells) in (n, n + 1) else None,
+    for names in (cells[-n:] if len(cells) in (n, n + 1, n + 2) else None,
                   words if len(words := " ".join(cells[1:] if len(cells) > 1 else cells).split()) == n else None):
         if names:
             return names
     return None
 
 
-def column_names(header: list[list[str]], n: int) -> list[str] | None:
+def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] | None] | None = None,
+                 columns: list[BBox | None] | None = None) -> list[str] | None:
     """Names of the n value columns from the header rows (top to bottom), or None if no row names them all.
     An aggregate column ("Avg.", "All") whose header spans the header rows is set between them and parsed as a
-    row of its own: it is the last column, and the rows name the others."""
-    cells = [[c.strip() for c in row if _NAME.search(c)] for row in header]
+    row of its own: it is the last column, and the rows name the others. `boxes` (the header cells' boxes, row by
+    row) and `columns` (each value column's box in the first body row) let a row above group columns unevenly
+    ('1-best' over four columns, 'manual' over one): _grouped_by_place."""
+    placed = [zip_longest(row, boxes[i] if boxes and boxes[i] else ()) for i, row in enumerate(header)]
+    named = [[(c.strip(), b) for c, b in row if c and _NAME.search(c)] for row in placed]
+    cells = [[c for c, _ in row] for row in named]
     spanning = [row[0] for row in cells if len(row) == 1 and _AGGREGATE.fullmatch(row[0])][-1:]
     m = n - len(spanning)
     for at in range(len(cells) - 1, -1, -1):
         names = _names(cells[at], m) if m else None
         if names is None:
             continue
-        for upper in reversed([row for row in cells[:at] if row[-1:] != spanning or len(row) > 1]):
+        for upper in reversed([row for row in named[:at] if [c for c, _ in row[-1:]] != spanning or len(row) > 1]):
             # a row above groups the columns: k groups of the same m/k sub-columns ("CS | Bio" over "P R P R"),
-            # or one label per column
-            groups = next((g for g in (upper, upper[1:]) if g and (len(g) == m or (
+            # or one label per column; else, by where its cells are printed
+            texts = [c for c, _ in upper]
+            groups = next((g for g in (texts, texts[1:]) if g and (len(g) == m or (
                 len(g) < m and m % len(g) == 0 and names == names[:m // len(g)] * len(g)))), None)
-            if groups is None or len(groups) == 1:
+            if groups is not None and len(groups) > 1:
+                names = [f"{groups[i * len(groups) // m]} / {name}" for i, name in enumerate(names)]
+            elif (placed := _grouped_by_place(upper, (columns or [])[:m])) is not None:
+                names = [f"{group} / {name}" for group, name in zip(placed, names)]
+            else:
                 break
-            names = [f"{groups[i * len(groups) // m]} / {name}" for i, name in enumerate(names)]
         return names + spanning
     return None
+
+
+def _grouped_by_place(upper: list[tuple[str, BBox | None]], columns: list[BBox | None]) -> list[str] | None:
+    """The group each value column falls under, from a header row of labels each set over its own run of columns
+    (a stub label, ending left of the value columns, set aside): a label centred over its run ends the run as far
+    right of its middle as the run starts left of it; a label set flush with its run's first column heads the
+    columns up to the next label. None unless every place is known and each label heads a column at least."""
+    if not columns or any(b is None for b in columns) or any(b is None for _, b in upper):
+        return None
+    labels = sorted(((c, b) for c, b in upper if b[2] > columns[0][0]), key=lambda label: label[1][0])
+    if len(labels) < 2:
+        return None
+    out: list[str] = []
+    for k, (text, box) in enumerate(labels):
+        left = columns[len(out)][0] if len(out) < len(columns) else None
+        if left is None:
+            return None
+        if k == len(labels) - 1:
+            end = float("inf")
+        elif abs(box[0] - left) <= 2:  # flush left: up to the next label
+            end = labels[k + 1][1][0]
+        else:  # centred: as far right of its middle as the run starts left of it
+            end = box[0] + box[2] - left
+        run = [b for b in columns[len(out):] if (b[0] + b[2]) / 2 < end]
+        if not run:
+            return None
+        out += [text] * len(run)
+    return out
 
 
 def _metric_of(name: str) -> str | None:
@@ -187,7 +226,10 @@ def read_by_header(table: TableGrid) -> list[ResultFact]:
         return []
     n = max(counts, key=lambda k: (counts[k], k))
     first = next(i for i, (label, v, _) in enumerate(split) if label and len(v) == n)
-    names = column_names([r for r, (_, v, _) in zip(rows[:first], split[:first]) if not v][-3:], n)
+    # header rows: those above the first body row with no number ('N/A' under a column name is a header cell)
+    header = [i for i, (_, v, _) in enumerate(split[:first]) if set(v) <= _EMPTY][-3:]
+    names = column_names([rows[i] for i in header], n, [kept[i][1] for i in header],
+                         [_cell_box(kept[first][1], cells) for cells in split[first][2]])
     if names is None:
         return []
     return [ResultFact(label, _metric_of(name), value, parse_value(value), at, name, col,

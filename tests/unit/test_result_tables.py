@@ -81,9 +81,9 @@ def test_a_table_with_sizes_for_columns_and_measures_for_rows_gives_no_results(f
     assert facts["5"] == set()  # 'runtime (hours)' is no method, '10k' no measure
 
 
-# Tables that are no result tables in the sense of the gold (rows: methods; columns: measures), or whose rows
-# the reader must not take whole: each is set the way papers set it, under a caption that says "results".
-NOT_READ = [
+# Tables that are no result tables in the sense of the gold (rows: methods; columns: measures), rows the reader
+# must not take whole, and headers of other shapes: each set the way papers set it.
+MORE_TABLES = [
     ("Table 1:", "Accuracy of the two models on each dataset.",  # the stub says the rows are data sets
      [["Dataset", "BERT", "ELMo"], ["SST-2", "91.2", "88.0"], ["MR", "85.1", "83.3"]]),
     ("Table 2:", "Results of our system on the test corpus.",  # measures down the side of one system's column
@@ -96,26 +96,46 @@ NOT_READ = [
       ["Children", "11.77", "2.40 to 21.15", "0.48"]]),
     ("Table 5:", "Results of the submitted runs.",  # "N/A" holds a place: the row is read, the cell is not
      [["Run", "Recall", "Accuracy"], ["Perfect selection", "N/A", "0.34"], ["Best system", "0.62", "0.21"]]),
+    ("Table 6:", "Person and birthplace pairs.",  # 'Las' of Las Vegas is no LAS: no header names a metric
+     [["Person", "City", "Size"], ["Andre Agassi", "Las Vegas", "386"], ["Luc Besson", "Paris", "126"]]),
+    ("Table 7:", "F-score by training scenario and input.",  # two stub columns; 'N/A' names a column
+     [["Scenario", "Model", "1-best", "WCN", "manual"], ["", "", "AM", "AM", "N/A"],
+      ["Supervised", "MaxEnt", "81.7", "83.4", "86.4"], ["Hybrid", "CRF", "90.9", "91.5", "94.6"]]),
+    ("Table 8:", "F-score by input and model.",  # column groups of 3, 2 and 1: centred, flush left, flush left
+     [["", "", "1-best", "", "WCN", "", "manual"], ["Model", "baseline", "AM", "LM", "baseline", "AM", "N/A"],
+      ["MaxEnt", "76.0", "81.7", "84.6", "78.9", "83.4", "86.4"],
+      ["CRF", "80.3", "87.3", "89.7", "83.7", "88.8", "94.4"]]),
 ]
 
 
 @pytest.fixture(scope="module")
-def not_read(tmp_path_factory):
-    doc = parse_pdf(write(tmp_path_factory.mktemp("not_read"), "not_read.pdf", results_paper(NOT_READ)))
+def more(tmp_path_factory):
+    doc = parse_pdf(write(tmp_path_factory.mktemp("more"), "more.pdf", results_paper(MORE_TABLES)))
     experiments = {grid.label: table_experiment(grid) for grid in document_tables(doc)}
     return {label: {(f.method, f.column, f.value_text) for f in (e.results if e else ())}
             for label, e in experiments.items()}
 
 
-@pytest.mark.parametrize("label", ["1", "2", "3", "4"])
-def test_tables_whose_rows_are_data_measures_or_cut_numbers_give_no_results(not_read, label):
-    assert label in not_read  # the parser found the table: its emptiness is the reader's
-    assert not_read[label] == set()
+@pytest.mark.parametrize("label", ["1", "2", "3", "4", "6"])
+def test_tables_whose_rows_are_data_measures_or_cut_numbers_give_no_results(more, label):
+    assert label in more  # the parser found the table: its emptiness is the reader's
+    assert more[label] == set()
 
 
-def test_a_not_available_cell_holds_its_column_without_a_value(not_read):
-    assert not_read["5"] == {("Perfect selection", "Accuracy", "0.34"), ("Best system", "Recall", "0.62"),
+def test_a_not_available_cell_holds_its_column_without_a_value(more):
+    assert more["5"] == {("Perfect selection", "Accuracy", "0.34"), ("Best system", "Recall", "0.62"),
                              ("Best system", "Accuracy", "0.21")}
+
+
+def test_two_stub_columns_and_a_not_available_column_name_are_read(more):
+    assert {("Supervised MaxEnt", "manual / N/A", "86.4"), ("Hybrid CRF", "WCN / AM", "91.5")} <= more["7"]
+    assert len(more["7"]) == 6
+
+
+def test_column_groups_of_different_widths_are_read_by_where_their_labels_are(more):
+    columns = {column for _, column, _ in more["8"]}
+    assert columns == {"1-best / baseline", "1-best / AM", "1-best / LM", "WCN / baseline", "WCN / AM", "manual / N/A"}
+    assert ("CRF", "WCN / AM", "88.8") in more["8"] and len(more["8"]) == 12
 
 
 def test_a_formula_is_no_method_but_a_number_inside_a_name_is_kept():
