@@ -7,6 +7,8 @@ only describes the page; it does not decide what a line means.
 
 from __future__ import annotations
 
+import bisect
+
 import re
 from collections import defaultdict
 from dataclasses import replace
@@ -332,18 +334,19 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
 # --- reading order ------------------------------------------------------------------------------
 
 
-def _gutter(lines: list[Line], width: float, *sizes: float) -> float | None:
-    """x of the gap between two columns, or None for a one-column page.
+def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) -> float | None:
+    """x of the gap between two columns of the span [start, start + width], or None for a span of one column.
 
     Coverage of each x by lines of the text `sizes` is counted with a difference array; the gutter is the
-    least covered x in the middle of the page, provided wide lines sit on both sides of it side by side.
+    least covered x in the middle of the span, provided wide lines sit on both sides of it side by side.
     """
-    lines = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]  # figure text aside
+    lines = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)  # figure text aside
+             and start <= (line.bbox[0] + line.bbox[2]) / 2 <= start + width]
     w = int(width) + 2
     cover = [0] * (w + 1)
     for line in lines:
-        cover[max(0, int(line.bbox[0]) + 1)] += 1
-        cover[min(w, int(line.bbox[2]))] -= 1
+        cover[min(w, max(0, int(line.bbox[0] - start) + 1))] += 1
+        cover[max(0, min(w, int(line.bbox[2] - start)))] -= 1
     running, best, best_x = 0, None, None
     lo, hi = int(0.3 * width), int(0.7 * width)
     for x in range(w):
@@ -352,6 +355,7 @@ def _gutter(lines: list[Line], width: float, *sizes: float) -> float | None:
             best, best_x = running, x
     if best_x is None:
         return None
+    best_x += start
     wide = 0.22 * width
     left = [line for line in lines if line.bbox[2] <= best_x + 1 and line.bbox[2] - line.bbox[0] >= wide]
     right = [line for line in lines if line.bbox[0] >= best_x - 1 and line.bbox[2] - line.bbox[0] >= wide]
@@ -363,6 +367,17 @@ def _gutter(lines: list[Line], width: float, *sizes: float) -> float | None:
     if best > 0.5 * (len(left) + len(right)):
         return None
     return float(best_x)
+
+
+def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:
+    """The page's gutters, given the one found: a second one when that gutter parts the page into a third and
+    two thirds and the wider part holds a gutter of its own (three columns, as magazines set them). A gutter near
+    the middle parts two columns and is the only one."""
+    if 0.4 * width <= gutter <= 0.6 * width:
+        return [gutter]
+    start, span = (gutter, width - gutter) if gutter < 0.5 * width else (0.0, gutter)
+    second = _gutter(lines, span, *sizes, start=start)
+    return sorted([gutter, second]) if second is not None else [gutter]
 
 
 def _text_sizes(lines: list[Line]) -> list[float]:
@@ -391,33 +406,37 @@ def _rows(lines: list[Line]) -> list[Line]:
 
 
 def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[Line], int]:
-    """One column: top to bottom. Two columns: bands separated by full-width lines (title,
-    abstract, wide floats), each band read left column then right column."""
-    gutter = _gutter(lines, width, body)
+    """One column: top to bottom. Two (or three) columns: bands separated by full-width lines (title,
+    abstract, wide floats), each band read column by column, left to right."""
+    sizes: tuple[float, ...] = (body,)
+    gutter = _gutter(lines, width, *sizes)
     if gutter is None:  # a page set mostly in another size than the document (a long table, references), or
         # one column in each (the body ends on the left, the references start on the right in their smaller type)
-        gutter = _gutter(lines, width, body, *_text_sizes(lines))
+        sizes = (body, *_text_sizes(lines))
+        gutter = _gutter(lines, width, *sizes)
     if gutter is None:
         return [_in_column(line, 0) for line in _rows(lines)], 1
+    gutters = _gutters(lines, width, gutter, *sizes)
     tol = 0.05 * width
     out: list[Line] = []
     band: list[Line] = []
 
     def flush() -> None:
-        left = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 < gutter]
-        right = [l for l in band if (l.bbox[0] + l.bbox[2]) / 2 >= gutter]
-        out.extend(_in_column(l, 0) for l in _rows(left))
-        out.extend(_in_column(l, 1) for l in _rows(right))
+        columns: list[list[Line]] = [[] for _ in range(len(gutters) + 1)]
+        for l in band:
+            columns[bisect.bisect(gutters, (l.bbox[0] + l.bbox[2]) / 2)].append(l)
+        for k, column in enumerate(columns):
+            out.extend(_in_column(l, k) for l in _rows(column))
         band.clear()
 
     for line in _rows(lines):
-        if line.bbox[0] < gutter - tol and line.bbox[2] > gutter + tol:
+        if any(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters):
             flush()
             out.append(_in_column(line, 0))
         else:
             band.append(line)
     flush()
-    return out, 2
+    return out, len(gutters) + 1
 
 
 def _in_column(line: Line, column: int) -> Line:

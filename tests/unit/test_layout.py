@@ -95,3 +95,33 @@ def test_columns_set_in_two_types_are_read_as_two_columns():
     assert last.columns == 2
     right = [line.text for line in last.lines if line.column == 1]
     assert right == entries
+
+
+def _columns_page(columns: int) -> tuple[bytes, list[list[str]]]:
+    """A page of `columns` equal columns of numbered prose lines under a full-width title: each column's lines
+    name their column, so reading order shows which column a line was read in."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.insert_text((72, 60), "A Title Set Across the Whole Page of the Magazine", fontname=BOLD, fontsize=14)
+    gutter, margin = 12.0, 50.0
+    width = (WIDTH - 2 * margin - (columns - 1) * gutter) / columns
+    texts = []
+    for c in range(columns):
+        column = [f"column {c} line {n} runs on in prose set to fill" for n in range(40)]
+        for n, text in enumerate(column):
+            page.insert_text((margin + c * (width + gutter), 90 + 14 * n), text, fontsize=8)
+        texts.append(column)
+    return doc.tobytes(), texts
+
+
+@pytest.mark.parametrize("columns", [2, 3])
+def test_equal_columns_are_read_one_after_the_other(columns):
+    """Two columns, or three as magazines set them: each read top to bottom before the next, left to right (three
+    columns read as two would interleave the lines of two of them)."""
+    data, texts = _columns_page(columns)
+    [page] = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert page.columns == columns
+    body = [line.text for line in page.lines if line.text.startswith("column")]
+    assert body == [text for column in texts for text in column]
+    assert [line.column for line in page.lines if line.text.startswith("column")] == [
+        c for c, column in enumerate(texts) for _ in column]
