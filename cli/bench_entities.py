@@ -49,22 +49,35 @@ def _read_tables(doc) -> list[str]:
             if (experiment := table_experiment(grid)) and experiment.results]
 
 
-def _tables_check(corpus: Path, gold: Path, check: Path) -> dict:
-    """Parse the corpus papers of the tables check (none of them gold) and score which tables are read."""
+def _judged_tables(gold: Path, check: Path) -> dict[tuple[str, str], bool]:
+    """The tables check's judgements, refused before any paper is parsed if it names a gold paper."""
+    judged = result_scoring.read_table_check(check)
+    if clash := sorted({stem for stem, _ in judged if (gold / f"{stem}.json").exists()}):
+        raise typer.BadParameter(f"names gold papers: {', '.join(clash)}", param_hint="--tables-check")
+    return judged
+
+
+def _tables_check(corpus: Path, check: Path, judged: dict[tuple[str, str], bool]) -> dict:
+    """Parse the corpus papers of the tables check (none of them gold) and score which tables are read; a paper
+    that is missing or fails to parse has no table read, and is named."""
     from extractors.pipeline import parse_pdf
 
-    judged = result_scoring.read_table_check(check)
     stems = sorted({stem for stem, _ in judged})
-    if clash := [stem for stem in stems if (gold / f"{stem}.json").exists()]:
-        raise typer.BadParameter(f"names gold papers: {', '.join(clash)}", param_hint="--tables-check")
-    read = [(stem, label) for stem in stems for label in _read_tables(parse_pdf(corpus / f"{stem}.pdf"))]
+    read, failures = [], {}
+    for stem in stems:
+        try:
+            read += [(stem, label) for label in _read_tables(parse_pdf(corpus / f"{stem}.pdf"))]
+        except (PaperKGError, OSError) as exc:
+            failures[stem] = getattr(exc, "message", str(exc))
+            console.print(f"[red]failed[/] {stem}: {failures[stem]}", highlight=False)
     counts, wrong = result_scoring.score_tables(judged, read)
     console.print(f"result tables check ({check.name}, {len(stems)} corpus papers outside the gold): tables read "
                   f"{counts.predicted}, of them judged result tables {counts.correct} (precision {counts.precision:.3f}); "
                   f"judged result tables read {counts.found}/{counts.gold} (recall {counts.recall:.3f})")
     return {"file": check.name, "papers": len(stems), "precision": round(counts.precision, 3),
             "recall": round(counts.recall, 3), "read": counts.predicted, "read_judged_result": counts.correct,
-            "judged_result": counts.gold, "wrongly_read": [f"{stem} {label}" for stem, label in wrong]}
+            "judged_result": counts.gold, "wrongly_read": [f"{stem} {label}" for stem, label in wrong],
+            "failures": failures}
 
 
 def _predicted_tuples(stem: str, doc) -> list[result_scoring.ResultTuple]:
@@ -136,6 +149,7 @@ def entities(
 
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
     gold_tuples = result_scoring.read_gold(tuples)
+    judged_tables = _judged_tables(gold, tables_check)
     start = time.perf_counter()
     nlp.load()
     model = mention_tagger.load() if tagger else None
@@ -197,7 +211,7 @@ def entities(
               "structure_seconds": round(structure_seconds, 2), "semantic_seconds": round(semantic_seconds, 2),
               "load_seconds": round(load_seconds, 2), "failures": failures, "result_tuples": tuple_result,
               "result_tuples_in_gold_tables": tuples_in_tables,
-              "result_tables_check": _tables_check(corpus, gold, tables_check),
+              "result_tables_check": _tables_check(corpus, tables_check, judged_tables),
               "per_paper": per_paper}
     share = semantic_seconds / structure_seconds if structure_seconds else 0.0
     console.print(f"CPU time: structure parse {structure_seconds:.1f} s, semantic extraction {semantic_seconds:.1f} s "

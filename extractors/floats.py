@@ -232,21 +232,22 @@ def best_per_label(captions: list[Caption]) -> list[Caption]:
     return sorted(best.values(), key=lambda c: (c.page, c.index))
 
 
-def column_halves(page: PageLayout) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The left and right column of a two-column page, each 5 pt past the middle (the gutter)."""
-    mid = page.width / 2
-    return (0.0, mid + 5), (mid - 5, page.width)
+def column_bands(page: PageLayout) -> list[tuple[float, float]]:
+    """The columns of the page as equal bands, left to right, each 5 pt past its gutters."""
+    step = page.width / page.columns
+    return [(max(0.0, k * step - 5), min(page.width, (k + 1) * step + 5)) for k in range(page.columns)]
 
 
 def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
-    """Horizontal extent a float may occupy: the caption's column, or the page when it is full width or
-    centred on the page across the gutter (a short caption under a table as wide as the page)."""
+    """Horizontal extent a float may occupy: the caption's column, or the page when it is full width or, on a
+    page of two columns, centred on the page across the gutter (a short caption under a table as wide as the
+    page; on a page of three, a caption centred on the page is the middle column's)."""
     mid = page.width / 2
     centred = box[0] < mid - 5 < mid + 5 < box[2] and abs((box[0] + box[2]) / 2 - mid) < 0.03 * page.width
-    if page.columns < 2 or box[2] - box[0] > 0.6 * page.width or centred:
+    if page.columns < 2 or box[2] - box[0] > 0.6 * page.width or centred and page.columns == 2:
         return 0.0, page.width
-    left, right = column_halves(page)
-    return left if (box[0] + box[2]) / 2 < mid else right
+    bands = column_bands(page)
+    return bands[min(int((box[0] + box[2]) / 2 / (page.width / page.columns)), page.columns - 1)]
 
 
 def text_extent(page: PageLayout, span: tuple[float, float]) -> tuple[float, float]:
@@ -313,7 +314,7 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     others = {id(line) for c in captions_on_page for line in c.lines}
     text = text_extent(page, (x0, x1))
     # a float as wide as a two-column page is bounded by either column's paragraphs
-    columns = list(column_halves(page)) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
+    columns = column_bands(page) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
              if in_span(line.bbox) and id(line) not in others]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
@@ -335,8 +336,8 @@ def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, flo
     c = cap.bbox
     for other in captions_on_page:
         o = other.bbox
-        if other is cap or min(o[3], c[3]) <= max(o[1], c[1]):
-            continue  # not on the caption's row
+        if other is cap or min(o[3], c[3]) <= max(o[1], c[1]) or not x0 <= (o[0] + o[2]) / 2 <= x1:
+            continue  # not on the caption's row, or in another column
         if o[0] >= c[2]:
             x1 = min(x1, (c[2] + o[0]) / 2)
         elif o[2] <= c[0]:

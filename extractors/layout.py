@@ -8,7 +8,6 @@ only describes the page; it does not decide what a line means.
 from __future__ import annotations
 
 import bisect
-
 import re
 from collections import defaultdict
 from dataclasses import replace
@@ -370,12 +369,15 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
 
 
 def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:
-    """The page's gutters, given the one found: a second one when that gutter parts the page into a third and
-    two thirds and the wider part holds a gutter of its own (three columns, as magazines set them). A gutter near
-    the middle parts two columns and is the only one."""
-    if 0.4 * width <= gutter <= 0.6 * width:
+    """The page's gutters, given the one found: a second one when that gutter parts the text unevenly (one side
+    half as wide again as the other) and the wider side holds a gutter of its own (three columns, as magazines
+    set them). Two columns part the text evenly, and their gutter is the only one."""
+    text = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]
+    left = gutter - min((line.bbox[0] for line in text), default=gutter)
+    right = max((line.bbox[2] for line in text), default=gutter) - gutter
+    if max(left, right) < 1.5 * min(left, right):
         return [gutter]
-    start, span = (gutter, width - gutter) if gutter < 0.5 * width else (0.0, gutter)
+    start, span = (gutter, right) if right > left else (gutter - left, left)
     second = _gutter(lines, span, *sizes, start=start)
     return sorted([gutter, second]) if second is not None else [gutter]
 
@@ -424,16 +426,17 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     def flush() -> None:
         columns: list[list[Line]] = [[] for _ in range(len(gutters) + 1)]
         for l in band:
-            columns[bisect.bisect(gutters, (l.bbox[0] + l.bbox[2]) / 2)].append(l)
+            across = any(l.bbox[0] < g - tol and l.bbox[2] > g + tol for g in gutters)
+            columns[bisect.bisect(gutters, l.bbox[0] if across else (l.bbox[0] + l.bbox[2]) / 2)].append(l)
         for k, column in enumerate(columns):
             out.extend(_in_column(l, k) for l in _rows(column))
         band.clear()
 
     for line in _rows(lines):
-        if any(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters):
+        if all(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters):  # across the page
             flush()
             out.append(_in_column(line, 0))
-        else:
+        else:  # in a column, or across some of three (read with the column it starts in)
             band.append(line)
     flush()
     return out, len(gutters) + 1

@@ -99,7 +99,7 @@ class Line:
     bold: bool = False
     italic: bool = False
     block: int = 0  # PyMuPDF block number on its page
-    column: int = 0  # 0 = full width or left, 1 = right column
+    column: int = 0  # 0 = full width or the first column, then 1 (and 2 on a page of three) left to right
     vertical: bool = False  # rotated text (side stamps, rotated table headers)
     spans: list[Span] = field(default_factory=list)
 

@@ -113,10 +113,9 @@ def check_lines(pages: list[PageLayout], name: str, total_chars: int, unread: li
     if share <= _MAX_ONE_WORD_SHARE:
         return
     if read_by_ocr:
-        raise NoTextLayerError(f"{name} has no usable text: its text layer and OCR of its pages both give "
-                               f"{share:.0%} of the text in one-word lines, so no lines, paragraphs or headings can "
-                               "be read", hint="check that the file is a paper: its pages print words that do not "
-                                               "form lines")
+        raise NoTextLayerError(f"{name} has no usable text: OCR of its pages gives {share:.0%} of the text in "
+                               "one-word lines, so no lines, paragraphs or headings can be read",
+                               hint="check that the file is a paper: its pages print words that do not form lines")
     why = " and most of it runs vertically (rotated pages)" if vertical > 0.5 else ""
     raise NoTextLayerError(f"{name} has no usable text layer: {share:.0%} of its text is in one-word lines{why}, "
                            "so no lines, paragraphs or headings can be read from it",

@@ -65,7 +65,7 @@ def _lexicon(data: dict[str, list[str]]) -> Lexicon:
     for canonical, aliases in data.items():
         for surface in map(str, [canonical, *(aliases or [])]):
             key = match_key(surface)
-            names.setdefault(key, canonical)
+            names.setdefault(key, str(canonical))
             if surface != surface.upper() or sum(map(str.isalpha, surface)) < 2:
                 lower.add(key)
     return Lexicon(names, frozenset(names) - lower)

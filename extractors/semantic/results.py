@@ -141,11 +141,16 @@ def _rows(table: TableGrid) -> list[tuple[list[str], tuple[BBox, ...] | None]]:
             if any(c.strip() for c in r)]
 
 
-def _names(cells: list[str], n: int) -> list[str] | None:
-    """One name per value column from a header row, or None: its cells when there are n of them (after a stub
-    cell), else its words when there are exactly n words after the stub."""
-    for names in (cells[-n:] if len(cells) in (n, n + 1, n + 2) else None,
-                  words if len(words := " ".join(cells[1:] if len(cells) > 1 else cells).split()) == n else None):
+def _names(cells: list[tuple[str, BBox | None]], n: int, first_column: BBox | None = None) -> list[str] | None:
+    """One name per value column from a header row, or None: its cells when there are n of them after a stub
+    cell, or after two when the second ends left of the first value column (`first_column`: 'Scenario | Model'
+    over two columns of row labels; not a name cell over a column of values), else its words when there are
+    exactly n words after the stub."""
+    texts = [c for c, _ in cells]
+    two_stubs = len(cells) == n + 2 and first_column is not None and cells[1][1] is not None and \
+        cells[1][1][2] <= first_column[0] + 1
+    for names in (texts[-n:] if len(cells) in (n, n + 1) or two_stubs else None,
+                  words if len(words := " ".join(texts[1:] if len(texts) > 1 else texts).split()) == n else None):
         if names:
             return names
     return None
@@ -158,13 +163,14 @@ def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] |
     row of its own: it is the last column, and the rows name the others. `boxes` (the header cells' boxes, row by
     row) and `columns` (each value column's box in the first body row) let a row above group columns unevenly
     ('1-best' over four columns, 'manual' over one): _grouped_by_place."""
-    placed = [zip_longest(row, boxes[i] if boxes and boxes[i] else ()) for i, row in enumerate(header)]
-    named = [[(c.strip(), b) for c, b in row if c and _NAME.search(c)] for row in placed]
+    with_boxes = [zip_longest(row, boxes[i] if boxes and i < len(boxes) and boxes[i] else ())
+                  for i, row in enumerate(header)]
+    named = [[(c.strip(), b) for c, b in row if c and _NAME.search(c)] for row in with_boxes]
     cells = [[c for c, _ in row] for row in named]
     spanning = [row[0] for row in cells if len(row) == 1 and _AGGREGATE.fullmatch(row[0])][-1:]
     m = n - len(spanning)
     for at in range(len(cells) - 1, -1, -1):
-        names = _names(cells[at], m) if m else None
+        names = _names(named[at], m, columns[0] if columns else None) if m else None
         if names is None:
             continue
         for upper in reversed([row for row in named[:at] if [c for c, _ in row[-1:]] != spanning or len(row) > 1]):
@@ -175,8 +181,8 @@ def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] |
                 len(g) < m and m % len(g) == 0 and names == names[:m // len(g)] * len(g)))), None)
             if groups is not None and len(groups) > 1:
                 names = [f"{groups[i * len(groups) // m]} / {name}" for i, name in enumerate(names)]
-            elif (placed := _grouped_by_place(upper, (columns or [])[:m])) is not None:
-                names = [f"{group} / {name}" for group, name in zip(placed, names)]
+            elif (by_place := _grouped_by_place(upper, (columns or [])[:m])) is not None:
+                names = [f"{group} / {name}" for group, name in zip(by_place, names)]
             else:
                 break
         return names + spanning
@@ -226,8 +232,7 @@ def read_by_header(table: TableGrid) -> list[ResultFact]:
         return []
     n = max(counts, key=lambda k: (counts[k], k))
     first = next(i for i, (label, v, _) in enumerate(split) if label and len(v) == n)
-    # header rows: those above the first body row with no number ('N/A' under a column name is a header cell)
-    header = [i for i, (_, v, _) in enumerate(split[:first]) if set(v) <= _EMPTY][-3:]
+    header = [i for i, (_, v, _) in enumerate(split[:first]) if _names_only(v)][-3:]
     names = column_names([rows[i] for i in header], n, [kept[i][1] for i in header],
                          [_cell_box(kept[first][1], cells) for cells in split[first][2]])
     if names is None:
@@ -236,6 +241,11 @@ def read_by_header(table: TableGrid) -> list[ResultFact]:
                        _cell_box(kept[at][1], cells))
             for at, (label, values, where) in enumerate(split[first:], start=first) if label and len(values) == n
             for col, (name, value, cells) in enumerate(zip(names, values, where)) if value not in _EMPTY]
+
+
+def _names_only(values: list[str]) -> bool:
+    """A row of a table's header: no number after its label ('N/A' under a column name is a header cell)."""
+    return set(values) <= _EMPTY
 
 
 def is_result_table(table: TableGrid) -> bool:
@@ -253,10 +263,12 @@ def table_experiment(table: TableGrid) -> TableExperiment | None:
     if experiment is None or _settings_as_columns(experiment.results) or _measures_as_rows(experiment.results):
         return None
     kept = tuple(f for f in experiment.results if not _broken_label(f.method))
-    return TableExperiment(table, experiment.metrics, kept) if kept else None
+    return TableExperiment(table, tuple(dict.fromkeys(f.metric for f in kept if f.metric)), kept) if kept else None
 
 
-_DECIMAL = re.compile(r"(?<![\w.])[-+−]?\d*[.,]\d+%?(?![\w.])|(?<![\w.])[-+−]\d+(?![\w.])")
+# a decimal number ('15.11', '0,5'; not '1,000', where the comma groups thousands) or a signed one, standing alone
+_DECIMAL = re.compile(r"(?<![\w.,])[-+−]?\d*(?:\.\d+|,(?!\d{3}(?![\d.,]))\d+)%?(?![\w.,])"
+                      r"|(?<![\w.])[-+−]\d+(?![\w.])")
 _FREE_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
@@ -273,8 +285,8 @@ def _rows_are_data(table: TableGrid) -> bool:
     measures ('Dataset', 'Query', 'Samples', 'Training data type'): the methods, if any, are the columns, which
     this reader does not take for methods. A cell above it names the column groups ('Task' over 'Model | F1')."""
     stub = ""
-    for row in table.rows:  # the header rows: those above the first row with a value; the stub is the lowest's
-        if _split_cells(list(row))[1]:
+    for row in table.rows:  # the header rows: those above the first row with a number; the stub is the lowest's
+        if not _names_only(_split_cells(list(row))[1]):
             break
         if sum(1 for c in row if c.strip()) > 1:
             stub = row[0]
@@ -283,18 +295,27 @@ def _rows_are_data(table: TableGrid) -> bool:
     return bool(words & terms.row_data_heads) and not words & (terms.method_heads - terms.row_data_heads)
 
 
-_UNIT = re.compile(r"[μµnmkMGTp]?(?:s|m|g|W|V|A|J|K|Hz|Pa|eV|B|b|l|L|mol|h)|sec|secs|seconds?|min|minutes?|hours?"
+_UNIT = re.compile(r"[μµnmkMGTp]?(?:s|m|g|W|V|A|J|K|C|F|Hz|Pa|eV|B|b|l|L|mol|h)|sec|secs|seconds?|min|minutes?|hours?"
                    r"|days?")
 _TRAILING_PARENTHESIS = re.compile(r"\(([^()]*)\)\s*$")
 
 
 def _is_unit(text: str) -> bool:
     """A parenthesised unit as a quantity's name ends with it: '(ms)', '(μW)', '(nA/°C)', '(%)', '(/)'; not an
-    acronym or a variant ('(EN)', '(GROBID)', '(base/large)')."""
+    acronym, a variant or a setting ('(EN)', '(A)', '(GROBID)', '(base/large)', '(w/o CRF)', '(10%)')."""
+    if re.search(r"(?<![A-Za-z^])\d", text):
+        return False  # a number of its own: a setting ('10%', '1/2'), not a unit ('m/s2' keeps its exponent)
     parts = [p for p in re.split(r"[/·^×\s\d°%()-]+", text) if p]
     if re.search(r"[/%°]", text):
-        return all(len(p) <= 3 or _UNIT.fullmatch(p) for p in parts)
-    return len(parts) == 1 and bool(_UNIT.fullmatch(parts[0]) or parts[0] in lexicons.terms().unit_symbols)
+        return all(_unit_symbol(p) for p in parts)
+    return len(parts) == 1 and (len(parts[0]) > 1 or parts[0] in "smghl") and _unit_symbol(parts[0])
+
+
+def _unit_symbol(part: str) -> bool:
+    """A unit's symbol: SI-prefixed base units and the lexicon's ('ms', 'nA', 'GB'), a micro- unit written with a
+    Greek letter ('με': microstrain), a time's name ('sec', 'hours')."""
+    return bool(_UNIT.fullmatch(part) or part in lexicons.terms().unit_symbols
+                or re.fullmatch(r"[μµ][^\W\d_]{0,2}", part))
 
 
 def _is_measure(label: str) -> bool:
@@ -304,8 +325,9 @@ def _is_measure(label: str) -> bool:
     if unit and _is_unit(unit.group(1)):
         return True
     words = re.findall(r"[A-Za-z][\w@-]*", label)
-    return bool(words) and bool(lexicons.evaluation_metrics().lookup(label) or lexicons.evaluation_metrics().lookup(
-        words[-1]) or words[-1].casefold() in lexicons.metric_heads())
+    metrics = lexicons.evaluation_metrics()
+    return bool(words) and bool(metrics.lookup_as_written(label) or metrics.lookup_as_written(words[-1])
+                                and words[-1] != words[-1].lower() or words[-1].casefold() in lexicons.metric_heads())
 
 
 def _measures_as_rows(facts: tuple[ResultFact, ...]) -> bool:

@@ -97,31 +97,51 @@ def test_columns_set_in_two_types_are_read_as_two_columns():
     assert right == entries
 
 
-def _columns_page(columns: int) -> tuple[bytes, list[list[str]]]:
-    """A page of `columns` equal columns of numbered prose lines under a full-width title: each column's lines
-    name their column, so reading order shows which column a line was read in."""
+def _columns_page(widths: list[float], spanner: bool = False) -> tuple[bytes, list[list[str]]]:
+    """A page of columns of the given widths (12 pt gutters) under a full-width title, each line of prose filling
+    its column and naming the column it is in, so reading order shows which column a line was read in. With
+    `spanner`, a line set across the last two columns halfway down (a pull quote), read with the column it
+    starts in."""
     doc = pymupdf.open()
     page = doc.new_page(width=WIDTH, height=HEIGHT)
     page.insert_text((72, 60), "A Title Set Across the Whole Page of the Magazine", fontname=BOLD, fontsize=14)
-    gutter, margin = 12.0, 50.0
-    width = (WIDTH - 2 * margin - (columns - 1) * gutter) / columns
+    gutter = 12.0
+    left = (WIDTH - sum(widths) - gutter * (len(widths) - 1)) / 2
     texts = []
-    for c in range(columns):
-        column = [f"column {c} line {n} runs on in prose set to fill" for n in range(40)]
-        for n, text in enumerate(column):
-            page.insert_text((margin + c * (width + gutter), 90 + 14 * n), text, fontsize=8)
+    for c, width in enumerate(widths):
+        x = left + sum(widths[:c]) + gutter * c
+        column = []
+        for n in range(40):
+            text = f"column {c} line {n}"
+            while pymupdf.get_text_length(text + " and on", fontsize=8) < width:
+                text += " and on"
+            if spanner and c == len(widths) - 2 and n == 20:
+                column.append("a quote set across two columns " * 3)
+                page.insert_text((x, 90 + 14 * n), column[-1], fontsize=8)
+                continue
+            if spanner and c == len(widths) - 1 and n == 20:
+                continue
+            page.insert_text((x, 90 + 14 * n), text, fontsize=8)
+            column.append(text)
         texts.append(column)
     return doc.tobytes(), texts
 
 
-@pytest.mark.parametrize("columns", [2, 3])
-def test_equal_columns_are_read_one_after_the_other(columns):
-    """Two columns, or three as magazines set them: each read top to bottom before the next, left to right (three
-    columns read as two would interleave the lines of two of them)."""
-    data, texts = _columns_page(columns)
+@pytest.mark.parametrize("widths", [[240, 240], [160, 160, 160], [150, 170, 170], [170, 170, 150]])
+def test_columns_are_read_one_after_the_other(widths):
+    """Two columns, or three as magazines set them (the gutter found first either side of the middle): each read
+    top to bottom before the next, left to right (three columns read as two would interleave two of them)."""
+    data, texts = _columns_page(widths)
     [page] = read_layout(pymupdf.open(stream=data, filetype="pdf"))
-    assert page.columns == columns
-    body = [line.text for line in page.lines if line.text.startswith("column")]
-    assert body == [text for column in texts for text in column]
-    assert [line.column for line in page.lines if line.text.startswith("column")] == [
-        c for c, column in enumerate(texts) for _ in column]
+    assert page.columns == len(widths)
+    body = [line for line in page.lines if line.text.startswith(("column", "a quote"))]
+    assert [line.text for line in body] == [text for column in texts for text in column]
+    assert [line.column for line in body] == [c for c, column in enumerate(texts) for _ in column]
+
+
+def test_a_line_across_two_of_three_columns_does_not_cut_the_first():
+    data, texts = _columns_page([160, 160, 160], spanner=True)
+    [page] = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert page.columns == 3
+    body = [line.text.strip() for line in page.lines if line.text.startswith(("column", "a quote"))]
+    assert body == [text.strip() for column in texts for text in column]

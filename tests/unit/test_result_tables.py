@@ -225,3 +225,34 @@ def test_two_tables_side_by_side_are_read_apart(tmp_path):
     assert facts["1"] == {("Alpha", "Accuracy", "0.676"), ("Beta", "Accuracy", "0.754")}
     assert facts["2"] == {("Gamma", "Recall", "0.282"), ("Gamma", "F1", "0.584"), ("Delta", "Recall", "0.271"),
                           ("Delta", "F1", "0.581")}
+
+
+@pytest.mark.parametrize("rows", [
+    (("Model", "P", "R"), ("Ours", "80.1", "78.2"), ("Ours (w/o CRF)", "77.0", "75.9"),
+     ("Ours (w/o POS)", "76.4", "74.8")),  # ablation variants are no units
+    (("Model", "P", "R"), ("BERT (10%)", "70.1", "68.2"), ("BERT (50%)", "77.0", "75.9"),
+     ("BERT (100%)", "80.4", "79.8")),  # a setting in parentheses is no unit
+    (("System", "P", "R"), ("System (A)", "70.1", "68.2"), ("System (B)", "77.0", "75.9"),
+     ("System (C)", "80.4", "79.8")),  # a letter naming a variant is no unit
+    (("Model", "P", "R"), ("Saliency map", "70.1", "68.2"), ("Attention map", "77.0", "75.9"),
+     ("Ours", "80.4", "79.8")),  # 'map' is no MAP
+    (("Model", "P", "R"), ("Ours (1,000 samples)", "70.1", "68.2"), ("Ours (10,000 samples)", "77.0", "75.9")),
+])
+def test_method_rows_that_look_like_measures_or_numbers_are_still_read(rows):
+    grid = TableGrid("t", "9", "Results on the test set.", rows, 1, None)
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {f.method for f in experiment.results} == {row[0] for row in rows[1:]}
+
+
+def test_a_header_cell_over_a_value_column_is_no_second_stub():
+    """'Method | Acc | F1 | Notes' over rows of two numbers and an empty note: 'Acc' sits over the first column of
+    values, so the header is no two stubs and two names; the metrics it names are read in order instead."""
+    boxes = lambda *xs: tuple((x, 0.0, x + 20.0, 5.0) for x in xs)
+    grid = TableGrid("t", "10", "Results on the test set.", (("Method", "Acc", "F1", "Notes"), ("BERT", "85.0", "80.1"),
+                                                              ("ELMo", "81.2", "77.3")), 1, None,
+                     (boxes(0, 100, 150, 200), boxes(0, 100, 150), boxes(0, 100, 150)))
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
+        ("BERT", "accuracy", "85.0"), ("BERT", "F1", "80.1"), ("ELMo", "accuracy", "81.2"), ("ELMo", "F1", "77.3")}
