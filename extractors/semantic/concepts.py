@@ -22,6 +22,12 @@ _DEFINITIONS = (
     (re.compile(rf"^(?:(?:An?|The)\s+)?{_TERM}\s+(?:is|are)\s+(?:a|an)\s+(?P<h>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+(?:that|which|where|whose|in\s+which)\b"), 0.6),
     # (not deeper than 64 characters into a hyphenated run: deeper starts each read the run again)
     (re.compile(rf"\b(?<![\w-]{{64}}){_TERM},\s+i\.\s?e\.,?\s"), 0.55),
+    # mathematics defines a term by the symbol it gives it: 'we define the dual norm R*(U) := ...'; a term of
+    # one word there ('the quantity k(R)'), a count ('two functions f, g') or a symbol's letters ('tcq i') names
+    # nothing in particular
+    (re.compile(r"\b[Ww]e\s+define\s+(?:the\s+|a\s+|an\s+)?(?!(?:two|three|four|several|multiple|some)\s)"
+                r"(?P<t>[A-Za-z][\w-]++(?:[^\S\n]+[A-Za-z][\w-]++){1,3}?)"
+                r"[^\S\n]+(?=\S*[^\w\s.,:;!?'\"-]|\S*\d|[^\x00-\x7F])"), 0.6),
 )
 _THEORY = {"theory", "theorem", "principle", "law", "hypothesis", "lemma", "assumption", "model"}
 _PHENOMENON = {"effect", "phenomenon", "bias", "problem", "property", "behavior", "behaviour", "error", "noise",

@@ -22,6 +22,10 @@ def _definitions(text: str):
     ("Exposure bias is a phenomenon in which errors compound at test time.", "Exposure bias", "phenomenon"),
     ("A citation context refers to the sentence around a citation.", "citation context", "definition"),
     ("Span overlap is defined as the ratio of shared tokens.", "Span overlap", "definition"),
+    ("Moreover, we define the associated dual norm R∗(U) := sup ⟨V, U⟩ over the unit ball.",
+     "associated dual norm", "definition"),  # a term named by its symbol
+    ("For any subspace M, we define the compatibility constant Ψ(M) as a supremum.", "compatibility constant",
+     "definition"),
 ])
 def test_definition_patterns(text, term, kind):
     passages, sentences = _definitions(text)
@@ -31,8 +35,10 @@ def test_definition_patterns(text, term, kind):
 
 
 def test_no_definition_in_plain_statements():
-    passages, sentences = _definitions("The model is trained for ten epochs. Results are in Table 2.")
-    assert find_definitions(sentences, passages) == []
+    passages, sentences = _definitions("The model is trained for ten epochs. Results are in Table 2. For a "
+                                       "regularizer R, we define the quantity κ(R) := sup |V|/R(V). We define two "
+                                       "functions φ : C → N and ψ : C → N.")
+    assert find_definitions(sentences, passages) == []  # 'quantity' alone, or a count, names nothing
 
 
 def test_kinds_and_importance():
