@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from extractors.model import BBox, Float, Line, PageLayout, element_id
-from extractors.tables import table_rows
+from extractors.tables import cells_of, table_rows
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
@@ -288,17 +288,51 @@ def grow(items: list[Item], edge: float, step: float, upward: bool) -> list[Item
     return out
 
 
-def within_graphics(side: list[Item], upward: bool) -> list[Item]:
+def within_graphics(side: list[Item], upward: bool, rows_beyond: bool = False) -> list[Item]:
     """When a side has graphics (plot, rules of a table), its text is what lies between the caption
-    and the far end of those graphics, not a paragraph line beyond them."""
+    and the far end of those graphics, not a paragraph line beyond them. With `rows_beyond` (a table), rows of
+    two cells or more set right beyond the far rule, one after the other, are the table's too: a header above a
+    mid rule with no top rule over it ('System | WER | lat' then the rule, then the body)."""
     graphics = [b for b, line in side if line is None]
     if not graphics or max(b[3] for b in graphics) - min(b[1] for b in graphics) < 24:
         return side  # a lone rule bounds nothing
     if upward:
         far = min(b[1] for b in graphics)
-        return [(b, line) for b, line in side if line is None or b[1] >= far - 0.5 * (b[3] - b[1])]
-    far = max(b[3] for b in graphics)
-    return [(b, line) for b, line in side if line is None or b[3] <= far + 0.5 * (b[3] - b[1])]
+        inside = lambda b: b[1] >= far - 0.5 * (b[3] - b[1])
+    else:
+        far = max(b[3] for b in graphics)
+        inside = lambda b: b[3] <= far + 0.5 * (b[3] - b[1])
+    kept = [(b, line) for b, line in side if line is None or inside(b)]
+    if rows_beyond:
+        kept += _rows_beyond([(b, line) for b, line in side if line is not None and not inside(b)], far, upward)
+    return kept
+
+
+def _rows_beyond(items: list[Item], edge: float, upward: bool) -> list[Item]:
+    """The rows of at least two cells that follow one another from `edge` outward, each less than a row's
+    height from the last: a heading or a paragraph line (one cell) ends them."""
+    out: list[Item] = []
+    for row in (reversed(_bands(items)) if upward else _bands(items)):
+        top, bottom = min(b[1] for b, _ in row), max(b[3] for b, _ in row)
+        if sum(len(cells_of(line)) for _, line in row) < 2 or (edge - bottom if upward else top - edge) > bottom - top:
+            break
+        out += row
+        edge = top if upward else bottom
+    return out
+
+
+def _bands(items: list[Item]) -> list[list[Item]]:
+    """Text items in rows, top to bottom: an item joins the row above when it overlaps it by half its height."""
+    rows: list[list[Item]] = []
+    for item in sorted(items, key=lambda it: it[0][1]):
+        b = item[0]
+        if rows:
+            last = rows[-1][-1][0]
+            if min(b[3], last[3]) - max(b[1], last[1]) > 0.5 * min(b[3] - b[1], last[3] - last[1]):
+                rows[-1].append(item)
+                continue
+        rows.append([item])
+    return rows
 
 
 def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
@@ -326,7 +360,8 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     step = 2.5 * size
     above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
-    return within_graphics(above, True), within_graphics(below, False)
+    table = cap.kind == "table"
+    return within_graphics(above, True, table), within_graphics(below, False, table)
 
 
 def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, float]) -> tuple[float, float]:

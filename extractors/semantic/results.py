@@ -80,7 +80,8 @@ def parse_value(text: str) -> float | None:
 
 _VALUE = re.compile(r"[-+−]?(?:\d+(?:[.,]\d+)?|[.,]\d+)(?:[eE][-+]?\d+)?%?(?:±\d+(?:\.\d+)?)?[*†‡§]*\d{0,4}")
 _EMPTY = frozenset(("-", "–", "—", "N/A", "n/a", "NA", "n.a."))  # these hold a column's place without a value
-_NAME = re.compile(r"[0-9A-Za-z\u00C0-\u024F\u0370-\u03FF]")  # a header cell names something (not a lone "ˆ")
+# a header cell names something, if only a unit ("(%)": the second line of "1-best / (%)"), not a lone "ˆ"
+_NAME = re.compile(r"[0-9A-Za-z%\u00C0-\u024F\u0370-\u03FF]")
 _AGGREGATE = re.compile(r"(?i)avg\.?|average|mean|all|overall|total")
 _NOTE = re.compile(r"@\d+")  # "26.8 @8": a note on the value (epochs), not a column
 _RESULTS_CAPTION = re.compile(r"\b(?:results?|performance|ablations?|accuracy|scores?|evaluat\w*)\b", re.I)

@@ -13,7 +13,7 @@ from extractors.semantic.extract import extract_semantics
 from extractors.semantic.passages import TableGrid, document_tables
 from extractors.semantic.results import split_row, table_experiment
 from kg.ingest.semantic_mapping import map_semantics
-from tests.pdf_factory import results_paper, side_by_side_tables_paper, write
+from tests.pdf_factory import midrule_table_paper, results_paper, side_by_side_tables_paper, write
 
 TABLES = [
     ("Table 1:", "Results on the CiteBench test set.",
@@ -256,3 +256,22 @@ def test_a_header_cell_over_a_value_column_is_no_second_stub():
     assert experiment is not None
     assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
         ("BERT", "accuracy", "85.0"), ("BERT", "F1", "80.1"), ("ELMo", "accuracy", "81.2"), ("ELMo", "F1", "77.3")}
+
+
+def test_a_header_above_the_only_rule_over_the_body_is_the_tables(tmp_path):
+    """Booktabs without a top rule: the header rows sit beyond the table's far rule as seen from a caption below
+    it, and are still its rows; the section heading above them (one cell) is not."""
+    pdf = write(tmp_path, "midrule.pdf", midrule_table_paper(
+        [["", "1-best", "oracle", "oracle"], ["System", "(%)", "WCN(%)", "lat(%)"]],
+        [["Baseline", "47.2", "39.7", "27.7"], ["Adapted", "38.2", "35.5", "21.2"]],
+        "Table 3: Results of the adapted models by input."))
+    doc = parse_pdf(pdf)
+    [grid] = document_tables(doc)
+    assert grid.rows[0] == ("1-best", "oracle", "oracle") and grid.rows[1][0] == "System"
+    assert "Results" in [s.title for s in doc.sections]
+    experiment = table_experiment(grid)
+    assert experiment is not None
+    assert {(f.method, f.column, f.value_text) for f in experiment.results} == {
+        ("Baseline", "1-best / (%)", "47.2"), ("Baseline", "oracle / WCN(%)", "39.7"),
+        ("Baseline", "oracle / lat(%)", "27.7"), ("Adapted", "1-best / (%)", "38.2"),
+        ("Adapted", "oracle / WCN(%)", "35.5"), ("Adapted", "oracle / lat(%)", "21.2")}
