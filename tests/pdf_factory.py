@@ -307,18 +307,24 @@ def plain_caption_paper(columns: int = 2) -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+def _ruled_rows(w: Writer, x: float, cell: float, rows: list[list[str]]) -> None:
+    """Rows of cells `cell` points wide from `x`, one text piece per cell, and a rule under them."""
+    for row in rows:
+        for j, text in enumerate(row):
+            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
+        w.y += 14
+    w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
+    w.y += 2
+
+
 def _table_below(w: Writer, label: tuple[str, str], caption: str, rows: list[list[str]]) -> int:
     """A ruled grid of cells with its caption set below it; the label in small caps as LaTeX and IEEE set it
     (`label`: the capital and the rest, "T" + "ABLE IV.", the rest in a smaller size); returns the page."""
     w._advance(40 + 14 * len(rows))
     x, cell = w.x() + 10, min(80.0, (w.col_width - 20) / len(rows[0]))
     w.page.draw_line((x, w.y), (x + cell * len(rows[0]), w.y))
-    for row in rows:
-        for j, text in enumerate(row):
-            w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
-        w.y += 14
-    w.page.draw_line((x, w.y + 2), (x + cell * len(rows[0]), w.y + 2))
-    w.y += 8
+    _ruled_rows(w, x, cell, rows)
+    w.y += 6
     capital, rest = label
     y = w.y + 9
     w.page.insert_text((w.x(), y), capital, fontname=REGULAR, fontsize=9)
@@ -984,14 +990,9 @@ def midrule_table_paper(header: list[list[str]], body: list[list[str]], caption:
     w.heading("2 Results")
     w.space(4)
     x, cell = w.x() + 10, (w.col_width - 20) / len(header[0])
-    for rows, rule in ((header, True), (body, True)):
-        for row in rows:
-            for j, text in enumerate(row):
-                w.page.insert_text((x + j * cell + 2, w.y + 10), text, fontname=REGULAR, fontsize=9)
-            w.y += 14
-        w.page.draw_line((x, w.y + 2), (x + cell * len(header[0]), w.y + 2))
-        w.y += 4
-    w.y += 6
+    _ruled_rows(w, x, cell, header)
+    _ruled_rows(w, x, cell, body)
+    w.y += 4
     w.line(caption, size=9)
     w.space(10)
     w.paragraph(prose(2, offset=1))
