@@ -304,17 +304,23 @@ def within_graphics(side: list[Item], upward: bool, rows_beyond: bool = False) -
         inside = lambda b: b[3] <= far + 0.5 * (b[3] - b[1])
     kept = [(b, line) for b, line in side if line is None or inside(b)]
     if rows_beyond:
-        kept += _rows_beyond([(b, line) for b, line in side if line is not None and not inside(b)], far, upward)
+        columns = max(([cell.bbox for _, line in row for cell in cells_of(line)]
+                       for row in _bands([it for it in kept if it[1] is not None])), key=len, default=[])
+        kept += _rows_beyond([(b, line) for b, line in side if line is not None and not inside(b)], far, upward,
+                             columns)
     return kept
 
 
-def _rows_beyond(items: list[Item], edge: float, upward: bool) -> list[Item]:
-    """The rows of at least two cells that follow one another from `edge` outward, each less than a row's
-    height from the last: a heading or a paragraph line (one cell) ends them."""
+def _rows_beyond(items: list[Item], edge: float, upward: bool, columns: list[BBox]) -> list[Item]:
+    """The rows that follow one another from `edge` outward, each less than a row's height from the last, of two
+    cells or more standing over two or more of the table's columns (`columns`: the cells of its fullest row): a
+    header. A paragraph line (one cell) or a heading ('4 | Results', both over the first column) ends them."""
     out: list[Item] = []
     for row in (reversed(_bands(items)) if upward else _bands(items)):
         top, bottom = min(b[1] for b, _ in row), max(b[3] for b, _ in row)
-        if sum(len(cells_of(line)) for _, line in row) < 2 or (edge - bottom if upward else top - edge) > bottom - top:
+        cells = [cell.bbox for _, line in row for cell in cells_of(line)]
+        over = {k for k, col in enumerate(columns) for b in cells if b[0] < col[2] and col[0] < b[2]}
+        if len(cells) < 2 or len(over) < 2 or (edge - bottom if upward else top - edge) > bottom - top:
             break
         out += row
         edge = top if upward else bottom

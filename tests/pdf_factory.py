@@ -981,14 +981,17 @@ def side_by_side_tables_paper(tables: list[tuple[str, list[list[str]]]]) -> byte
 
 def midrule_table_paper(header: list[list[str]], body: list[list[str]], caption: str) -> bytes:
     """A one-column paper with one table set as booktabs sets one without its top rule: the header rows, a rule,
-    the body rows and a bottom rule, the caption below; a section heading and a paragraph above the table."""
+    the body rows and a bottom rule, the caption below; right above the table a section heading whose number
+    stands an em and more apart from its title, as LaTeX sets it ('2' and 'Results': two cells of one line)."""
     w = Writer(columns=1)
     w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
     w.space(12)
     w.heading("1 Experiments")
     w.paragraph(prose(2))
-    w.heading("2 Results")
-    w.space(4)
+    w.space(6)
+    w.page.insert_text((w.x(), w.y + 12), "2", fontname=BOLD, fontsize=12)
+    w.page.insert_text((w.x() + 20, w.y + 12), "Results", fontname=BOLD, fontsize=12)
+    w.y += 16
     x, cell = w.x() + 10, (w.col_width - 20) / len(header[0])
     _ruled_rows(w, x, cell, header)
     _ruled_rows(w, x, cell, body)

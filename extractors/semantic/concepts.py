@@ -25,9 +25,11 @@ _DEFINITIONS = (
     # mathematics defines a term by the symbol it gives it: 'we define the dual norm R*(U) := ...'; a term of
     # one word there ('the quantity k(R)'), a count ('two functions f, g') or a symbol's letters ('tcq i') names
     # nothing in particular
-    (re.compile(r"\b[Ww]e\s+define\s+(?:the\s+|a\s+|an\s+)?(?!(?:two|three|four|several|multiple|some)\s)"
+    (re.compile(r"\b[Ww]e\s+define\s+(?:the\s+|a\s+|an\s+)?(?!(?:one|two|three|four|five|six|seven|eight|nine|ten|"
+                r"several|multiple|some|many|few|various|following|new)\s)"
                 r"(?P<t>[A-Za-z][\w-]++(?:[^\S\n]+[A-Za-z][\w-]++){1,3}?)"
-                r"[^\S\n]+(?=\S*[^\w\s.,:;!?'\"-]|\S*\d|[^\x00-\x7F])"), 0.6),
+                # the symbol: a Greek or other non-ASCII letter, or a letter with an argument, index or star after it
+                r"[^\S\n]+(?=[^\x00-\x7F]|[A-Za-z]\w*[(\[*^_{∗′]|[A-Za-z]\d)"), 0.6),
 )
 _THEORY = {"theory", "theorem", "principle", "law", "hypothesis", "lemma", "assumption", "model"}
 _PHENOMENON = {"effect", "phenomenon", "bias", "problem", "property", "behavior", "behaviour", "error", "noise",

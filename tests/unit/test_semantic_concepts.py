@@ -37,7 +37,9 @@ def test_definition_patterns(text, term, kind):
 def test_no_definition_in_plain_statements():
     passages, sentences = _definitions("The model is trained for ten epochs. Results are in Table 2. For a "
                                        "regularizer R, we define the quantity κ(R) := sup |V|/R(V). We define two "
-                                       "functions φ : C → N and ψ : C → N.")
+                                       "functions φ : C → N and ψ : C → N. We define the objective function in "
+                                       "Algorithm 1. We define the loss accordingly (Eq. 5). We define seven features "
+                                       "f1 to f7.")
     assert find_definitions(sentences, passages) == []  # 'quantity' alone, or a count, names nothing
 
 
