@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from extractors.model import BBox, Float, Line, PageLayout, element_id
-from extractors.tables import cells_of, table_rows
+from extractors.tables import bands, cells_of, table_rows
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
@@ -246,8 +246,7 @@ def column_span(page: PageLayout, box: BBox) -> tuple[float, float]:
     centred = box[0] < mid - 5 < mid + 5 < box[2] and abs((box[0] + box[2]) / 2 - mid) < 0.03 * page.width
     if page.columns < 2 or box[2] - box[0] > 0.6 * page.width or centred and page.columns == 2:
         return 0.0, page.width
-    bands = column_bands(page)
-    return bands[min(int((box[0] + box[2]) / 2 / (page.width / page.columns)), page.columns - 1)]
+    return column_bands(page)[min(int((box[0] + box[2]) / 2 / (page.width / page.columns)), page.columns - 1)]
 
 
 def text_extent(page: PageLayout, span: tuple[float, float]) -> tuple[float, float]:
@@ -304,10 +303,9 @@ def within_graphics(side: list[Item], upward: bool, rows_beyond: bool = False) -
         inside = lambda b: b[3] <= far + 0.5 * (b[3] - b[1])
     kept = [(b, line) for b, line in side if line is None or inside(b)]
     if rows_beyond:
-        columns = max(([cell.bbox for _, line in row for cell in cells_of(line)]
-                       for row in _bands([it for it in kept if it[1] is not None])), key=len, default=[])
+        fullest = max(table_rows([line for _, line in kept if line is not None]), key=len, default=[])
         kept += _rows_beyond([(b, line) for b, line in side if line is not None and not inside(b)], far, upward,
-                             columns)
+                             [cell.bbox for cell in fullest])
     return kept
 
 
@@ -316,7 +314,8 @@ def _rows_beyond(items: list[Item], edge: float, upward: bool, columns: list[BBo
     cells or more standing over two or more of the table's columns (`columns`: the cells of its fullest row): a
     header. A paragraph line (one cell) or a heading ('4 | Results', both over the first column) ends them."""
     out: list[Item] = []
-    for row in (reversed(_bands(items)) if upward else _bands(items)):
+    rows = bands(items, lambda item: item[0])
+    for row in (reversed(rows) if upward else rows):
         top, bottom = min(b[1] for b, _ in row), max(b[3] for b, _ in row)
         cells = [cell.bbox for _, line in row for cell in cells_of(line)]
         over = {k for k, col in enumerate(columns) for b in cells if b[0] < col[2] and col[0] < b[2]}
@@ -325,20 +324,6 @@ def _rows_beyond(items: list[Item], edge: float, upward: bool, columns: list[BBo
         out += row
         edge = top if upward else bottom
     return out
-
-
-def _bands(items: list[Item]) -> list[list[Item]]:
-    """Text items in rows, top to bottom: an item joins the row above when it overlaps it by half its height."""
-    rows: list[list[Item]] = []
-    for item in sorted(items, key=lambda it: it[0][1]):
-        b = item[0]
-        if rows:
-            last = rows[-1][-1][0]
-            if min(b[3], last[3]) - max(b[1], last[1]) > 0.5 * min(b[3] - b[1], last[3] - last[1]):
-                rows[-1].append(item)
-                continue
-        rows.append([item])
-    return rows
 
 
 def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],

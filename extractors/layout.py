@@ -339,8 +339,8 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
     Coverage of each x by lines of the text `sizes` is counted with a difference array; the gutter is the
     least covered x in the middle of the span, provided wide lines sit on both sides of it side by side.
     """
-    lines = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)  # figure text aside
-             and start <= (line.bbox[0] + line.bbox[2]) / 2 <= start + width]
+    lines = [line for line in _in_sizes(lines, sizes)
+             if start <= (line.bbox[0] + line.bbox[2]) / 2 <= start + width]
     w = int(width) + 2
     cover = [0] * (w + 1)
     for line in lines:
@@ -368,11 +368,16 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
     return float(best_x)
 
 
+def _in_sizes(lines: list[Line], sizes: tuple[float, ...]) -> list[Line]:
+    """The lines set in one of the text `sizes` (figure labels and footnotes aside)."""
+    return [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]
+
+
 def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:
     """The page's gutters, given the one found: a second one when that gutter parts the text unevenly (one side
     half as wide again as the other) and the wider side holds a gutter of its own (three columns, as magazines
     set them). Two columns part the text evenly, and their gutter is the only one."""
-    text = [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]
+    text = _in_sizes(lines, sizes)
     left = gutter - min((line.bbox[0] for line in text), default=gutter)
     right = max((line.bbox[2] for line in text), default=gutter) - gutter
     if max(left, right) < 1.5 * min(left, right):

@@ -8,7 +8,9 @@ milliseconds a page).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from extractors.layout import join_spans
 from extractors.model import BBox, Line
@@ -36,17 +38,25 @@ def cells_of(line: Line) -> list[Line]:
 def table_rows(lines: list[Line]) -> list[list[Line]]:
     """Rows of cells (one laid-out line or part of one each, keeping its text and box: cells_of), top to
     bottom, left to right; a cell joins a row when it overlaps the row's band by half."""
-    rows: list[tuple[float, float, list[Line]]] = []
-    cells = [cell for line in lines for cell in cells_of(line)]
-    for line in sorted(cells, key=lambda l: (l.bbox[1], l.bbox[0])):
-        y0, y1 = line.bbox[1], line.bbox[3]
+    return bands([cell for line in lines for cell in cells_of(line)], lambda line: line.bbox)
+
+
+T = TypeVar("T")
+
+
+def bands(items: list[T], box: Callable[[T], BBox]) -> list[list[T]]:
+    """Items (each printed in `box(item)`) in rows, top to bottom, each left to right: an item joins a row when it
+    overlaps the row's band by half."""
+    rows: list[tuple[float, float, list[T]]] = []
+    for item in sorted(items, key=lambda it: (box(it)[1], box(it)[0])):
+        y0, y1 = box(item)[1], box(item)[3]
         if rows:
             r0, r1, members = rows[-1]
             if min(y1, r1) - max(y0, r0) > 0.5 * min(y1 - y0, r1 - r0):
-                rows[-1] = (min(r0, y0), max(r1, y1), [*members, line])
+                rows[-1] = (min(r0, y0), max(r1, y1), [*members, item])
                 continue
-        rows.append((y0, y1, [line]))
-    return [sorted(members, key=lambda l: l.bbox[0]) for _, _, members in rows]
+        rows.append((y0, y1, [item]))
+    return [sorted(members, key=lambda it: box(it)[0]) for _, _, members in rows]
 
 
 _VALUE = re.compile(r"^[-+−]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:%|[KMB])?[*†‡]*$")

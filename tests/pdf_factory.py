@@ -936,13 +936,20 @@ def stored_rotated(data: bytes, rotation: int) -> bytes:
 # --- result tables (issue 27: result tuples read by header structure) ---------------------------------------
 
 
-def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
-    """A one-column paper whose Experiments section holds the given tables (label, caption, rows; cells as
-    _table writes them), each after a paragraph."""
+def _experiments_section() -> Writer:
+    """A one-column paper titled 'Measuring Things Carefully', open at the heading of its first section,
+    '1 Experiments': where the generated result-table papers set their tables."""
     w = Writer(columns=1)
     w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
     w.space(12)
     w.heading("1 Experiments")
+    return w
+
+
+def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
+    """A one-column paper whose Experiments section holds the given tables (label, caption, rows; cells as
+    _table writes them), each after a paragraph."""
+    w = _experiments_section()
     for label, caption, rows in tables:
         w.paragraph(prose(2))
         _table(w, label, caption, rows)
@@ -955,10 +962,7 @@ def results_paper(tables: list[tuple[str, str, list[list[str]]]]) -> bytes:
 def side_by_side_tables_paper(tables: list[tuple[str, list[list[str]]]]) -> bytes:
     """A one-column paper with two captioned tables set side by side on one row, each caption over its own grid
     in its half of the text width (`tables`: caption with its label, rows), their rows on the same baselines."""
-    w = Writer(columns=1)
-    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
-    w.space(12)
-    w.heading("1 Experiments")
+    w = _experiments_section()
     w.paragraph(prose(2))
     w.space(6)
     half = w.col_width / 2
@@ -968,10 +972,8 @@ def side_by_side_tables_paper(tables: list[tuple[str, list[list[str]]]]) -> byte
         w.page.insert_text((x, top + 9), caption, fontname=REGULAR, fontsize=9)
         cell, x = (half - 24) / len(rows[0]), x + 12  # the grid indented under its caption, as _table sets it
         w.page.draw_line((x, top + 14), (x + cell * len(rows[0]), top + 14))
-        for i, row in enumerate(rows):
-            for j, text in enumerate(row):
-                w.page.insert_text((x + j * cell + 2, top + 26 + 14 * i), text, fontname=REGULAR, fontsize=9)
-        w.page.draw_line((x, top + 18 + 14 * len(rows)), (x + cell * len(rows[0]), top + 18 + 14 * len(rows)))
+        w.y = top + 16  # both grids from the same top: their rows share baselines
+        _ruled_rows(w, x, cell, rows)
     w.y = top + 30 + 14 * max(len(rows) for _, rows in tables)
     w.paragraph(prose(2, offset=1))
     w.heading("2 Conclusion")
@@ -983,10 +985,7 @@ def midrule_table_paper(header: list[list[str]], body: list[list[str]], caption:
     """A one-column paper with one table set as booktabs sets one without its top rule: the header rows, a rule,
     the body rows and a bottom rule, the caption below; right above the table a section heading whose number
     stands an em and more apart from its title, as LaTeX sets it ('2' and 'Results': two cells of one line)."""
-    w = Writer(columns=1)
-    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
-    w.space(12)
-    w.heading("1 Experiments")
+    w = _experiments_section()
     w.paragraph(prose(2))
     w.space(6)
     w.page.insert_text((w.x(), w.y + 12), "2", fontname=BOLD, fontsize=12)
@@ -1008,10 +1007,7 @@ def two_level_header_paper(rows: list[tuple[str, list[str]]]) -> bytes:
     they are, the tasks spanning unequal numbers of columns (Classification: F1; Cite and Co-Cite: MAP and
     nDCG). The value columns are set close together, little more than an em apart; `rows` are (model, five
     values)."""
-    w = Writer(columns=1)
-    w.line("Measuring Things Carefully", size=18, font=BOLD, full_width=True, center=True)
-    w.space(12)
-    w.heading("1 Experiments")
+    w = _experiments_section()
     w.paragraph(prose(2))
     w.line("Table 1: Results on the benchmark tasks.", size=9)
     w.space(4)
