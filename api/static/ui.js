@@ -241,7 +241,7 @@ async function openElement(kind, ref) {
     }
     const shown = rows[position] || {};
     if (shown.kind !== kind || shown.id !== current.ref) findOpen();
-    render();
+    render(changed);
     $("element-panel").scrollIntoView({block: "start"});
     await Promise.all([loadEvidence(), loadNeighbours(), loadHistory()]);
   } catch (error) {
@@ -249,8 +249,13 @@ async function openElement(kind, ref) {
   }
 }
 
-function render() {
+// A re-read of the item already shown (after a change, or opened again by a click while the list advanced to it)
+// keeps the type and label the curator has picked but not yet saved, when the item still allows them.
+function render(changed) {
   const d = current.data;
+  const picked = (id, allowed, fallback) => !changed && allowed.includes($(id).value) ? $(id).value : fallback;
+  const type = picked("retype", d.allowed_types || [], d.type);
+  const label = picked("relabel", d.allowed_labels || [], undefined);
   $("element-panel").hidden = false;
   $("element-title").textContent = d.kind === "node" ? d.label + " " + d.id : d.source + " -[" + d.type + "]-> " + d.target;
   const status = d.properties.verification_status || "";
@@ -258,10 +263,11 @@ function render() {
   $("status").className = "status-" + status;
   $("version").textContent = d.version;
   $("remove-edge").hidden = $("retype-box").hidden = d.kind !== "edge";
-  $("retype").replaceChildren(...(d.allowed_types || []).map((type) => el("option", type, type === d.type
-    ? {value: type, selected: ""} : {value: type})));
+  $("retype").replaceChildren(...(d.allowed_types || []).map((t) => el("option", t, t === type
+    ? {value: t, selected: ""} : {value: t})));
   $("relabel-box").hidden = !(d.allowed_labels && d.allowed_labels.length);
-  $("relabel").replaceChildren(...(d.allowed_labels || []).map((label) => el("option", label, {value: label})));
+  $("relabel").replaceChildren(...(d.allowed_labels || []).map((l) => el("option", l, l === label
+    ? {value: l, selected: ""} : {value: l})));
   $("merge").disabled = d.kind !== "node";
   $("provenance").textContent = provenance(d.properties);
   const body = $("properties").tBodies[0];

@@ -247,6 +247,9 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db)
                      b.find_element(By.ID, "element-title").text)
         click_on_page(browser, "the merge and link box", "#merge-box summary")
         Select(browser.find_element(By.ID, "retype")).select_by_value(other_type)
+        # the item read again before the save (the list advancing to the row the curator clicked) keeps the pick
+        browser.execute_async_script("openElement(current.kind, current.ref).then(arguments[arguments.length - 1])")
+        assert Select(browser.find_element(By.ID, "retype")).first_selected_option.get_attribute("value") == other_type
         browser.save_screenshot(str(ARTIFACTS / "10-change-an-edges-type.png"))
         click_on_page(browser, "the retype button", "#save-retype")
         wait_on_page(browser, "retype recorded", lambda b: b.find_element(By.ID, "message").text == "retype recorded")
