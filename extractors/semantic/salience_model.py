@@ -8,8 +8,9 @@ The rules (salience.py) still find the candidates, type them and give the eviden
 families; the model weighs that evidence with document features a rule cannot balance by hand: how often and
 how widely the paper mentions the name, whether the title, abstract, headings, experiment sections, tables or
 captions name it, how early it appears, whether the paper defines it as an abbreviation, whether numbers stand
-near it, and how it ranks among the paper's other candidates of its type. Pure functions; the trained weights
-are data (extractors/data/salience.json).
+near it, how it ranks among the paper's other candidates of its type, and whether its name is part of another's
+or holds another's (a method family and the paper's variant of it, a task and its sub-task). Pure functions; the
+trained weights are data (extractors/data/salience.json).
 """
 
 from __future__ import annotations
@@ -42,12 +43,20 @@ class Peers:
     count: int
     most_mentions: int
     rank: dict[int, int]  # id() of each candidate -> its place by evidence score (0: the best)
+    keys: frozenset[str]  # the candidates' match keys
 
     @classmethod
     def of(cls, same_type: list[Entity]) -> Peers:
         ordered = sorted(same_type, key=lambda e: (-e.score, e.name))
         return cls(len(same_type), max((len(e.mentions) for e in same_type), default=1),
-                   {id(e): n for n, e in enumerate(ordered)})
+                   {id(e): n for n, e in enumerate(ordered)}, frozenset(match_key(e.name) for e in same_type))
+
+    def nesting(self, name: str) -> tuple[bool, bool]:
+        """Whether another candidate's name holds this one ('R-CNN' in 'Cascade R-CNN': the family the paper's own
+        variant belongs to) and whether this one holds another's ('BigGAN-deep' holds 'BigGAN'), spelling aside."""
+        key = match_key(name)
+        others = [k for k in self.keys if k and k != key]
+        return (bool(key) and any(key in k for k in others), bool(key) and any(k in key for k in others))
 
 
 def defined_keys(pairs: list[Abbreviation]) -> set[str]:
@@ -67,6 +76,7 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
     keys = {match_key(s) for s in (entity.name, *entity.aliases)}
     stated = sum(bool(_NUMBER.search(passages[m.passage].text[max(0, m.start - _NEAR):m.end + _NEAR]))
                  for m in mentions)
+    part_of_other, holds_other = peers.nesting(entity.name)
     return {
         **{f"family:{f}": entity.families.get(f, 0.0) for f in families},
         "evidence_score": entity.score,
@@ -92,6 +102,8 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
         "inverse_rank": 1 / (1 + peers.rank[id(entity)]),
         "log_with_numbers": math.log1p(stated),
         "log_candidates": math.log1p(peers.count),
+        "part_of_other": float(part_of_other),
+        "holds_other": float(holds_other),
     }
 
 

@@ -64,6 +64,15 @@ def test_features_say_where_and_how_often_the_paper_names_it():
     assert g["family:used"] == 0.9 and g["evidence_score"] == 0.9
 
 
+def test_features_say_whether_a_name_is_part_of_another_or_holds_one():
+    family, variant, other = _entity("R-CNN"), _entity("Cascade R-CNN"), _entity("ResNets")
+    peers = Peers.of([family, variant, other, _entity("resnet")])
+    f, v, o = (features(e, peers, [Passage("text", FRONT)], [], ()) for e in (family, variant, other))
+    assert (f["part_of_other"], f["holds_other"]) == (1.0, 0.0)
+    assert (v["part_of_other"], v["holds_other"]) == (0.0, 1.0)
+    assert (o["part_of_other"], o["holds_other"]) == (0.0, 0.0)  # 'ResNets' and 'resnet' are one name spelt twice
+
+
 def _document(n: int) -> TrainingDocument:
     """A paper whose title names the method, dataset, metric and task its results are about; another of each kind
     is named in related work (and the other method and metric in its table)."""
