@@ -8,6 +8,7 @@ with a message that names the cap, what a process limit would only stop late and
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,9 +50,20 @@ def check_document(doc: pymupdf.Document, name: str, limits: ParseLimits) -> Non
     if limits.max_pages is not None and doc.page_count > limits.max_pages:
         raise _refuse(f"{name} has {doc.page_count:,} pages, more than the {limits.max_pages:,} the parser accepts",
                       "PAPERKG_PARSE_MAX_PAGES")
-    if any(_JAVASCRIPT.search(doc.xref_object(xref, compressed=True)) for xref in range(1, doc.xref_length())):
+    if any(_JAVASCRIPT.search(source) for source in _object_sources(doc)):
         raise ActiveContentError(f"{name} carries JavaScript, which paperkg does not accept",
                                  hint="print the paper to a new PDF without scripts and ingest that")
+
+
+def _object_sources(doc: pymupdf.Document) -> Iterator[str]:
+    """The source of every object MuPDF can load. An entry of the cross-reference table that leads nowhere (into an
+    object stream that does not hold it: a slip some producers make) names an object no reader can load, so no
+    script either; viewers pass over it, and so does the parse."""
+    for xref in range(1, doc.xref_length()):
+        try:
+            yield doc.xref_object(xref, compressed=True)
+        except RuntimeError:
+            continue
 
 
 def check_layout(pages: list[PageLayout], name: str, limits: ParseLimits) -> None:

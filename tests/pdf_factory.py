@@ -8,6 +8,7 @@ PDF bytes together with what a reader sees in them. Other builders may be added 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -917,6 +918,20 @@ def printed_twice(data: bytes) -> bytes:
     for page in doc:
         page.show_pdf_page(page.rect, copy, page.number)
     return doc.tobytes()
+
+
+def with_dangling_object(data: bytes) -> bytes:
+    """The same PDF saved with object streams, one spare object's entry left pointing into a stream that does not
+    hold it: a cross-reference slip some producers make, which viewers pass over (the object is never used)."""
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    spare = doc.get_new_xref()
+    doc.update_object(spare, "<< /Note (spare) >>")
+    saved = doc.tobytes(use_objstms=1, deflate=0)
+    header = re.search(rb"/Type/ObjStm[^>]*>>\s*stream\s*([\d ]+)", saved)
+    numbers = header.group(1).split()
+    assert numbers[-2] == str(spare).encode(), "the spare object is the stream's last"
+    renamed = b" ".join([*numbers[:-2], numbers[0], numbers[-1]])  # its place now claims another object's number
+    return saved[:header.start(1)] + renamed.ljust(len(header.group(1))) + saved[header.end(1):]
 
 
 def stored_rotated(data: bytes, rotation: int) -> bytes:

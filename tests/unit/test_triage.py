@@ -5,7 +5,7 @@ from extractors.errors import (CorruptPDFError, EmptyPDFError, EncryptedPDFError
                                NotAPDFError)
 from extractors.pipeline import parse_pdf
 from ontology.errors import PaperKGError
-from tests.pdf_factory import one_column_paper, write
+from tests.pdf_factory import one_column_paper, with_dangling_object, write
 
 
 def test_profile_and_audit(tmp_path):
@@ -18,6 +18,13 @@ def test_profile_and_audit(tmp_path):
     assert doc.audit.extractor_versions["paperkg-extractors"]
     import hashlib
     assert doc.sha256 == doc.audit.sha256 == hashlib.sha256(data).hexdigest()
+
+
+def test_an_object_no_reader_can_load_does_not_stop_the_parse(tmp_path):
+    """The JavaScript check reads every object; one whose cross-reference entry leads nowhere holds no script."""
+    data, truth = one_column_paper()
+    doc = parse_pdf(write(tmp_path, "dangling.pdf", with_dangling_object(data)))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
 
 
 def test_not_a_pdf(tmp_path):
