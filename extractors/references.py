@@ -194,11 +194,17 @@ def parse_fields(raw: str) -> dict:
 
 
 def body_lines(lines: list[Line]) -> list[Line]:
-    """Drop lines set much smaller than the list itself (footnotes that fell into the section)."""
+    """Drop lines set much smaller than the list itself (footnotes that fell into the section). A line is as large
+    as its largest type: authors set in small capitals ('CHANDRA, T.', the capitals at full size, the rest smaller)
+    make most of an entry's first line small, and it is no footnote."""
     if not lines:
         return []
-    size = Counter(round(l.size * 2) / 2 for l in lines).most_common(1)[0][0]
-    return [l for l in lines if l.size > size - 0.8 and l.text.strip()]
+    size = Counter(round(_type_size(l) * 2) / 2 for l in lines).most_common(1)[0][0]
+    return [l for l in lines if _type_size(l) > size - 0.8 and l.text.strip()]
+
+
+def _type_size(line: Line) -> float:
+    return max((s.size for s in line.spans if s.text.strip()), default=line.size)
 
 
 def by_columns(lines: list[Line]) -> list[Line]:

@@ -671,6 +671,26 @@ def small_block_bibliography(entries: int) -> tuple[bytes, int, str]:
     return w.bytes(), entries, head
 
 
+def small_caps_bibliography(entries: int) -> tuple[bytes, int]:
+    """A numbered bibliography whose authors are set in small capitals (USENIX and ACM proceedings): each surname's
+    first letter at the list's 9 pt, the rest as capitals at 7.2 pt, so that most of an entry's first line is the
+    smaller type, while the entry's further lines are in the list's own. Returns the PDF and the count."""
+    w = _introduced("Authors in Small Capitals", 2, 6)
+    w.heading("References")
+    for n in range(entries):
+        names = [SURNAMES[(n + k) % len(SURNAMES)] for k in range(4 if n % 2 else 2)]
+        w._advance(9 * 1.25)
+        x, y = w.x(), w.y + 9
+        for text, size in [(f"[{n + 1}] ", 9.0)] + [part for name in names for part in
+                                                     ((name[0], 9.0), (name[1:].upper() + ", A., ", 7.2))]:
+            w.page.insert_text((x, y), text, fontname=REGULAR, fontsize=size)
+            x += pymupdf.get_text_length(text, fontname=REGULAR, fontsize=size)
+        w.y += 9 * 1.25
+        w.line(f"{' '.join(TITLE_WORDS[n % 5:n % 5 + 4]).capitalize()}. In Proceedings of the", size=9, x_offset=12)
+        w.line(f"Conference on Tests {n} ({2000 + n}), pp. {n}-{n + 9}.", size=9, x_offset=12)
+    return w.bytes(), entries
+
+
 def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]

@@ -9,7 +9,7 @@ from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, indented_bibliography,
                                letter_paper, marker_line_bibliography, plain_word_bibliography, small_block_bibliography,
-                               write)
+                               small_caps_bibliography, write)
 
 SHA = "0" * 64
 
@@ -184,6 +184,13 @@ def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
     refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
     assert [r.marker for r in refs] == [f"{n}." for n in range(1, count + 1)]
     assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_authors_in_small_capitals_do_not_make_an_entry_footnote_sized(tmp_path):
+    data, count = small_caps_bibliography(24)
+    refs = parse_pdf(write(tmp_path, "small-caps.pdf", data)).references
+    assert [r.marker for r in refs] == [f"[{n}]" for n in range(1, count + 1)]
+    assert refs[1].raw.startswith("JONES, A., GARCIA, A., CHEN, A., OKAFOR, A.")
 
 
 def test_a_bibliography_under_a_references_line_no_heading_style_matches(tmp_path):
