@@ -17,7 +17,7 @@ from extractors.ocr import ENGINE, OcrOutcome, ocr_missing_text
 from extractors.equations import find_equations
 from extractors.escalation import Escalator, heading_hints, model_equations
 from extractors.mentions import find_mentions
-from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Section, TextLine
+from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Reference, Section, TextLine
 from extractors.mupdf import pymupdf
 from extractors.references import parse_references, unheaded_list
 from extractors.section_kinds import assign_kinds
@@ -51,21 +51,24 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
     return owner
 
 
-def _reference_lines(lines: list[Line], heads: list[Heading]) -> list[Line]:
-    """The lines under the last References heading, up to the next heading (an appendix); without such a
-    heading, a numbered list closing the paper, else the lines after the last line that is only the word
-    "References" (set in a style the paper uses nowhere else, so not taken for a heading), up to the next heading."""
-    at = max((n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)), default=None)
-    if at is not None:
-        end = heads[at + 1].lines[0] if at + 1 < len(heads) else len(lines)
-        return lines[heads[at].lines[-1] + 1:end]
+def _bibliography(lines: list[Line], heads: list[Heading], sha256: str) -> list[Reference]:
+    """The entries of the list under a References heading, up to the next heading (an appendix); of several such
+    lists, the longest (a paper with supplementary material appended may close it with a short list of its own),
+    the last of equally long ones. Without such a heading, a numbered list closing the paper, else the lines after
+    the last line that is only the word "References" (set in a style the paper uses nowhere else, so not taken for
+    a heading), up to the next heading."""
+    ats = [n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)]
+    if ats:
+        lists = [parse_references(lines[heads[at].lines[-1] + 1:heads[at + 1].lines[0] if at + 1 < len(heads)
+                                        else len(lines)], sha256) for at in ats]
+        return max(reversed(lists), key=len)
     heading = {i for h in heads for i in h.lines}
     listed = unheaded_list([line for i, line in enumerate(lines) if i not in heading])
     word = max((i for i, line in enumerate(lines) if REFERENCES.match(line.text.strip())), default=None)
     if listed or word is None:
-        return listed
+        return parse_references(listed, sha256)
     end = min((h.lines[0] for h in heads if h.lines[0] > word), default=len(lines))
-    return lines[word + 1:end]
+    return parse_references(lines[word + 1:end], sha256)
 
 
 def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections: list[Section],
@@ -142,7 +145,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("metadata"):
         metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())
     with timer("references"):
-        references = parse_references(_reference_lines(lines, heads), sha256)
+        references = _bibliography(lines, heads, sha256)
     body_end = len(text)
     with timer("chunking"):
         figures, tables, equations = (

@@ -15,7 +15,10 @@ from dataclasses import replace
 from extractors.model import Line, Reference, element_id
 
 # A marker may stand alone on its line, its entry set beside it or on the next line (BMC, Word layouts).
-MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$))\s*")
+# "[12]", "12.", "12)", or a bare "12" before the first author's capital or alone on its line (Portland Press, some
+# Elsevier journals)
+MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$)"
+                       r"|(?P<n>\d{1,3})(?:\s+(?=[A-Z][A-Za-z'’\-]*[ ,.])|\s*$))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
@@ -37,7 +40,7 @@ KEY_RE = re.compile(r"^\s*\[(?P<key>[A-Za-z][A-Za-z+\-.]{0,12}\d{2,4}[a-z]?)\]\s
 
 def marker_number(text: str) -> int | None:
     m = MARKER_RE.match(text)
-    return int(m["b"] or m["d"] or m["p"]) if m else None
+    return int(m["b"] or m["d"] or m["p"] or m["n"]) if m else None
 
 
 def opens_entry(lines: list[Line], i: int) -> int | None:
@@ -103,18 +106,22 @@ def layout_starts(lines: list[Line]) -> list[int]:
     edges = left_edges(lines)
     size = Counter(round(l.size) for l in lines).most_common(1)[0][0]
     flush = [abs(l.bbox[0] - edges[(l.page, l.column)]) < 0.3 * size for l in lines]
+    right = max(l.bbox[2] for l in lines)  # an entry's last line ends short; or the entry is one line, its year on it
+    by_text = lambda i: (lines[i - 1].text.rstrip().endswith(".") and bool(AUTHOR_START_RE.match(lines[i].text))
+                         and (lines[i - 1].bbox[2] < right - 2 * size or bool(YEAR_RE.search(lines[i].text))))
     if 0.1 < sum(flush) / len(lines) < 0.8:  # two indents; the list's first line opens an entry, so its indent is
-        return [i for i, f in enumerate(flush) if f == flush[0]]  # the entries' (flush: hanging; else a paragraph's)
+        # the entries' (flush: hanging; else a paragraph's). A column whose lines share one edge (an entry's last
+        # lines carried over to the next page) cannot tell by indent: there the text does.
+        indented = {key for key, f in zip(((l.page, l.column) for l in lines), flush) if not f}
+        return [0] + [i for i in range(1, len(lines)) if (flush[i] == flush[0] if (lines[i].page, lines[i].column)
+                                                          in indented else by_text(i))]
     gaps = [0.0] + [b.bbox[1] - a.bbox[3] if a.page == b.page and a.column == b.column else 0.0
                     for a, b in zip(lines, lines[1:])]
     pitch = sorted(g for g in gaps if g > -size)[len(gaps) // 2] if gaps else 0.0
     spaced = [i for i, g in enumerate(gaps) if g > pitch + 0.4 * size]
     if len(spaced) >= max(2, 0.1 * len(lines)):
         return sorted({0, *spaced})
-    right = max(l.bbox[2] for l in lines)  # an entry's last line ends short; or the entry is one line, its year on it
-    return [0] + [i for i in range(1, len(lines))
-                  if lines[i - 1].text.rstrip().endswith(".") and AUTHOR_START_RE.match(lines[i].text)
-                  and (lines[i - 1].bbox[2] < right - 2 * size or YEAR_RE.search(lines[i].text))]
+    return [0] + [i for i in range(1, len(lines)) if by_text(i)]
 
 
 def join(texts: list[str]) -> str:
@@ -194,13 +201,18 @@ def parse_fields(raw: str) -> dict:
 
 
 def body_lines(lines: list[Line]) -> list[Line]:
-    """Drop lines set much smaller than the list itself (footnotes that fell into the section). A line is as large
-    as its largest type: authors set in small capitals ('CHANDRA, T.', the capitals at full size, the rest smaller)
-    make most of an entry's first line small, and it is no footnote."""
+    """The list's lines: those set much smaller than the list itself (footnotes that fell into the section) and
+    those mostly set much larger (display type: a running head the page furniture rule missed, the title of
+    supplementary material appended after the bibliography) are no entry's. A line is as large as its largest
+    type: authors set in small capitals ('CHANDRA, T.', the capitals at full size, the rest smaller) make most of
+    an entry's first line small, and it is no footnote."""
     if not lines:
         return []
     size = Counter(round(_type_size(l) * 2) / 2 for l in lines).most_common(1)[0][0]
-    return [l for l in lines if _type_size(l) > size - 0.8 and l.text.strip()]
+    return [l for l in lines if size - 0.8 < _type_size(l) and l.size <= size + _DISPLAY and l.text.strip()]
+
+
+_DISPLAY = 2.0  # points over the list's type from which a line is display type, not part of an entry
 
 
 def _type_size(line: Line) -> float:

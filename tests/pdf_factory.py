@@ -631,13 +631,33 @@ def _introduced(title: str, columns: int, sentences: int) -> Writer:
     return w
 
 
-def _hanging_entries(w: Writer, entries: int) -> None:
+def _hanging_entries(w: Writer, entries: int, start: int = 0) -> None:
     """Author-year entries in small type, each entry's further lines indented under its first."""
-    for n in range(entries):
+    for n in range(start, start + entries):
         head, *rest = w.wrap(_bib_text(n), 9, REGULAR, w.col_width)
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)
+
+
+def carried_over_bibliography() -> tuple[bytes, int]:
+    """An author-year bibliography (hanging indent) whose last entry breaks at the foot of a page's last column,
+    its last two lines alone at the top of the next page: a column whose lines share one left edge. Returns the PDF
+    and the count."""
+    w = _introduced("An Entry Across the Page", 2, 14)
+    w.heading("References")
+    line = 9 * 1.25
+    entries = 0
+    while not (w.column == w.columns - 1 and w.y + 4 * line > HEIGHT - w.margin - 20):
+        _hanging_entries(w, 1, start=entries)
+        entries += 1
+    first, *rest = w.wrap(_bib_text(entries) + " In Proceedings of the Conference on Long Entries Across Pages, "
+                          "pages 101-110, New York, NY, USA. ACM Press, second edition, 2011.", 9, REGULAR, w.col_width)
+    w.line(first, size=9)
+    for text in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12):
+        w.line(text, size=9, x_offset=12)
+    assert w.page_number == 2 and w.y <= w.margin + 3 * line, "the entry's tail is alone on the next page"
+    return w.bytes(), entries + 1
 
 
 def indented_bibliography(entries: int) -> tuple[bytes, int]:
@@ -688,6 +708,33 @@ def small_caps_bibliography(entries: int) -> tuple[bytes, int]:
         w.y += 9 * 1.25
         w.line(f"{' '.join(TITLE_WORDS[n % 5:n % 5 + 4]).capitalize()}. In Proceedings of the", size=9, x_offset=12)
         w.line(f"Conference on Tests {n} ({2000 + n}), pp. {n}-{n + 9}.", size=9, x_offset=12)
+    return w.bytes(), entries
+
+
+def bare_number_bibliography(entries: int, supplement: int = 0) -> tuple[bytes, int]:
+    """A bibliography numbered by bare numbers, "7 McCoy, A. and Smith, B. (2007) Title...", each number in a
+    narrow band left of its entry's lines (Portland Press and some Elsevier journals); with `supplement`,
+    supplementary material follows on a new page, closing with a short list of its own of that many entries.
+    Returns the PDF and the main list's count."""
+    def listed(count: int) -> None:
+        for n in range(count):
+            first, *rest = w.wrap(_bib_text(n).replace("Smith", "McCoy"), 9, REGULAR, w.col_width - 14)
+            w._advance(9 * 1.25)
+            w.page.insert_text((w.x(), w.y + 9), str(n + 1), fontname=REGULAR, fontsize=9)
+            w.line(first, size=9, x_offset=14)
+            for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 14) if rest else []:
+                w.line(line, size=9, x_offset=14)
+
+    w = _introduced("Numbers Without Brackets", 2, 8)
+    w.heading("References")
+    listed(entries)
+    if supplement:
+        w.new_page()
+        w.line("SUPPLEMENTARY ONLINE DATA", size=12, font=BOLD)
+        w.heading("Materials and Methods")
+        w.paragraph(prose(6, offset=2))
+        w.heading("References")
+        listed(supplement)
     return w.bytes(), entries
 
 

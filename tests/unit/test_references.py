@@ -7,9 +7,10 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (Writer, author_year_bibliography, bibliography_paper, indented_bibliography,
-                               letter_paper, marker_line_bibliography, plain_word_bibliography, small_block_bibliography,
-                               small_caps_bibliography, write)
+from tests.pdf_factory import (Writer, author_year_bibliography, bare_number_bibliography, bibliography_paper,
+                               carried_over_bibliography,
+                               indented_bibliography, letter_paper, marker_line_bibliography, plain_word_bibliography,
+                               small_block_bibliography, small_caps_bibliography, write)
 
 SHA = "0" * 64
 
@@ -184,6 +185,28 @@ def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
     refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
     assert [r.marker for r in refs] == [f"{n}." for n in range(1, count + 1)]
     assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_an_entrys_tail_alone_on_the_next_page_stays_in_its_entry(tmp_path):
+    data, count = carried_over_bibliography()
+    refs = parse_pdf(write(tmp_path, "carried.pdf", data)).references
+    assert len(refs) == count
+    assert refs[-1].raw.endswith("ACM Press, second edition, 2011.") and refs[-1].page == 1
+
+
+def test_bare_numbers_before_the_entries_number_the_list(tmp_path):
+    data, count = bare_number_bibliography(30)
+    refs = parse_pdf(write(tmp_path, "bare.pdf", data)).references
+    assert [r.marker for r in refs] == [str(n) for n in range(1, count + 1)]
+    assert refs[0].raw.startswith("McCoy, A. and Novak, B. 2000.")
+
+
+def test_of_two_reference_lists_the_papers_own_is_the_longer(tmp_path):
+    """Supplementary material appended to a paper may close with a short list of its own after the paper's."""
+    data, count = bare_number_bibliography(30, supplement=3)
+    doc = parse_pdf(write(tmp_path, "supplement.pdf", data))
+    assert [s.title for s in doc.sections].count("References") == 2
+    assert len(doc.references) == count and doc.references[-1].raw.endswith("Proc. Conf. 29.")
 
 
 def test_authors_in_small_capitals_do_not_make_an_entry_footnote_sized(tmp_path):
