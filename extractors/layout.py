@@ -16,7 +16,7 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
-from extractors.text import plain_text
+from extractors.text import FLOAT_LABEL, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -287,12 +287,13 @@ def _ruled_in(line: Line, drawings: list[BBox]) -> bool:
 
 def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], drawings: list[BBox],
                   edge: bool = False) -> bool:
-    """A repeated band or edge-row line that no ruling encloses (that would be a table cell), or a page number in
-    a band."""
+    """A repeated band or edge-row line that no ruling encloses (that would be a table cell) and that opens with no
+    float label (tables captioned at the top of two pages, 'Table 2' and 'Table 5', repeat as a running head
+    does), or a page number in a band."""
     key = _furniture_key(line, height, edge)
     if key is None:
         return False
-    return ((key in repeated and not _ruled_in(line, drawings))
+    return ((key in repeated and not _ruled_in(line, drawings) and not FLOAT_LABEL.match(line.text.strip()))
             or _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip())))
 
 

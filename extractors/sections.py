@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, element_id
-from extractors.text import join_lines
+from extractors.text import FLOAT_LABEL, join_lines
 
 _DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
 _LETTER_NUM = re.compile(r"^(?:appendix\s+)?(?P<num>[A-Z](?:\.\d{1,2}){0,3})(?P<dot>[.:]?)\s+(?P<title>\S.*)$", re.I)
@@ -309,7 +309,6 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     return heads
 
 
-_CAPTION = re.compile(r"^(fig(?:ure)?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)
 
 
 def _above_body(lines: list[Line], i: int, size: float) -> bool:
@@ -329,7 +328,7 @@ def _hinted(line: Line, i: int, text: str, bare: str, numbered: tuple[str, str, 
     title = _clean_title(numbered[2]) if numbered else bare
     style = _style(line, title)
     if ((numbered is None and not _distinct(style, size, False)) or len(title.split()) > 12
-            or not (numbered or title[:1].isupper()) or text.endswith((".", ",", ";", ":")) or _CAPTION.match(bare)):
+            or not (numbered or title[:1].isupper()) or text.endswith((".", ",", ";", ":")) or FLOAT_LABEL.match(bare)):
         return None
     level = _level(numbered[0], numbered[1], roman_doc, in_refs) if numbered else 0
     return Heading([i], numbered[1] if numbered else None, title, level, line.page, line.bbox,

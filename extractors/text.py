@@ -82,3 +82,8 @@ def join_lines(texts: list[str]) -> str:
         else:
             out = f"{out} {text}"
     return out
+
+
+# A float's caption label at the start of a line ("Figure 3", "Fig. 3", "Table A1", "Scheme 2"): a caption or a
+# sentence about a float, never a heading or a running head.
+FLOAT_LABEL = re.compile(r"^(fig(?:ure)?s?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)

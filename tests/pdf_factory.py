@@ -415,6 +415,30 @@ def stacked_tables_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+def labels_atop_pages_paper() -> tuple[bytes, FloatTruth]:
+    """Tables captioned above, the label on a line of its own ("Table 2") and the title on the next, each opening
+    its page under the running head, at the same place on both pages (Elsevier's layout): a line that repeats at
+    one place on two pages, digits aside, as a running head does."""
+    truth = FloatTruth()
+    w = Writer(columns=1, running_head="Journal of Generated Tests 3 (2005) 1-4")
+    w.line("Captions at the Top of Pages", size=16, font=BOLD, center=True)
+    w.space(8)
+    w.heading("1 Introduction")
+    w.paragraph(prose(30))
+    for label, caption, rows in (("2", "Significance of the rainfall terms", [["Site", "Rain"], ["Ridge", "P"]]),
+                                 ("5", "Estimated reductions of flow", [["Site", "Total"], ["Creek", "12"]])):
+        w.new_page()
+        w.line(f"Table {label}", size=8)
+        w.line(caption, size=8)
+        w.page.draw_line((w.x(), w.y + 2), (w.x() + 240, w.y + 2))
+        w.y += 4
+        _ruled_rows(w, w.x(), 80.0, rows)
+        truth.tables.append((label, w.page_number, caption, rows))
+        w.space(14)
+        w.paragraph(prose(20, offset=int(label)))
+    return w.bytes(), truth
+
+
 @dataclass
 class EquationTruth:
     numbered: list[tuple[str, int, str]] = field(default_factory=list)  # label, page, formula text

@@ -6,8 +6,8 @@ import pytest
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
-from tests.pdf_factory import (STACKED_HEAD, floats_paper, plain_caption_paper, stacked_tables_paper,
-                               table_conventions_paper)
+from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
+                               stacked_tables_paper, table_conventions_paper)
 
 SHA = "0" * 64
 
@@ -211,3 +211,9 @@ def test_a_plain_bare_label_caption_set_against_its_figure_is_a_caption(columns)
     figures, _ = find_floats(layout(data), SHA)
     assert [(f.label, f.page, f.caption) for f in figures] == truth.figures
     assert not any(mention in f.caption for mention in truth.mention_lines for f in figures)
+
+
+def test_table_labels_at_the_same_place_on_two_pages_are_no_running_head():
+    data, truth = labels_atop_pages_paper()
+    _, tables = find_floats(layout(data), SHA)
+    assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
