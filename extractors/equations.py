@@ -40,17 +40,24 @@ def column_edges(page: PageLayout, size: float) -> dict[int, tuple[float, float]
 
 def label_gap(line: Line, label_start: int) -> float:
     """Horizontal gap in points between the label and the text before it, from the spans; 0 when a
-    span runs from that text into the label (ordinary word spacing)."""
+    span runs from that text into the label (ordinary word spacing). A span that opens with the space before
+    the label (OCR text layers set a wide gap as one space) holds the gap: its width less the label's, the
+    label's taken at half an em per character (digits and parentheses are narrower: the gap is not overstated)."""
     consumed, prev_end = 0, None
     for span in line.spans:
-        start = line.text.find(span.text, consumed)
+        text = span.text.strip()
+        start = line.text.find(text, consumed) if text else -1
         if start < 0:
             continue
         if start >= label_start:
-            return span.bbox[0] - prev_end if prev_end is not None else line.size * 10
-        if start + len(span.text) > label_start:
+            if prev_end is None:
+                return line.size * 10
+            if span.text[:1].isspace():
+                return span.bbox[2] - 0.5 * span.size * len(text) - prev_end
+            return span.bbox[0] - prev_end
+        if start + len(text) > label_start:
             return 0.0
-        consumed, prev_end = start + len(span.text), span.bbox[2]
+        consumed, prev_end = start + len(text), span.bbox[2]
     return 0.0
 
 

@@ -347,7 +347,10 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
     items = [(b, None) for b in page.images + page.drawings]
     items += [(line.bbox, line) for line in page.lines if id(line) not in others and not is_body_line(line, text, size)]
-    items = [it for it in items if in_span(it[0])]
+    # a line belongs to the column its middle is in (a label at the right edge of the column beside may reach a
+    # few points into this column's band); a graphic counts where it overlaps
+    middle_in = lambda b: x0 <= (b[0] + b[2]) / 2 <= x1
+    items = [it for it in items if in_span(it[0]) and (it[1] is None or middle_in(it[0]))]
     step = 2.5 * size
     above = grow([it for it in items if it[0][1] >= top - 1 and it[0][3] <= cbox[1] + 1], cbox[1], step, True)
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)

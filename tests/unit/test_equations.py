@@ -56,6 +56,19 @@ def test_label_inside_a_figure_region_is_ignored():
     assert find_equations(pages, SHA, [figure]) == []
 
 
+def test_a_label_whose_span_opens_with_the_wide_gap_before_it():
+    """OCR text layers stretch the space before a word to the word's place: the label's span opens with the gap
+    (" (2)" from 227 pt, its "(" at 237 pt). Ordinary word spacing in such a span is a reference in prose."""
+    body = [Line(text="Running text of the paper fills the column from one edge to the other, set in roman type.",
+                 page=1, bbox=(72, 100 + 12 * i, 254, 110 + 12 * i), size=10, font="Times-Roman") for i in range(3)]
+    display = Line(text="v = S tanh [x + t], (2)", page=1, bbox=(119, 300, 254, 310), size=10, font="Times-Bold",
+                   spans=[span("v = S tanh [x + t],", 119, 227, 300), span(" (2)", 227, 254, 300)])
+    prose = Line(text="as the Ansatz of Eq. (3)", page=1, bbox=(140, 340, 254, 350), size=10, font="Times-Roman",
+                 spans=[span("as the Ansatz of Eq.", 140, 236, 340), span(" (3)", 236, 254, 340)])
+    pages = [PageLayout(page=1, width=300, height=792, lines=[*body, display, prose])]
+    assert [e.label for e in find_equations(pages, SHA)] == ["2"]
+
+
 @pytest.fixture(scope="module")
 def numbering():
     data, truth = equation_numbering_paper()

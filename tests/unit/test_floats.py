@@ -217,3 +217,19 @@ def test_table_labels_at_the_same_place_on_two_pages_are_no_running_head():
     data, truth = labels_atop_pages_paper()
     _, tables = find_floats(layout(data), SHA)
     assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
+
+
+def test_a_line_of_the_column_beside_reaching_into_this_ones_band_is_not_the_figures():
+    """A two-column page whose left column runs a few points past the page's middle (a scanned page set off
+    centre): an equation number at its right edge, on the row of a figure's axis labels in the right column,
+    belongs to the left column, not to the figure."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    left = [replace(line(body, y, x0=30, x1=254), column=0) for y in (100, 112, 124, 400, 412)]
+    right = [replace(line(body, y, x0=264, x1=484), column=1) for y in (100, 112, 124)]
+    label = replace(line("(17)", 300, x0=236, x1=254), column=0)
+    axis = [replace(line(text, 300, x0=x, x1=x + 20), column=1) for text, x in (("1000", 340), ("100", 374))]
+    caption = replace(line("Fig. 2. A kink-typed wave.", 318, size=8, x0=264, x1=480), column=1)
+    pages = [PageLayout(page=1, width=510, height=713, columns=2, lines=[*left, *right, label, *axis, caption],
+                        drawings=[(280, 150, 470, 296)])]
+    figures, _ = find_floats(pages, SHA)
+    assert [(f.label, f.bbox[0]) for f in figures] == [("2", 264.0)]
