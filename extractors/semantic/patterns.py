@@ -546,6 +546,19 @@ def _written_as(text: str, surface: str) -> bool:
         for a, b in zip(ours, theirs))
 
 
+# A measure's word used as a verb: at the sentence's start (or a parenthesis's) or after a subject or 'to' ('Recall
+# that ...', 'we recall the definition', 'to recall how', 'Recall r = ...'), with a clause, an object or a symbol
+# after it (the noun goes on with 'of', 'is', a number: 'Recall of the system', 'recall is 0.8').
+_VERB_BEFORE = re.compile(r"(?:^|[(\[]|\b(?:we|us|I|you|to|also|briefly|first|now)\s+)$", re.I)
+_VERB_AFTER = re.compile(r"^\s+(?:(?:that|how|what|why|whether|where|from|the|a|an|our|this|these|those|its|their)\b"
+                         r"|[A-Za-z](?=\s*[=(,]))")  # or a symbol it defines: 'Recall r = L/C
+
+
+def _as_verb(sentence: str, start: int, end: int) -> bool:
+    return " " not in sentence[start:end] and bool(_VERB_BEFORE.search(sentence[:start])
+                                                      and _VERB_AFTER.match(sentence[end:]))
+
+
 def lexicon_cues(sentence: str) -> list[Cue]:
     """Lexicon hits (longest first, up to four words), weak on their own: a metric word near a number is a
     little stronger. Dataset names match in case; metric names as `_written_as` says ('map' in 'learning to map
@@ -562,7 +575,8 @@ def lexicon_cues(sentence: str) -> list[Cue]:
             text = sentence[start:end]
             hit = next((entry for entry in index.get(text.lower(), [])
                         if text == entry[2] or entry[0] != DATASET and _written_as(text, entry[2])), None)
-            if hit and " " * (n - 1) == "".join(c for c in text if c.isspace()):
+            if hit and " " * (n - 1) == "".join(c for c in text if c.isspace()) \
+                    and not (hit[0] == METRIC and _as_verb(sentence, start, end)):
                 near_number = bool(re.search(r"\d", sentence[end: end + 25]))
                 strength = 0.45 if hit[0] == METRIC and near_number else 0.3
                 cues.append(Cue(hit[0], text, start, end, f"{hit[0].lower()}_lexicon", strength))

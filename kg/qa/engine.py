@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 from kg.db.graph import Graph
@@ -14,7 +15,7 @@ from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
-                         only_as_example, spells_otherwise, states_use, task_object,
+                         narrower, only_as_example, spelled_alike, spells_otherwise, states_use, task_object,
                          written_as_initialism)
 from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
@@ -210,6 +211,7 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     searched: list[NameForm] = []
     for form in forms:
         entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
+                    and any(spelled_alike(n, form.text) or narrower(n, form.text) for n in _names(e) if n)
                     and not (form.short and (spells_otherwise(_names(e), form.text, long)
                                              or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]
         found = reader.run(q.PAPERS_WITH, eids=[e["element_id"] for e in entities], types=types,
@@ -226,18 +228,21 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
         # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
         # extraction' is close to 'open information extraction' and another task)
         searched += [form, *(NameForm(n, short=is_initialism(n)) for e in entities if e["match"] >= 100
-                             for n in _names(e) if n)]
+                             for n in _names(e) if n and len(n.strip()) > 1)]  # 'r' for recall names anything
     mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
     records += found_by_text
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
     addresses = intent.relations == ("ADDRESSES",)
     # a paper that names a thing in one passage mentions it, and uses it no more often than not
     mentions = intent.relations == ("MENTIONS",)
+    # a paper reports a measure by its values when the measure's name is an everyday word ('accuracy', 'recall')
+    by_value = intent.relations == ("MEASURES",) and _everyday_word(name)
     stated = framing | {r["p"]["id"] for r in records if "rels" in r.keys()
                         and any(_names_in_front(r["p"], form.text) for form in searched)}
     papers = [*(p for pid, p in typed.items() if not addresses or pid in stated or _read_in_body(p)),
               *(p for pid, p in mentioned.items() if pid not in typed
-                and (mentions or _own_passages(p, searched) >= MIN_MENTIONS or _says_it_uses(p, searched))
+                and (mentions or (_reports_value(p, searched) if by_value else
+                                  _own_passages(p, searched) >= MIN_MENTIONS or _says_it_uses(p, searched)))
                 and (pid in framing or not addresses))]
     if not papers and addresses and task_object(long):  # the task's object, stated up front
         naming, stating, found_by_text = _papers_naming(reader, [NameForm(task_object(long))], long)
@@ -321,6 +326,29 @@ def _says_it_uses(paper: dict, forms: list[NameForm]) -> bool:
     """Whether a passage of a paper's evidence says the paper does something with the entity by one of its names
     (kg.qa.names.states_use)."""
     return any(states_use(item["text"], form.text, form.short) for item in paper["evidence"] for form in forms)
+
+
+def _everyday_word(name: str) -> bool:
+    """A name of one plain word in lower case ('accuracy', 'recall', 'error'), which prose uses in its everyday
+    sense as often as for the measure; not an acronym ('BLEU'), a word with digits ('F1') or a phrase."""
+    return bool(re.fullmatch(r"[a-z]+", name.strip().lower())) and not is_initialism(name.strip())
+
+
+def _reports_value(paper: dict, forms: list[NameForm]) -> bool:
+    """Whether a passage of a paper's evidence gives a value of the measure: a decimal or a percentage printed
+    within a few words of one of its names ('a recall of 0.82', 'Recall: 85.5', '91% accuracy'; not 'recall in
+    Section 3', a year or a citation)."""
+    return any(_value_near(form.text).search(item["text"]) for item in paper["evidence"] for form in forms)
+
+
+_VALUE = r"(?<![\w∥|^_])(?:\d*\.\d+|\d+(?:\.\d+)?\s?%)(?![\w∥|^_])"  # a decimal or a percentage, not a subscript
+
+
+@lru_cache(maxsize=256)
+def _value_near(name: str) -> re.Pattern:
+    word = re.escape(name)
+    return re.compile(rf"(?i)\b{word}\b\W{{0,3}}(?:[^\W\d]+\W+){{0,3}}?(?:{_VALUE})"
+                      rf"|(?:{_VALUE})\W+(?:[^\W\d]+\W+){{0,2}}?{word}\b")
 
 
 def _names_in_front(paper, name: str) -> bool:

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from kg.qa.text import abbreviations, sentences, tokens
 
 # Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
@@ -105,9 +107,10 @@ def is_initialism(name: str) -> bool:
 
 def names_entity(text: str, names: list[str | None]) -> bool:
     """Whether `text` names an entity by one of `names` (its name and aliases): an initialism in capitals
-    (`written_as_initialism`), another name as whole words, case, punctuation and a plural ending aside."""
+    (`written_as_initialism`), another name as whole words, case, punctuation and a plural ending aside; a name of
+    one letter names nothing in a text of symbols."""
     words = " ".join(w.removesuffix("s") for w in tokens(text))
-    for name in filter(None, names):
+    for name in (n for n in names if n and len(n.strip()) > 1):  # a one-letter alias ('r') is any symbol
         if is_initialism(name):
             if written_as_initialism(text, name):
                 return True
@@ -218,6 +221,29 @@ def broader(names: list[str | None], asked: str) -> bool:
     words = set(tokens(asked))
     found = [set(tokens(n)) for n in names if n]
     return words not in found and any(n < words for n in found)
+
+
+def spelled_alike(name: str, asked: str) -> bool:
+    """Whether a name is the name asked in another spelling: word by word alike ('conditional random fields',
+    'modelling'), or the same letters spaced otherwise ('BERTLARGE', 'BERT-large'). A name close by its letters but
+    with another word ('data extraction' for 'metadata extraction') names another thing."""
+    ours, theirs = tokens(name), tokens(asked)
+    if len(ours) == len(theirs):
+        return all(fuzz.ratio(a, b) >= _ALIKE for a, b in zip(ours, theirs))
+    return fuzz.ratio("".join(ours), "".join(theirs)) >= _SPACED_ALIKE
+
+
+def narrower(name: str, asked: str) -> bool:
+    """Whether a name holds the name asked, word for word and in order, with more words around it: 'adapting open
+    information extraction' is a kind of 'open information extraction' work, 'biomedical named entity
+    recognition' of 'named entity recognition' (plural endings aside)."""
+    ours, theirs = ([w.removesuffix("s") for w in tokens(n)] for n in (name, asked))
+    return len(ours) > len(theirs) > 0 and any(ours[i:i + len(theirs)] == theirs
+                                                for i in range(len(ours) - len(theirs) + 1))
+
+
+_ALIKE = 80  # rapidfuzz ratio of two words one spelling apart ('modeling' / 'modelling': 94, 'data' / 'metadata': 67)
+_SPACED_ALIKE = 95
 
 
 def defines_otherwise(texts: list[str], short: str, long: str) -> bool:

@@ -3,7 +3,7 @@
 import pytest
 
 from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
-                         only_as_example, spellings, spells_otherwise, states_use, task_object,
+                         narrower, only_as_example, spelled_alike, spellings, spells_otherwise, states_use, task_object,
                          written_as_initialism)
 
 
@@ -147,3 +147,19 @@ def test_a_passage_naming_a_thing_aside_does_not_state_its_use(text, name):
 ])
 def test_a_thing_named_as_one_example_of_a_list_is_named_only_as_an_example(text, name, short, example):
     assert only_as_example(text, name, short) is example
+
+
+def test_a_name_with_another_word_is_not_the_name_asked_in_another_spelling():
+    assert not spelled_alike("data extraction", "metadata extraction")
+    assert spelled_alike("conditional random fields", "conditional random field")
+    assert spelled_alike("topic modelling", "topic modeling")
+    assert spelled_alike("BERTLARGE", "BERT-large")  # the same letters spaced otherwise
+    assert not spelled_alike("named entity", "named entity recognition")
+
+
+def test_a_name_holding_the_name_asked_with_more_words_is_a_narrower_kind_of_it():
+    assert narrower("adapting open information extraction", "open information extraction")
+    assert narrower("biomedical named entity recognition", "named entity recognition")
+    assert not narrower("data extraction", "metadata extraction")
+    assert not narrower("sparse information extraction", "open information extraction")
+    assert not narrower("open information extraction", "open information extraction")  # the name itself

@@ -77,6 +77,21 @@ def test_an_acronym_is_known_by_its_capitals_and_other_words_in_any_case():
     assert {c.name for c in lexicon_cues("We compare CPU time and cpu Time.")} == {"CPU time"}
 
 
+@pytest.mark.parametrize("sentence, found", [
+    ("Recall that most works in private data analysis add noise.", set()),
+    ("We recall the definition of a p-document.", set()),
+    ("To recall how the sampler works, see Section 2.", set()),
+    ("Recall r = L/C denotes the uniform ratio.", set()),
+    ("(Recall that paths in the graph are augmenting paths.)", set()),
+    ("Recall improves by 3% with the tagger.", {"Recall"}),
+    ("Recall of the system is 0.8 on the test set.", {"Recall"}),
+    ("The recall that we obtain is 80%.", {"recall"}),
+    ("We report precision and recall for each relation.", {"precision", "recall"}),
+])
+def test_a_measures_word_used_as_a_verb_names_no_measure(sentence, found):
+    assert {c.name for c in lexicon_cues(sentence)} == found
+
+
 def test_coordinated_names_take_the_type_of_a_typed_member():
     sentence = "We train on ukWaC, FooCorp and BarBank."
     extra = coordination_cues(sentence, find_cues(sentence)[:0] + lexicon_cues(sentence))
