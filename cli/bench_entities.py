@@ -41,12 +41,14 @@ def _print(title: str, totals: dict[str, EntityCounts]) -> dict:
 
 
 def _read_tables(doc) -> list[str]:
-    """Labels of the tables the results extractor reads any tuple from."""
+    """Labels of the tables the results extractor reads any tuple from, knowing the paper's methods as ingest does."""
+    from extractors.semantic.extract import extract_semantics, method_keys
     from extractors.semantic.passages import document_tables
     from extractors.semantic.results import table_experiment
 
+    methods = method_keys(extract_semantics(doc).analysis)
     return [grid.label for grid in document_tables(doc)
-            if (experiment := table_experiment(grid)) and experiment.results]
+            if (experiment := table_experiment(grid, methods)) and experiment.results]
 
 
 def _judged_tables(gold: Path, check: Path) -> dict[tuple[str, str], bool]:
@@ -80,13 +82,15 @@ def _tables_check(corpus: Path, check: Path, judged: dict[tuple[str, str], bool]
             "failures": failures}
 
 
-def _predicted_tuples(stem: str, doc) -> list[result_scoring.ResultTuple]:
-    """Every (method, metric, value) the results extractor reads from the paper's tables."""
+def _predicted_tuples(stem: str, doc, methods: frozenset[str]) -> list[result_scoring.ResultTuple]:
+    """Every (method, metric, value) the results extractor reads from the paper's tables (`methods`: the match keys
+    of the paper's methods, extract.method_keys)."""
     from extractors.semantic.passages import document_tables
     from extractors.semantic.results import table_experiment
 
     return [result_scoring.ResultTuple(stem, grid.label, fact.method, fact.column, fact.value_text)
-            for grid in document_tables(doc) if (experiment := table_experiment(grid)) for fact in experiment.results]
+            for grid in document_tables(doc) if (experiment := table_experiment(grid, methods))
+            for fact in experiment.results]
 
 
 def _sum(counts: list[EntityCounts]) -> EntityCounts:
@@ -145,7 +149,7 @@ def entities(
     from extractors.semantic import nlp
     from extractors.semantic import tagger as mention_tagger
     from extractors.semantic.canonical import entity_id
-    from extractors.semantic.extract import extract_semantics
+    from extractors.semantic.extract import extract_semantics, method_keys
 
     golds = {p.stem: json.loads(p.read_text()) for p in sorted(gold.glob("*.json"))}
     gold_tuples = result_scoring.read_gold(tuples)
@@ -177,7 +181,7 @@ def entities(
             structure_seconds += middle - start
             semantic_seconds += time.process_time() - middle
             predicted = _predicted(extraction.analysis.entities)
-            found_tuples = _predicted_tuples(stem, doc)
+            found_tuples = _predicted_tuples(stem, doc, method_keys(extraction.analysis))
             concepts = len({entity_id("Concept", d.term) for d in extraction.annotations.definitions})
         scores = score_paper(gold_entities(g), predicted)
         papers[stem] = scores

@@ -120,9 +120,10 @@ def _tables(out: Annotations, doc: Document, passages: list[Passage], analysis: 
     """Experiments and Results from result tables; SUMMARIZES from each table to what its cells and caption name."""
     index = {p.element_id: i for i, p in enumerate(passages) if p.element_id and p.kind == "table"}
     by_name = {(e.label, match_key(n)): e for e in analysis.entities for n in [e.name, *e.aliases]}
+    methods = method_keys(analysis)
     for grid in document_tables(doc):
         place = (passages[index[grid.table_id]].anchor(),) if grid.table_id in index else ()
-        experiment = table_experiment(grid)
+        experiment = table_experiment(grid, methods)
         caption_entities = [e for e in analysis.entities
                             if any(passages[m.passage].element_id == grid.table_id for m in e.mentions)]
         out.links += [LinkAnnotation("SUMMARIZES", "Table", grid.table_id, _ref(e), e.score * 0.8,
@@ -138,6 +139,12 @@ def _tables(out: Annotations, doc: Document, passages: list[Passage], analysis: 
             grid.table_id, grid.label, grid.caption,
             0.5 + 0.4 * min(len(experiment.results), 10) / 10, EXTRACTOR, place, experiment.metrics,
             tuple(e.canonical for e in caption_entities if e.label == DATASET), tuple(results)))
+
+
+def method_keys(analysis: Analysis) -> frozenset[str]:
+    """The match keys of every name of the paper's methods: what tells the result-table reader which way round a
+    table is set."""
+    return frozenset(match_key(n) for e in analysis.entities if e.label == METHOD for n in [e.name, *e.aliases])
 
 
 def _figures(out: Annotations, doc: Document, passages: list[Passage], analysis: Analysis) -> None:

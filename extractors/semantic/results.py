@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import zip_longest
 
 from extractors.floats import union
 from extractors.model import BBox
 from extractors.semantic import lexicons
+from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import TableGrid
 
 _NUMBER = re.compile(r"^[-+]?\d+(?:[.,]\d+)?%?(?:\s*±\s*\d+(?:\.\d+)?)?\*?$")
@@ -255,13 +257,16 @@ def is_result_table(table: TableGrid) -> bool:
                 or _RESULTS_CAPTION.search(table.caption))
 
 
-def table_experiment(table: TableGrid) -> TableExperiment | None:
+def table_experiment(table: TableGrid, methods: Collection[str] = ()) -> TableExperiment | None:
+    """The results a table reports, or None if it is no result table. `methods`: the match keys of the paper's
+    methods (canonical.match_key), which tell a table whose columns are the methods compared."""
     if not is_result_table(table) or _rows_are_data(table):
         return None
     facts = read_by_header(table)
     experiment = (TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
                   if facts else _by_metric_names(table))
-    if experiment is None or _settings_as_columns(experiment.results) or _measures_as_rows(experiment.results):
+    if (experiment is None or _settings_as_columns(experiment.results) or _measures_as_rows(experiment.results)
+            or _methods_as_columns(experiment.results, methods)):
         return None
     kept = tuple(f for f in experiment.results if not _broken_label(f.method))
     return TableExperiment(table, tuple(dict.fromkeys(f.metric for f in kept if f.metric)), kept) if kept else None
@@ -336,6 +341,16 @@ def _measures_as_rows(facts: tuple[ResultFact, ...]) -> bool:
     set the other way round, each column a system or a data set, and its rows are no methods."""
     labels = list(dict.fromkeys(f.method for f in facts))
     return sum(1 for label in labels if _is_measure(label)) * 2 > len(labels)
+
+
+def _methods_as_columns(facts: tuple[ResultFact, ...], methods: Collection[str]) -> bool:
+    """The paper's methods head the columns ('HMM | CRF | SVM' over 'acc. | F1', or 'BERT | SciBERT'): every
+    column heading but the measures' names one of them, two or more, and no row does. The rows are then fields, data
+    sets or tasks, and the table is set the other way round. (Columns of conditions some of which the paper also
+    names as methods, 'AM | AM+LM | WCN | 1-best', are no such table.)"""
+    heads = {match_key(part) for f in facts for part in f.column.split(" / ") if not header_metrics([part])}
+    rows = {match_key(part) for f in facts for part in f.method.split(" / ")}
+    return len(heads) >= 2 and heads <= set(methods) and not rows & set(methods)
 
 
 _SETTING = re.compile(r"^[\d.,]+\s*[kKmMbB]?$")

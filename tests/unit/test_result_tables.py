@@ -146,6 +146,20 @@ def test_a_formula_is_no_method_but_a_number_inside_a_name_is_kept():
     assert {(f.method, f.value_text) for f in experiment.results} == {("Baseline", "0.5"), ("GPT-2 1.5B", "0.7")}
 
 
+def test_a_table_whose_columns_are_the_papers_methods_gives_no_results():
+    """'HMM | CRF' over 'acc. | F1', rows the fields extracted: the methods compared are the columns. Columns of
+    conditions of which only some are also the paper's methods ('AM', 'WCN' beside '1-best') keep the table."""
+    fields = TableGrid("t", "1", "Extraction results for paper headers.", (
+        ("", "HMM", "", "CRF", ""), ("Field", "acc.", "F1", "acc.", "F1"), ("Title", "98.2", "82.2", "99.7", "97.1"),
+        ("Author", "98.7", "81.0", "99.8", "97.5")), 1, None)
+    assert table_experiment(fields) is not None  # without the paper's methods it cannot tell
+    assert table_experiment(fields, {"hmm", "crf", "svm"}) is None
+    conditions = TableGrid("t", "4", "Accuracy of the scoring methods.", (
+        ("", "1-best", "", "WCN", ""), ("Method", "baseline", "AM", "baseline", "AM"),
+        ("MaxEnt-CI", "70.1", "71.2", "72.0", "73.3"), ("Hybrid-CI", "74.0", "75.1", "76.2", "77.0")), 1, None)
+    assert table_experiment(conditions, {"am", "wcn"}) is not None
+
+
 def _inside(inner: pymupdf.Rect, outer: tuple[float, ...], slack: float = 1.0) -> bool:
     return (inner.x0 >= outer[0] - slack and inner.y0 >= outer[1] - slack and inner.x1 <= outer[2] + slack
             and inner.y1 <= outer[3] + slack)
