@@ -331,12 +331,18 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     """The graphics and non-body text next to the caption above it and below it, each up to the nearest
     paragraph or other caption."""
     cbox = cap.bbox
+    others = {id(line) for c in captions_on_page for line in c.lines}
+    if cap.lines[0].vertical:  # a caption set rotated: its float is the page's rotated content (a landscape table)
+        rotated = [line for line in page.lines if line.vertical and id(line) not in others]
+        x0, y0, x1, y1 = union([cbox, *(line.bbox for line in rotated)])
+        graphics = [(b, None) for b in page.images + page.drawings
+                    if x0 - 2 <= b[0] and b[2] <= x1 + 2 and y0 - 2 <= b[1] and b[3] <= y1 + 2]
+        return [*((line.bbox, line) for line in rotated), *graphics], []
     span = column_span(page, cbox)
     x0, x1 = beside(cap, captions_on_page, span)
     # beside another float, an item is on the side its middle is on; else any overlap with the span counts
     across = (lambda b: b[0] < x1 and b[2] > x0) if (x0, x1) == span else (lambda b: x0 <= (b[0] + b[2]) / 2 <= x1)
     in_span = lambda b: across(b) and (b[2] - b[0]) * (b[3] - b[1]) < 0.8 * page.width * page.height
-    others = {id(line) for c in captions_on_page for line in c.lines}
     text = text_extent(page, (x0, x1))
     # a float as wide as a two-column page is bounded by either column's paragraphs
     columns = column_bands(page) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
@@ -427,7 +433,9 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     figures, tables = [], []
     for n, (cap, pick) in enumerate(zip(captions, picks)):
         content = [(box, line) for box, line in pick if owner[(cap.page, box)] == n]
-        grid = table_rows([line for _, line in content if line is not None]) if cap.kind == "table" else []
+        # a rotated table's cells run down the page: its rows are not read from upright geometry
+        grid = (table_rows([line for _, line in content if line is not None])
+                if cap.kind == "table" and not cap.lines[0].vertical else [])
         item = Float(id=element_id(cap.kind, sha256, cap.page, *(round(v, 1) for v in cap.bbox)), kind=cap.kind,
                      label=cap.label, caption=cap.text, page=cap.page,
                      bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox,

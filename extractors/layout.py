@@ -313,9 +313,14 @@ def _is_margin_mark(line: Line, left: float, right: float, sideways: bool) -> bo
 
 
 def _is_sideways(lines: list[Line]) -> bool:
-    """Most of the page's characters run vertically: its content is set rotated (a side stamp is one line)."""
+    """The page carries content set rotated: most of its characters run vertically, or it has more rotated lines
+    than a side stamp or a margin note takes (a landscape table set across one column of an upright page)."""
     chars = sum(len(line.text) for line in lines)
-    return chars > 0 and sum(len(line.text) for line in lines if line.vertical) > 0.5 * chars
+    rotated = [line for line in lines if line.vertical]
+    return chars > 0 and (sum(len(line.text) for line in rotated) > 0.5 * chars or len(rotated) >= _ROTATED_LINES)
+
+
+_ROTATED_LINES = 8  # rotated lines from which a page holds rotated content, not only a stamp (one line or two)
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:

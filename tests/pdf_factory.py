@@ -376,6 +376,37 @@ def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+def rotated_in_column_paper() -> tuple[bytes, FloatTruth, EquationTruth]:
+    """A two-column paper whose second page sets a landscape table rotated a quarter turn across its left column
+    (caption and cells read upwards), while the right column goes on upright with a numbered display equation:
+    a page holding rotated content beside upright text, as journals set a wide table."""
+    truth, equations = FloatTruth(), EquationTruth()
+    w = Writer(columns=2)
+    w.line("A Wide Table Set Sideways", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("1 Introduction")
+    w.paragraph(prose(40))
+    w.new_page()
+    caption = "Site characteristics of all catchments, with their area and rainfall."
+    truth.tables.append(("1", w.page_number, caption, []))
+    x, y = w.margin + 6, HEIGHT - w.margin
+    for word in f"Table 1 {caption}".split():
+        w.page.insert_text((x, y), word, fontname=REGULAR, fontsize=9, rotate=90)
+        y -= pymupdf.get_text_length(word + " ", fontname=REGULAR, fontsize=9)
+    rows = [["Site", "Area (ha)", "Species", "Rainfall (mm)"], ["Ridge", "120", "Pine", "1472"],
+            ["Creek", "310", "Eucalypt", "1282"], ["Glen", "95", "Pine", "1156"]]
+    for i, row in enumerate(rows):  # each row a line up the page, its cells 90 pt apart
+        for j, cell in enumerate(row):
+            w.page.insert_text((x + 20 + 14 * i, HEIGHT - w.margin - 90 * j), cell, fontname=REGULAR, fontsize=9,
+                               rotate=90)
+    w.column, w.y = 1, w.top
+    w.paragraph(prose(6, offset=2))
+    equations.numbered.append(("7", _display(w, "F = (SSE_s - SSE_c) / SSE_c", "7"), "F = (SSE_s - SSE_c) / SSE_c"))
+    w.paragraph(prose(8, offset=3))
+    return w.bytes(), truth, equations
+
+
 STACKED_HEAD = "Stacked tables in a generated paper"
 
 

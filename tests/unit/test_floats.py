@@ -3,11 +3,12 @@ from dataclasses import replace
 import pymupdf
 import pytest
 
+from extractors.equations import find_equations
 from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
-                               stacked_tables_paper, table_conventions_paper)
+                               rotated_in_column_paper, stacked_tables_paper, table_conventions_paper)
 
 SHA = "0" * 64
 
@@ -233,3 +234,15 @@ def test_a_line_of_the_column_beside_reaching_into_this_ones_band_is_not_the_fig
                         drawings=[(280, 150, 470, 296)])]
     figures, _ = find_floats(pages, SHA)
     assert [(f.label, f.bbox[0]) for f in figures] == [("2", 264.0)]
+
+
+def test_a_table_set_sideways_in_one_column_beside_upright_text_is_found_and_keeps_to_its_side():
+    """Rotated lines beside upright text are no margin stamp: the table is found by its rotated caption, its
+    region is the rotated content only, and the upright column's numbered equation stays an equation."""
+    data, truth, equations = rotated_in_column_paper()
+    pages = layout(data)
+    figures, tables = find_floats(pages, SHA)
+    assert [(t.label, t.page, t.caption) for t in tables] == [(l, p, c) for l, p, c, _ in truth.tables]
+    assert tables[0].bbox[2] < 612 / 2
+    assert [(e.label, e.page) for e in find_equations(pages, SHA, figures + tables)] == [
+        (label, page) for label, page, _ in equations.numbered]
