@@ -14,7 +14,7 @@ from kg.qa import graph as q
 from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
-from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, name_forms, names_entity,
+from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, kind_label, name_forms, names_entity,
                          narrower, only_as_example, spelled_alike, spells_otherwise, states_use, task_object,
                          written_as_initialism)
 from kg.qa.reader import read_question
@@ -206,11 +206,13 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     types = _USE_LIKE if intent.relations == ("USES",) else list(intent.relations)
     forms = name_forms(name)
     long = forms[1].text if len(forms) > 1 and not forms[1].short else name  # what an initialism stands for
+    kind = kind_label(name)
     typed: dict[str, dict] = {}
     records: list = []
     searched: list[NameForm] = []
     for form in forms:
         entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
+                    and (kind is None or kind in e["labels"])
                     and any(spelled_alike(n, form.text) or narrower(n, form.text) for n in _names(e) if n)
                     and not (form.short and (spells_otherwise(_names(e), form.text, long)
                                              or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]

@@ -33,6 +33,12 @@ from kg.qa.text import abbreviations, sentences, tokens
 # Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
 _KIND_NOUN = re.compile(r"\s+(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?|models?|methods?|"
                         r"algorithms?|approach(?:es)?|systems?|tasks?|problems?|metrics?|measures?|scores?)$")
+_DATA_NOUN = re.compile(r"\s+data$")
+# The label a kind noun says a thing has: 'the EM algorithm' is a method, whatever else 'EM' names (exact match).
+_KIND_LABEL = [(re.compile(r"\s(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?)$", re.I), "Dataset"),
+               (re.compile(r"\s(?:models?|methods?|algorithms?|approach(?:es)?|systems?)$", re.I), "Method"),
+               (re.compile(r"\s(?:tasks?|problems?)$", re.I), "Task"),
+               (re.compile(r"\s(?:metrics?|measures?|scores?)$", re.I), "Metric")]
 _LINKING = frozenset("of the and for in on to with a an".split())
 MIN_INITIALS = 3  # two letters ('PT', 'ML') name too many things to stand for one name
 
@@ -43,12 +49,20 @@ class NameForm:
     short: bool = False  # an initialism of the name asked: a paper found by it must not define it otherwise
 
 
+def kind_label(name: str) -> str | None:
+    """The entity label the noun of a name's kind says ('EM algorithm': Method, 'Penn Treebank': Dataset), else
+    None."""
+    return next((label for pattern, label in _KIND_LABEL if pattern.search(" ".join(name.split()))), None)
+
+
 def name_forms(name: str) -> list[NameForm]:
     """The name as asked, without the noun of its kind when a name remains, and its initialism (plural and
     singular when the name is a plural), each once, in that order."""
     name = " ".join(name.split())
     forms = [NameForm(name)]
     bare = _KIND_NOUN.sub("", name)
+    if bare == name and _DATA_NOUN.search(name) and re.search(r"[A-Z0-9]", _DATA_NOUN.sub("", name)):
+        bare = _DATA_NOUN.sub("", name)  # 'the SemEval data': a named resource's data, not 'training data'
     if bare != name and bare.strip():
         forms.append(NameForm(bare))
     forms += [NameForm(v) for v in spellings(bare)]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, name_forms, names_entity,
-                         narrower, only_as_example, spelled_alike, spellings, spells_otherwise, states_use, task_object,
-                         written_as_initialism)
+from kg.qa.names import (NameForm, broader, defines_otherwise, initialism, is_initialism, kind_label, name_forms,
+                         names_entity, narrower, only_as_example, spelled_alike, spellings, spells_otherwise,
+                         states_use, task_object, written_as_initialism)
 
 
 @pytest.mark.parametrize("name, forms", [
@@ -163,3 +163,14 @@ def test_a_name_holding_the_name_asked_with_more_words_is_a_narrower_kind_of_it(
     assert not narrower("data extraction", "metadata extraction")
     assert not narrower("sparse information extraction", "open information extraction")
     assert not narrower("open information extraction", "open information extraction")  # the name itself
+
+
+def test_the_data_of_a_named_resource_is_the_resource_a_common_nouns_data_is_not():
+    assert name_forms("SemEval data") == [NameForm("SemEval data"), NameForm("SemEval")]
+    assert name_forms("training data") == [NameForm("training data")]
+
+
+def test_the_noun_of_a_names_kind_says_its_label():
+    """'the EM algorithm' is a method even where 'EM' is also exact match, a metric."""
+    assert [kind_label(n) for n in ("EM algorithm", "Penn Treebank", "routing problems", "BLEU score", "BERT")] == [
+        "Method", "Dataset", "Task", "Metric", None]
