@@ -23,6 +23,7 @@ class CrossQuestion:
     kind: str  # dataset | task | method | metric
     question: str
     papers: frozenset[str]  # corpus file stems judged positive; empty when none is
+    added: str = ""  # the batch the question came in (the date it was added)
 
 
 def split_of(question: str) -> str:
@@ -34,7 +35,9 @@ def cross_questions(path: Path = QUESTIONS) -> list[CrossQuestion]:
     other row names the columns, "-" is an empty list)."""
     with path.open(newline="", encoding="utf-8") as handle:
         rows = [r for r in csv.reader(handle, delimiter="\t") if r and not r[0].startswith("#")]
-    return [CrossQuestion(r[0].strip(), r[1].strip(), frozenset(s for s in r[2].split() if s != "-"))
+    added = rows[0].index("added") if rows and "added" in rows[0] else None
+    return [CrossQuestion(r[0].strip(), r[1].strip(), frozenset(s for s in r[2].split() if s != "-"),
+                          r[added].strip() if added is not None and added < len(r) else "")
             for r in rows[1:]]
 
 
@@ -48,6 +51,7 @@ class Scored:
     exact: bool
     precision: float  # 1.0 for an empty answer list
     recall: float  # 1.0 when nothing is expected
+    added: str = ""
 
 
 def score(item: CrossQuestion, answered: list[str]) -> Scored:
@@ -55,7 +59,7 @@ def score(item: CrossQuestion, answered: list[str]) -> Scored:
     hits = len(got & item.papers)
     return Scored(item.kind, split_of(item.question), item.question, sorted(item.papers), sorted(got),
                   got == item.papers, hits / len(got) if got else 1.0,
-                  hits / len(item.papers) if item.papers else 1.0)
+                  hits / len(item.papers) if item.papers else 1.0, item.added)
 
 
 def summary(rows: list[Scored]) -> dict:
@@ -69,11 +73,17 @@ def summary(rows: list[Scored]) -> dict:
 
 
 def report(rows: list[Scored]) -> dict[str, dict]:
-    """The summary of all rows, of each half and of each kind within each half."""
+    """The summary of all rows, of each half and of each kind within each half, and of each batch of questions
+    and its halves (a batch added later shows how the rules do on names they were not developed on)."""
     out = {"all": summary(rows)}
     for half in (DEV, HELD_OUT):
         in_half = [r for r in rows if r.split == half]
         out[half] = summary(in_half)
         for kind in sorted({r.kind for r in rows}):
             out[f"{half} / {kind}"] = summary([r for r in in_half if r.kind == kind])
+    for added in sorted({r.added for r in rows if r.added}):
+        batch = [r for r in rows if r.added == added]
+        out[f"added {added}"] = summary(batch)
+        for half in (DEV, HELD_OUT):
+            out[f"added {added} / {half}"] = summary([r for r in batch if r.split == half])
     return out

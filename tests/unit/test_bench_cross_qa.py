@@ -35,3 +35,12 @@ def test_the_report_counts_each_half_and_kind():
     figures = report(rows)
     assert figures["all"] == {"questions": 2, "exact_lists": 0.5, "precision": 1.0, "recall": 0.5}
     assert sum(figures[half]["questions"] for half in ("dev", "held-out")) == 2
+
+
+def test_the_report_counts_each_batch_of_questions_apart():
+    rows = [score(CrossQuestion("task", q, frozenset({"a"}), added), answered)
+            for q, answered, added in (("Which papers address A?", ["a"], "2026-12-04"),
+                                       ("Which papers address B?", [], "2026-12-05"))]
+    figures = report(rows)
+    assert figures["added 2026-12-04"]["exact_lists"] == 1.0 and figures["added 2026-12-05"]["exact_lists"] == 0.0
+    assert all(i.added in ("2026-12-04", "2026-12-05") for i in cross_questions(QUESTIONS))
