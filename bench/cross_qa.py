@@ -85,5 +85,5 @@ def report(rows: list[Scored]) -> dict[str, dict]:
         batch = [r for r in rows if r.added == added]
         out[f"added {added}"] = summary(batch)
         for half in (DEV, HELD_OUT):
-            out[f"added {added} / {half}"] = summary([r for r in batch if r.split == half])
+            out[f"added {added} {half}"] = summary([r for r in batch if r.split == half])
     return out
