@@ -332,8 +332,14 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     paragraph or other caption."""
     cbox = cap.bbox
     others = {id(line) for c in captions_on_page for line in c.lines}
-    if cap.lines[0].vertical:  # a caption set rotated: its float is the page's rotated content (a landscape table)
-        rotated = [line for line in page.lines if line.vertical and id(line) not in others]
+    if cap.lines[0].vertical:  # a caption set rotated: its float is the rotated content of its column (a landscape
+        # table), each rotated line going to the rotated caption nearest it across the page
+        turned = [c.bbox for c in captions_on_page if c.lines[0].vertical]
+        middle = lambda b: (b[0] + b[2]) / 2
+        nearest = lambda b: min(turned, key=lambda c: abs(middle(c) - middle(b)))
+        lo, hi = column_span(page, cbox)
+        rotated = [line for line in page.lines if line.vertical and id(line) not in others
+                   and lo <= middle(line.bbox) <= hi and nearest(line.bbox) == cbox]
         x0, y0, x1, y1 = union([cbox, *(line.bbox for line in rotated)])
         graphics = [(b, None) for b in page.images + page.drawings
                     if x0 - 2 <= b[0] and b[2] <= x1 + 2 and y0 - 2 <= b[1] and b[3] <= y1 + 2]
@@ -422,7 +428,8 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     captions = best_per_label(find_captions(pages, size))
     by_page = {p.page: p for p in pages}
     around = [sides(by_page[c.page], c, [o for o in captions if o.page == c.page], size) for c in captions]
-    tables_above = table_side([pair for c, pair in zip(captions, around) if c.kind == "table"])
+    tables_above = table_side([pair for c, pair in zip(captions, around)  # rotated tables have no side to vote
+                               if c.kind == "table" and not c.lines[0].vertical])
     picks = [pick_side(c, above, below, tables_above) for c, (above, below) in zip(captions, around)]
     owner: dict[tuple[int, BBox], int] = {}
     for n, (cap, pick) in enumerate(zip(captions, picks)):

@@ -312,12 +312,14 @@ def _is_margin_mark(line: Line, left: float, right: float, sideways: bool) -> bo
     return outside and ((line.vertical and not sideways) or line.text.strip().isdigit())
 
 
-def _is_sideways(lines: list[Line]) -> bool:
-    """The page carries content set rotated: most of its characters run vertically, or it has more rotated lines
-    than a side stamp or a margin note takes (a landscape table set across one column of an upright page)."""
+def _is_sideways(lines: list[Line], left: float, right: float) -> bool:
+    """The page carries content set rotated: most of its characters run vertically, or more rotated lines than a
+    side stamp or a margin note takes stand outside the upright text (a landscape table set across one column of
+    an upright page; a plot's rotated tick labels inside the text do not count)."""
     chars = sum(len(line.text) for line in lines)
-    rotated = [line for line in lines if line.vertical]
-    return chars > 0 and (sum(len(line.text) for line in rotated) > 0.5 * chars or len(rotated) >= _ROTATED_LINES)
+    outside = [line for line in lines if line.vertical and (line.bbox[2] <= left + 1 or line.bbox[0] >= right - 1)]
+    return chars > 0 and (sum(len(line.text) for line in lines if line.vertical) > 0.5 * chars
+                          or len(outside) >= _ROTATED_LINES)
 
 
 _ROTATED_LINES = 8  # rotated lines from which a page holds rotated content, not only a stamp (one line or two)
@@ -328,7 +330,7 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
     lines = [line for line in layout.lines
              if not _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)]
     left, right = _text_extent(lines)
-    sideways = _is_sideways(lines)
+    sideways = _is_sideways(lines, left, right)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]
     ordered, columns = _reading_order(lines, layout.width, body)
     kept = {id(line) for line in lines}

@@ -15,10 +15,11 @@ from dataclasses import replace
 from extractors.model import Line, Reference, element_id
 
 # A marker may stand alone on its line, its entry set beside it or on the next line (BMC, Word layouts).
-# "[12]", "12.", "12)", or a bare "12" before the first author's capital or alone on its line (Portland Press, some
-# Elsevier journals)
+# "[12]", "12.", "12)", or a bare "12" before the first author's capital (any script's: 'Öztürk', 'Łukasz') or name
+# particle ('van der Berg'), or alone on its line (Portland Press, some Elsevier journals)
 MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$)"
-                       r"|(?P<n>\d{1,3})(?:\s+(?=[A-Z][A-Za-z'’\-]*[ ,.])|\s*$))\s*")
+                       r"|(?P<n>\d{1,3})(?:\s+(?=[^\W\d_a-z][\w'’\-]*[ ,.]|(?:van|von|de|der|di|da|le|la)\s)"
+                       r"|\s*$))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
 DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>]+)", re.I)
 ARXIV_RE = re.compile(r"(?:arxiv[:\s]*|arxiv\.org/(?:abs|pdf)/|abs/)"
@@ -208,7 +209,7 @@ def body_lines(lines: list[Line]) -> list[Line]:
     an entry's first line small, and it is no footnote."""
     if not lines:
         return []
-    size = Counter(round(_type_size(l) * 2) / 2 for l in lines).most_common(1)[0][0]
+    size = Counter(round(l.size * 2) / 2 for l in lines).most_common(1)[0][0]
     return [l for l in lines if size - 0.8 < _type_size(l) and l.size <= size + _DISPLAY and l.text.strip()]
 
 

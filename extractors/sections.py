@@ -309,8 +309,6 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     return heads
 
 
-
-
 def _above_body(lines: list[Line], i: int, size: float) -> bool:
     """The line is on the first page above its running text: title, authors, banner, which a layout model may call
     section headers too (bold author names are set like headings)."""

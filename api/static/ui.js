@@ -250,12 +250,17 @@ async function openElement(kind, ref) {
 }
 
 // A re-read of the item already shown (after a change, or opened again by a click while the list advanced to it)
-// keeps the type and label the curator has picked but not yet saved, when the item still allows them.
+// keeps the type and label the curator has picked but not yet saved, when the item still allows them; what the
+// last render preselected is no pick (another curator may have retyped the item since).
+let preselected = {};
+
 function render(changed) {
   const d = current.data;
-  const picked = (id, allowed, fallback) => !changed && allowed.includes($(id).value) ? $(id).value : fallback;
+  const picked = (id, allowed, fallback) =>
+    !changed && $(id).value !== preselected[id] && allowed.includes($(id).value) ? $(id).value : fallback;
   const type = picked("retype", d.allowed_types || [], d.type);
   const label = picked("relabel", d.allowed_labels || [], undefined);
+  preselected = {retype: d.type, relabel: (d.allowed_labels || [])[0]};
   $("element-panel").hidden = false;
   $("element-title").textContent = d.kind === "node" ? d.label + " " + d.id : d.source + " -[" + d.type + "]-> " + d.target;
   const status = d.properties.verification_status || "";

@@ -555,8 +555,11 @@ _VERB_AFTER = re.compile(r"^\s+(?:(?:that|how|what|why|whether|where|from|the|a|
 
 
 def _as_verb(sentence: str, start: int, end: int) -> bool:
-    return " " not in sentence[start:end] and bool(_VERB_BEFORE.search(sentence[:start])
-                                                      and _VERB_AFTER.match(sentence[end:]))
+    return sentence[start:end].lower() in _VERBS and bool(_VERB_BEFORE.search(sentence[:start])
+                                                          and _VERB_AFTER.match(sentence[end:]))
+
+
+_VERBS = frozenset({"recall"})  # the measures' words that are also verbs ('precision', 'error' are nouns only)
 
 
 def lexicon_cues(sentence: str) -> list[Cue]:

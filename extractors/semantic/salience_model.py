@@ -56,7 +56,8 @@ class Peers:
         variant belongs to) and whether this one holds another's ('BigGAN-deep' holds 'BigGAN'), spelling aside."""
         key = match_key(name)
         others = [k for k in self.keys if k and k != key]
-        return (bool(key) and any(key in k for k in others), bool(key) and any(k in key for k in others))
+        holds = lambda outer, inner: outer.startswith(inner) or outer.endswith(inner)  # 'ner' is not in 'generation'
+        return (bool(key) and any(holds(k, key) for k in others), bool(key) and any(holds(key, k) for k in others))
 
 
 def defined_keys(pairs: list[Abbreviation]) -> set[str]:

@@ -211,8 +211,9 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     records: list = []
     searched: list[NameForm] = []
     for form in forms:
-        entities = [e for e in reader.resolve(form.text) if not broader(_names(e), form.text)
-                    and (kind is None or kind in e["labels"])
+        found = reader.resolve(form.text)  # of the kind its noun says when any is ('the EM algorithm' not the metric
+        kinds = [e for e in found if kind in e["labels"]]  # EM); the graph may type it otherwise ('GLUE tasks')
+        entities = [e for e in (kinds or found) if not broader(_names(e), form.text)
                     and any(spelled_alike(n, form.text) or narrower(n, form.text) for n in _names(e) if n)
                     and not (form.short and (spells_otherwise(_names(e), form.text, long)
                                              or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]
@@ -339,18 +340,23 @@ def _everyday_word(name: str) -> bool:
 def _reports_value(paper: dict, forms: list[NameForm]) -> bool:
     """Whether a passage of a paper's evidence gives a value of the measure: a decimal or a percentage printed
     within a few words of one of its names ('a recall of 0.82', 'Recall: 85.5', '91% accuracy'; not 'recall in
-    Section 3', a year or a citation)."""
-    return any(_value_near(form.text).search(item["text"]) for item in paper["evidence"] for form in forms)
+    Section 4.2', 'Figure 3.2 shows recall', a year or a citation)."""
+    return any(not _REFERENCE_BEFORE.search(item["text"][:m.start("value") if m.group("value") else m.start("before")])
+               for item in paper["evidence"] for form in forms for m in _value_near(form.text).finditer(item["text"]))
 
 
-_VALUE = r"(?<![\w∥|^_])(?:\d*\.\d+|\d+(?:\.\d+)?\s?%)(?![\w∥|^_])"  # a decimal or a percentage, not a subscript
+# a decimal or a percentage, not a subscript or a section number's first part
+_VALUE = r"(?P<value>(?<![\w∥|^_])(?:\d*\.\d+|\d+(?:\.\d+)?\s?%)(?![\w∥|^_]|\.\d))"
+_REFERENCE_BEFORE = re.compile(r"(?i)\b(?:sections?|sec|figures?|figs?|tables?|tab|eqs?|equations?|appendix|chapter)"
+                               r"\.?\s*\(?$")
 
 
 @lru_cache(maxsize=256)
 def _value_near(name: str) -> re.Pattern:
     word = re.escape(name)
-    return re.compile(rf"(?i)\b{word}\b\W{{0,3}}(?:[^\W\d]+\W+){{0,3}}?(?:{_VALUE})"
-                      rf"|(?:{_VALUE})\W+(?:[^\W\d]+\W+){{0,2}}?{word}\b")
+    before = _VALUE.replace("?P<value>", "?P<before>")  # the value printed before the name
+    return re.compile(rf"(?i)\b{word}\b\W{{0,3}}(?:[^\W\d]+\W+){{0,3}}?{_VALUE}"
+                      rf"|{before}\W+(?:[^\W\d]+\W+){{0,2}}?{word}\b")
 
 
 def _names_in_front(paper, name: str) -> bool:

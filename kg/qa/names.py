@@ -26,8 +26,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-
 from kg.qa.text import abbreviations, sentences, tokens
 
 # Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
@@ -122,9 +120,10 @@ def is_initialism(name: str) -> bool:
 def names_entity(text: str, names: list[str | None]) -> bool:
     """Whether `text` names an entity by one of `names` (its name and aliases): an initialism in capitals
     (`written_as_initialism`), another name as whole words, case, punctuation and a plural ending aside; a name of
-    one letter names nothing in a text of symbols."""
+    one letter counts only for an entity without a longer one, as it names any symbol in a text of symbols."""
     words = " ".join(w.removesuffix("s") for w in tokens(text))
-    for name in (n for n in names if n and len(n.strip()) > 1):  # a one-letter alias ('r') is any symbol
+    longer = [n for n in names if n and len(n.strip()) > 1]  # a one-letter alias ('r') is any symbol ...
+    for name in longer or [n for n in names if n]:  # ... unless the entity has no other name ('R')
         if is_initialism(name):
             if written_as_initialism(text, name):
                 return True
@@ -238,13 +237,19 @@ def broader(names: list[str | None], asked: str) -> bool:
 
 
 def spelled_alike(name: str, asked: str) -> bool:
-    """Whether a name is the name asked in another spelling: word by word alike ('conditional random fields',
-    'modelling'), or the same letters spaced otherwise ('BERTLARGE', 'BERT-large'). A name close by its letters but
-    with another word ('data extraction' for 'metadata extraction') names another thing."""
-    ours, theirs = tokens(name), tokens(asked)
+    """Whether a name is the name asked in another spelling: word by word the same but for a plural ending or an
+    American or British spelling ('conditional random fields', 'topic modelling'), or the same letters spaced
+    otherwise ('BERTLARGE', 'BERT-large'). A name with another word ('data extraction' for 'metadata extraction'),
+    another number ('CIFAR-100', 'WMT16') or another letter ('ResNeXt') names another thing."""
+    ours, theirs = ([t for t in tokens(n) if t != "s"] for n in (name, asked))  # a possessive's 's aside
     if len(ours) == len(theirs):
-        return all(fuzz.ratio(a, b) >= _ALIKE for a, b in zip(ours, theirs))
-    return fuzz.ratio("".join(ours), "".join(theirs)) >= _SPACED_ALIKE
+        return all(_same_word(a, b) for a, b in zip(ours, theirs))
+    return "".join(ours) == "".join(theirs)
+
+
+def _same_word(one: str, other: str) -> bool:
+    respell = lambda w: _OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], w)
+    return one.removesuffix("s") == other.removesuffix("s") or respell(one) == other
 
 
 def narrower(name: str, asked: str) -> bool:
@@ -254,10 +259,6 @@ def narrower(name: str, asked: str) -> bool:
     ours, theirs = ([w.removesuffix("s") for w in tokens(n)] for n in (name, asked))
     return len(ours) > len(theirs) > 0 and any(ours[i:i + len(theirs)] == theirs
                                                 for i in range(len(ours) - len(theirs) + 1))
-
-
-_ALIKE = 80  # rapidfuzz ratio of two words one spelling apart ('modeling' / 'modelling': 94, 'data' / 'metadata': 67)
-_SPACED_ALIKE = 95
 
 
 def defines_otherwise(texts: list[str], short: str, long: str) -> bool:

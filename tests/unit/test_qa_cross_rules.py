@@ -37,7 +37,8 @@ def test_a_paper_found_by_the_name_of_a_measure_reports_it_by_a_value():
     assert _reports_value(_paper(("Results", "Table 1 | Field: title | Precision: 85.5 | Recall: 85.5")), forms)
     assert _reports_value(_paper(("Results", "It finds 91% recall at this threshold.")), forms)
     assert not _reports_value(_paper(("Proofs", "Recall that here R(x) = ∥x∥1,2 is the dual norm [7, 11]."),
-                                      ("Method", "We discuss recall in Section 3 (1994).")), forms)
+                                      ("Method", "We discuss recall in Section 4.2 (1994); Figure 3.2 plots recall.")),
+                              forms)
 
 
 def test_only_a_measure_named_by_an_everyday_word_needs_its_values():

@@ -155,6 +155,8 @@ def test_a_name_with_another_word_is_not_the_name_asked_in_another_spelling():
     assert spelled_alike("topic modelling", "topic modeling")
     assert spelled_alike("BERTLARGE", "BERT-large")  # the same letters spaced otherwise
     assert not spelled_alike("named entity", "named entity recognition")
+    assert not spelled_alike("CIFAR-100", "CIFAR-10") and not spelled_alike("ResNeXt", "ResNet")  # another model
+    assert spelled_alike("Kendall's tau", "Kendall tau")
 
 
 def test_a_name_holding_the_name_asked_with_more_words_is_a_narrower_kind_of_it():
@@ -174,3 +176,8 @@ def test_the_noun_of_a_names_kind_says_its_label():
     """'the EM algorithm' is a method even where 'EM' is also exact match, a metric."""
     assert [kind_label(n) for n in ("EM algorithm", "Penn Treebank", "routing problems", "BLEU score", "BERT")] == [
         "Method", "Dataset", "Task", "Metric", None]
+
+
+def test_a_one_letter_alias_names_nothing_unless_the_entity_has_no_other_name():
+    assert not names_entity("Let r = L / C be the uniform ratio.", ["recall", "r"])
+    assert names_entity("We fit the models in R with lme4.", ["R"])

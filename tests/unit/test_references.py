@@ -5,7 +5,7 @@ import pytest
 
 from extractors.layout import read_layout
 from extractors.model import Line
-from extractors.references import parse_references
+from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (Writer, author_year_bibliography, bare_number_bibliography, bibliography_paper,
                                carried_over_bibliography,
@@ -192,6 +192,13 @@ def test_an_entrys_tail_alone_on_the_next_page_stays_in_its_entry(tmp_path):
     refs = parse_pdf(write(tmp_path, "carried.pdf", data)).references
     assert len(refs) == count
     assert refs[-1].raw.endswith("ACM Press, second edition, 2011.") and refs[-1].page == 1
+
+
+@pytest.mark.parametrize("line, number", [("42 McCoy, A. J. and Read, R. J.", 42), ("12 Öztürk, A. and Li, B.", 12),
+                                          ("12 Łukasz, K.", 12), ("12 van der Berg, A.", 12), ("7", 7),
+                                          ("45 (2019), 123-130.", None), ("123-130, 2019.", None)])
+def test_a_bare_number_opens_an_entry_before_an_authors_name_in_any_script(line, number):
+    assert marker_number(line) == number
 
 
 def test_bare_numbers_before_the_entries_number_the_list(tmp_path):

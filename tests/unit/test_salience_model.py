@@ -71,6 +71,9 @@ def test_features_say_whether_a_name_is_part_of_another_or_holds_one():
     assert (f["part_of_other"], f["holds_other"]) == (1.0, 0.0)
     assert (v["part_of_other"], v["holds_other"]) == (0.0, 1.0)
     assert (o["part_of_other"], o["holds_other"]) == (0.0, 0.0)  # 'ResNets' and 'resnet' are one name spelt twice
+    ner, generation = _entity("NER"), _entity("text generation")
+    peers = Peers.of([ner, generation])
+    assert features(ner, peers, [Passage("text", FRONT)], [], ())["part_of_other"] == 0.0  # 'ner' inside a word
 
 
 def _document(n: int) -> TrainingDocument:

@@ -84,6 +84,7 @@ def test_an_acronym_is_known_by_its_capitals_and_other_words_in_any_case():
     ("Recall r = L/C denotes the uniform ratio.", set()),
     ("(Recall that paths in the graph are augmenting paths.)", set()),
     ("Recall improves by 3% with the tagger.", {"Recall"}),
+    ("Precision P = TP / (TP + FP) counts the right answers.", {"Precision"}),  # a noun only, defined by its symbol
     ("Recall of the system is 0.8 on the test set.", {"Recall"}),
     ("The recall that we obtain is 80%.", {"recall"}),
     ("We report precision and recall for each relation.", {"precision", "recall"}),
