@@ -211,9 +211,12 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
     records: list = []
     searched: list[NameForm] = []
     for form in forms:
-        found = reader.resolve(form.text)  # of the kind its noun says when any is ('the EM algorithm' not the metric
-        kinds = [e for e in found if kind in e["labels"]]  # EM); the graph may type it otherwise ('GLUE tasks')
-        entities = [e for e in (kinds or found) if not broader(_names(e), form.text)
+        # of the kind the name's noun says when any is: the graph may type the name otherwise ('GLUE tasks' as a
+        # dataset); an initialism names too many things to be taken of another kind ('EM' is also exact match)
+        found = reader.resolve(form.text)
+        kinds = [e for e in found if kind in e["labels"]]
+        initials = form.short or is_initialism(form.text)
+        entities = [e for e in (kinds or ([] if initials and kind else found)) if not broader(_names(e), form.text)
                     and any(spelled_alike(n, form.text) or narrower(n, form.text) for n in _names(e) if n)
                     and not (form.short and (spells_otherwise(_names(e), form.text, long)
                                              or not any(written_as_initialism(n, form.text) for n in _names(e) if n)))]
@@ -229,9 +232,12 @@ def _papers_with(reader: GraphReader, intent: Intent, paper_id: str | None, top_
                 records.append(r)
         # the text names the entity by the name asked and by every other name the graph knows it by, when the
         # entity is the one asked for (its name or an alias is the name, not merely close to it: 'information
-        # extraction' is close to 'open information extraction' and another task)
-        searched += [form, *(NameForm(n, short=is_initialism(n)) for e in entities if e["match"] >= 100
-                             for n in _names(e) if n and len(n.strip()) > 1)]  # 'r' for recall names anything
+        # extraction' is close to 'open information extraction' and another task); an initialism left by taking the
+        # kind noun off ('EM' of 'EM algorithm') is sought in the text only through an entity of that kind
+        bare_initials = initials and kind and not form.short and not kinds
+        searched += [*([] if bare_initials else [form]),
+                     *(NameForm(n, short=is_initialism(n)) for e in entities if e["match"] >= 100
+                       for n in _names(e) if n and len(n.strip()) > 1)]  # 'r' for recall names anything
     mentioned, framing, found_by_text = _papers_naming(reader, searched, long)
     records += found_by_text
     # a paper names many problems (its motivation, neighbouring tasks) and addresses the one it states up front
