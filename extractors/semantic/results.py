@@ -252,9 +252,29 @@ def _names_only(values: list[str]) -> bool:
 
 
 def is_result_table(table: TableGrid) -> bool:
-    """A table whose header cells or caption name a metric, or whose caption says it reports results."""
-    return bool(any(header_metrics(list(r)) for r in table.rows[:4]) or header_metrics([table.caption])
-                or _RESULTS_CAPTION.search(table.caption))
+    """A table whose header cells or caption name a metric, or whose caption says it reports results; not one
+    whose caption names a statistical measure while no header cell names a metric (correlation coefficients
+    between variables, odds ratios of groups: its rows are variables, not methods)."""
+    in_header = any(header_metrics(list(r)) for r in table.rows[:4])
+    if not in_header and _of_variables(table.caption):
+        return False
+    return bool(in_header or header_metrics([table.caption]) or _RESULTS_CAPTION.search(table.caption))
+
+
+def _of_variables(caption: str) -> bool:
+    """Whether a caption names a statistic of variables (metrics.yaml's statistics section, as a phrase of up to
+    four words): the risk ratios of factors or groups ('hazard ratios', 'odds ratios'), or correlation coefficients
+    'between' things ('... between metabolite concentration and yield'), since a correlation with human judgements
+    on a benchmark ('Spearman correlation coefficients on STS') scores the methods of its rows, and confidence
+    intervals and p-values go with results as often as not."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", caption)
+    stats = lexicons.statistics()
+    found = {stats.lookup(" ".join(words[i:i + n])) for n in range(1, 5) for i in range(len(words) - n + 1)}
+    return bool(found & _RISKS) or bool(found & _CORRELATIONS) and bool(re.search(r"\bbetween\b", caption, re.I))
+
+
+_RISKS = frozenset({"hazard ratio", "odds ratio", "relative risk"})
+_CORRELATIONS = frozenset({"correlation coefficient", "intraclass correlation coefficient"})
 
 
 def table_experiment(table: TableGrid, methods: Collection[str] = ()) -> TableExperiment | None:

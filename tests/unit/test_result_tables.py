@@ -160,6 +160,18 @@ def test_a_table_whose_columns_are_the_papers_methods_gives_no_results():
     assert table_experiment(conditions, {"am", "wcn"}) is not None
 
 
+@pytest.mark.parametrize("caption, read", [
+    ("Pearson's correlation coefficients between metabolite concentration and kernel yield.", False),
+    ("Hazard ratios of the risk factors.", False),
+    ("Spearman correlation coefficients of the models on the STS benchmarks.", True),  # scores the rows' models
+    ("Accuracy of each model with 95% confidence intervals.", True),
+])
+def test_a_caption_naming_statistics_of_variables_and_no_metric_in_the_header_gives_no_results(caption, read):
+    grid = TableGrid("t", "7", caption, (("Compounds", "Grain yield", "Kernel weight"), ("Drummondol", "0.08", "0.25"),
+                                         ("Anthranilate", "0.16", "0.30")), 1, None)
+    assert (table_experiment(grid) is not None) == read
+
+
 def _inside(inner: pymupdf.Rect, outer: tuple[float, ...], slack: float = 1.0) -> bool:
     return (inner.x0 >= outer[0] - slack and inner.y0 >= outer[1] - slack and inner.x1 <= outer[2] + slack
             and inner.y1 <= outer[3] + slack)
