@@ -59,10 +59,10 @@ class NonEntities:
 
     def excludes(self, label: str, name: str) -> bool:
         """True when `name`, found as a `label`, is one of the paper's people, venues or organisations, an
-        organisation by its last word ('German Research Foundation'), an identifier, a section word, or a phrase
-        general language types as something else. A name a lexicon knows as a dataset or metric is kept
+        organisation by its last word ('German Research Foundation'), an identifier, a section word, a task head
+        without its object ('inference'), or a phrase general language types as something else. A name a lexicon knows as a dataset or metric is kept
         ('SemEval-2017' is a venue and a dataset)."""
-        if is_section_word(name) or label == TASK and is_study_phrase(name) or \
+        if is_section_word(name) or label == TASK and (is_study_phrase(name) or is_objectless(name)) or \
                 label == METHOD and is_artefact(name) or label != TASK and is_unit(name):
             return True
         if label not in _LABELS_OF_PEOPLE or lexicons.datasets().lookup(name) or lexicons.metrics().lookup(name):
@@ -96,6 +96,12 @@ def is_section_word(name: str) -> bool:
     """A name that is a section heading of papers ('Related Work', 'Experimental Setup') or a section's
     number ('III-C', 'VII')."""
     return bool(_ROMAN.match(name)) or heading_kind(name) is not None
+
+
+def is_objectless(name: str) -> bool:
+    """'inference', 'scheduling', 'classification' alone: a process that names a task only with its object."""
+    words = normalize(name).split()
+    return len(words) == 1 and words[0] in lexicons.terms().objectless_task_heads
 
 
 def is_study_phrase(name: str) -> bool:

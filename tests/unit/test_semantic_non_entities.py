@@ -8,8 +8,8 @@ import pytest
 from extractors.pipeline import parse_pdf
 from extractors.semantic.extract import extract_semantics
 from extractors.semantic.non_entities import (NonEntities, capitals_labels, cited_people, common_words,
-                                              is_artefact, is_section_word, is_study_phrase, organisation_names,
-                                              printed_people, surnames, venue_names)
+                                              is_artefact, is_objectless, is_section_word, is_study_phrase,
+                                              organisation_names, printed_people, surnames, venue_names)
 from tests.pdf_factory import entities_paper, write
 
 
@@ -63,6 +63,14 @@ def test_a_lexicon_dataset_stays_even_when_it_names_a_venue():
     ("sentiment analysis", False), ("discourse analysis", False), ("citation analysis", False)])
 def test_studies_are_not_tasks(name, expected):
     assert is_study_phrase(name) is expected
+    assert NonEntities().excludes("Task", name) is expected
+
+
+@pytest.mark.parametrize("name, expected", [("inference", True), ("Classification", True), ("scheduling", True),
+                                            ("parallel inference", False), ("document classification", False),
+                                            ("summarization", False), ("parsing", False)])
+def test_a_task_head_alone_needs_its_object(name, expected):
+    assert is_objectless(name) is expected
     assert NonEntities().excludes("Task", name) is expected
 
 
