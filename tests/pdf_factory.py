@@ -338,6 +338,14 @@ def _table_below(w: Writer, label: tuple[str, str], caption: str, rows: list[lis
     return w.page_number
 
 
+def _rotated_line(w: Writer, x: float, y: float, text: str) -> None:
+    """A line of 9 pt text turned a quarter turn, reading up the page from (x, y), set word by word as TeX sets
+    text: the gaps are the only spaces."""
+    for word in text.split():
+        w.page.insert_text((x, y), word, fontname=REGULAR, fontsize=9, rotate=90)
+        y -= pymupdf.get_text_length(word + " ", fontname=REGULAR, fontsize=9)
+
+
 def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     """A two-column paper whose tables follow other conventions: captions below the table with a small-caps
     Roman-numeral label ("TABLE IV."), a table continued on a later page ("TABLE IV (continued)"), a "Fig."
@@ -366,10 +374,8 @@ def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     truth.tables.append(("5", w.page_number, caption, []))
     # the page's only upright text: a running head centred above the rotated table, narrower than the page
     w.page.insert_text((WIDTH / 2 - 90, 40), "Sideways tables in a generated paper", fontname=ITALIC, fontsize=8)
-    x, y = 100.0, 700.0
-    for word in f"Table 5. {caption}".split():  # word by word, as TeX sets text: the gaps are the only spaces
-        w.page.insert_text((x, y), word, fontname=REGULAR, fontsize=9, rotate=90)
-        y -= pymupdf.get_text_length(word + " ", fontname=REGULAR, fontsize=9)
+    x = 100.0
+    _rotated_line(w, x, 700.0, f"Table 5. {caption}")
     for j, column in enumerate(["System", "Rules", "Baseline", "Oracle"]):
         for i, cell in enumerate([column, "0.91", "0.88", "0.75"]):
             w.page.insert_text((x + 30 + 14 * j, 700 - 90 * i), cell, fontname=REGULAR, fontsize=9, rotate=90)
@@ -381,19 +387,12 @@ def rotated_in_column_paper() -> tuple[bytes, FloatTruth, EquationTruth]:
     (caption and cells read upwards), while the right column goes on upright with a numbered display equation:
     a page holding rotated content beside upright text, as journals set a wide table."""
     truth, equations = FloatTruth(), EquationTruth()
-    w = Writer(columns=2)
-    w.line("A Wide Table Set Sideways", size=16, font=BOLD, full_width=True, center=True)
-    w.space(10)
-    w.start_columns()
-    w.heading("1 Introduction")
-    w.paragraph(prose(40))
+    w = _introduced("A Wide Table Set Sideways", 2, 40)
     w.new_page()
     caption = "Site characteristics of all catchments, with their area and rainfall."
     truth.tables.append(("1", w.page_number, caption, []))
-    x, y = w.margin + 6, HEIGHT - w.margin
-    for word in f"Table 1 {caption}".split():
-        w.page.insert_text((x, y), word, fontname=REGULAR, fontsize=9, rotate=90)
-        y -= pymupdf.get_text_length(word + " ", fontname=REGULAR, fontsize=9)
+    x = w.margin + 6
+    _rotated_line(w, x, HEIGHT - w.margin, f"Table 1 {caption}")
     rows = [["Site", "Area (ha)", "Species", "Rainfall (mm)"], ["Ridge", "120", "Pine", "1472"],
             ["Creek", "310", "Eucalypt", "1282"], ["Glen", "95", "Pine", "1156"]]
     for i, row in enumerate(rows):  # each row a line up the page, its cells 90 pt apart
@@ -675,8 +674,8 @@ def author_year_bibliography(entries: int, columns: int = 2, heading: str = "Ref
 
 
 def _introduced(title: str, columns: int, sentences: int) -> Writer:
-    """A paper's title and an introduction of `sentences` of prose, in `columns`: what the bibliographies below
-    follow."""
+    """A paper's title and an introduction of `sentences` of prose, in `columns`: how the bibliographies below and
+    other generated papers open."""
     w = Writer(columns=columns)
     w.line(title, size=16, font=BOLD, full_width=True, center=True)
     w.space(10)
