@@ -60,8 +60,8 @@ class NonEntities:
     def excludes(self, label: str, name: str) -> bool:
         """True when `name`, found as a `label`, is one of the paper's people, venues or organisations, an
         organisation by its last word ('German Research Foundation'), an identifier, a section word, a task head
-        without its object ('inference'), or a phrase general language types as something else. A name a lexicon knows as a dataset or metric is kept
-        ('SemEval-2017' is a venue and a dataset)."""
+        without its object ('inference'), or a phrase general language types as something else. A name a lexicon
+        knows as a dataset or metric is kept ('SemEval-2017' is a venue and a dataset)."""
         if is_section_word(name) or label == TASK and (is_study_phrase(name) or is_objectless(name)) or \
                 label == METHOD and is_artefact(name) or label != TASK and is_unit(name):
             return True

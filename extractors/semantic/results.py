@@ -370,7 +370,7 @@ def _methods_as_columns(facts: tuple[ResultFact, ...], methods: Collection[str])
     names as methods, 'AM | AM+LM | WCN | 1-best', are no such table.)"""
     heads = {match_key(part) for f in facts for part in f.column.split(" / ") if not header_metrics([part])}
     rows = {match_key(part) for f in facts for part in f.method.split(" / ")}
-    return len(heads) >= 2 and heads <= set(methods) and not rows & set(methods)
+    return len(heads) >= 2 and heads <= set(methods) and rows.isdisjoint(methods)
 
 
 _SETTING = re.compile(r"^[\d.,]+\s*[kKmMbB]?$")

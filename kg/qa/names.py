@@ -28,15 +28,15 @@ from dataclasses import dataclass
 
 from kg.qa.text import abbreviations, sentences, tokens
 
-# Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural).
-_KIND_NOUN = re.compile(r"\s+(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?|models?|methods?|"
-                        r"algorithms?|approach(?:es)?|systems?|tasks?|problems?|metrics?|measures?|scores?)$")
+# Nouns naming the kind of a thing after its name (the entity nouns of kg.qa.intents, singular and plural), by the
+# label they say the thing has: 'the EM algorithm' is a method, whatever else 'EM' names (exact match).
+_KIND_NOUNS = {"Dataset": r"corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?",
+               "Method": r"models?|methods?|algorithms?|approach(?:es)?|systems?",
+               "Task": r"tasks?|problems?",
+               "Metric": r"metrics?|measures?|scores?"}
+_KIND_NOUN = re.compile(rf"\s+(?:{'|'.join(_KIND_NOUNS.values())})$")
+_KIND_LABEL = [(re.compile(rf"\s(?:{nouns})$", re.I), label) for label, nouns in _KIND_NOUNS.items()]
 _DATA_NOUN = re.compile(r"\s+data$")
-# The label a kind noun says a thing has: 'the EM algorithm' is a method, whatever else 'EM' names (exact match).
-_KIND_LABEL = [(re.compile(r"\s(?:corpus|corpora|data\s?sets?|benchmarks?|collections?|treebanks?)$", re.I), "Dataset"),
-               (re.compile(r"\s(?:models?|methods?|algorithms?|approach(?:es)?|systems?)$", re.I), "Method"),
-               (re.compile(r"\s(?:tasks?|problems?)$", re.I), "Task"),
-               (re.compile(r"\s(?:metrics?|measures?|scores?)$", re.I), "Metric")]
 _LINKING = frozenset("of the and for in on to with a an".split())
 MIN_INITIALS = 3  # two letters ('PT', 'ML') name too many things to stand for one name
 
@@ -105,7 +105,7 @@ def spellings(name: str) -> list[str]:
         out.append(" ".join([*words[:-1], words[-1][:-3] + "er"]))
     if len(words) >= 2 and re.fullmatch(r"model(?:l)?ing", words[-1], re.I):  # the task of making X models
         out.append(" ".join([*words[:-1], "models"]))
-    other = " ".join(_OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], w) for w in words)
+    other = " ".join(map(_respelled, words))
     if other != name:
         out.append(other)
     return [v for v in dict.fromkeys(out) if v != name]
@@ -248,8 +248,12 @@ def spelled_alike(name: str, asked: str) -> bool:
 
 
 def _same_word(one: str, other: str) -> bool:
-    respell = lambda w: _OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], w)
-    return one.removesuffix("s") == other.removesuffix("s") or respell(one) == other
+    return one.removesuffix("s") == other.removesuffix("s") or _respelled(one) == other
+
+
+def _respelled(word: str) -> str:
+    """The word with its ending in the other of American and British spelling ('modeling', 'modelling')."""
+    return _OTHER_SPELLING.sub(lambda m: _SPELLINGS[m.group(0).lower()], word)
 
 
 def narrower(name: str, asked: str) -> bool:
