@@ -3,8 +3,10 @@
 The notes name fields in the corpus's own words; MANIFEST_DOMAINS maps each note to one domain id of the shipped
 seeds (extractors/data/domains.yaml), fixed before any figure was measured and never tuned: the note's first
 part decides (NLP -> nlp, biomed -> biomedicine, physics -> physics, ML and CV -> cs_ml, HCI -> cs_ml), except
-under CS, where the subfield does (systems, databases, networking, scheduling, software engineering -> systems;
-algorithms, theory, web and IR -> cs_ml). A note outside the table (e.g. "technical report") is not scored.
+under CS, where the subfield does (systems, databases, networking, scheduling, software engineering, programming
+languages and security -> systems, the areas CSRankings files under "Systems"; algorithms, theory, web and IR ->
+cs_ml). A note outside the table (e.g. "technical report", "earth science") is not scored. A note may end with a
+parenthesised venue ("CS/systems (OSDI 2006)"), which is not part of the field.
 
 The gold papers are few (22, split into dev and held-out halves of about ten each), so one paper moves a half's
 figure by about ten points; every corpus paper has a domain note, so the corpus papers outside the gold are a
@@ -34,16 +36,21 @@ MANIFEST_DOMAINS = {
     "CS/databases": "systems",
     "CS/multimedia systems": "systems",
     "CS/networking": "systems",
+    "CS/programming languages": "systems",
+    "CS/security": "systems",
+    "CS/systems": "systems",
     "CS/scheduling": "systems",
     "CS/software engineering": "systems",
 }
 _NOTE = re.compile(r"domain=(?P<value>[^;]+)")
+_VENUE = re.compile(r"\s*\([^()]*\)\s*$")
 NOT_GOLD, WHOLE_CORPUS = "corpus (not gold)", "corpus (all)"
 
 
 def expected_domain(note: str) -> str | None:
     """The domain id a MANIFEST domain note stands for: the whole note, its first two parts, or its first part
     in MANIFEST_DOMAINS; None for a note outside the table."""
+    note = _VENUE.sub("", note)
     parts = [p.strip() for p in note.split("/")]
     for key in (note.strip(), "/".join(parts[:2]), parts[0]):
         if key in MANIFEST_DOMAINS:
@@ -52,10 +59,12 @@ def expected_domain(note: str) -> str | None:
 
 
 def manifest_notes(manifest: Path) -> dict[str, str]:
-    """The domain note of each file stem of a MANIFEST.tsv that has one."""
+    """The domain note of each file stem of a MANIFEST.tsv that has one, in its `notes` column (the corpus's) or
+    its `domain` column (bench/unseen's)."""
     with manifest.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return {Path(r["file"]).stem: m["value"].strip() for r in rows if (m := _NOTE.search(r.get("notes") or ""))}
+    return {Path(r["file"]).stem: m["value"].strip() for r in rows
+            if (m := _NOTE.search(r.get("notes") or r.get("domain") or ""))}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.domains import NOT_GOLD, WHOLE_CORPUS, agreement, corpus_groups, expected_domain
+from bench.domains import NOT_GOLD, WHOLE_CORPUS, agreement, corpus_groups, expected_domain, manifest_notes
 from extractors.domains import MIN_WORDS, Passage, Seeds, SeedsError, Tagger
 from kg.embeddings import load_embedder
 
@@ -140,9 +140,22 @@ def test_the_shipped_seeds_define_the_five_fields():
     ("biomed/psychiatry", "biomedicine"), ("physics/hep-ph", "physics"), ("ML/systems", "cs_ml"), ("CV", "cs_ml"),
     ("CS/scheduling", "systems"), ("CS/software engineering", "systems"), ("CS/algorithms", "cs_ml"),
     ("CS/theory/privacy", "cs_ml"), ("technical report", None), ("", None),
+    # bench/unseen's notes: a venue in brackets after the field; CSRankings' "Systems" areas
+    ("CS/systems (OSDI 2006)", "systems"), ("CS/programming languages (PLDI 2009)", "systems"),
+    ("CS/security/privacy (IEEE TIFS 2016 preprint)", "systems"), ("NLP (ACL 2022, arXiv 2203.00274v2)", "nlp"),
+    ("earth science/hydrology (J. Hydrology 2005)", None),
 ])
 def test_manifest_notes_map_to_domains_by_the_fixed_table(note, domain):
     assert expected_domain(note) == domain
+
+
+def test_manifest_notes_come_from_the_notes_or_the_domain_column(tmp_path):
+    corpus = tmp_path / "corpus.tsv"
+    corpus.write_text("file\ttitle\tnotes\na.pdf\tA\tdomain=NLP/IE; layout~2-col\nb.pdf\tB\tlayout~1-col\n")
+    unseen = tmp_path / "unseen.tsv"
+    unseen.write_text("file\ttitle\tdomain\tlayout\nc.pdf\tC\tdomain=CS/systems (OSDI 2004)\t2-col\n")
+    assert manifest_notes(corpus) == {"a": "NLP/IE"}
+    assert manifest_notes(unseen) == {"c": "CS/systems (OSDI 2004)"}
 
 
 def test_agreement_counts_papers_with_an_expected_domain_only():
