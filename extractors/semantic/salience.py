@@ -246,7 +246,14 @@ def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> b
     longs = [long for item in items for long in longs_of.get(match_key(item.cue.name), [])]
     if not longs:
         return False
-    return not any(lexicons.metrics().lookup(long) or _metric_headed(long) for long in longs)
+    return not any(_known_metric(long) or _metric_headed(long) for long in longs)
+
+
+def _known_metric(long: str) -> bool:
+    """Whether a long form is a known metric, or one with modifiers before it: 'mean intersection-over-union'
+    and 'frequency weighted intersection-over-union' are intersection over union averaged another way."""
+    words = long.split()
+    return any(lexicons.metrics().lookup(" ".join(words[i:])) for i in range(len(words)))
 
 
 def _metric_headed(long: str) -> bool:

@@ -192,6 +192,23 @@ def test_a_short_form_defined_as_something_else_is_no_metric():
     assert "AD" not in metrics and metrics & {"MAE", "Mean absolute error", "mean absolute error"}
 
 
+def test_a_known_metric_defined_with_a_modifier_before_its_long_form_stays_a_metric():
+    from extractors.semantic.entities import analyse_passages
+    from extractors.semantic.passages import Passage
+
+    text = ("Our evaluation metric is the mean intersection-over-union (mIoU). The adapted model reaches 41.2 mIoU, "
+            "ahead of the source model's 17.9 mIoU. Class-wise mIoU is reported in the appendix.")
+    metrics = {e.name for e in analyse_passages([Passage(text, "Experiment")]).ranked if e.label == "Metric"}
+    assert "mIoU" in metrics
+
+
+def test_metrics_of_image_generation_segmentation_and_language_modelling_are_known():
+    names = {s: lexicons.metrics().lookup(s) for s in ("FID", "Dice score", "BPC", "PCKh", "EAO", "Rank-1")}
+    assert names == {"FID": "Frechet Inception Distance", "Dice score": "Dice coefficient",
+                     "BPC": "bits per character", "PCKh": "percentage of correct keypoints",
+                     "EAO": "expected average overlap", "Rank-1": "rank-1 accuracy"}
+
+
 def test_a_task_named_once_in_running_text_is_no_salient_task():
     from extractors.semantic.entities import analyse_passages
     from extractors.semantic.passages import Passage
