@@ -49,6 +49,7 @@ class Terms:
     task_non_openers: frozenset[str]
     non_task_gerunds: frozenset[str]
     objectless_task_heads: frozenset[str]
+    cost_heads: frozenset[str]
     study_heads: frozenset[str]
     study_modifiers: frozenset[str]
     artefact_nouns: frozenset[str]

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
+from extractors.semantic import lexicons
 from extractors.semantic.abbreviations import Abbreviation
 from extractors.semantic.canonical import match_key
 from extractors.semantic.passages import FRONT, Passage
@@ -32,6 +33,11 @@ from extractors.semantic.salience import Entity
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "salience.json"
 _NUMBER = re.compile(r"\d+\.\d+|\d+ ?%")
 _NEAR = 80  # characters either side of a mention in which a number counts as 'stated with it'
+# a measure named as a criterion that something must meet ('IoU above 0.7', 'at least 50% IoU', 'AP@IoU=0.5', 'an
+# IoU threshold of 0.3') selects or counts what is scored; it is not what the results are scored by
+_CRITERION = re.compile(r"\bthresholds?\b|\babove\b|\bbelow\b|\bat (?:least|most)\b|"
+                        r"\b(?:greater|larger|higher|lower|less|smaller) than\b|[<>≥≤@]")
+_BEFORE, _AFTER = 16, 12  # characters before and after a mention in which a criterion's words count
 _EXPERIMENT_KINDS = ("Experiment", "Result")
 _RELATED_KINDS = ("RelatedWork", "Background")
 
@@ -77,6 +83,7 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
     keys = {match_key(s) for s in (entity.name, *entity.aliases)}
     stated = sum(bool(_NUMBER.search(passages[m.passage].text[max(0, m.start - _NEAR):m.end + _NEAR]))
                  for m in mentions)
+    criteria = sum(as_criterion(passages[m.passage].text, m.start, m.end) for m in mentions)
     part_of_other, holds_other = peers.nesting(entity.name)
     return {
         **{f"family:{f}": entity.families.get(f, 0.0) for f in families},
@@ -105,7 +112,25 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
         "log_candidates": math.log1p(peers.count),
         "part_of_other": float(part_of_other),
         "holds_other": float(holds_other),
+        "as_criterion": criteria / max(len(mentions), 1) if entity.label == METRIC else 0.0,
+        "cost_measure": float(entity.label == METRIC and cost_measure(entity.canonical or entity.name)),
     }
+
+
+def as_criterion(text: str, start: int, end: int) -> bool:
+    """Whether the mention at text[start:end] names a criterion: words of comparison right before it ('at least 50%
+    IoU') or right after it ('IoU above 0.7', 'IoU threshold'), within its sentence; a measure further off ('AP at
+    an IoU threshold') is not the one compared."""
+    before = text[max(0, start - _BEFORE):start].rsplit(". ", 1)[-1]
+    after = text[end:end + _AFTER].split(". ", 1)[0]
+    return bool(_CRITERION.search(before) or _CRITERION.search(after))
+
+
+def cost_measure(name: str) -> bool:
+    """Whether a metric measures what a method costs (time, memory, speed) rather than how well it does: a paper
+    reports its costs beside the quality its results are about."""
+    words = name.replace("-", " ").split()
+    return bool(words) and words[-1].lower() in {h.lower() for h in lexicons.terms().cost_heads}
 
 
 @dataclass(frozen=True)

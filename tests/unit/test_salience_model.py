@@ -76,6 +76,24 @@ def test_features_say_whether_a_name_is_part_of_another_or_holds_one():
     assert features(ner, peers, [Passage("text", FRONT)], [], ())["part_of_other"] == 0.0  # 'ner' inside a word
 
 
+def test_features_say_whether_a_measure_is_a_criterion_or_a_cost():
+    text = ("Proposals with IoU above 0.7 are positives. We report AP at an IoU threshold of 0.5. "
+            "AP improves by 2 points while the training time stays the same.")
+    passages = [Passage(text, "Experiment")]
+
+    def metric(name: str) -> Entity:
+        spans = [MentionSpan(0, m.start(), m.end(), name) for m in __import__("re").finditer(name, text)]
+        return _entity(name, label="Metric", mentions=spans)
+
+    iou, ap, time = metric("IoU"), metric("AP"), metric("training time")
+    peers = Peers.of([iou, ap, time])
+    f = {e.name: features(e, peers, passages, [], ()) for e in (iou, ap, time)}
+    assert f["IoU"]["as_criterion"] == 1.0 and f["AP"]["as_criterion"] == 0.0
+    assert (f["training time"]["cost_measure"], f["AP"]["cost_measure"], f["IoU"]["cost_measure"]) == (1.0, 0.0, 0.0)
+    method = _entity("IoU", mentions=iou.mentions)  # the criterion and cost features are a measure's only
+    assert features(method, Peers.of([method]), passages, [], ())["as_criterion"] == 0.0
+
+
 def _document(n: int) -> TrainingDocument:
     """A paper whose title names the method, dataset, metric and task its results are about; another of each kind
     is named in related work (and the other method and metric in its table)."""
