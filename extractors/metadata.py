@@ -12,7 +12,7 @@ from extractors.body import Placed
 from extractors.model import Author, Box, Line, Metadata, PageLayout
 from extractors.pubyear import publication_year
 from extractors.sections import Heading, body_size
-from extractors.text import join_lines
+from extractors.text import ABSTRACT_NAMES, join_lines
 
 _NOT_TITLE = re.compile(r"arxiv|proceedings|journal|vol\.|volume|doi|https?:|www\.|©|\(c\)|copyright|preprint|"
                         r"submitted|received|accepted|published|issn|conference|workshop|letters?\b|"
@@ -32,7 +32,8 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++|\{[^}]{1,200}
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
 # trailing marks match from the first of a run only, so a long run that does not end the line costs one pass
 _MARKS = re.compile(r"(?<![\d*†‡§¶⋆♠♣♢♦♥∗,])[\d*†‡§¶⋆♠♣♢♦♥∗,]++$|^[\d*†‡§¶⋆♠♣♢♦♥∗]++")
-_ABSTRACT_RUNIN = re.compile(r"^\s*(abstract|summary)\s*[—–:.\-]\s*", re.I)
+_ABSTRACT_HEAD = re.compile(rf"({ABSTRACT_NAMES}|summary)", re.I)
+_ABSTRACT_RUNIN = re.compile(rf"^\s*({ABSTRACT_NAMES}|summary)\s*[—–:.\-]\s*", re.I)
 _KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")
 _ARXIV = re.compile(r"arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)
@@ -179,7 +180,7 @@ def _names(text: str) -> list[str]:
 def _abstract(heads: list[Heading], placed: list[Placed], text: str) -> tuple[str | None, Box | None]:
     """Text after an Abstract heading (or a run-in "Abstract—") up to the next heading; without
     either, the first long paragraph before the first section."""
-    head = next((h for h in heads if h.front and h.title.lower().startswith(("abstract", "summary"))), None)
+    head = next((h for h in heads if h.front and _ABSTRACT_HEAD.match(h.title)), None)
     following = None
     start = None
     if head is not None:

@@ -18,23 +18,23 @@ from dataclasses import dataclass, field
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, element_id
-from extractors.text import FLOAT_LABEL, join_lines
+from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
 
 _DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
 _LETTER_NUM = re.compile(r"^(?:appendix\s+)?(?P<num>[A-Z](?:\.\d{1,2}){0,3})(?P<dot>[.:]?)\s+(?P<title>\S.*)$", re.I)
 _ROMAN_NUM = re.compile(r"^(?P<num>[IVX]{1,5})(?P<dot>\.?)\s+(?P<title>[^\W\d_].*)$")
 _KNOWN = re.compile(
-    r"^(references|bibliography|literature cited|acknowledge?ments?|appendix(?: [a-z])?|appendices|"
+    rf"^({REFERENCES_NAMES}|bibliography|literature cited|acknowledge?ments?|appendix(?: [a-z])?|appendices|"
     r"introduction|conclusions?|concluding remarks|related work|discussion|methods?|materials and methods|"
     r"results|results and discussion|background|limitations?|ethics statement|ethical considerations|"
     r"broader impacts?|author contributions|funding|competing interests|conflicts? of interest|"
     r"data availability|supplementary (?:material|information)|supplemental information|future work|"
     r"summary|declarations?)$", re.I)
-_FRONT = re.compile(r"^(abstract|keywords?|key words|index terms|categories and subject descriptors|"
+_FRONT = re.compile(rf"^({ABSTRACT_NAMES}|keywords?|key words|index terms|categories and subject descriptors|"
                     r"general terms|ccs concepts|acm reference format)\b", re.I)
 # the bibliography's heading under the names journals give it ("References and Notes": Science; "Reference": many
 # Word templates; "Works Cited": MLA)
-REFERENCES = re.compile(r"^(references?|references and notes|notes and references|bibliography|literature cited|"
+REFERENCES = re.compile(rf"^({REFERENCES_NAMES}|references and notes|notes and references|bibliography|literature cited|"
                         r"cited literature|works cited)$", re.I)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
           "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}

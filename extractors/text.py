@@ -84,6 +84,14 @@ def join_lines(texts: list[str]) -> str:
     return out
 
 
+# The headings of a paper's abstract and bibliography in the other languages research is commonly published in
+# (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them
+# still has its abstract and references found.
+ABSTRACT_NAMES = r"abstract|résumé|zusammenfassung|kurzfassung|resumen|resumo|riassunto|sommario|samenvatting"
+REFERENCES_NAMES = (r"references?|références|bibliographie|literatur|literaturverzeichnis|referencias|"
+                    r"bibliografía|referências|referencias bibliográficas|referências bibliográficas|bibliografia|"
+                    r"riferimenti bibliografici|referenties|literatuur")
+
 # A float's caption label at the start of a line ("Figure 3", "Fig. 3", "Table A1", "Scheme 2"): a caption or a
 # sentence about a float, never a heading or a running head.
 FLOAT_LABEL = re.compile(r"^(fig(?:ure)?s?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)

@@ -150,7 +150,8 @@ class Writer:
         return self.doc.tobytes()
 
 
-def _paper(columns: int) -> tuple[bytes, Truth]:
+def _paper(columns: int, abstract_heading: str = "Abstract", run_in: bool = False) -> tuple[bytes, Truth]:
+    """A paper whose abstract stands under `abstract_heading`, or after it as a run-in lead ("Résumé.")."""
     truth = Truth(title="Rules Recover the Structure of Scientific Papers",
                   authors=["Alice Smith", "Bob Jones"],
                   abstract=prose(4), running_head="Preprint under review: structure of papers",
@@ -161,8 +162,11 @@ def _paper(columns: int) -> tuple[bytes, Truth]:
     w.line("Alice Smith and Bob Jones", size=11, full_width=True, center=True)
     w.line("University of Testing, Example City", size=10, full_width=True, center=True)
     w.space(12)
-    w.line("Abstract", size=12, font=BOLD, full_width=columns == 1, center=columns == 2)
-    w.paragraph(truth.abstract, size=10, full_width=True)
+    if run_in:
+        w.paragraph(truth.abstract, size=10, full_width=True, run_in=f"{abstract_heading}.")
+    else:
+        w.line(abstract_heading, size=12, font=BOLD, full_width=columns == 1, center=columns == 2)
+        w.paragraph(truth.abstract, size=10, full_width=True)
     w.start_columns()
     w.footnote(truth.footnote)
     body = [("1", "Introduction", 1, 6), ("1.1", "Scope of This Study", 2, 4), ("2", "Method", 1, 8),
@@ -185,8 +189,8 @@ def _paper(columns: int) -> tuple[bytes, Truth]:
     return w.bytes({"title": "Microsoft Word - draft.docx", "author": "(anonymous)"}), truth
 
 
-def one_column_paper() -> tuple[bytes, Truth]:
-    return _paper(1)
+def one_column_paper(abstract_heading: str = "Abstract", run_in: bool = False) -> tuple[bytes, Truth]:
+    return _paper(1, abstract_heading, run_in)
 
 
 def two_column_paper() -> tuple[bytes, Truth]:

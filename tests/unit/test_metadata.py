@@ -16,6 +16,16 @@ def test_title_authors_abstract_as_printed_not_from_pdf_metadata(tmp_path):
         assert meta.title_box is not None and meta.title_box.page == 1
 
 
+@pytest.mark.parametrize("heading", ["Résumé", "Zusammenfassung", "Resumen"])
+@pytest.mark.parametrize("run_in", [False, True])
+def test_an_abstract_named_in_another_language_is_the_abstract_without_its_name(tmp_path, heading, run_in):
+    """Under a heading, or as a run-in lead ("Résumé. Une façon ..."), whose word is not part of the abstract."""
+    data, truth = one_column_paper(abstract_heading=heading, run_in=run_in)
+    doc = parse_pdf(write(tmp_path, "paper.pdf", data))
+    assert doc.metadata.abstract == truth.abstract
+    assert [s.title for s in doc.sections][0] == "Introduction"  # the heading is front matter, not a section
+
+
 def test_junk_pdf_metadata_titles_are_rejected():
     for junk in ("(anonymous)", "Microsoft Word - paper.doc", "untitled", "main.tex", ""):
         assert not valid_meta_title(junk)

@@ -171,9 +171,11 @@ def test_a_running_head_on_the_text_blocks_first_row_is_no_entry(tmp_path):
     assert not any(head in r.raw for r in doc.references)
 
 
-@pytest.mark.parametrize("heading", ["References and Notes", "Reference", "Works Cited"])
+@pytest.mark.parametrize("heading", ["References and Notes", "Reference", "Works Cited", "Références",
+                                     "Literaturverzeichnis", "Referencias", "Bibliografia"])
 def test_a_bibliography_under_another_name_of_its_heading_is_read(tmp_path, heading):
-    """Journals name the heading differently; an author-year list (no markers to find it by) is read under each."""
+    """Journals name the heading differently, and papers in other languages in theirs; an author-year list (no
+    markers to find it by) is read under each."""
     data, count = author_year_bibliography(30, heading=heading)
     doc = parse_pdf(write(tmp_path, "named.pdf", data))
     assert len(doc.references) == count
