@@ -12,12 +12,10 @@ import re
 
 from extractors.floats import body_size, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
+from extractors.text import EQUATION_LABEL, MATH_RELATION
 
-# "(3)", "(3.2)", "(A1)", "(A.1)", "(2a)", and chapter-equation numbers joined by a hyphen or dash, "(2-1)", "(2–1)"
-LABEL_RE = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
 MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
 WORD_RE = re.compile(r"[A-Za-z]{4,}")
-RELATION_RE = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
 MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
 
 
@@ -72,7 +70,7 @@ def is_mathy(line: Line) -> bool:
 def left_label(page: PageLayout, line: Line, left: float) -> bool:
     """A label set alone at the column's left edge with a formula to its right on its row: equations numbered
     on the left (amsmath's `leqno`, common in mathematics and physics journals)."""
-    if LABEL_RE.fullmatch(line.text.strip()) is None or abs(line.bbox[0] - left) > line.size:
+    if EQUATION_LABEL.fullmatch(line.text.strip()) is None or abs(line.bbox[0] - left) > line.size:
         return False
     return any(o is not line and o.column == line.column and o.bbox[0] > line.bbox[2] + line.size
                and o.bbox[1] < line.bbox[3] and o.bbox[3] > line.bbox[1] and is_mathy(o) for o in page.lines)
@@ -96,7 +94,7 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
     display's number: at the column's edge and with a formula beside it."""
     found = []
     for line in page.lines:
-        m = LABEL_RE.search(line.text)
+        m = EQUATION_LABEL.search(line.text)
         if not m or line.vertical or line.column not in edges:
             continue
         left, right = edges[line.column]
@@ -165,7 +163,7 @@ def unnumbered_anchors(page: PageLayout, edges: dict[int, tuple[float, float]], 
         left, right = edges[line.column]
         if line.bbox[0] <= left + 2 * size or line.bbox[2] >= right - 2 * size or not is_mathy(line):
             continue
-        if not RELATION_RE.search(line.text) and not any(MATH_FONT.match(s.font) and s.size > 0.8 * size
+        if not MATH_RELATION.search(line.text) and not any(MATH_FONT.match(s.font) and s.size > 0.8 * size
                                                          for s in line.spans):
             continue  # no relation, big operator or text-size math: ids in superscripts, dates, code
         if len(WORD_RE.findall(line.text)) > 3:
@@ -197,7 +195,7 @@ def find_equations(pages: list[PageLayout], sha256: str, floats: list[Float] = (
             rows = {id(l) for other, _ in labels if other is not label_line for l in row_of(page, other)}
             lines = display_lines(page, label_line, size, taken | rows)  # an array's rows: one equation each
             taken.update(id(l) for l in lines)
-            text = " ".join(t for t in (LABEL_RE.sub("", l.text).strip() if l is label_line else l.text.strip()
+            text = " ".join(t for t in (EQUATION_LABEL.sub("", l.text).strip() if l is label_line else l.text.strip()
                                         for l in lines) if t)  # a label alone on its line adds no word
             box = union(l.bbox for l in lines)
             out.append(Equation(id=element_id("equation", sha256, page.page, *(round(v, 1) for v in box)),

@@ -30,11 +30,12 @@ import re
 from collections import defaultdict
 from typing import Callable
 
-from extractors.equations import LABEL_RE, column_edges, inside, unsure_labels
+from extractors.equations import column_edges, inside, unsure_labels
 from extractors.floats import body_size, union
 from extractors.model import BBox, Equation, Escalation, EscalationReason, Float, Line, PageLayout, element_id
 from extractors.mupdf import LayoutModelError, layout_boxes, pymupdf
 from extractors.sections import Heading, unsure_numbered
+from extractors.text import EQUATION_LABEL
 
 SPARSE_HEADINGS: EscalationReason = "sparse headings"
 UNSURE_NUMBERED: EscalationReason = "numbered lines in body type"
@@ -144,7 +145,7 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
     used = {e.label for e in equations if e.label}
     out = list(equations)
     for page in pages:
-        if not any(LABEL_RE.search(line.text) for line in page.lines):
+        if not any(EQUATION_LABEL.search(line.text) for line in page.lines):
             continue  # no label on the page: spare it the column edges
         floating = [f.bbox for f in floats if f.page == page.page]
         unsure = [(line, label) for line, label in unsure_labels(page, column_edges(page, size))
@@ -166,7 +167,7 @@ def model_equations(pages: list[PageLayout], sha256: str, equations: list[Equati
                     update={"label": label, "text": " ".join(printed.sub(" ", row.text, count=1).split())})
             else:
                 members = [l for l in page.lines if l is line or _covered(l, box)]
-                text = " ".join(t for t in (LABEL_RE.sub("", l.text).strip() if l is line else l.text.strip()
+                text = " ".join(t for t in (EQUATION_LABEL.sub("", l.text).strip() if l is line else l.text.strip()
                                             for l in members) if t)
                 bbox = union([box, line.bbox])
                 out.append(Equation(id=element_id("equation", sha256, page.page, *(round(v, 1) for v in bbox)),

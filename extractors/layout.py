@@ -16,7 +16,7 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
-from extractors.text import FLOAT_LABEL, plain_text
+from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -325,10 +325,21 @@ def _is_sideways(lines: list[Line], left: float, right: float) -> bool:
 _ROTATED_LINES = 8  # rotated lines from which a page holds rotated content, not only a stamp (one line or two)
 
 
+def _numbers_a_formula(line: Line, lines: list[Line]) -> bool:
+    """The line is an equation number ('(15)') on the row of a formula: a display equation set low on the page,
+    whose number stands where another page's equation number stood, repeats as a running foot would."""
+    if not EQUATION_LABEL.fullmatch(line.text.strip()):
+        return False
+    top, bottom = line.bbox[1], line.bbox[3]
+    return any(other is not line and other.bbox[1] < bottom and other.bbox[3] > top and
+               MATH_RELATION.search(other.text) for other in lines)
+
+
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     edges = _edge_rows(layout.lines)
     lines = [line for line in layout.lines
-             if not _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)]
+             if not _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)
+             or _numbers_a_formula(line, layout.lines)]
     left, right = _text_extent(lines)
     sideways = _is_sideways(lines, left, right)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]

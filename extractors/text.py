@@ -84,6 +84,12 @@ def join_lines(texts: list[str]) -> str:
     return out
 
 
+# A display equation's number as printed at the end of its row: "(3)", "(3.2)", "(A1)", "(A.1)", "(2a)", and
+# chapter-equation numbers joined by a hyphen or dash, "(2-1)", "(2–1)"
+EQUATION_LABEL = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
+# the relations and big operators a formula is written with
+MATH_RELATION = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
+
 # The headings of a paper's abstract and bibliography in the other languages research is commonly published in
 # (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them
 # still has its abstract and references found.

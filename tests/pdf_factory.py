@@ -514,6 +514,26 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def low_equations_paper() -> tuple[bytes, EquationTruth]:
+    """Two pages, each ending in a display equation set in the page's bottom band, its number where the other
+    page's stands, as a running foot's would."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.heading("1 Model")
+    for n, formula in ((1, "E = m + c"), (2, "F = a * b")):
+        while w.y < HEIGHT * 0.87 - 12:
+            w.paragraph(prose(1, offset=n))
+        baseline, tag = HEIGHT * 0.87 + 12, f"({n})"
+        width = pymupdf.get_text_length(formula, fontname=ITALIC, fontsize=10)
+        w.page.insert_text((w.x() + (w.col_width - width) / 2, baseline), formula, fontname=ITALIC, fontsize=10)
+        tag_x = w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
+        w.page.insert_text((tag_x, baseline), tag, fontname=REGULAR, fontsize=10)
+        truth.numbered.append((str(n), w.page_number, formula))
+        w.new_page()
+    w.paragraph(prose(2))
+    return w.bytes(), truth
+
+
 def equation_numbering_paper() -> tuple[bytes, EquationTruth]:
     """A two-column paper whose displays are numbered by section ("(3.2)"), in an appendix ("(A1)") and on the
     left (amsmath's leqno), with a list item whose "(3)" hangs at the left edge before prose (no equation)."""

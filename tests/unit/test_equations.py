@@ -5,7 +5,7 @@ from extractors.equations import find_equations
 from extractors.layout import read_layout
 from extractors.model import Float, Line, PageLayout, Span
 from tests.pdf_factory import (dashed_numbering_paper, equation_array_paper, equation_numbering_paper, equations_paper,
-                               wide_display_paper)
+                               low_equations_paper, wide_display_paper)
 
 SHA = "0" * 64
 
@@ -30,6 +30,13 @@ def test_unnumbered_display_without_label(paper):
 def test_prose_ending_in_eq_reference_or_year_is_not_an_equation(paper):
     _, _, equations = paper
     assert not any("Eq." in e.text or "2019" in e.text for e in equations)
+
+
+def test_equation_numbers_low_on_two_pages_at_one_place_are_no_running_foot():
+    data, truth = low_equations_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert all(p.lines[-1].bbox[1] > 0.87 * p.height for p in pages[:2])  # the display is in the bottom band
+    assert [(e.label, e.page, e.text) for e in find_equations(pages, SHA) if e.label] == truth.numbered
 
 
 def test_box_spans_formula_and_label(paper):
