@@ -325,21 +325,23 @@ def _is_sideways(lines: list[Line], left: float, right: float) -> bool:
 _ROTATED_LINES = 8  # rotated lines from which a page holds rotated content, not only a stamp (one line or two)
 
 
-def _numbers_a_formula(line: Line, lines: list[Line]) -> bool:
-    """The line is an equation number ('(15)') on the row of a formula: a display equation set low on the page,
-    whose number stands where another page's equation number stood, repeats as a running foot would."""
+def _numbers_a_formula(line: Line, content: list[Line]) -> bool:
+    """The line is an equation number ('(15)') at the end of a formula's row, the formula being content (`content`:
+    the page's lines that are no furniture): a display equation set low on the page, whose number stands where
+    another page's equation number stood, repeats as a running foot would."""
     if not EQUATION_LABEL.fullmatch(line.text.strip()):
         return False
     top, bottom = line.bbox[1], line.bbox[3]
-    return any(other is not line and other.bbox[1] < bottom and other.bbox[3] > top and
-               MATH_RELATION.search(other.text) for other in lines)
+    return any(not other.vertical and other.bbox[1] < bottom and other.bbox[3] > top and
+               other.bbox[2] <= line.bbox[0] + 1 and MATH_RELATION.search(other.text) for other in content)
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     edges = _edge_rows(layout.lines)
-    lines = [line for line in layout.lines
-             if not _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)
-             or _numbers_a_formula(line, layout.lines)]
+    furniture = {id(line) for line in layout.lines
+                 if _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)}
+    content = [line for line in layout.lines if id(line) not in furniture]
+    lines = [line for line in layout.lines if id(line) not in furniture or _numbers_a_formula(line, content)]
     left, right = _text_extent(lines)
     sideways = _is_sideways(lines, left, right)
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]

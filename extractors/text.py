@@ -92,8 +92,9 @@ MATH_RELATION = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏�
 
 # The headings of a paper's abstract and bibliography in the other languages research is commonly published in
 # (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them
-# still has its abstract and references found.
-ABSTRACT_NAMES = r"abstract|résumé|zusammenfassung|kurzfassung|resumen|resumo|riassunto|sommario|samenvatting"
+# still has its abstract and references found. Words that also head a closing summary ('Zusammenfassung',
+# 'Samenvatting', as 'Summary' does in English) are not abstract names.
+ABSTRACT_NAMES = r"abstract|r[ée]sum[ée]|kurzfassung|resumen|resumo|riassunto"
 REFERENCES_NAMES = (r"references?|références|bibliographie|literatur|literaturverzeichnis|referencias|"
                     r"bibliografía|referências|referencias bibliográficas|referências bibliográficas|bibliografia|"
                     r"riferimenti bibliografici|referenties|literatuur")

@@ -250,10 +250,14 @@ def _defined_as_other(items: list[Located], longs_of: dict[str, list[str]]) -> b
 
 
 def _known_metric(long: str) -> bool:
-    """Whether a long form is a known metric, or one with modifiers before it: 'mean intersection-over-union'
-    and 'frequency weighted intersection-over-union' are intersection over union averaged another way."""
+    """Whether a long form is a known metric, or one of several words with modifiers before it: 'mean
+    intersection-over-union' and 'frequency weighted intersection-over-union' are intersection over union averaged
+    another way. A known metric of one word after others ('self-organizing map', 'mixed precision') is not: such
+    a word names other things too."""
     words = long.split()
-    return any(lexicons.metrics().lookup(" ".join(words[i:])) for i in range(len(words)))
+    return bool(lexicons.metrics().lookup(long)) or any(
+        len(re.split(r"[\s-]+", " ".join(words[i:]))) > 1 and lexicons.metrics().lookup(" ".join(words[i:]))
+        for i in range(1, len(words)))
 
 
 def _metric_headed(long: str) -> bool:

@@ -33,10 +33,11 @@ from extractors.semantic.salience import Entity
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "salience.json"
 _NUMBER = re.compile(r"\d+\.\d+|\d+ ?%")
 _NEAR = 80  # characters either side of a mention in which a number counts as 'stated with it'
-# a measure named as a criterion that something must meet ('IoU above 0.7', 'at least 50% IoU', 'AP@IoU=0.5', 'an
-# IoU threshold of 0.3') selects or counts what is scored; it is not what the results are scored by
+# a measure named as a criterion that something must meet ('IoU above 0.7', 'at least 50% IoU', 'an IoU threshold
+# of 0.3') selects or counts what is scored; it is not what the results are scored by. An '@' names a measure's
+# variant ('mAP@0.5', 'Hits@10'), not a criterion.
 _CRITERION = re.compile(r"\bthresholds?\b|\babove\b|\bbelow\b|\bat (?:least|most)\b|"
-                        r"\b(?:greater|larger|higher|lower|less|smaller) than\b|[<>≥≤@]")
+                        r"\b(?:greater|larger|higher|lower|less|smaller) than\b|[<>≥≤]")
 _BEFORE, _AFTER = 16, 12  # characters before and after a mention in which a criterion's words count
 _EXPERIMENT_KINDS = ("Experiment", "Result")
 _RELATED_KINDS = ("RelatedWork", "Background")
@@ -129,8 +130,9 @@ def as_criterion(text: str, start: int, end: int) -> bool:
 def cost_measure(name: str) -> bool:
     """Whether a metric measures what a method costs (time, memory, speed) rather than how well it does: a paper
     reports its costs beside the quality its results are about."""
-    words = name.replace("-", " ").split()
-    return bool(words) and words[-1].lower() in {h.lower() for h in lexicons.terms().cost_heads}
+    words = name.lower().split()
+    heads = {h.lower() for h in lexicons.terms().cost_heads}
+    return bool(words) and (words[-1] in heads or words[-1].rsplit("-", 1)[-1] in heads)  # 'speed-up', 'run-time'
 
 
 @dataclass(frozen=True)

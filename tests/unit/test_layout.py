@@ -145,3 +145,18 @@ def test_a_line_across_two_of_three_columns_does_not_cut_the_first():
     assert page.columns == 3
     body = [line.text.strip() for line in page.lines if line.text.startswith(("column", "a quote"))]
     assert body == [text.strip() for column in texts for text in column]
+
+
+def test_a_number_in_brackets_beside_a_repeated_footer_stays_furniture():
+    """An equation number is kept where a formula shares its row; a footer's '(n)' beside a repeated line that
+    happens to hold '=' (a URL's query) is page furniture like the footer itself."""
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        page = doc.new_page(width=WIDTH, height=HEIGHT)
+        for row in range(30):
+            page.insert_text((72, 80 + row * 14), f"Body text line {row} of page {n} says something plain.", fontsize=10)
+        page.insert_text((72, HEIGHT - 40), "Available online at http://example.org/view?id=1234", fontsize=8)
+        page.insert_text((WIDTH - 90, HEIGHT - 40), f"({n})", fontsize=8)
+    pages = read_layout(doc)
+    assert not any(line.text.strip() in ("(1)", "(2)", "(3)") for p in pages for line in p.lines)
+    assert all(any(line.text.strip() == f"({p.page})" for line in p.furniture) for p in pages)

@@ -16,7 +16,7 @@ def test_title_authors_abstract_as_printed_not_from_pdf_metadata(tmp_path):
         assert meta.title_box is not None and meta.title_box.page == 1
 
 
-@pytest.mark.parametrize("heading", ["Résumé", "Zusammenfassung", "Resumen"])
+@pytest.mark.parametrize("heading", ["Résumé", "Kurzfassung", "Resumen"])
 @pytest.mark.parametrize("run_in", [False, True])
 def test_an_abstract_named_in_another_language_is_the_abstract_without_its_name(tmp_path, heading, run_in):
     """Under a heading, or as a run-in lead ("Résumé. Une façon ..."), whose word is not part of the abstract."""

@@ -90,6 +90,9 @@ def test_features_say_whether_a_measure_is_a_criterion_or_a_cost():
     f = {e.name: features(e, peers, passages, [], ()) for e in (iou, ap, time)}
     assert f["IoU"]["as_criterion"] == 1.0 and f["AP"]["as_criterion"] == 0.0
     assert (f["training time"]["cost_measure"], f["AP"]["cost_measure"], f["IoU"]["cost_measure"]) == (1.0, 0.0, 0.0)
+    assert not salience_model.as_criterion("It reaches 41.3 mAP@0.5 on COCO.", 16, 19)  # a variant, no criterion
+    assert not salience_model.as_criterion("We report MRR and Hits@10.", 10, 13)
+    assert salience_model.cost_measure("speed-up") and salience_model.cost_measure("run-time")
     method = _entity("IoU", mentions=iou.mentions)  # the criterion and cost features are a measure's only
     assert features(method, Peers.of([method]), passages, [], ())["as_criterion"] == 0.0
 

@@ -55,6 +55,13 @@ def test_out_of_sequence_numbers_are_rejected():
     assert [h.number for h in find_headings(lines)] == ["1", "2"]
 
 
+@pytest.mark.parametrize("title", ["Literature", "LITERATURE", "Literatures"])
+def test_an_english_literature_section_is_no_bibliography(title):
+    """A 'Literature' review section, common in the social sciences, is not the German 'Literatur' list."""
+    assert (classify_title(title) or ("",))[0] != "References"
+    assert classify_title("Literaturverzeichnis") == ("References", 1.0)
+
+
 def test_kinds_from_titles_and_parents(tmp_path):
     assert classify_title("Related Work") == ("RelatedWork", 1.0)
     assert classify_title("CONCLUSIONS") == ("Conclusion", 1.0)

@@ -202,11 +202,20 @@ def test_a_known_metric_defined_with_a_modifier_before_its_long_form_stays_a_met
     assert "mIoU" in metrics
 
 
+def test_a_long_form_ending_in_a_one_word_metric_after_other_words_is_no_known_metric():
+    from extractors.semantic.salience import _known_metric
+
+    assert _known_metric("mean intersection-over-union") and _known_metric("frequency weighted intersection over union")
+    assert not any(_known_metric(x) for x in ("self-organizing map", "mixed precision", "intrinsic reward"))
+
+
 def test_metrics_of_image_generation_segmentation_and_language_modelling_are_known():
-    names = {s: lexicons.metrics().lookup(s) for s in ("FID", "Dice score", "BPC", "PCKh", "EAO", "Rank-1")}
+    names = {s: lexicons.metrics().lookup(s) for s in ("FID", "Dice score", "BPC", "PCKh", "EAO", "rank-1 accuracy")}
     assert names == {"FID": "Frechet Inception Distance", "Dice score": "Dice coefficient",
                      "BPC": "bits per character", "PCKh": "percentage of correct keypoints",
-                     "EAO": "expected average overlap", "Rank-1": "rank-1 accuracy"}
+                     "EAO": "expected average overlap", "rank-1 accuracy": "rank-1 accuracy"}
+    # short forms that name other things in other fields are no aliases
+    assert lexicons.metrics().lookup("DSC") is None and lexicons.metrics().lookup("rank 1") is None
 
 
 def test_a_task_named_once_in_running_text_is_no_salient_task():
