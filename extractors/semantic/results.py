@@ -286,7 +286,7 @@ def table_experiment(table: TableGrid, methods: Collection[str] = ()) -> TableEx
     experiment = (TableExperiment(table, tuple(dict.fromkeys(f.metric for f in facts if f.metric)), tuple(facts))
                   if facts else _by_metric_names(table))
     if (experiment is None or _settings_as_columns(experiment.results) or _measures_as_rows(experiment.results)
-            or _methods_as_columns(experiment.results, methods)):
+            or _methods_as_columns(experiment.results, methods, table)):
         return None
     kept = tuple(f for f in experiment.results if not _broken_label(f.method))
     return TableExperiment(table, tuple(dict.fromkeys(f.metric for f in kept if f.metric)), kept) if kept else None
@@ -363,14 +363,19 @@ def _measures_as_rows(facts: tuple[ResultFact, ...]) -> bool:
     return sum(1 for label in labels if _is_measure(label)) * 2 > len(labels)
 
 
-def _methods_as_columns(facts: tuple[ResultFact, ...], methods: Collection[str]) -> bool:
+def _methods_as_columns(facts: tuple[ResultFact, ...], methods: Collection[str], table: TableGrid) -> bool:
     """The paper's methods head the columns ('HMM | CRF | SVM' over 'acc. | F1', or 'BERT | SciBERT'): every
     column heading but the measures' names one of them, two or more, and no row does. The rows are then fields, data
-    sets or tasks, and the table is set the other way round. (Columns of conditions some of which the paper also
-    names as methods, 'AM | AM+LM | WCN | 1-best', are no such table.)"""
+    sets or tasks, and the table is set the other way round. A row of the grid that holds only method names, two or
+    more, says so too when the reader could not carry it over the columns (rows of totals between it and the
+    measures' row). (Columns of conditions some of which the paper also names as methods, 'AM | AM+LM | WCN |
+    1-best', are no such table.)"""
+    known = set(methods)
     heads = {match_key(part) for f in facts for part in f.column.split(" / ") if not header_metrics([part])}
     rows = {match_key(part) for f in facts for part in f.method.split(" / ")}
-    return len(heads) >= 2 and heads <= set(methods) and rows.isdisjoint(methods)
+    named = any(len(keys) >= 2 and keys <= known
+                for keys in ({match_key(c) for c in row if c.strip()} for row in table.rows))
+    return (len(heads) >= 2 and heads <= known or named) and rows.isdisjoint(known)
 
 
 _SETTING = re.compile(r"^[\d.,]+\s*[kKmMbB]?$")

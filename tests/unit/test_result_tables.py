@@ -158,6 +158,12 @@ def test_a_table_whose_columns_are_the_papers_methods_gives_no_results():
         ("", "1-best", "", "WCN", ""), ("Method", "baseline", "AM", "baseline", "AM"),
         ("MaxEnt-CI", "70.1", "71.2", "72.0", "73.3"), ("Hybrid-CI", "74.0", "75.1", "76.2", "77.0")), 1, None)
     assert table_experiment(conditions, {"am", "wcn"}) is not None
+    # the methods' row parted from the measures' by rows of totals, which the reader cannot carry it over
+    totals = TableGrid("t", "2", "Extraction results for paper references.", (
+        ("", "HMM", "", "CRF", ""), ("Overall acc.",), ("Instance acc.", "10%"), ("Field", "acc.", "F1", "acc.", "F1"),
+        ("Author", "96.8", "92.7", "99.9", "99.4"), ("Date", "99.7", "96.9", "99.8", "98.9")), 1, None)
+    assert table_experiment(totals) is not None
+    assert table_experiment(totals, {"hmm", "crf"}) is None
 
 
 @pytest.mark.parametrize("caption, read", [
