@@ -44,13 +44,16 @@ class Family:
 
 
 def families(manifest: Path) -> dict[str, Family]:
-    """Layout and domain group per file stem, from a MANIFEST.tsv (file, ..., notes); {} if there is none."""
+    """Layout and domain group per file stem, from a MANIFEST.tsv (file, ..., notes), or from its `domain` and
+    `layout` columns (bench/unseen's: `domain=CS/systems (OSDI 2006)`, `2-col`); {} if there is none."""
     if not manifest.is_file():
         return {}
     found = {}
     with manifest.open(newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
-            notes = {m["key"]: m["value"].strip() for m in _NOTE.finditer(row.get("notes") or "")}
+            text = row.get("notes") or "; ".join(
+                [row.get("domain") or "", f"layout~{row['layout']}" if row.get("layout") else ""])
+            notes = {m["key"]: m["value"].strip() for m in _NOTE.finditer(text)}
             domain = notes.get("domain")
             group = UNKNOWN_DOMAIN if domain is None else _DOMAIN_GROUPS.get(domain.split("/")[0].strip(), "other")
             found[Path(row["file"]).stem] = Family(layout=notes.get("layout", UNKNOWN_LAYOUT), domain=group)

@@ -36,6 +36,16 @@ def test_families_coarsen_domains_and_keep_layouts(tmp_path):
     assert families(tmp_path / "missing.tsv") == {}
 
 
+def test_families_come_from_the_domain_and_layout_columns_of_the_unseen_manifest(tmp_path):
+    manifest = tmp_path / "MANIFEST.tsv"
+    manifest.write_text("file\ttitle\tdomain\tlayout\nu.pdf\tU\tdomain=CS/systems (OSDI 2006)\t2-col\n"
+                        "v.pdf\tV\tdomain=physics/cosmology (JCAP 2008)\t1-col\nw.pdf\tW\t\t\n")
+    found = families(manifest)
+    assert (found["u"].domain, found["u"].layout) == ("CS other", "2-col")
+    assert (found["v"].domain, found["v"].layout) == ("physics", "1-col")
+    assert (found["w"].domain, found["w"].layout) == ("domain unknown", "layout unknown")
+
+
 def test_groups_and_leave_one_out(tmp_path):
     manifest = tmp_path / "MANIFEST.tsv"
     manifest.write_text(MANIFEST)
