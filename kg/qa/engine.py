@@ -133,8 +133,9 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
     asked = read_question(question)
     found = retrieve(reader, question, paper_id, CANDIDATES, embed, asked.elements)
     units = score_units(question, found.chunks, asked)
-    if intent.name == "definition":  # prefer sentences that read as a definition of the term
-        units = sorted(units, key=lambda u: (not definitional(u.text, intent.names[0]), -u.score))
+    if intent.name == "definition":  # prefer what the reader read as the answer (an acronym's expansion), then
+        # sentences that read as a definition of the term
+        units = sorted(units, key=lambda u: (not u.sure, not definitional(u.text, intent.names[0]), -u.score))
     text, taken = compose(units, needed_terms=min(2, len(set(terms(question)))))
     name = "search" if intent.name != "definition" else "definition"
     if not text:  # what was found does not answer the question, so it is no evidence either

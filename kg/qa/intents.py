@@ -80,9 +80,16 @@ _PATTERNS: list[tuple[str, re.Pattern]] = [
     ("entities_of_paper", re.compile(
         rf"^(?:which|what)\s+(?:\w+\s+)?({_NOUN_RE})\s+(?:are|were|is|was)\s+({_VERB_RE})e?d\b"
         rf"(?:\s+(?:on|in|for|by))?\s*(?:in |by )?(?:the |this )?(?:paper|work|study|article|authors?)?\s*\??$", re.I)),
-    ("definition", re.compile(r"^(?:what (?:is|are) (?:an? |the )?|define (?:an? |the )?|what does (?:an? |the )?|"
-                              r"what is meant by (?:an? |the )?)([^?]+?)(?:\s+mean)?\s*\??$", re.I)),
+    ("definition", re.compile(r"^(?:what (?:is|are) (?:an? |the )?|define (?:an? |the )?|"
+                              r"what do(?:es)? (?:the )?(?:paper|work|study|article|authors?) mean by (?:an? |the )?|"
+                              r"what does (?:an? |the )?|what is meant by (?:an? |the )?)([^?]+?)"
+                              r"(?:\s+(?:mean|stand for|refer to|denote)(?:\s+in (?:this|the) (?:paper|work|study|article))?)?"
+                              r"\s*\??$", re.I)),
 ]
+# The kind of a term a definition question may name before it ("the abbreviation SHOP", "the evaluation metric
+# PSNR"): the term is what follows.
+_TERM_KIND = re.compile(r"^(?:abbreviation|acronym|initialism|term|word|phrase|symbol|notation|(?:evaluation )?metric|"
+                        r"measure|parameter|variable)\s+(?=\S)", re.I)
 # A "what is X" question asks for a definition only when X is a short name, not a description of a value.
 _NOT_A_TERM = re.compile(r"\b(of|in|on|for|by|with|between|from|that|which|when|how|does|do|used|reported)\b", re.I)
 
@@ -119,7 +126,7 @@ def _build(name: str, match: re.Match) -> Intent | None:
         relation = RELATION_FOR_LABEL.get((relation, label), relation)
         relations = (relation, "EVALUATES_ON") if (label, relation) == ("Dataset", "USES") else (relation,)
         return Intent(name, label=label, relations=relations)
-    term = _clean(match.group(1))
+    term = _clean(_TERM_KIND.sub("", _clean(match.group(1))))
     if not term or len(term.split()) > 4 or _NOT_A_TERM.search(term):
         return None
     return Intent("definition", names=(term,))

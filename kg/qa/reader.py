@@ -27,10 +27,13 @@ _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts
                      re.I)
 # "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
 _SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
-_ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+)?{_SHORT_FORM}\s+stand\s+for\b|"
+_ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+|(?:evaluation\s+)?metric\s+|"
+                        rf"measure\s+|term\s+)?{_SHORT_FORM}\s+stand\s+for\b|"
                         rf"\b(?:abbreviation|acronym|short\s+form)\s+{_SHORT_FORM}\b", re.I)
 _DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:defined|described|characteri[sz]ed|"
                            r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
+                           r"what\s+do(?:es)?\s+(?:the\s+)?(?:paper|work|study|article|authors?)\s+mean\s+by\s+"
+                           r"(?P<d>.+?)\s*\??$|"
                            r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
 # Numbered things a question may name, and their labels, one or several: 'Examples 1 and 2', 'Sec. 3.2'
 _REFERRED = re.compile(r"\b(tables?|tab\.|figures?|figs?\.|examples?|sections?|secs?\.|equations?|eqs?\.|"
@@ -76,7 +79,7 @@ def read_question(question: str) -> Question:
     definition = _DEFINITION_Q.search(q)
     if definition:
         term = next(g for g in definition.groups() if g)
-        term = re.sub(r"^(?:the|an?)\s+", "", term, flags=re.I)
+        term = re.sub(r"^(?:the|an?)\s+", "", term, flags=re.I).strip("\"'“”‘’ ")
         if len(term.split()) <= 6:
             return Question("definition", term=term, **where)
     if re.match(r"^(?:which|what|who)\b", q, re.I):

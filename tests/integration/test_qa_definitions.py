@@ -24,6 +24,11 @@ DEFINED = {
 }
 
 
+# a sentence that reads as a definition of the short form ('PSNR is ...') besides the one that spells it out
+ACRONYM = ["PSNR is higher for the denoised images than for the noisy ones at every level of noise.",
+           "We compare the methods by their peak signal to noise ratio (PSNR) on the test images."]
+
+
 @pytest.fixture(scope="module")
 def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     tmp = tmp_path_factory.mktemp("definitions")
@@ -31,6 +36,7 @@ def papers(driver, neo4j_settings, tmp_path_factory, reset_db):
     reset_db()
     paths = {name: write(tmp, f"{name}.pdf", entities_paper(title, [sentence]))
              for name, (title, sentence, _) in DEFINED.items()}
+    paths["acronym"] = write(tmp, "acronym.pdf", entities_paper("Denoising Images with Deep Networks", ACRONYM))
     report = run_ingest(settings, driver, list(paths.values()))
     assert {p.status for p in report.papers} == {"ingested"}, report.as_json()
     return {name: paper_id(file_sha256(path)) for name, path in paths.items()}
@@ -50,3 +56,9 @@ def test_a_definition_question_is_answered_by_the_paper_asked(driver, papers, na
     other = next(words for key, (_, _, words) in DEFINED.items() if key != name)
     assert own in result.answer[:300] and other not in result.answer
     assert result.evidence and {e["paper_id"] for e in result.evidence} == {papers[name]}
+
+
+def test_what_a_short_form_stands_for_is_its_spelled_out_form_not_a_sentence_about_it(driver, papers):
+    result = ask(Graph(driver), get_schema(), "What does the evaluation metric PSNR stand for?", papers["acronym"], 5)
+    assert result.intent == "definition"
+    assert "peak signal to noise ratio" in (result.answer or "")[:300]

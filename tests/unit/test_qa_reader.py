@@ -38,6 +38,8 @@ def test_a_question_names_its_tables_figures_other_numbered_things_and_short_for
     assert refers_to("as Equation 3 shows", (("eq", "3"),)) and not refers_to("see Figure 12", (("fi", "1"),))
     assert not refers_to("the second 1 of them", (("se", "1"),))
     assert read_question("What does the acronym LSTM stand for?").short == "LSTM"
+    assert read_question("What does the evaluation metric PSNR stand for?").short == "PSNR"
+    assert read_question('What does the paper mean by a "straggler"?') == Question("definition", term="straggler")
     assert read_question("How is the learning rate of the decoder defined?").term == "learning rate of the decoder"
 
 
