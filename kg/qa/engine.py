@@ -18,7 +18,7 @@ from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, ki
                          narrower, only_as_example, spelled_alike, spells_otherwise, states_use, task_object,
                          written_as_initialism)
 from kg.qa.reader import read_question
-from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve
+from kg.qa.retrieval import Embedder, definitional, keep_lexical_winner, retrieve, spread_pages
 from kg.qa.text import squash, terms, tokens
 from kg.read.fulltext import lucene_phrase
 from kg.read.queries import PaperMatch, edge_dict, node_dict
@@ -108,7 +108,7 @@ def _evidence_from_units(reader: GraphReader, taken: list[Unit], ranked: list[Un
         unit = next((u for u in ranked if u.chunk["id"] == lexical["id"]), None)
         winner = evidence_item(unit.chunk if unit else lexical, titles, unit.score if unit else 0.0, unit)
         items = keep_lexical_winner(items, winner)
-    return items[:top_k]
+    return spread_pages(items)[:top_k]
 
 
 def _evidence_for(reader: GraphReader, rels: list, top_k: int) -> list[dict]:

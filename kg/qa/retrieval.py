@@ -150,6 +150,20 @@ def keep_lexical_winner(items: list[dict], winner: dict | None, top: int = LIST_
     return [*rest[:at], winner, *rest[at:]]
 
 
+def spread_pages(items: list[dict], top: int = LIST_HEAD) -> list[dict]:
+    """Evidence items with the first `top` on different pages where the list allows: an item on a page already
+    shown above it adds no place to look, so the next item on a new page moves up before it (the first item, the
+    answer's, stays first; the others keep their order)."""
+    head: list[dict] = []
+    rest = list(items)
+    while rest and len(head) < top:
+        shown = {item["page"] for item in head}
+        pick = next((item for item in rest if item["page"] not in shown), rest[0]) if head else rest[0]
+        head.append(pick)
+        rest.remove(pick)
+    return head + rest
+
+
 def definitional(text: str, term: str) -> bool:
     """A sentence that reads as a definition of `term` ('X is ...', 'X refers to', 'we define X as')."""
     t = re.escape(searchable(term))

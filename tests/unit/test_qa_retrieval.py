@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from kg.read.fulltext import MAX_TERMS, lucene_query
 from kg.qa.analysis import abbreviation_forms, number_forms, other_number, search_words, symbol_forms
-from kg.qa.retrieval import disputed_winner, keep_lexical_winner, question_query
+from kg.qa.retrieval import disputed_winner, keep_lexical_winner, question_query, spread_pages
 
 
 def test_symbols_with_scripts_search_as_a_text_layer_spells_them():
@@ -94,3 +94,11 @@ def test_the_fulltext_winner_is_disputed_only_when_fusion_ranks_it_below_the_hea
     assert disputed_winner(lexical, [{"id": "a"}, {"id": "bm25"}, {"id": "c"}]) is None  # fusion agrees
     assert disputed_winner(lexical, [{"id": "a"}]) == {"id": "bm25"}  # fusion dropped it
     assert disputed_winner([], fused) is None
+
+
+def test_the_first_three_evidence_items_show_three_pages_when_the_list_has_them():
+    items = [{"chunk_id": c, "page": p} for c, p in (("a", 5), ("b", 5), ("c", 5), ("d", 4), ("e", 6), ("f", 4))]
+    assert [i["chunk_id"] for i in spread_pages(items)] == ["a", "d", "e", "b", "c", "f"]
+    same = [{"chunk_id": c, "page": 2} for c in "xyz"]  # one page only: the order stays
+    assert spread_pages(same) == same
+    assert spread_pages([]) == []
