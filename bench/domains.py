@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench.gold_sets import row_notes
+
 # note (or its first part) -> domain id
 MANIFEST_DOMAINS = {
     "NLP": "nlp",
@@ -59,12 +61,11 @@ def expected_domain(note: str) -> str | None:
 
 
 def manifest_notes(manifest: Path) -> dict[str, str]:
-    """The domain note of each file stem of a MANIFEST.tsv that has one, in its `notes` column (the corpus's) or
-    its `domain` column (bench/unseen's)."""
+    """The domain note of each file stem of a MANIFEST.tsv that has one (bench.gold_sets.row_notes: the corpus's
+    `notes` column or bench/unseen's `domain` column)."""
     with manifest.open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return {Path(r["file"]).stem: m["value"].strip() for r in rows
-            if (m := _NOTE.search(r.get("notes") or r.get("domain") or ""))}
+    return {Path(r["file"]).stem: m["value"].strip() for r in rows if (m := _NOTE.search(row_notes(r)))}
 
 
 @dataclass(frozen=True)

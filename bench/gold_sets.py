@@ -43,17 +43,21 @@ class Family:
     domain: str  # a group of _DOMAIN_GROUPS, "other" or UNKNOWN_DOMAIN
 
 
+def row_notes(row: Mapping[str, str]) -> str:
+    """A MANIFEST.tsv row's notes (`domain=NLP/IE; layout~2-col; ...`): its `notes` column (the corpus's), or its
+    `domain` and `layout` columns written as notes (bench/unseen's: `domain=CS/systems (OSDI 2006)`, `2-col`)."""
+    return row.get("notes") or "; ".join(
+        [row.get("domain") or "", f"layout~{row['layout']}" if row.get("layout") else ""])
+
+
 def families(manifest: Path) -> dict[str, Family]:
-    """Layout and domain group per file stem, from a MANIFEST.tsv (file, ..., notes), or from its `domain` and
-    `layout` columns (bench/unseen's: `domain=CS/systems (OSDI 2006)`, `2-col`); {} if there is none."""
+    """Layout and domain group per file stem, from a MANIFEST.tsv's notes (row_notes); {} if there is none."""
     if not manifest.is_file():
         return {}
     found = {}
     with manifest.open(newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
-            text = row.get("notes") or "; ".join(
-                [row.get("domain") or "", f"layout~{row['layout']}" if row.get("layout") else ""])
-            notes = {m["key"]: m["value"].strip() for m in _NOTE.finditer(text)}
+            notes = {m["key"]: m["value"].strip() for m in _NOTE.finditer(row_notes(row))}
             domain = notes.get("domain")
             group = UNKNOWN_DOMAIN if domain is None else _DOMAIN_GROUPS.get(domain.split("/")[0].strip(), "other")
             found[Path(row["file"]).stem] = Family(layout=notes.get("layout", UNKNOWN_LAYOUT), domain=group)

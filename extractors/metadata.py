@@ -32,8 +32,9 @@ _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)++|\{[^}]{1,200}
 _NAME_WORD = re.compile(r"^(?:[A-Z][\w'’\-]*\.?|[A-Z]\.(?:-?[A-Z]\.)?|van|von|der|den|de|da|di|du|la|le|del|bin|al|y)$")
 # trailing marks match from the first of a run only, so a long run that does not end the line costs one pass
 _MARKS = re.compile(r"(?<![\d*†‡§¶⋆♠♣♢♦♥∗,])[\d*†‡§¶⋆♠♣♢♦♥∗,]++$|^[\d*†‡§¶⋆♠♣♢♦♥∗]++")
-_ABSTRACT_HEAD = re.compile(rf"({ABSTRACT_NAMES}|summary)", re.I)
-_ABSTRACT_RUNIN = re.compile(rf"^\s*({ABSTRACT_NAMES}|summary)\s*[—–:.\-]\s*", re.I)
+_ABSTRACT_WORD = rf"({ABSTRACT_NAMES}|summary)"
+_ABSTRACT_HEAD = re.compile(_ABSTRACT_WORD, re.I)
+_ABSTRACT_RUNIN = re.compile(rf"^\s*{_ABSTRACT_WORD}\s*[—–:.\-]\s*", re.I)
 _KEYWORDS = re.compile(r"^\s*(keywords?|key words|index terms)\s*[—–:.\-]?\s*", re.I)
 _DOI = re.compile(r"\b(10\.\d{4,9}/[^\s,;\"'<>]+[^\s,;.\"'<>)])")
 _ARXIV = re.compile(r"arxiv:\s*(\d{4}\.\d{4,5}(?:v\d+)?|[a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)", re.I)

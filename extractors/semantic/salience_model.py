@@ -84,7 +84,8 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
     keys = {match_key(s) for s in (entity.name, *entity.aliases)}
     stated = sum(bool(_NUMBER.search(passages[m.passage].text[max(0, m.start - _NEAR):m.end + _NEAR]))
                  for m in mentions)
-    criteria = sum(as_criterion(passages[m.passage].text, m.start, m.end) for m in mentions)
+    criteria = sum(as_criterion(passages[m.passage].text, m.start, m.end) for m in mentions) \
+        if entity.label == METRIC else 0
     part_of_other, holds_other = peers.nesting(entity.name)
     return {
         **{f"family:{f}": entity.families.get(f, 0.0) for f in families},
@@ -113,7 +114,7 @@ def features(entity: Entity, peers: Peers, passages: list[Passage], defined: Col
         "log_candidates": math.log1p(peers.count),
         "part_of_other": float(part_of_other),
         "holds_other": float(holds_other),
-        "as_criterion": criteria / max(len(mentions), 1) if entity.label == METRIC else 0.0,
+        "as_criterion": criteria / max(len(mentions), 1),
         "cost_measure": float(entity.label == METRIC and cost_measure(entity.canonical or entity.name)),
     }
 
@@ -131,7 +132,7 @@ def cost_measure(name: str) -> bool:
     """Whether a metric measures what a method costs (time, memory, speed) rather than how well it does: a paper
     reports its costs beside the quality its results are about."""
     words = name.lower().split()
-    heads = {h.lower() for h in lexicons.terms().cost_heads}
+    heads = lexicons.terms().cost_heads
     return bool(words) and (words[-1] in heads or words[-1].rsplit("-", 1)[-1] in heads)  # 'speed-up', 'run-time'
 
 
