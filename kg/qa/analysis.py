@@ -4,6 +4,8 @@ knows them.
 
 - Symbols with subscripts or superscripts: a question types `T_pc`, `T_{pc}` or `E^2`, while a PDF's text layer
   has `Tpc` or `T pc` (the subscript is a separate run of smaller glyphs); the joined form and the parts search.
+  A Greek letter a question spells out (`Omega_m`, `chi-squared`) searches as the symbol printed (`\u03a9m`,
+  `\u03c72`).
 - Numbers: thousands separators (`5,000` / `5000`), trailing zeros (`3.0` / `3`), a number glued to its unit
   (`5nm` / `5 nm`), spelt-out units (`nanometres` / `nm`), and a percentage written as a fraction (`85%` / `0.85`)
   or the other way round.
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from kg.qa.text import QUESTION_WORDS, STOPWORDS, tokens
+from kg.qa.text import GREEK_LETTERS, QUESTION_WORDS, STOPWORDS, question_proper, tokens
 
 # Units written as symbols in papers and as words in questions (or back), both directions.
 _UNITS = {"nm": "nanometer nanometers nanometre nanometres", "mm": "millimeter millimeters millimetre millimetres",
@@ -35,14 +37,19 @@ _UNITS = {"nm": "nanometer nanometers nanometre nanometres", "mm": "millimeter m
 _UNIT_OF = {word: symbol for symbol, words in _UNITS.items() for word in words.split()}
 _SYMBOL = re.compile(r"(?<!\w)([A-Za-z\u0370-\u03ff]{1,3})([_^])(?:\{\s*([A-Za-z0-9\u0370-\u03ff]{1,6})\s*\}|"
                      r"([A-Za-z0-9\u0370-\u03ff]{1,6})\b)")
+_GREEK_NAME = re.compile(rf"\b({'|'.join(GREEK_LETTERS)})(?![A-Za-z])(?:-(squared)\b)?", re.I)
 _NUMBER_UNIT = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(%|[a-z]{1,3}\b)?", re.I)
 
 
 def search_words(question: str, pairs: list[tuple[str, str]] = ()) -> list[str]:
     """The question's content words followed by the other forms of them, each once, in order of appearance.
     `pairs` are the paper's (short, long) abbreviation pairs: a question naming one form searches the other."""
+    question = question_proper(question)
     words = [t for t in _words(_joined_symbols(question)) if t not in STOPWORDS and t not in QUESTION_WORDS]
-    extra = symbol_forms(question) + number_forms(question) + [w for t in words for w in other_number(t)]
+    lettered = _as_symbols(question)
+    greek = [w for w in _words(lettered) if re.search("[\u0370-\u03ff]", w)]
+    extra = symbol_forms(question) + (symbol_forms(lettered) + greek if greek else [])
+    extra += number_forms(question) + [w for t in words for w in other_number(t)]
     extra += abbreviation_forms(question, pairs)
     return list(dict.fromkeys([*words, *(w.lower() for w in extra)]))
 
@@ -55,6 +62,15 @@ def _words(text: str) -> list[str]:
 def _joined_symbols(question: str) -> str:
     """The question with `T_{pc}` read as `T_pc`: braces are markup, not words."""
     return _SYMBOL.sub(lambda m: f"{m[1]}{m[2]}{m[3] or m[4]}", question)
+
+
+def _as_symbols(question: str) -> str:
+    """The question with every Greek letter it spells out as the letter ('Omega_m' as '\u03a9_m', 'chi-squared'
+    as '\u03c72', the way a square is printed)."""
+    def symbol(match: re.Match) -> str:
+        letter = chr(GREEK_LETTERS[match[1].lower()] - (32 if match[1][0].isupper() else 0))
+        return letter + ("2" if match[2] else "")
+    return _GREEK_NAME.sub(symbol, question)
 
 
 def symbol_forms(question: str) -> list[str]:

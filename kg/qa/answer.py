@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, defines, extreme_asked, extreme_row, long_form, new_numbers, read_question,
-                          refers_to, section_of, table_cell)
-from kg.qa.text import STOPWORDS, abbreviations, paragraphs, sentences, squash, stem, terms, tokens
+from kg.qa.reader import (Question, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
+                          new_numbers, read_question, refers_to, section_of, table_cell)
+from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over the table's other rows
+COUNT_BONUS = 0.3  # a number of the very things a 'how many' question counts ('1800 machines'), over other numbers
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
@@ -101,7 +102,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     """Every unit of the candidate chunks scored: weighted share of the question's terms (and bigrams) it
     contains, plus what it offers for the kind of answer asked (`asked`, read from the question when not
     given; kg.qa.reader), plus a small prior from the chunk's retrieval rank."""
-    q_terms = terms(question)
+    q_terms = terms(question_proper(question))
     if not q_terms or not chunks:
         return []
     asked = asked or read_question(question)
@@ -111,7 +112,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     q_bigrams = set(zip(q_terms, q_terms[1:]))
     q_tokens = set(tokens(question))
     naming = bool(_NAME_Q.search(question))
-    counts = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
+    count_words = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     weighted = list(weights.items())
@@ -124,12 +125,12 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         present = frozenset(with_other_forms(set(s_terms), forms))
         context = _caption_terms(chunk, a)
         if context:
-            coverage = sum(w * max(_match(t, present), 0.5 * _match(t, context)) for t, w in weighted) / total
+            found = [(w, max(_match(t, present), 0.5 * _match(t, context))) for t, w in weighted]
         else:  # most units: no caption, so only the sentence's own terms count (_match inlined: most CPU time)
             prefixes = _prefixes(present)
-            coverage = sum(w * (1.0 if t in present else
-                                0.7 if len(t) >= 5 and t[:5] in prefixes and _family(t, present) else 0.0)
-                           for t, w in weighted) / total
+            found = [(w, 1.0 if t in present else 0.7 if len(t) >= 5 and t[:5] in prefixes and _family(t, present)
+                      else 0.0) for t, w in weighted]
+        coverage = sum(w * m for w, m in found) / total
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         score += _element_bonus(chunk, raw, asked)
@@ -138,28 +139,33 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if extreme:  # 'the highest MAP': this row holds it, whatever the other rows share with the question
             span, leads, lacks_number = extreme, True, False
             score += EXTREME_BONUS
+        counts = bool(asked.counted and span and not leads and counts_of(span, asked.counted))
         announces = False
         if asked.kind == "number":
-            score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0)
+            score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0) + (COUNT_BONUS if counts else 0.0)
+        elif asked.kind in ("date", "naming"):
+            score += 0.15 if span else -0.15
         elif asked.kind == "section" and span:
             score += 0.5 * len(set(terms(span)) & set(q_terms)) / len(set(q_terms))
         elif asked.kind == "acronym" and span:
             score += 1.0
         elif asked.kind == "definition" and span:
             score += 0.2
-        elif asked.kind == "list" and (_counts_asked(raw, counts, set(q_terms), forms)  # 'two KBs: UMLS ...'
+        elif asked.kind == "list" and (_counts_asked(raw, count_words, set(q_terms), forms)  # 'two KBs: UMLS ...'
                                        or raw.rstrip().endswith(":")):  # 'on the following benchmarks:'
             score += 0.2
             announces = True
         elif naming and _has_new_name(raw, known):
             score += 0.05
         elif naming:
-            announces = bool(counts & set(tokens(raw)))
+            announces = bool(count_words & set(tokens(raw)))
         if len(raw) < 30:
             score *= 0.6
-        matched = sum(t in present for t, _ in weighted)
-        # the extreme row answers by its values: its words are the table's, which every row shares
-        sure = asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
+        matched = sum(m > 0 for _, m in found)  # a word of the family counts: 'vernalized' in 'vernalization'
+        # the extreme row answers by its values: its words are the table's, which every row shares; a number of
+        # the things counted and a date answer by their form, given a word of the question besides
+        sure = (asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
+                or (counts or asked.kind == "date" and span is not None) and matched >= 1)
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
@@ -214,7 +220,12 @@ def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | 
         if cell:
             return cell, True, False
         numbers = new_numbers(raw, question)
-        return (numbers[0] if numbers else None), False, not numbers
+        counted = counts_of(raw, asked.counted) if asked.counted and numbers else None
+        return counted or (numbers[0] if numbers else None), False, not numbers
+    if asked.kind == "date":
+        return date_in(raw), False, False
+    if asked.kind == "naming":
+        return name_given(raw), False, False
     if asked.kind == "acronym" and asked.short:
         return long_form(raw, asked.short), False, False
     if asked.kind == "definition" and asked.term:
@@ -304,7 +315,7 @@ def _has_new_name(text: str, known: frozenset[str]) -> bool:
 
 def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     """The best unit first, then the next best that add support, while the answer stays within ANSWER_CHARS.
-    Units overlapping one already taken are skipped. No answer when the best unit covers too little of the
+    Units overlapping one already taken, or giving its span in a repeat of it (`_repeats`), are skipped. No answer when the best unit covers too little of the
     question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
     without naming them ('two criteria are optimized together') is followed by the sentence after it in its
     passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a
@@ -318,6 +329,7 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
         units = [lead, *(u for u in units if u is not lead)]
     best = units[0]
     taken = [best]
+    said = [set(terms(best.text))]
     length = len(best.answer_text)
     follows = _announced(best, units) if best.announces else []
     for unit in [*follows, *units[1:]]:
@@ -325,6 +337,10 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
             break
         if any(u.chunk["id"] == unit.chunk["id"] and u.start < unit.end and unit.start < u.end for u in taken):
             continue
+        words = set(terms(unit.text))
+        if unit.span and any(u.span == unit.span for u in taken) and _repeats(words, said):
+            continue  # the same answer in other words of the same statement: the captions of four plots
+        said.append(words)
         if length + 1 + len(unit.answer_text) > ANSWER_CHARS + 120:
             continue
         taken.append(unit)
@@ -356,13 +372,18 @@ def evidence_units(taken: list[Unit], ranked: list[Unit], k: int) -> list[Unit]:
         if unit.chunk["id"] in seen:
             continue
         words = set(terms(unit.text))
-        if i >= len(taken) and any(len(words & earlier) >= REPEAT_SHARE * min(len(words), len(earlier))
-                                   for earlier in said if words and earlier):
+        if i >= len(taken) and _repeats(words, said):
             continue
         seen.add(unit.chunk["id"])
         said.append(words)
         chosen.append(unit)
     return chosen
+
+
+def _repeats(words: set[str], said: list[set[str]]) -> bool:
+    """A unit whose terms share REPEAT_SHARE of the smaller set with a unit already said: it says nothing new."""
+    return any(len(words & earlier) >= REPEAT_SHARE * min(len(words), len(earlier)) for earlier in said
+               if words and earlier)
 
 
 def confidence(units: list[Unit]) -> float:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kg.qa.text import unfronted
+
 # English nouns for the entity labels of the ontology.
 ENTITY_NOUNS = {
     "Dataset": ("dataset", "datasets", "data set", "data sets", "benchmark", "benchmarks", "corpus", "corpora"),
@@ -96,7 +98,7 @@ _NOT_A_TERM = re.compile(r"\b(of|in|on|for|by|with|between|from|that|which|when|
 
 def analyse(question: str) -> Intent:
     """The intent of a question; `search` when no pattern applies."""
-    q = " ".join(question.strip().split())
+    q = unfronted(question)
     for name, pattern in _PATTERNS:
         match = pattern.search(q)
         if not match:

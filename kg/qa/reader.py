@@ -13,14 +13,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.qa.text import STOPWORDS, abbreviations, stem, terms, tokens
+from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, stem, terms, tokens, unfronted
 
 _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
                r"error|rate|speed|time|runtime|throughput|average|resolution|dimensionality|dimension|length|count|"
                r"range|cost|spread)")
 NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
-                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost))\b", re.I)
+                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?))\b", re.I)
+# 'How many passages ...': the noun counted, the first words after 'how many' up to a stop word
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(.*)", re.I)
+# A question asking for a date, and the dates a sentence gives ('December 15, 1998', '15 Dec. 1998', '1998-12-15')
+_DATE_Q = re.compile(r"\b(?:what|which)\s+(?:date|day|month)\b|^when\b", re.I)
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+          r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_DATE = re.compile(rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|"
+                   rf"{_MONTH}\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
+# 'What is a function that ... called?': the question asks for the name a sentence gives something, after
+# 'called', 'termed', 'known as'
+_NAMING_Q = re.compile(r"^what\s+(?:is|are|was|were)\s+.+?\s+(?:called|termed|named|known\s+as|referred\s+to\s+as)\b",
+                       re.I)
+_NAMING = re.compile(r"\b(?:called|termed|named|dubbed|known\s+as|referred\s+to\s+as)\s+(?:an?\s+|the\s+)?"
+                     r"([^,.;:()]{2,60})", re.I)
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
                      r"^(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+(?:are|were|was|is|do|does|did|have|has)\b",
@@ -49,31 +63,40 @@ _REFERENCE = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\b(?:fig(?:ure)?s?|ta
                         r"eqs?|equations?|examples?|theorems?|lemmas?|§)\.?\s*\(?\d+(?:\.\d+)*\)?", re.I)
 # a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
 _NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
+# No quantities: a footnote mark glued to the word after it ('2REVERB uses', '8SQuAD is'; a capital and two
+# letters more, not a unit such as '2GHz' or '10Gbps'), and an item's number in parentheses ('(1) Random:').
+_NOT_QUANTITY = re.compile(r"(?<![\w.])\d{1,2}(?=(?!(?:[GMKkT]Hz|[GMKT]iB|[GMKkT]?bps|[kMGT]eV|kDa|[kMGh]Pa)\b)"
+                           r"[A-Z][A-Za-z]{2,})|\(\d{1,2}\)")
 
 
 @dataclass(frozen=True)
 class Question:
     """What the reader needs to know of a question."""
 
-    kind: str  # number | acronym | definition | list | section | entity | other
+    kind: str  # number | date | acronym | definition | naming | list | section | entity | other
     short: str | None = None  # the short form an acronym question asks about
     term: str | None = None  # the term a definition question asks about
     elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
     refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('ex', '2')
+    counted: str | None = None  # the stem of the noun a 'how many' question counts: 'passag'
 
 
 def read_question(question: str) -> Question:
     """The kind of answer a question asks for, by the form of the question."""
-    q = " ".join(question.split())
-    where = {"elements": tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(q))),
-             "refers": tuple(dict.fromkeys(_references(q)))}
+    whole, q = " ".join(question.split()), unfronted(question)  # 'In Table 5, what ...' names Table 5
+    where = {"elements": tuple(dict.fromkeys(_element_prefix(m) for m in _ELEMENT.finditer(whole))),
+             "refers": tuple(dict.fromkeys(_references(whole)))}
     acronym = _ACRONYM_Q.search(q)
     if acronym:
         return Question("acronym", short=acronym.group(1) or acronym.group(2), **where)
     if _SECTION_Q.search(q):
         return Question("section", **where)
+    if _DATE_Q.search(q):
+        return Question("date", **where)
     if NUMERIC_Q.search(q):
-        return Question("number", **where)
+        return Question("number", counted=_counted(q), **where)
+    if _NAMING_Q.search(q):
+        return Question("naming", **where)
     if _COUNT_Q.search(q) or _LIST_Q.search(q):
         return Question("list", **where)
     definition = _DEFINITION_Q.search(q)
@@ -85,6 +108,42 @@ def read_question(question: str) -> Question:
     if re.match(r"^(?:which|what|who)\b", q, re.I):
         return Question("entity", **where)
     return Question("other", **where)
+
+
+def _counted(question: str) -> str | None:
+    """The stem of the noun a 'how many' question counts: the last of the words after 'how many' before the
+    first stop word ('How many training examples were used?' counts examples)."""
+    match = _HOW_MANY.search(question)
+    if not match:
+        return None
+    words = []
+    for word in tokens(match.group(1)):
+        if word in STOPWORDS or word in QUESTION_WORDS or not word.isalpha():
+            break
+        words.append(word)
+    return stem(words[-1]) if words else None
+
+
+def counts_of(text: str, counted: str) -> str | None:
+    """The first number of a text that counts the noun asked about, with the words between ('21,015,324
+    passages', '1800 machines', '12 Transformer layers'): the direct answer to 'how many passages'."""
+    pattern = rf"(?<![\w.])\d[\d,]*(?:\.\d+)?((?:\s+[\w\-]+){{0,2}}?)\s+{re.escape(counted)}\w*\b"
+    for match in re.finditer(pattern, _REFERENCE.sub(" ", text), re.I):
+        if not set(tokens(match.group(1))) & STOPWORDS:  # '100 words as passages' counts words
+            return " ".join(match.group().split())
+    return None
+
+
+def date_in(text: str) -> str | None:
+    """The first full date a text gives ('December 15, 1998')."""
+    match = _DATE.search(text)
+    return match.group() if match else None
+
+
+def name_given(text: str) -> str | None:
+    """The name a sentence gives something ('is often called a differentially private sanitizer')."""
+    match = _NAMING.search(text)
+    return match.group(1).strip() if match else None
 
 
 def _element_prefix(match: re.Match) -> str:
@@ -116,7 +175,7 @@ def new_numbers(text: str, question: str) -> list[str]:
     citations and labels of figures, tables, sections and equations left out."""
     known = {t for t in tokens(question) if t[:1].isdigit()}
     out = []
-    for match in _NUMBER.finditer(_REFERENCE.sub(" ", text)):
+    for match in _NUMBER.finditer(_NOT_QUANTITY.sub(" ", _REFERENCE.sub(" ", text))):
         value = match.group().strip()
         number, _, unit = value.partition(" ")
         value = number if unit.lower() in STOPWORDS else value
@@ -286,4 +345,6 @@ def defines(text: str, term: str) -> bool:
     lowered = " ".join(text.lower().split())
     return bool(re.search(rf"\b{pattern}\b[^.;]{{0,40}}?(?:\b(?:is|are|was|were|refers? to|denotes?|stands? for|means?|"
                           rf"is defined as|is given by|is computed as|corresponds? to)\b|,?\s+(?:i\.e\.|or the|that is|"
-                          rf"namely)\b|\s*[=:(])|\bdefine[sd]?\b[^.]{{0,30}}\b{pattern}\b", lowered))
+                          rf"namely)\b|\s*[=:(])|\bdefine[sd]?\b[^.]{{0,30}}\b{pattern}\b|"
+                          rf"\b(?:is|are|was|were)\s+(?:\w+\s+)?(?:called|termed|named|known\s+as|referred\s+to\s+as)\s+"
+                          rf"(?:an?\s+|the\s+)?{pattern}\b|\bwe\s+(?:call|term)\b[^.]{{0,40}}\b{pattern}\b", lowered))

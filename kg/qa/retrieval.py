@@ -163,9 +163,3 @@ def spread_pages(items: list[dict], top: int = LIST_HEAD) -> list[dict]:
         rest.remove(pick)
     return head + rest
 
-
-def definitional(text: str, term: str) -> bool:
-    """A sentence that reads as a definition of `term` ('X is ...', 'X refers to', 'we define X as')."""
-    t = re.escape(searchable(term))
-    return bool(re.search(rf"\b{t}\b[^.]{{0,40}}\b(is|are|refers to|denotes|stands for|means|is defined as)\b|"
-                          rf"\bdefine[sd]?\b[^.]{{0,20}}\b{t}\b", searchable(text)))

@@ -21,6 +21,23 @@ yours paper papers use used using uses show shows shown according mentioned give
 # Words that ask for a kind of answer rather than name what the answer is about.
 QUESTION_WORDS = frozenset("what which who whom whose where when why how many much".split())
 
+# The frame of a question, which names no part of its answer: an adjective after 'how' ('how long', 'how large'
+# ask for a number, and the answer rarely repeats the adjective), 'what kind of', a hedge ('roughly how many').
+# An adverbial put in front ('In Bigtable, what is a tablet?') hides the question's form, which follows the comma.
+_FRAME = re.compile(r"\bhow\s+(?:long|large|big|fast|often|far|old|wide|high|deep|tall|heavy|small|frequently)\b|"
+                    r"\b(?:what|which)\s+(?:kinds?|types?|sorts?)\s+of\b|\b(?:roughly|approximately)\b", re.I)
+_FRONTED = re.compile(r"^(?:in|within|for|under|according\s+to)\s+[^,?]{1,60},\s+(?=(?:what|which|who|how|when|"
+                      r"where|why|is|are|does|do|did)\b)", re.I)
+
+# Greek letters, which a question spells out ('chi-squared', 'Omega_m') and a text layer prints as symbols
+# ('\u03c72', '\u03a9m'): tokens read a symbol as its name, a word apart.
+_GREEK = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon " \
+         "phi chi psi omega".split()
+# each letter's name and the code point of its small letter (no final sigma between rho and sigma)
+GREEK_LETTERS = {name: 0x3b1 + i + (i >= 17) for i, name in enumerate(_GREEK)}
+_GREEK_NAMES = str.maketrans({**{chr(code): f" {name} " for name, code in GREEK_LETTERS.items()},
+                              "\u03c2": " sigma ", "\u03d5": " phi ", "\u03f5": " epsilon ", "\u03d1": " theta "})
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*[a-z%]*|[a-z]+")
 _ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "fig.", "figs.", "eq.", "eqs.", "tab.", "sec.", "vs.", "no.", "cf.",
                   "resp.", "approx.", "ref.", "refs.", "al.", "etc.", "dr.", "prof.", "st.", "inc.")
@@ -52,8 +69,21 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case word and number tokens ('7,918', '0.959', '81.1m', '8x' stay whole)."""
-    return [t.rstrip(".,") for t in _TOKEN.findall(searchable(text))]
+    """Lower-case word and number tokens ('7,918', '0.959', '81.1m', '8x' stay whole); a Greek letter is its
+    name ('\u03c72' gives 'chi', '2')."""
+    return [t.rstrip(".,") for t in _TOKEN.findall(searchable(text).translate(_GREEK_NAMES))]
+
+
+def unfronted(question: str) -> str:
+    """The question without an adverbial put in front of it ('In Bigtable, what is a tablet?'), whitespace
+    collapsed: what the forms of questions are matched against."""
+    return _FRONTED.sub("", " ".join(question.split()))
+
+
+def question_proper(question: str) -> str:
+    """The question without its frame (_FRAME): the words an answer is to share with it. An adverbial put in
+    front stays: it names the topic ('In the site characteristics table, what does BFI stand for?')."""
+    return _FRAME.sub(" ", " ".join(question.split()))
 
 
 def terms(text: str) -> list[str]:

@@ -6,8 +6,8 @@ from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confiden
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
 from kg.qa.engine import _not_named_in
 from kg.qa.reader import NUMERIC_Q
-from kg.qa.retrieval import LIST_HEAD, definitional, fuse, with_heads
-from kg.qa.text import abbreviations, sentences, stem, terms, tokens
+from kg.qa.retrieval import LIST_HEAD, fuse, with_heads
+from kg.qa.text import abbreviations, question_proper, sentences, stem, terms, tokens
 
 PASSAGE = ("We ran all experiments on a cluster of 200 processors. Each run used 40 random task sets (Fig. 3 shows "
            "the spread). The scheduler, as in Smith et al. 2004, is written in C.")
@@ -72,12 +72,6 @@ def test_reciprocal_rank_fusion():
     fused = fuse([[chunk("a", ""), chunk("b", "")], [chunk("b", ""), chunk("c", "")]])
     assert [c["id"] for c in fused] == ["b", "a", "c"]
     assert round(fused[0]["score"], 6) == round(1 / 62 + 1 / 61, 6)
-
-
-def test_definitional_sentences():
-    assert definitional("Routing attention is attention restricted to clustered keys.", "routing attention")
-    assert definitional("We define OTSL as a table language.", "OTSL")
-    assert not definitional("Routing attention helps.", "routing attention")
 
 
 def test_gold_rules():
@@ -154,6 +148,25 @@ def test_only_the_sentence_right_after_an_announcing_one_skips_the_score_cut_off
                       "These criteria are the makespan and the minsum.")
     assert [u.start for u in taken] == [text.index("The main"), text.index("These")]
 
+
+
+def test_a_greek_letter_is_a_token_by_its_name():
+    assert tokens("The \u03c72 of \u03a9m = 0.27") == ["the", "chi", "2", "of", "omega", "m", "0.27"]
+    assert terms("What chi-squared value?") == ["chi", "squar", "valu"]
+
+
+def test_the_frame_of_a_question_is_no_term_of_it():
+    assert terms(question_proper("Roughly how many machines were in the cluster?")) == ["machin", "cluster"]
+    assert terms(question_proper("On what kind of machine were the experiments run?")) == ["machin", "experiment", "run"]
+    assert terms(question_proper("In Table 12, how long is a run?")) == ["tabl", "12", "run"]
+
+
+def test_the_same_answer_in_a_repeated_statement_is_said_once():
+    chunks = [chunk(f"f{i}", f"Figure {i}: Performance ratio for the simulation on 200 processors, {kind} tasks",
+                    score=1.0) for i, kind in enumerate(["highly parallel", "mixed parallel"], start=4)]
+    chunks.append(chunk("t", "The runs were made assuming a simulated cluster of 200 processors.", score=0.5))
+    answer, taken = compose(score_units("How many processors does the simulated cluster have?", chunks))
+    assert [u.chunk["id"] for u in taken] == ["t", "f4"] or [u.chunk["id"] for u in taken] == ["f4", "t"]
 
 
 def test_word_families_meet_in_one_stem():

@@ -4,8 +4,8 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, score_units, units_of
-from kg.qa.reader import (Question, defines, extreme_asked, extreme_row, long_form, new_numbers, read_question,
-                          refers_to, table_cell)
+from kg.qa.reader import (Question, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
+                          new_numbers, read_question, refers_to, table_cell)
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -15,6 +15,8 @@ def chunk(id, text, score=1.0, kind="text"):
 
 @pytest.mark.parametrize("question, kind", [
     ("How many layers does the encoder have?", "number"),
+    ("What value of the matter density parameter is assumed?", "number"),
+    ("In Bigtable, what is a tablet?", "definition"),
     ("At what resolution was the structure determined?", "number"),
     ("What range of temperatures is shown in Figure 2?", "number"),
     ("Which two corpora are used for pre-training?", "list"),
@@ -86,6 +88,72 @@ def test_a_number_in_the_question_or_a_citation_is_no_answer():
 def test_a_definition_is_told_from_a_mention():
     assert defines("the nuclear norm or the sum of singular values", "nuclear norm of the matrix")
     assert not defines("we regularise with the nuclear norm and a second norm", "nuclear norm")
+    assert defines("Routing attention is attention restricted to clustered keys.", "routing attention")
+    assert defines("We define OTSL as a table language.", "OTSL")
+    assert not defines("Routing attention helps.", "routing attention")
+
+
+def test_a_definition_may_name_the_term_last():
+    assert defines("Each row range is called a tablet, which is the unit of distribution.", "tablet")
+    assert defines("Such a mechanism is often referred to as a sanitizer.", "sanitizer")
+    assert defines("We call the set of such rows a tablet.", "tablet")
+    assert not defines("Each tablet server holds ten tablets.", "tablet server group")
+    assert not defines("A so-called tablet holds rows.", "row")
+
+
+def test_footnote_marks_and_item_numbers_are_no_quantities():
+    assert new_numbers("2REVERB uses OpenNLP on 500 million sentences.", "How large is the corpus?") == [
+        "500 million"]
+    assert new_numbers("(1) Random: a passage; (2) BM25: 100 passages", "How many?") == ["100 passages"]
+    assert new_numbers("It runs at 2.2GHz over 10Gbps links in 3D.", "How fast?") == ["2.2GHz", "10Gbps", "3D"]
+
+
+def test_how_many_asks_for_a_number_of_the_noun_it_names():
+    assert read_question("Roughly how many machines were in the cluster?").counted == "machin"
+    assert read_question("How many training examples were used?").counted == "exampl"
+    assert read_question("How many of them fail?").counted is None
+    assert counts_of("which results in 21,015,324 passages in the end", "passag") == "21,015,324 passages"
+    assert counts_of("12 Transformer layers and 4 heads", "layer") == "12 Transformer layers"
+    assert counts_of("[12] layers differ; see Table 3 layers", "layer") is None
+
+
+def test_the_number_of_the_things_counted_answers_however_little_else_matches():
+    chunks = [chunk("c1", "We use the corpus of Wikipedia articles after removing semi-structured data. "
+                          "We split each article into blocks of 100 words as passages, which results in 21,015,324 "
+                          "passages in the end."),
+              chunk("c2", "We consider three types of negatives: (1) Random: any random passage from the corpus; "
+                          "(2) BM25: top passages which do not contain the answer.")]
+    answer, units = compose(score_units("How many passages does the Wikipedia corpus contain?", chunks))
+    assert answer.startswith("We split each article") and units[0].span == "21,015,324 passages"
+
+
+def test_an_adverbial_in_front_hides_no_form_and_no_table():
+    asked = read_question("In Table 5, what spread does SIDD reach for k = 50?")
+    assert asked.kind == "number" and asked.elements == ("Table 5:",)
+    assert read_question("In Bigtable, what is a tablet?") == Question("definition", term="tablet")
+
+
+def test_a_date_question_is_answered_by_a_sentence_with_a_date():
+    assert read_question("On what date was this note received by the journal?").kind == "date"
+    assert date_in("Z. Naturforsch. 54a, 272-273 (1999); received December 15, 1998") == "December 15, 1998"
+    assert date_in("accepted 3 Feb. 2001 and online 2001-02-10") == "3 Feb. 2001"
+    assert date_in("In 1998 we began.") is None
+    chunks = [chunk("c1", "Z. Naturforsch. 54a, 272-273 (1999); received December 15, 1998"),
+              chunk("c2", "The journal publishes notes on solitary waves.")]
+    answer, _ = compose(score_units("On what date was this note received by the journal?", chunks))
+    assert "December 15, 1998" in answer
+
+
+def test_what_is_something_called_asks_for_the_name_given():
+    assert read_question("What is a randomized function that satisfies privacy called in the paper?").kind == "naming"
+    assert name_given("The mechanism is often called a differentially private sanitizer.") == (
+        "differentially private sanitizer")
+    chunks = [chunk("c1", "A randomized function gives differential privacy if its outputs are close. "
+                          "The computational mechanism to attain differential privacy is often called a "
+                          "differentially private sanitizer.")]
+    answer, _ = compose(score_units("What is a randomized mechanism that satisfies differential privacy called?",
+                                    chunks))
+    assert answer.startswith("The computational mechanism")
 
 
 def test_question_with_no_answer_in_the_evidence_gets_none():

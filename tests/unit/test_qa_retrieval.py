@@ -19,6 +19,19 @@ def test_symbols_with_scripts_search_as_a_text_layer_spells_them():
     assert search_words("What is T_{pc}?") == ["t_pc", "tpc", "pc"]
 
 
+def test_greek_letters_spelt_out_search_as_the_symbols_printed():
+    assert search_words("What value of Omega_m is assumed?") == ["value", "omega_m", "assumed", "\u03c9m", "\u03c9_m",
+                                                                 "values"]
+    assert "\u03c72" in search_words("What chi-squared value is obtained?")
+    assert "\u03b1" in search_words("What is the alpha of the prior?")
+    assert not any("\u0370" <= c <= "\u03ff" for w in search_words("Which alphabet is used?") for c in w)
+
+
+def test_the_frame_of_a_question_is_not_searched():
+    assert search_words("Roughly how many machines ran?") == ["machines", "ran", "machine"]
+    assert "long" not in search_words("How long were the seeds vernalized?")
+
+
 def test_numbers_search_in_their_other_spellings():
     assert number_forms("How many of the 5,000 samples?") == ["5000"]
     assert number_forms("Is it 3.0 or 2.50?") == ["3", "2.5"]
