@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from extractors.model import BBox, Float, Line, PageLayout, element_id
-from extractors.tables import bands, cells_of, table_rows
+from extractors.model import BBox, Float, Line, PageLayout, element_id, page_box
+from extractors.tables import bands, cells_of, table_rows, turned_line
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
@@ -180,6 +180,8 @@ def caption_lines(lines: list[Line], i: int, starts: set[int], bare: bool) -> li
     """The caption's own lines, found by geometry (reading order may interleave columns or rows);
     `starts` holds the ids of all caption-opening lines of the page, where another caption begins."""
     head = lines[i]
+    if head.vertical:  # a rotated caption's next line is not below it: find_floats reads it with the page turned
+        return [head]
     out = [head, *row_tail(lines, head, starts, 6.0 if bare else 2.0)]
     bare = bare and len(out) == 1
     extent = union(l.bbox for l in out)
@@ -419,6 +421,19 @@ def distance(box: BBox, other: BBox) -> float:
     return max(other[1] - box[3], box[1] - other[3], 0.0)
 
 
+def _turned_rows(cap: Caption, lines: list[Line]) -> tuple[list[list[Line]], str, str]:
+    """The rows of a table printed sideways (cells in turned boxes), which way its text runs ('up': the caption,
+    its first line, is left of the cells; 'down': right of them) and its caption: a label set alone on its line
+    ('Table 1') takes the line after it as its title, as an upright caption does ('Site characteristics ...')."""
+    middle = sum(line.bbox[0] + line.bbox[2] for line in lines) / (2 * len(lines))
+    runs_up = (cap.bbox[0] + cap.bbox[2]) / 2 <= middle
+    grid = table_rows([turned_line(line, runs_up) for line in lines])
+    caption = cap.text
+    if not caption and len(grid) > 1 and len(grid[0]) == 1 and not any(ch.isdigit() for ch in grid[0][0].text):
+        caption, grid = grid[0][0].text.strip(), grid[1:]
+    return grid, "up" if runs_up else "down", caption
+
+
 def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list[Float]]:
     """Figures and tables, one per printed label, with caption, region and (tables) cell rows.
 
@@ -440,13 +455,17 @@ def find_floats(pages: list[PageLayout], sha256: str) -> tuple[list[Float], list
     figures, tables = [], []
     for n, (cap, pick) in enumerate(zip(captions, picks)):
         content = [(box, line) for box, line in pick if owner[(cap.page, box)] == n]
-        # a rotated table's cells run down the page: its rows are not read from upright geometry
-        grid = (table_rows([line for _, line in content if line is not None])
-                if cap.kind == "table" and not cap.lines[0].vertical else [])
+        lines = [line for _, line in content if line is not None]
+        grid, turned, caption = [], "", cap.text
+        if cap.kind == "table" and not cap.lines[0].vertical:
+            grid = table_rows(lines)
+        elif cap.kind == "table" and lines:  # a rotated table's rows, read with the page turned to set it upright
+            grid, turned, caption = _turned_rows(cap, lines)
         item = Float(id=element_id(cap.kind, sha256, cap.page, *(round(v, 1) for v in cap.bbox)), kind=cap.kind,
-                     label=cap.label, caption=cap.text, page=cap.page,
+                     label=cap.label, caption=caption, page=cap.page,
                      bbox=union([cap.bbox, *(box for box, _ in content)]), caption_bbox=cap.bbox,
                      rows=[[line.text.strip() for line in row] for row in grid],
-                     cell_boxes=[[line.bbox for line in row] for row in grid])
+                     cell_boxes=[[page_box(line.bbox, turned == "up") if turned else line.bbox for line in row]
+                                 for row in grid], turned=turned)
         (tables if cap.kind == "table" else figures).append(item)
     return figures, tables

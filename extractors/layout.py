@@ -306,10 +306,11 @@ def _text_extent(lines: list[Line]) -> tuple[float, float]:
 
 
 def _is_margin_mark(line: Line, left: float, right: float, sideways: bool) -> bool:
-    """Review line numbers and side stamps (arXiv id) live outside the text column. On a page set sideways (a
-    rotated table or figure) the rotated lines are the content, and their extent is not the upright text's."""
+    """Review line numbers (upright) and side stamps (arXiv id) live outside the text column. On a page set
+    sideways (a rotated table or figure) the rotated lines are the content, numbers too ('8700' in a cell), and
+    their extent is not the upright text's."""
     outside = line.bbox[2] <= left + 1 or line.bbox[0] >= right - 1
-    return outside and ((line.vertical and not sideways) or line.text.strip().isdigit())
+    return outside and (not sideways if line.vertical else line.text.strip().isdigit())
 
 
 def _is_sideways(lines: list[Line], left: float, right: float) -> bool:

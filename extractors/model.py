@@ -20,6 +20,20 @@ from extractors.layers import Layer
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, y grows downwards
 
 
+def turned_box(box: BBox, runs_up: bool) -> BBox:
+    """A box as it reads with the page turned a quarter so that text running up the page (or down it) stands
+    upright: rows and columns of a table printed sideways fall into place. Only places relative to one another
+    count there, so the turn is about the origin."""
+    x0, y0, x1, y1 = box
+    return (-y1, x0, -y0, x1) if runs_up else (y0, -x1, y1, -x0)
+
+
+def page_box(box: BBox, runs_up: bool) -> BBox:
+    """A turned box (turned_box) on the page again."""
+    x0, y0, x1, y1 = box
+    return (y0, -x1, y1, -x0) if runs_up else (-y1, x0, -y0, x1)
+
+
 def hashed_id(prefix: str, *parts: object) -> str:
     """`<prefix>_<20 hex>` from the SHA-256 of the parts: every id of the graph is made here, so the same parts
     always give the same id."""
@@ -183,6 +197,13 @@ class Float(_Printed):
     # each cell's box, parallel to `rows`: a fact read from a cell points at that cell, not the whole table
     cell_boxes: list[list[BBox]] = Field(default_factory=list)
     section_id: str | None = None
+    turned: Literal["", "up", "down"] = ""  # a table printed sideways, its text running up or down the page
+
+    def reading_boxes(self) -> list[list[BBox]]:
+        """The cells' boxes as the table reads: turned upright for a table printed sideways (turned_box)."""
+        if not self.turned:
+            return self.cell_boxes
+        return [[turned_box(box, self.turned == "up") for box in row] for row in self.cell_boxes]
 
 
 class Equation(_Printed):

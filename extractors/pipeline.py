@@ -90,7 +90,7 @@ def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections
 def _table_text(table: Float) -> str:
     """A table's chunk text: its caption, then one line per row with the header repeated, so the numbers
     printed only in the table are searchable and quotable as facts."""
-    rows = row_texts(f"Table {table.label}", table.rows, table.cell_boxes)
+    rows = row_texts(f"Table {table.label}", table.rows, table.reading_boxes())
     return "\n\n".join([f"Table {table.label}: {table.caption}", *rows])
 
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from extractors.layout import join_spans
-from extractors.model import BBox, Line
+from extractors.model import BBox, Line, turned_box
 
 
 def cells_of(line: Line) -> list[Line]:
@@ -33,6 +33,13 @@ def cells_of(line: Line) -> list[Line]:
             box = (spans[0].bbox[0], line.bbox[1], spans[-1].bbox[2], line.bbox[3])
             out.append(replace(line, text=text, bbox=box, spans=spans))
     return out
+
+
+def turned_line(line: Line, runs_up: bool) -> Line:
+    """A rotated line as it reads with the page turned to set it upright (extractors.model.turned_box), its runs
+    too, so that the rows of a table printed sideways are read as an upright table's are."""
+    return replace(line, bbox=turned_box(line.bbox, runs_up), vertical=False,
+                   spans=[replace(span, bbox=turned_box(span.bbox, runs_up)) for span in line.spans])
 
 
 def table_rows(lines: list[Line]) -> list[list[Line]]:
@@ -185,6 +192,35 @@ def aligned_names(header: list[list[str]], header_boxes: list[list[BBox]],
     return label, [" ".join(n) for n in names]
 
 
+def _text_after_value(cells: list[str]) -> bool:
+    """A row with a cell of text after a cell holding a number alone."""
+    seen = False
+    for cell in cells:
+        value = bool(_VALUE.match(cell.strip()))
+        if seen and not value and any(ch.isalpha() for ch in cell):
+            return True
+        seen = seen or value
+    return False
+
+
+def named_by_place(cells: list[str], cell_boxes: list[BBox], header: list[list[str]],
+                   header_boxes: list[list[BBox]]) -> list[str]:
+    """A row's cells, each named by what the header rows print over it (per header row, the cell overlapping it
+    most, top down: 'Mean' over 'annual' over 'rainfall' over '(mm)'); a cell nothing is printed over keeps its
+    text alone. For rows that do not split into labels and values by counting (text columns among the numbers:
+    'Redhill | 195 | P. radiata | 78 | W')."""
+    out = []
+    for cell, box in zip(cells, cell_boxes):
+        parts = []
+        for row, row_boxes in zip(header, header_boxes):
+            overlap, text = max(((min(box[2], b[2]) - max(box[0], b[0]), text) for text, b in zip(row, row_boxes)),
+                                default=(0.0, ""))
+            if overlap > 0 and any(ch.isalnum() for ch in text):
+                parts.append(text)
+        out.append(f"{' '.join(parts)}: {cell}" if parts else cell)
+    return out
+
+
 def row_texts(name: str, rows: list[list[str]], boxes: list[list[BBox]] | None = None) -> list[str]:
     """One self-contained line per table row, each cell named by its column header, so a row read alone
     still says what its numbers are: 'Table 2 | Model: X | F1: 0.81'. Rows before the first row with a
@@ -193,7 +229,8 @@ def row_texts(name: str, rows: list[list[str]], boxes: list[list[BBox]] | None =
     split into the columns) repeats the header's text instead of guessing. A label alone between two
     rows with numbers is a cell spanning both ('FinTabNet' beside its 'OTSL' and 'HTML' rows) and labels both.
     With the cells' `boxes`, a header of several rows over the value columns names each column by what is
-    printed over it at every level (aligned_names), not by counting cells."""
+    printed over it at every level (aligned_names), not by counting cells; in a table with text columns among
+    the numbers, each cell is named by what is printed over it (named_by_place)."""
     split = [split_values(row) for row in rows]
     first = next((i for i, (_, values) in enumerate(split) if values), None)
     if first is None:
@@ -213,13 +250,18 @@ def row_texts(name: str, rows: list[list[str]], boxes: list[list[BBox]] | None =
         label_names, value_names = _names(head, label_width, width)
         groups = _spans([row for row in header if row is not head], width)
     spanning = {i for i in range(1, len(body) - 1) if not body[i][1] and body[i - 1][1] and body[i + 1][1]}
+    # text columns among the numbers ('Redhill | 195 | P. radiata | 78 | W'): labels and values do not split the
+    # header by counting, so with the cells' boxes every cell is named by what is printed over it
+    by_place = bool(boxes) and bool(header) and any(_text_after_value(row) for row in rows[first:])
     out = []
     for i, (labels, values) in enumerate(body):
         if i in spanning:
             continue
         around = [c for j in (i - 1, i + 1) if j in spanning for c in body[j][0]]
         cells = [f"{n}: {c}" if n else c for n, c in zip(label_names[len(label_names) - len(labels):], labels)]
-        if len(values) == width and value_names:
+        if by_place and len(boxes[first + i]) == len(rows[first + i]):
+            cells = named_by_place(rows[first + i], boxes[first + i], header, boxes[:first])
+        elif len(values) == width and value_names:
             cells += [f"{f'{g} {n}'.strip()}: {c}" for g, n, c in zip(groups, value_names, values)]
         else:
             cells = [*([" ".join(head)] if head and values else []), *labels, *values]

@@ -102,3 +102,21 @@ REFERENCES_NAMES = (r"references?|références|bibliographie|literatur|literatur
 # A float's caption label at the start of a line ("Figure 3", "Fig. 3", "Table A1", "Scheme 2"): a caption or a
 # sentence about a float, never a heading or a running head.
 FLOAT_LABEL = re.compile(r"^(fig(?:ure)?s?|table|tab|scheme|algorithm|listing)\.?\s*[A-Z]?\d", re.I)
+
+
+def long_form_start(short: str, words: str) -> int | None:
+    """Where in `words` the shortest end holding the short form's letters and digits in order begins, the first
+    of them at the start of a word (Schwartz and Hearst's test of an abbreviation's long form: 'BFI' in 'baseflow
+    index' begins at 0, its F inside 'baseflow'); None when no end holds them. Compared a character at a time:
+    lower() may change a string's length."""
+    at = len(words) - 1
+    for i in range(len(short) - 1, -1, -1):
+        wanted = short[i].lower()
+        if not wanted.isalnum():
+            continue
+        while at >= 0 and (words[at].lower() != wanted or (i == 0 and at > 0 and words[at - 1].isalnum())):
+            at -= 1
+        if at < 0:
+            return None
+        at -= 1
+    return at + 1

@@ -386,20 +386,28 @@ def table_conventions_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
-def rotated_in_column_paper() -> tuple[bytes, FloatTruth, EquationTruth]:
-    """A two-column paper whose second page sets a landscape table rotated a quarter turn across its left column
-    (caption and cells read upwards), while the right column goes on upright with a numbered display equation:
-    a page holding rotated content beside upright text, as journals set a wide table."""
+SIDEWAYS_ROWS = [["Site", "Area (ha)", "Species", "Rainfall (mm)"], ["Ridge", "120", "Pine", "1472"],
+                 ["Creek", "310", "Eucalypt", "1282"], ["Glen", "95", "Pine", "1156"]]
+
+
+def rotated_in_column_paper(label_apart: bool = False) -> tuple[bytes, FloatTruth, EquationTruth]:
+    """A two-column paper whose second page sets a landscape table (SIDEWAYS_ROWS) rotated a quarter turn across
+    its left column (caption and cells read upwards), while the right column goes on upright with a numbered
+    display equation: a page holding rotated content beside upright text, as journals set a wide table. With
+    `label_apart`, 'Table 1' stands alone on its line and the title follows on the next, as Elsevier sets it."""
     truth, equations = FloatTruth(), EquationTruth()
     w = _introduced("A Wide Table Set Sideways", 2, 40)
     w.new_page()
     caption = "Site characteristics of all catchments, with their area and rainfall."
     truth.tables.append(("1", w.page_number, caption, []))
     x = w.margin + 6
-    _rotated_line(w, x, HEIGHT - w.margin, f"Table 1 {caption}")
-    rows = [["Site", "Area (ha)", "Species", "Rainfall (mm)"], ["Ridge", "120", "Pine", "1472"],
-            ["Creek", "310", "Eucalypt", "1282"], ["Glen", "95", "Pine", "1156"]]
-    for i, row in enumerate(rows):  # each row a line up the page, its cells 90 pt apart
+    if label_apart:
+        _rotated_line(w, x, HEIGHT - w.margin, "Table 1")
+        _rotated_line(w, x + 10, HEIGHT - w.margin, caption)
+        x += 10
+    else:
+        _rotated_line(w, x, HEIGHT - w.margin, f"Table 1 {caption}")
+    for i, row in enumerate(SIDEWAYS_ROWS):  # each row a line up the page, its cells 90 pt apart
         for j, cell in enumerate(row):
             w.page.insert_text((x + 20 + 14 * i, HEIGHT - w.margin - 90 * j), cell, fontname=REGULAR, fontsize=9,
                                rotate=90)

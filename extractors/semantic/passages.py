@@ -87,6 +87,9 @@ def cell_passages(doc: Document) -> list[Passage]:
 
 
 def document_tables(doc: Document) -> list[TableGrid]:
+    """The tables' grids; a table printed sideways without its cells' boxes, which place facts on the page and
+    align columns upright only (its facts point at the whole table)."""
     return [TableGrid(t.id, t.label, t.caption, tuple(tuple(r) for r in t.rows), t.page,
-                      c.id if (c := doc.chunk_of(t.id)) else None, tuple(tuple(r) for r in t.cell_boxes))
+                      c.id if (c := doc.chunk_of(t.id)) else None,
+                      () if t.turned else tuple(tuple(r) for r in t.cell_boxes))
             for t in doc.tables]

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 
 from spacy.tokens import Doc, Span
 
+from extractors.text import long_form_start
+
 _MAX_INSIDE = 8  # tokens between the parentheses
 _SHORT_INSIDE = 3  # up to this many, the parentheses hold the short form; more, the long form
 
@@ -69,19 +71,9 @@ def long_form(short: Span, window: Span) -> Span | None:
     """The shortest end of `window` whose characters contain the short form's letters and digits in order, the
     first of them at the start of a word; None when there is none. Both are compared as their tokens joined by
     single spaces; the character position is then mapped back to a token by the tokens' own text and spacing."""
-    letters = " ".join(t.text for t in short)
-    words = " ".join(t.text for t in window)  # compared a character at a time: lower() may change a string's length
-    at = len(words) - 1
-    for i in range(len(letters) - 1, -1, -1):
-        wanted = letters[i].lower()
-        if not wanted.isalnum():
-            continue
-        while at >= 0 and (words[at].lower() != wanted or (i == 0 and at > 0 and words[at - 1].isalnum())):
-            at -= 1
-        if at < 0:
-            return None
-        at -= 1
-    begin = at + 1
+    begin = long_form_start(" ".join(t.text for t in short), " ".join(t.text for t in window))
+    if begin is None:
+        return None
     covered = 0
     for offset, token in enumerate(window):
         covered += len(token.text_with_ws)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from extractors.text import long_form_start
 from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, stem, terms, tokens, unfronted
 
 _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
@@ -21,6 +22,11 @@ _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|
 NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
                        r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?))\b", re.I)
+# A question that names the unit of its answer asks for a number: 'in hectares', '(mm)'
+_UNIT_ASKED = re.compile(r"\bin\s+(?:hectares|acres|(?:kilo|centi|milli|micro|nano)?met(?:er|re)s|seconds|minutes|hours|days|"
+                         r"weeks|months|years|percent|degrees|kelvin|(?:kilo|milli)?grams|lit(?:er|re)s|angstroms?|"
+                         r"\u00e5ngstr\u00f6ms?|ha|mm|cm|km|nm|ms|kg|mg)\b|\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K|s|h)\)",
+                         re.I)
 # 'How many passages ...': the noun counted, the first words after 'how many' up to a stop word
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(.*)", re.I)
 # A question asking for a date, and the dates a sentence gives ('December 15, 1998', '15 Dec. 1998', '1998-12-15')
@@ -93,7 +99,7 @@ def read_question(question: str) -> Question:
         return Question("section", **where)
     if _DATE_Q.search(q):
         return Question("date", **where)
-    if NUMERIC_Q.search(q):
+    if NUMERIC_Q.search(q) or _UNIT_ASKED.search(q):
         return Question("number", counted=_counted(q), **where)
     if _NAMING_Q.search(q):
         return Question("naming", **where)
@@ -308,16 +314,34 @@ def _names_row(row: str, question: str) -> bool:
 
 def long_form(text: str, short: str) -> str | None:
     """The long form a passage gives a short form, before it ('Ultra Light Bosonic Dark Matter (ULBDM)') or
-    in parentheses after it ('SIDD (Second Improvement of DegreeDistance)'), if it does."""
+    in parentheses after it ('SIDD (Second Improvement of DegreeDistance)'), if it does; or, where the short
+    form's letters are not all initials ('baseflow index (BFI)'), the words before it that hold its letters in
+    order (Schwartz and Hearst's test), and the words after it in a list of abbreviations or a table's legend
+    ('BFI, baseflow index.', 'SHOP, scaffold hopping;')."""
     wanted = short.lower().removesuffix("s")
     for found_short, found_long in abbreviations(text):
         if found_short.lower().removesuffix("s") == wanted:
             return found_long
     for match in re.finditer(rf"\b{re.escape(short)}\s*\(([^()]{{3,120}})\)", text):
         inside = " ".join(match.group(1).split())
-        if _initials(inside) == list(wanted):
+        if _initials(inside) == list(wanted) or _spells(short, inside):
             return inside
+    letters = sum(ch.isalnum() for ch in short)
+    for match in re.finditer(rf"((?:[\w\-]+\s+){{1,{min(letters + 5, 2 * letters)}}})\(\s*{re.escape(short)}\s*\)", text):
+        window = " ".join(match.group(1).split())
+        start = long_form_start(short, window)
+        if start is not None and len(window[start:]) > len(short):
+            return window[start:]
+    for match in re.finditer(rf"(?:^|[;:.]\s*|\s)\b{re.escape(short)}\s*[,=:]\s+([^,;:.()]{{3,80}})", text):
+        legend = " ".join(match.group(1).split())
+        if _spells(short, legend):
+            return legend
     return None
+
+
+def _spells(short: str, long: str) -> bool:
+    """The whole of `long`, from its first letter (the short form's), holds the short form's letters in order."""
+    return long[:1].lower() == short[:1].lower() and long_form_start(short, long) == 0
 
 
 _LINKING = frozenset("of the and for in on to with a an".split())

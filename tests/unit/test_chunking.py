@@ -7,7 +7,7 @@ from extractors.chunking import MAX_CHARS, _boxes, _pieces
 from extractors.model import Line, Span
 from extractors.tables import cells_of, row_texts, split_values
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import floats_paper, two_column_paper, two_level_header_paper, write
+from tests.pdf_factory import floats_paper, rotated_in_column_paper, two_column_paper, two_level_header_paper, write
 
 
 @pytest.fixture(scope="module")
@@ -188,3 +188,23 @@ def test_a_two_level_header_names_each_column_by_the_task_and_the_metric_printed
     for model, values in rows:
         line = " | ".join(["Table 1", f"Model: {model}", *(f"{n}: {v}" for n, v in zip(names, values))])
         assert line in table.split("\n\n")
+
+
+def test_a_table_with_text_columns_among_its_numbers_names_each_cell_by_the_header_over_it():
+    """'Redhill | 195 | P. radiata | 78' does not split into labels and values by counting; the header printed
+    over each cell, at every header level, names it, and a cell under no header keeps its text alone."""
+    header = [["Area (ha)", "Species", "Mean"], ["annual rainfall"]]
+    header_boxes = [[(100, 0, 140, 8), (160, 0, 200, 8), (220, 0, 250, 8)], [(215, 10, 275, 18)]]
+    rows = [["Redhill (NSW)", "195", "P. radiata", "866"], ["Pine Ck", "320", "P. radiata", "775"]]
+    boxes = [[(10, 30, 60, 38), (110, 30, 130, 38), (160, 30, 200, 38), (230, 30, 250, 38)],
+             [(10, 40, 50, 48), (110, 40, 130, 48), (160, 40, 200, 48), (230, 40, 250, 48)]]
+    assert row_texts("Table 1", header + rows, header_boxes + boxes) == [
+        "Table 1 | Redhill (NSW) | Area (ha): 195 | Species: P. radiata | Mean annual rainfall: 866",
+        "Table 1 | Pine Ck | Area (ha): 320 | Species: P. radiata | Mean annual rainfall: 775"]
+
+
+def test_a_sideways_tables_chunk_names_its_cells_as_the_upright_table_would(tmp_path):
+    doc = parse_pdf(write(tmp_path, "sideways.pdf", rotated_in_column_paper(label_apart=True)[0]))
+    table = next(c.text for c in doc.chunks if c.kind == "table").split("\n\n")
+    assert table[0] == "Table 1: Site characteristics of all catchments, with their area and rainfall."
+    assert "Table 1 | Site: Creek | Area (ha): 310 | Species: Eucalypt | Rainfall (mm): 1282" in table

@@ -8,7 +8,8 @@ from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
-                               rotated_in_column_paper, stacked_tables_paper, table_conventions_paper)
+                               rotated_in_column_paper, stacked_tables_paper, table_conventions_paper,
+                               SIDEWAYS_ROWS)
 
 SHA = "0" * 64
 
@@ -234,6 +235,23 @@ def test_a_line_of_the_column_beside_reaching_into_this_ones_band_is_not_the_fig
                         drawings=[(280, 150, 470, 296)])]
     figures, _ = find_floats(pages, SHA)
     assert [(f.label, f.bbox[0]) for f in figures] == [("2", 264.0)]
+
+
+@pytest.mark.parametrize("label_apart", [False, True])
+def test_a_sideways_tables_rows_are_read_with_the_page_turned(label_apart):
+    """A rotated table's cells run up the page: read with the page turned a quarter, its rows are the printed rows,
+    numbers too (a rotated '1472' outside the upright text is no review line number), each cell's box on the page
+    where the cell is printed; a label alone on its line takes the next line as its title."""
+    data, truth, _ = rotated_in_column_paper(label_apart)
+    pages = layout(data)
+    _, tables = find_floats(pages, SHA)
+    assert [(t.label, t.caption) for t in tables] == [(l, c) for l, _, c, _ in truth.tables]
+    assert tables[0].rows == SIDEWAYS_ROWS
+    page = next(p for p in pages if p.page == tables[0].page)
+    for row, boxes in zip(tables[0].rows, tables[0].cell_boxes):
+        for cell, box in zip(row, boxes):
+            printed = [line.bbox for line in page.lines if line.text.strip() == cell]
+            assert any(abs(box[0] - b[0]) < 1 and abs(box[1] - b[1]) < 1 for b in printed), cell
 
 
 def test_a_table_set_sideways_in_one_column_beside_upright_text_is_found_and_keeps_to_its_side():

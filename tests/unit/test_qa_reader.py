@@ -17,6 +17,9 @@ def chunk(id, text, score=1.0, kind="text"):
     ("How many layers does the encoder have?", "number"),
     ("What value of the matter density parameter is assumed?", "number"),
     ("In Bigtable, what is a tablet?", "definition"),
+    ("What is the catchment area, in hectares, of Traralgon Creek?", "number"),
+    ("What is the mean annual rainfall (mm) listed for Redhill?", "number"),
+    ("Which country were the data collected in?", "entity"),
     ("At what resolution was the structure determined?", "number"),
     ("What range of temperatures is shown in Figure 2?", "number"),
     ("Which two corpora are used for pre-training?", "list"),
@@ -173,6 +176,18 @@ def test_abbreviation_question_answered_by_its_long_form_in_either_order():
                         [chunk("c1", "The ULBDM is studied here. " + first)])
     answer, taken = compose(units)  # only 'ULBDM' is shared with the question, yet the long form answers it
     assert answer.startswith(first) and taken[0].span == "Ultra Light Bosonic Dark Matter"
+
+
+def test_a_long_form_may_hold_the_short_forms_letters_inside_its_words():
+    """Schwartz and Hearst's test: the letters in order, the first starting a word; also after the short form in a
+    list of abbreviations or a legend."""
+    assert long_form("The average baseflow index (BFI), the ratio of baseflow to flow.", "BFI") == "baseflow index"
+    assert long_form("U, uniform; W, winter dominated. BFI, baseflow index.", "BFI") == "baseflow index"
+    assert long_form("Abbreviations: ACE, angiotensin converting enzyme; SHOP, scaffold hopping.", "SHOP") == (
+        "scaffold hopping")
+    assert long_form("a receptor-based SHOP (scaffold hopping) approach", "SHOP") == "scaffold hopping"
+    assert long_form("BFI, the ratio of baseflow to total flow", "BFI") is None
+    assert long_form("a lower BFI (see Table 1) here", "BFI") is None
 
 
 def test_table_cell_named_by_its_row_and_its_column_header():
