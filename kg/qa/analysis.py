@@ -73,6 +73,15 @@ def _as_symbols(question: str) -> str:
     return _GREEK_NAME.sub(symbol, question)
 
 
+def printed_symbols(question: str) -> list[str]:
+    """The symbols a question names, as a text layer prints them: 'Omega_m' as '\u03a9m', 'T_{pc}' as 'Tpc',
+    'alpha' as '\u03b1'."""
+    lettered = _as_symbols(question)
+    joined = [m[1] + (m[3] or m[4]) for m in _SYMBOL.finditer(lettered)]
+    alone = re.findall(r"[\u0370-\u03ff](?![_^\w])", _SYMBOL.sub(" ", lettered))
+    return list(dict.fromkeys(joined + alone))
+
+
 def symbol_forms(question: str) -> list[str]:
     """For every symbol with a sub- or superscript (`T_pc`, `T_{pc}`, `E^2`): the joined form (`Tpc`) and the
     script alone when it is a word of two characters or more (`pc`), as a text layer spells them."""

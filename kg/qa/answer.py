@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
                           new_numbers, read_question, refers_to, section_of, table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over the table's other rows
-COUNT_BONUS = 0.3  # a number of the very things a 'how many' question counts ('1800 machines'), over other numbers
+COUNT_BONUS = 0.3  # a number of the things a 'how many' question counts ('1800 machines') or the value set to the
+# symbol it names ('\u03a9m = 0.27'), over other numbers
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 _COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
@@ -139,7 +140,8 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if extreme:  # 'the highest MAP': this row holds it, whatever the other rows share with the question
             span, leads, lacks_number = extreme, True, False
             score += EXTREME_BONUS
-        counts = bool(asked.counted and span and not leads and counts_of(span, asked.counted))
+        counts = bool(span and not leads and (asked.counted and counts_of(span, asked.counted)
+                                              or asked.symbols and assigned_value(span, list(asked.symbols))))
         announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0) + (COUNT_BONUS if counts else 0.0)
@@ -221,7 +223,8 @@ def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | 
             return cell, True, False
         numbers = new_numbers(raw, question)
         counted = counts_of(raw, asked.counted) if asked.counted and numbers else None
-        return counted or (numbers[0] if numbers else None), False, not numbers
+        assigned = assigned_value(raw, list(asked.symbols)) if asked.symbols and numbers else None
+        return counted or assigned or (numbers[0] if numbers else None), False, not numbers
     if asked.kind == "date":
         return date_in(raw), False, False
     if asked.kind == "naming":

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from extractors.text import long_form_start
+from kg.qa.analysis import printed_symbols
 from kg.qa.text import QUESTION_WORDS, STOPWORDS, abbreviations, stem, terms, tokens, unfronted
 
 _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|score|f1|accuracy|precision|recall|"
@@ -21,7 +22,7 @@ _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|
                r"range|cost|spread)")
 NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
-                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?))\b", re.I)
+                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?|fold))\b", re.I)
 # A question that names the unit of its answer asks for a number: 'in hectares', '(mm)'
 _UNIT_ASKED = re.compile(r"\bin\s+(?:hectares|acres|(?:kilo|centi|milli|micro|nano)?met(?:er|re)s|seconds|minutes|hours|days|"
                          r"weeks|months|years|percent|degrees|kelvin|(?:kilo|milli)?grams|lit(?:er|re)s|angstroms?|"
@@ -85,6 +86,7 @@ class Question:
     elements: tuple[str, ...] = ()  # chunk prefixes of the tables and figures it names: 'Table 3:'
     refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('ex', '2')
     counted: str | None = None  # the stem of the noun a 'how many' question counts: 'passag'
+    symbols: tuple[str, ...] = ()  # the symbols it names, as printed ('\u03a9m' for 'Omega_m')
 
 
 def read_question(question: str) -> Question:
@@ -100,7 +102,7 @@ def read_question(question: str) -> Question:
     if _DATE_Q.search(q):
         return Question("date", **where)
     if NUMERIC_Q.search(q) or _UNIT_ASKED.search(q):
-        return Question("number", counted=_counted(q), **where)
+        return Question("number", counted=_counted(q), symbols=tuple(printed_symbols(q)), **where)
     if _NAMING_Q.search(q):
         return Question("naming", **where)
     if _COUNT_Q.search(q) or _LIST_Q.search(q):
@@ -137,6 +139,16 @@ def counts_of(text: str, counted: str) -> str | None:
     for match in re.finditer(pattern, _REFERENCE.sub(" ", text), re.I):
         if not set(tokens(match.group(1))) & STOPWORDS:  # '100 words as passages' counts words
             return " ".join(match.group().split())
+    return None
+
+
+def assigned_value(text: str, symbols: list[str]) -> str | None:
+    """The value a text sets a symbol the question names to ('\u03a9m = 0.27' for 'Omega_m'), with the
+    symbol."""
+    for symbol in symbols:
+        match = re.search(rf"(?<!\w){re.escape(symbol)}\s*=\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?", text)
+        if match:
+            return match.group()
     return None
 
 

@@ -52,9 +52,9 @@ def searchable(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train'. A final 'e'
-    of a longer stem goes too, so 'automate', 'automates' and 'automating' meet; Greek plurals take their
-    singular ('analyses'/'analysis')."""
+    """A light suffix stripper: enough to match 'datasets'/'dataset', 'trained'/'training'/'train', 'running'/
+    'run'. A final 'e' of a longer stem goes too, so 'automate', 'automates' and 'automating' meet; Greek plurals
+    take their singular ('analyses'/'analysis')."""
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith(("yses", "eses")):
@@ -64,6 +64,8 @@ def stem(word: str) -> str:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
                 return word
             word = word[: len(word) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeioulsz":
+                word = word[:-1]  # 'running', 'stopped': the consonant doubled before the ending (Porter's rule)
             break
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
 

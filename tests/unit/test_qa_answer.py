@@ -150,6 +150,12 @@ def test_only_the_sentence_right_after_an_announcing_one_skips_the_score_cut_off
 
 
 
+def test_a_consonant_doubled_before_an_ending_meets_the_word():
+    assert stem("running") == stem("run") == "run"
+    assert stem("stopped") == stem("stop") and stem("planned") == stem("plan")
+    assert stem("added") == stem("add") == "add" and stem("falling") == "fall" and stem("missing") == "miss"
+
+
 def test_a_greek_letter_is_a_token_by_its_name():
     assert tokens("The \u03c72 of \u03a9m = 0.27") == ["the", "chi", "2", "of", "omega", "m", "0.27"]
     assert terms("What chi-squared value?") == ["chi", "squar", "valu"]

@@ -4,7 +4,7 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, score_units, units_of
-from kg.qa.reader import (Question, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
                           new_numbers, read_question, refers_to, table_cell)
 
 
@@ -18,6 +18,7 @@ def chunk(id, text, score=1.0, kind="text"):
     ("What value of the matter density parameter is assumed?", "number"),
     ("In Bigtable, what is a tablet?", "definition"),
     ("What is the catchment area, in hectares, of Traralgon Creek?", "number"),
+    ("What fold change in L-tryptophan was observed?", "number"),
     ("What is the mean annual rainfall (mm) listed for Redhill?", "number"),
     ("Which country were the data collected in?", "entity"),
     ("At what resolution was the structure determined?", "number"),
@@ -134,6 +135,18 @@ def test_an_adverbial_in_front_hides_no_form_and_no_table():
     asked = read_question("In Table 5, what spread does SIDD reach for k = 50?")
     assert asked.kind == "number" and asked.elements == ("Table 5:",)
     assert read_question("In Bigtable, what is a tablet?") == Question("definition", term="tablet")
+
+
+def test_the_value_set_to_a_symbol_the_question_names_answers_it():
+    asked = read_question("What value of the matter density parameter Omega_m is assumed?")
+    assert asked.kind == "number" and asked.symbols == ("\u03a9m",)
+    assert assigned_value("a Friedmann model (\u03a9m = 0.27, H0 = 70 km)", ["\u03a9m"]) == "\u03a9m = 0.27"
+    assert assigned_value("where \u03a9K = 1 \u2212 \u03a9m.", ["\u03a9m"]) is None
+    chunks = [chunk("c1", "Models 6 and 7 are defined by the assumption that the matter density is of this form: "
+                          "a smooth profile. The background density in all models is that of a Friedmann model "
+                          "(\u03a9m = 0.27, H0 = 70 km/s).")]
+    answer, units = compose(score_units("What value of the matter density parameter Omega_m is assumed?", chunks))
+    assert units[0].span == "\u03a9m = 0.27"
 
 
 def test_a_date_question_is_answered_by_a_sentence_with_a_date():

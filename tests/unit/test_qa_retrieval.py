@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kg.read.fulltext import MAX_TERMS, lucene_query
-from kg.qa.analysis import abbreviation_forms, number_forms, other_number, search_words, symbol_forms
+from kg.qa.analysis import (abbreviation_forms, number_forms, other_number, printed_symbols, search_words,
+                             symbol_forms)
 from kg.qa.retrieval import disputed_winner, keep_lexical_winner, question_query, spread_pages
 
 
@@ -25,6 +26,12 @@ def test_greek_letters_spelt_out_search_as_the_symbols_printed():
     assert "\u03c72" in search_words("What chi-squared value is obtained?")
     assert "\u03b1" in search_words("What is the alpha of the prior?")
     assert not any("\u0370" <= c <= "\u03ff" for w in search_words("Which alphabet is used?") for c in w)
+
+
+def test_the_symbols_a_question_names_are_read_as_printed():
+    assert printed_symbols("What value of Omega_m is assumed?") == ["\u03a9m"]
+    assert printed_symbols("What is T_{pc} at alpha = 1?") == ["Tpc", "\u03b1"]
+    assert printed_symbols("Which alphabet is used?") == []
 
 
 def test_the_frame_of_a_question_is_not_searched():
