@@ -402,11 +402,15 @@ def table_side(sides_of_tables: list[tuple[list[Item], list[Item]]]) -> bool | N
 
 def pick_side(cap: Caption, above: list[Item], below: list[Item], tables_above: bool | None) -> list[Item]:
     """The side of the caption its float is on: a figure's graphics are above it unless only the side below
-    has any; a ruled table beats a stray text line nearer the caption; between two ruled tables, the side the
-    document's other tables are on (`table_side`), else the nearer one."""
+    has any; a table is on the side that prints text when one side has none; a ruled table beats a stray text
+    line nearer the caption; between two ruled tables, the side the document's other tables are on
+    (`table_side`), else the nearer one."""
     cbox = cap.bbox
     if cap.kind == "figure":
         return above if _has_graphics(above) or not _has_graphics(below) else below
+    printed = [any(line is not None for _, line in side) for side in (above, below)]
+    if printed[0] != printed[1]:  # a table prints text: a side of rules alone (a separator under the caption) is not it
+        return above if printed[0] else below
     if _has_graphics(above) != _has_graphics(below):
         return above if _has_graphics(above) else below
     if _has_graphics(above) and tables_above is not None:

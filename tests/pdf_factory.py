@@ -342,6 +342,32 @@ def _table_below(w: Writer, label: tuple[str, str], caption: str, rows: list[lis
     return w.page_number
 
 
+def rule_under_caption_paper() -> tuple[bytes, FloatTruth]:
+    """A ruled table of label-value rows set above its caption, with a lone rule drawn just under the caption (a
+    float's separator from the text below, nearer the caption than the table's last rule): the table is the side
+    that prints text, not the rule."""
+    truth = FloatTruth()
+    w = Writer(columns=1)
+    w.line("A Table Above Its Caption", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.heading("1 Introduction")
+    w.paragraph(prose(4))
+    rows = [["Number of jobs", "29,423"], ["Average job completion time", "634 secs"], ["Machine days used", "79,186"]]
+    caption = "Jobs run in one month."
+    w._advance(40 + 14 * len(rows))
+    x, cell = w.x() + 10, 160.0
+    w.page.draw_line((x, w.y), (x + 2 * cell, w.y))
+    _ruled_rows(w, x, cell, rows)
+    w.y += 14
+    w.page.insert_text((w.x() + 40, w.y + 9), f"Table 1: {caption}", fontname=REGULAR, fontsize=9)
+    truth.tables.append(("1", w.page_number, caption, rows))
+    w.y += 18
+    w.page.draw_line((w.x(), w.y), (w.x() + 200, w.y))
+    w.y += 12
+    w.paragraph(prose(5, offset=1))
+    return w.bytes(), truth
+
+
 def _rotated_line(w: Writer, x: float, y: float, text: str) -> None:
     """A line of 9 pt text turned a quarter turn, reading up the page from (x, y), set word by word as TeX sets
     text: the gaps are the only spaces."""

@@ -307,15 +307,20 @@ def _broken_label(label: str) -> bool:
 
 
 def _rows_are_data(table: TableGrid) -> bool:
-    """The stub cell (the lowest header row's first cell, over the row labels) says the rows are data, items or
-    measures ('Dataset', 'Query', 'Samples', 'Training data type'): the methods, if any, are the columns, which
-    this reader does not take for methods. A cell above it names the column groups ('Task' over 'Model | F1')."""
-    stub = ""
+    """The stub cell (the lowest header row's first cell, over the row labels; a header's one cell when no header
+    row has more) says the rows are data, items or measures ('Dataset', 'Query', 'Samples', 'Training data type',
+    'Parameter'): the methods, if any, are the columns, which this reader does not take for methods. A cell above
+    it names the column groups ('Task' over 'Model | F1')."""
+    stub, lone = "", ""
     for row in table.rows:  # the header rows: those above the first row with a number; the stub is the lowest's
         if not _names_only(_split_cells(list(row))[1]):
             break
         if sum(1 for c in row if c.strip()) > 1:
             stub = row[0]
+        elif not lone:
+            lone = row[0]
+    stub = stub or lone  # a header of one cell ('Parameter' over 'Resolution (Å) | 2.2'): the column names were not
+    # printed or not recovered, and the one cell heads the labels
     words = set(re.findall(r"[a-z]+", stub.casefold()))
     terms = lexicons.terms()
     return bool(words & terms.row_data_heads) and not words & (terms.method_heads - terms.row_data_heads)

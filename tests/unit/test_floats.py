@@ -8,8 +8,8 @@ from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
-                               rotated_in_column_paper, stacked_tables_paper, table_conventions_paper,
-                               SIDEWAYS_ROWS)
+                               rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper,
+                               table_conventions_paper, SIDEWAYS_ROWS)
 
 SHA = "0" * 64
 
@@ -235,6 +235,12 @@ def test_a_line_of_the_column_beside_reaching_into_this_ones_band_is_not_the_fig
                         drawings=[(280, 150, 470, 296)])]
     figures, _ = find_floats(pages, SHA)
     assert [(f.label, f.bbox[0]) for f in figures] == [("2", 264.0)]
+
+
+def test_a_lone_rule_under_a_caption_does_not_take_the_table_from_the_rows_above_it():
+    data, truth = rule_under_caption_paper()
+    _, tables = find_floats(layout(data), SHA)
+    assert [(t.label, t.caption, t.rows) for t in tables] == [(l, c, rows) for l, _, c, rows in truth.tables]
 
 
 @pytest.mark.parametrize("label_apart", [False, True])

@@ -105,6 +105,9 @@ MORE_TABLES = [
      [["", "", "1-best", "", "WCN", "", "manual"], ["Model", "baseline", "AM", "LM", "baseline", "AM", "N/A"],
       ["MaxEnt", "76.0", "81.7", "84.6", "78.9", "83.4", "86.4"],
       ["CRF", "80.3", "87.3", "89.7", "83.7", "88.8", "94.4"]]),
+    ("Table 9:", "Statistics of the refined structure.",  # a one-cell header over the labels: rows of parameters
+     [["Parameter"], ["Resolution (A)", "2.2"], ["Space group", "P1"], ["Rcryst", "18.8"], ["Rfree", "21.9"],
+      ["Solvent", "25.8"]]),
 ]
 
 
@@ -116,7 +119,7 @@ def more(tmp_path_factory):
             for label, e in experiments.items()}
 
 
-@pytest.mark.parametrize("label", ["1", "2", "3", "4", "6"])
+@pytest.mark.parametrize("label", ["1", "2", "3", "4", "6", "9"])
 def test_tables_whose_rows_are_data_measures_or_cut_numbers_give_no_results(more, label):
     assert label in more  # the parser found the table: its emptiness is the reader's
     assert more[label] == set()
