@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
-                          new_numbers, read_question, refers_to, section_of, table_cell)
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form,
+                          name_before, name_given, new_numbers, read_question, refers_to, section_of, table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
@@ -141,12 +141,15 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             span, leads, lacks_number = extreme, True, False
             score += EXTREME_BONUS
         counts = bool(span and not leads and (asked.counted and counts_of(span, asked.counted)
-                                              or asked.symbols and assigned_value(span, list(asked.symbols))))
+                                              or asked.symbols and assigned_value(span, list(asked.symbols))
+                                              or asked.percent and span.endswith("%")))
         announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0) + (COUNT_BONUS if counts else 0.0)
         elif asked.kind in ("date", "naming"):
             score += 0.15 if span else -0.15
+        elif asked.kind == "entity" and span:  # the name of the kind of thing asked for: 'the Adam optimizer'
+            score += 0.15
         elif asked.kind == "section" and span:
             score += 0.5 * len(set(terms(span)) & set(q_terms)) / len(set(q_terms))
         elif asked.kind == "acronym" and span:
@@ -167,7 +170,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         # the extreme row answers by its values: its words are the table's, which every row shares; a number of
         # the things counted and a date answer by their form, given a word of the question besides
         sure = (asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
-                or (counts or asked.kind == "date" and span is not None) and matched >= 1)
+                or (counts or asked.kind in ("date", "entity") and span is not None) and matched >= 1)
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
@@ -224,11 +227,14 @@ def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | 
         numbers = new_numbers(raw, question)
         counted = counts_of(raw, asked.counted) if asked.counted and numbers else None
         assigned = assigned_value(raw, list(asked.symbols)) if asked.symbols and numbers else None
-        return counted or assigned or (numbers[0] if numbers else None), False, not numbers
+        share = next((n for n in numbers if n.endswith("%")), None) if asked.percent else None
+        return counted or assigned or share or (numbers[0] if numbers else None), False, not numbers
     if asked.kind == "date":
         return date_in(raw), False, False
     if asked.kind == "naming":
         return name_given(raw), False, False
+    if asked.kind == "entity" and asked.noun:
+        return name_before(raw, asked.noun), False, False
     if asked.kind == "acronym" and asked.short:
         return long_form(raw, asked.short), False, False
     if asked.kind == "definition" and asked.term:

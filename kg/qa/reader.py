@@ -28,6 +28,10 @@ _UNIT_ASKED = re.compile(r"\bin\s+(?:hectares|acres|(?:kilo|centi|milli|micro|na
                          r"weeks|months|years|percent|degrees|kelvin|(?:kilo|milli)?grams|lit(?:er|re)s|angstroms?|"
                          r"\u00e5ngstr\u00f6ms?|ha|mm|cm|km|nm|ms|kg|mg)\b|\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K|s|h)\)",
                          re.I)
+# 'What share of the trials ...': the answer is a percentage
+_PERCENT_Q = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b", re.I)
+# 'Which optimizer were ...': the kind of thing a name answers, printed after the name ('the Adam optimizer')
+_WHICH_NOUN = re.compile(r"^(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|are|was|were|do|does|did|has|have|had)\b", re.I)
 # 'How many passages ...': the noun counted, the first words after 'how many' up to a stop word
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(.*)", re.I)
 # A question asking for a date, and the dates a sentence gives ('December 15, 1998', '15 Dec. 1998', '1998-12-15')
@@ -87,6 +91,8 @@ class Question:
     refers: tuple[tuple[str, str], ...] = ()  # (kind, label) of every numbered thing it names: ('ex', '2')
     counted: str | None = None  # the stem of the noun a 'how many' question counts: 'passag'
     symbols: tuple[str, ...] = ()  # the symbols it names, as printed ('\u03a9m' for 'Omega_m')
+    percent: bool = False  # it asks for a share: a percentage answers it
+    noun: str | None = None  # 'which optimizer ...': the kind of thing named, as it follows a name ('Adam optimizer')
 
 
 def read_question(question: str) -> Question:
@@ -102,7 +108,8 @@ def read_question(question: str) -> Question:
     if _DATE_Q.search(q):
         return Question("date", **where)
     if NUMERIC_Q.search(q) or _UNIT_ASKED.search(q):
-        return Question("number", counted=_counted(q), symbols=tuple(printed_symbols(q)), **where)
+        return Question("number", counted=_counted(q), symbols=tuple(printed_symbols(q)),
+                        percent=bool(_PERCENT_Q.search(q)), **where)
     if _NAMING_Q.search(q):
         return Question("naming", **where)
     if _COUNT_Q.search(q) or _LIST_Q.search(q):
@@ -114,7 +121,9 @@ def read_question(question: str) -> Question:
         if len(term.split()) <= 6:
             return Question("definition", term=term, **where)
     if re.match(r"^(?:which|what|who)\b", q, re.I):
-        return Question("entity", **where)
+        noun = _WHICH_NOUN.match(q)
+        return Question("entity", noun=noun.group(1).lower() if noun and noun.group(1).lower() not in STOPWORDS
+                        else None, **where)
     return Question("other", **where)
 
 
@@ -149,6 +158,16 @@ def assigned_value(text: str, symbols: list[str]) -> str | None:
         match = re.search(rf"(?<!\w){re.escape(symbol)}\s*=\s*[-+\u2212]?\d[\d,]*(?:\.\d+)?", text)
         if match:
             return match.group()
+    return None
+
+
+def name_before(text: str, noun: str) -> str | None:
+    """The name printed before the noun a 'which <noun>' question asks about ('the Adam optimizer', 'the Keras
+    library', 'a BiLSTM encoder'): a word with a capital or a digit, not the sentence's first word."""
+    for match in re.finditer(rf"(?<=\s)([A-Z0-9][\w\-+.]*[\w+]|[a-z]+[A-Z][\w\-]*)\s+{re.escape(noun)}(?:s|es)?\b",
+                             text):
+        if match.group(1).lower() not in STOPWORDS:
+            return match.group(1)
     return None
 
 
@@ -327,9 +346,9 @@ def _names_row(row: str, question: str) -> bool:
 def long_form(text: str, short: str) -> str | None:
     """The long form a passage gives a short form, before it ('Ultra Light Bosonic Dark Matter (ULBDM)') or
     in parentheses after it ('SIDD (Second Improvement of DegreeDistance)'), if it does; or, where the short
-    form's letters are not all initials ('baseflow index (BFI)'), the words before it that hold its letters in
-    order (Schwartz and Hearst's test), and the words after it in a list of abbreviations or a table's legend
-    ('BFI, baseflow index.', 'SHOP, scaffold hopping;')."""
+    form's letters are not all initials ('baseflow index (BFI)', 'the "dilated convolution network" or DCN'), the
+    words before it that hold its letters in order (Schwartz and Hearst's test), and the words after it in a list
+    of abbreviations or a table's legend ('BFI, baseflow index.', 'SHOP, scaffold hopping;')."""
     wanted = short.lower().removesuffix("s")
     for found_short, found_long in abbreviations(text):
         if found_short.lower().removesuffix("s") == wanted:
@@ -339,8 +358,10 @@ def long_form(text: str, short: str) -> str | None:
         if _initials(inside) == list(wanted) or _spells(short, inside):
             return inside
     letters = sum(ch.isalnum() for ch in short)
-    for match in re.finditer(rf"((?:[\w\-]+\s+){{1,{min(letters + 5, 2 * letters)}}})\(\s*{re.escape(short)}\s*\)", text):
-        window = " ".join(match.group(1).split())
+    before = rf"((?:[\w\-]+[,\"'\u201c\u201d\u2019]*\s+){{1,{min(letters + 5, 2 * letters)}}})"
+    for match in re.finditer(rf"{before}(?:\(\s*{re.escape(short)}\s*\)|or\s+(?:simply\s+)?{re.escape(short)}\b)",
+                             text):
+        window = " ".join(re.sub(r"[,\"'\u201c\u201d\u2019]", " ", match.group(1)).split())
         start = long_form_start(short, window)
         if start is not None and len(window[start:]) > len(short):
             return window[start:]

@@ -4,8 +4,8 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, score_units, units_of
-from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form, name_given,
-                          new_numbers, read_question, refers_to, table_cell)
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form,
+                          name_before, name_given, new_numbers, read_question, refers_to, table_cell)
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -149,6 +149,28 @@ def test_the_value_set_to_a_symbol_the_question_names_answers_it():
     assert units[0].span == "\u03a9m = 0.27"
 
 
+def test_which_noun_is_answered_by_the_name_printed_before_the_noun():
+    assert read_question("Which optimizer were the networks trained with?").noun == "optimizer"
+    assert name_before("All experiments were performed using Keras with the Adam optimizer [10].", "optimizer") == (
+        "Adam")
+    assert name_before("The optimizer matters; a good optimizer helps.", "optimizer") is None
+    chunks = [chunk("c1", "Other methods of counting train a network on the counts alone. "
+                          "All experiments were performed using Keras with the Adam optimizer [10]."),
+              chunk("c2", "The networks are trained on patches. Each network is trained for 100 epochs. "
+                          "A trained network predicts a density map.")]
+    answer, units = compose(score_units("Which optimizer were the networks trained with?", chunks))
+    assert units[0].span == "Adam" and "Adam optimizer" in answer
+
+
+def test_a_question_asking_for_a_share_is_answered_by_a_percentage():
+    asked = read_question("What share of the trials were catch trials?")
+    assert asked.kind == "number" and asked.percent
+    chunks = [chunk("c1", "Each group performed 256 trials on day 1 and 208 trials on day 2. "
+                          "The catch trial groups performed 48 (19%) catch trials without forces.")]
+    answer, units = compose(score_units("What share of the trials were catch trials?", chunks))
+    assert units[0].span == "19%"
+
+
 def test_a_date_question_is_answered_by_a_sentence_with_a_date():
     assert read_question("On what date was this note received by the journal?").kind == "date"
     assert date_in("Z. Naturforsch. 54a, 272-273 (1999); received December 15, 1998") == "December 15, 1998"
@@ -199,6 +221,10 @@ def test_a_long_form_may_hold_the_short_forms_letters_inside_its_words():
     assert long_form("Abbreviations: ACE, angiotensin converting enzyme; SHOP, scaffold hopping.", "SHOP") == (
         "scaffold hopping")
     assert long_form("a receptor-based SHOP (scaffold hopping) approach", "SHOP") == "scaffold hopping"
+    assert long_form("We propose the \u201caggregated multicolumn dilated convolution network\u201d or\nAMDCN which",
+                     "AMDCN") == "aggregated multicolumn dilated convolution network"
+    assert long_form("we use a convolutional neural network, or CNN, here", "CNN") == "convolutional neural network"
+    assert long_form("apples or AMDCN are", "AMDCN") is None
     assert long_form("BFI, the ratio of baseflow to total flow", "BFI") is None
     assert long_form("a lower BFI (see Table 1) here", "BFI") is None
 
