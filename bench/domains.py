@@ -35,6 +35,8 @@ MANIFEST_DOMAINS = {
     "CS/algorithms": "cs_ml",
     "CS/theory": "cs_ml",
     "CS/web": "cs_ml",
+    "CS/IR": "cs_ml",
+    "CS/information retrieval": "cs_ml",
     "CS/databases": "systems",
     "CS/multimedia systems": "systems",
     "CS/networking": "systems",

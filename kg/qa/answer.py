@@ -175,6 +175,14 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 
+def definition_first(units: list[Unit], term: str | None = None, needed: int = 2) -> list[Unit]:
+    """Units for a definition question: what the reader read as the answer first (an acronym's expansion, a
+    sentence defining the term: `sure`), then, for a `term`, sentences that read as its definition and share
+    `needed` terms of the question, each group by score."""
+    return sorted(units, key=lambda u: (not u.sure, not (term is not None and u.matched >= needed and
+                                                         defines(u.text, term)), -u.score))
+
+
 def extreme_rows(chunks: list[dict], question: str) -> dict[tuple[str, int], str]:
     """{(chunk id, start of the row): its cell} for every table chunk holding the row with the extreme value a
     question asks for ('Which baseline obtains the highest MAP?'; kg.qa.reader.extreme_row): every row of a table

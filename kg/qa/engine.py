@@ -11,13 +11,14 @@ from typing import Any, Callable
 from kg.db.graph import Graph
 from kg.errors import AmbiguousPaperError, InvalidQueryError, NotFoundError
 from kg.qa import graph as q
-from kg.qa.answer import ANSWER_CHARS, Unit, compose, confidence, evidence_units, locate_in_chunk, score_units
+from kg.qa.answer import (ANSWER_CHARS, Unit, compose, confidence, definition_first, evidence_units, locate_in_chunk,
+                          score_units)
 from kg.qa.graph import GraphReader, chunk_row
 from kg.qa.intents import Intent, analyse, paper_names
 from kg.qa.names import (NameForm, broader, defines_otherwise, is_initialism, kind_label, name_forms, names_entity,
                          narrower, only_as_example, spelled_alike, spells_otherwise, states_use, task_object,
                          written_as_initialism)
-from kg.qa.reader import defines, read_question
+from kg.qa.reader import read_question
 from kg.qa.retrieval import Embedder, keep_lexical_winner, retrieve, spread_pages
 from kg.qa.text import question_proper, squash, terms, tokens
 from kg.read.fulltext import lucene_phrase
@@ -134,10 +135,9 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
     found = retrieve(reader, question, paper_id, CANDIDATES, embed, asked.elements)
     units = score_units(question, found.chunks, asked)
     needed = min(2, len(set(terms(question_proper(question)))))
-    if intent.name == "definition":  # prefer what the reader read as the answer (an acronym's expansion), then
-        # sentences that read as a definition of the term and share enough of the question to answer it
-        units = sorted(units, key=lambda u: (not u.sure, not (u.matched >= needed and defines(u.text, intent.names[0])),
-                                             -u.score))
+    if intent.name == "definition" or asked.kind in ("definition", "acronym"):  # also forms the intents leave to
+        # search ('What is a Tiny (T) summary in Multi-LexSum?')
+        units = definition_first(units, intent.names[0] if intent.name == "definition" else None, needed)
     text, taken = compose(units, needed_terms=needed)
     name = "search" if intent.name != "definition" else "definition"
     if not text:  # what was found does not answer the question, so it is no evidence either

@@ -395,7 +395,7 @@ def defines(text: str, term: str) -> bool:
     """A sentence that reads as a definition of `term`: the term followed closely by a defining verb or an
     apposition ('X is ...', 'X, i.e. ...', 'X or the sum of ...', 'X (the ...)', 'X = ...'), or 'we define X'."""
     head = re.split(r"\s+(?:of|in|for)\s+", term, maxsplit=1)[0]  # 'the nuclear norm of X': its head
-    words = [stem(w) for w in tokens(head)]
+    words = [re.sub(r"(?<=\w\w)y$", "", stem(w)) for w in tokens(head)]  # 'summary' meets 'summaries'
     if not words:
         return False
     pattern = r"\W+".join(re.escape(w) + r"\w*" for w in words)

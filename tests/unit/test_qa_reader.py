@@ -3,7 +3,7 @@ table row offers for it, and the answer composed from the best of them (or none)
 
 import pytest
 
-from kg.qa.answer import compose, score_units, units_of
+from kg.qa.answer import compose, definition_first, score_units, units_of
 from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form,
                           name_before, name_given, new_numbers, read_question, refers_to, table_cell)
 
@@ -211,6 +211,17 @@ def test_abbreviation_question_answered_by_its_long_form_in_either_order():
                         [chunk("c1", "The ULBDM is studied here. " + first)])
     answer, taken = compose(units)  # only 'ULBDM' is shared with the question, yet the long form answers it
     assert answer.startswith(first) and taken[0].span == "Ultra Light Bosonic Dark Matter"
+
+
+def test_a_definition_read_in_a_plural_leads_the_answer():
+    """'What is a Tiny (T) summary' is defined by 'Tiny (T) summaries are ...', which leads however much more of the
+    question's words another sentence shares."""
+    assert defines("Tiny (T) summaries are one-sentence summaries for Twitter.", "Tiny (T) summary in Multi-LexSum")
+    question = "What is a Tiny (T) summary in Multi-LexSum?"
+    chunks = [chunk("c1", "Multi-LexSum holds summaries of many granularities, a tiny summary among them, in "
+                          "Multi-LexSum's cases. Tiny (T) summaries are one-sentence summaries for Twitter.")]
+    units = definition_first(score_units(question, chunks))
+    assert units[0].text.startswith("Tiny (T) summaries are")
 
 
 def test_a_long_form_may_hold_the_short_forms_letters_inside_its_words():
