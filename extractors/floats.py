@@ -400,17 +400,22 @@ def table_side(sides_of_tables: list[tuple[list[Item], list[Item]]]) -> bool | N
     return votes.pop() if len(votes) == 1 else None
 
 
+def _rules_only(side: list[Item]) -> bool:
+    """A side holding nothing but rules: lines of graphics two points thick at most (no picture, no drawing)."""
+    return all(line is None and min(b[2] - b[0], b[3] - b[1]) <= 2 for b, line in side)
+
+
 def pick_side(cap: Caption, above: list[Item], below: list[Item], tables_above: bool | None) -> list[Item]:
     """The side of the caption its float is on: a figure's graphics are above it unless only the side below
-    has any; a table is on the side that prints text when one side has none; a ruled table beats a stray text
-    line nearer the caption; between two ruled tables, the side the document's other tables are on
+    has any; a table is on the side that prints text when the other holds rules alone; a ruled table beats a stray
+    text line nearer the caption; between two ruled tables, the side the document's other tables are on
     (`table_side`), else the nearer one."""
     cbox = cap.bbox
     if cap.kind == "figure":
         return above if _has_graphics(above) or not _has_graphics(below) else below
     printed = [any(line is not None for _, line in side) for side in (above, below)]
-    if printed[0] != printed[1]:  # a table prints text: a side of rules alone (a separator under the caption) is not it
-        return above if printed[0] else below
+    if printed[0] != printed[1] and _rules_only(below if printed[0] else above):
+        return above if printed[0] else below  # a table prints text: rules alone (a separator under a caption) are not it
     if _has_graphics(above) != _has_graphics(below):
         return above if _has_graphics(above) else below
     if _has_graphics(above) and tables_above is not None:
@@ -426,15 +431,16 @@ def distance(box: BBox, other: BBox) -> float:
 
 
 def _turned_rows(cap: Caption, lines: list[Line]) -> tuple[list[list[Line]], str, str]:
-    """The rows of a table printed sideways (cells in turned boxes), which way its text runs ('up': the caption,
-    its first line, is left of the cells; 'down': right of them) and its caption: a label set alone on its line
-    ('Table 1') takes the line after it as its title, as an upright caption does ('Site characteristics ...')."""
-    middle = sum(line.bbox[0] + line.bbox[2] for line in lines) / (2 * len(lines))
-    runs_up = (cap.bbox[0] + cap.bbox[2]) / 2 <= middle
+    """The rows of a table printed sideways (cells in turned boxes), which way its text runs (most of its lines:
+    'up' or 'down') and its caption: a label set alone on its line ('Table 1') takes the line after it as its
+    title, as an upright caption does ('Site characteristics ...'), and a caption that does not end a sentence
+    takes the lines it runs on in (one cell of three words or more, no digits)."""
+    runs_up = sum(line.rising for line in [*cap.lines, *lines]) * 2 > len(cap.lines) + len(lines)
     grid = table_rows([turned_line(line, runs_up) for line in lines])
     caption = cap.text
-    if not caption and len(grid) > 1 and len(grid[0]) == 1 and not any(ch.isdigit() for ch in grid[0][0].text):
-        caption, grid = grid[0][0].text.strip(), grid[1:]
+    while len(grid) > 1 and len(grid[0]) == 1 and not any(ch.isdigit() for ch in grid[0][0].text) and (
+            not caption or not caption.endswith(".") and len(grid[0][0].text.split()) >= 3):
+        caption, grid = f"{caption} {grid[0][0].text.strip()}".strip(), grid[1:]
     return grid, "up" if runs_up else "down", caption
 
 

@@ -117,7 +117,8 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
     direction = (raw["dir"][0], raw["dir"][1])
     text = join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
-                italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, spans=spans)
+                italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, rising=raw["dir"][1] < -0.2,
+                spans=spans)
 
 
 @lru_cache(maxsize=1024)

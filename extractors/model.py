@@ -115,6 +115,7 @@ class Line:
     block: int = 0  # PyMuPDF block number on its page
     column: int = 0  # 0 = full width or the first column, then 1 (and 2 on a page of three) left to right
     vertical: bool = False  # rotated text (side stamps, rotated table headers)
+    rising: bool = False  # rotated text that runs up the page (a quarter turn anticlockwise), else down it
     spans: list[Span] = field(default_factory=list)
 
 

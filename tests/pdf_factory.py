@@ -368,6 +368,29 @@ def rule_under_caption_paper() -> tuple[bytes, FloatTruth]:
     return w.bytes(), truth
 
 
+def image_table_paper() -> tuple[bytes, FloatTruth]:
+    """A table pasted as a picture below its caption, the paragraph above the caption ending in a short line: the
+    picture is the table, not the paragraph's tail (no text to read from it)."""
+    truth = FloatTruth()
+    w = Writer(columns=1)
+    w.line("A Table Printed as a Picture", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.heading("1 Introduction")
+    w.paragraph(prose(4))
+    w.line("Results follow.")
+    caption = "Patient characteristics."
+    w._advance(120)
+    w.page.insert_text((w.x() + 40, w.y + 9), f"Table 1: {caption}", fontname=REGULAR, fontsize=9)
+    truth.tables.append(("1", w.page_number, caption, []))
+    w.y += 16
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 32, 16), False)
+    pix.clear_with(200)
+    w.page.insert_image(pymupdf.Rect(w.x() + 20, w.y, w.x() + 300, w.y + 80), pixmap=pix)
+    w.y += 92
+    w.paragraph(prose(5, offset=1))
+    return w.bytes(), truth
+
+
 def _rotated_line(w: Writer, x: float, y: float, text: str) -> None:
     """A line of 9 pt text turned a quarter turn, reading up the page from (x, y), set word by word as TeX sets
     text: the gaps are the only spaces."""
@@ -416,26 +439,34 @@ SIDEWAYS_ROWS = [["Site", "Area (ha)", "Species", "Rainfall (mm)"], ["Ridge", "1
                  ["Creek", "310", "Eucalypt", "1282"], ["Glen", "95", "Pine", "1156"]]
 
 
-def rotated_in_column_paper(label_apart: bool = False) -> tuple[bytes, FloatTruth, EquationTruth]:
+def rotated_in_column_paper(label_apart: bool = False, caption_after: bool = False,
+                            wrapped: bool = False) -> tuple[bytes, FloatTruth, EquationTruth]:
     """A two-column paper whose second page sets a landscape table (SIDEWAYS_ROWS) rotated a quarter turn across
     its left column (caption and cells read upwards), while the right column goes on upright with a numbered
     display equation: a page holding rotated content beside upright text, as journals set a wide table. With
-    `label_apart`, 'Table 1' stands alone on its line and the title follows on the next, as Elsevier sets it."""
+    `label_apart`, 'Table 1' stands alone on its line and the title follows on the next, as Elsevier sets it; with
+    `caption_after`, the caption is set after the rows (right of them on the page); with `wrapped`, the caption
+    runs on to a second line."""
     truth, equations = FloatTruth(), EquationTruth()
     w = _introduced("A Wide Table Set Sideways", 2, 40)
     w.new_page()
-    caption = "Site characteristics of all catchments, with their area and rainfall."
+    first, rest = "Site characteristics of all catchments,", "with their area and rainfall."
+    caption = f"{first} {rest}"
     truth.tables.append(("1", w.page_number, caption, []))
     x = w.margin + 6
+    rows_x = x + 20 + (10 if label_apart or wrapped else 0)
+    caption_x = rows_x + 14 * len(SIDEWAYS_ROWS) + 6 if caption_after else x
     if label_apart:
-        _rotated_line(w, x, HEIGHT - w.margin, "Table 1")
-        _rotated_line(w, x + 10, HEIGHT - w.margin, caption)
-        x += 10
+        _rotated_line(w, caption_x, HEIGHT - w.margin, "Table 1")
+        _rotated_line(w, caption_x + 10, HEIGHT - w.margin, caption)
+    elif wrapped:
+        _rotated_line(w, caption_x, HEIGHT - w.margin, f"Table 1 {first}")
+        _rotated_line(w, caption_x + 10, HEIGHT - w.margin, rest)
     else:
-        _rotated_line(w, x, HEIGHT - w.margin, f"Table 1 {caption}")
+        _rotated_line(w, caption_x, HEIGHT - w.margin, f"Table 1 {caption}")
     for i, row in enumerate(SIDEWAYS_ROWS):  # each row a line up the page, its cells 90 pt apart
         for j, cell in enumerate(row):
-            w.page.insert_text((x + 20 + 14 * i, HEIGHT - w.margin - 90 * j), cell, fontname=REGULAR, fontsize=9,
+            w.page.insert_text((rows_x + 14 * i, HEIGHT - w.margin - 90 * j), cell, fontname=REGULAR, fontsize=9,
                                rotate=90)
     w.column, w.y = 1, w.top
     w.paragraph(prose(6, offset=2))

@@ -19,6 +19,7 @@ from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, se
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
 MIN_SUPPORT = 0.2  # share of the question's weighted terms a sentence must cover to count as support
 EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over the table's other rows
+CONTEXT_CHARS = 300  # the text before a unit that says what it is about, for answers read by their form
 COUNT_BONUS = 0.3  # a number of the things a 'how many' question counts ('1800 machines') or the value set to the
 # symbol it names ('\u03a9m = 0.27'), over other numbers
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
@@ -167,10 +168,14 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         if len(raw) < 30:
             score *= 0.6
         matched = sum(m > 0 for _, m in found)  # a word of the family counts: 'vernalized' in 'vernalization'
-        # the extreme row answers by its values: its words are the table's, which every row shares; a number of
-        # the things counted and a date answer by their form, given a word of the question besides
+        # the extreme row answers by its values: its words are the table's, which every row shares; a date answers
+        # by its form given a word of the question ('received'), a number of the things counted and the name of the
+        # kind asked given two, in the unit or the text just before it ('... the Wikipedia dump. ... results in
+        # 21,015,324 passages'): the noun alone is no topic
         sure = (asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
-                or (counts or asked.kind in ("date", "entity") and span is not None) and matched >= 1)
+                or asked.kind == "date" and span is not None and matched >= 1
+                or (counts or asked.kind == "entity" and span is not None)
+                and _supported(chunk["text"], a, present, weighted))
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
@@ -181,6 +186,13 @@ def definition_first(units: list[Unit], term: str | None = None, needed: int = 2
     `needed` terms of the question, each group by score."""
     return sorted(units, key=lambda u: (not u.sure, not (term is not None and u.matched >= needed and
                                                          defines(u.text, term)), -u.score))
+
+
+def _supported(text: str, start: int, present: frozenset[str], weighted: list[tuple[str, float]]) -> bool:
+    """Two of the question's terms in a unit (`present`) and in the text of its chunk just before it
+    (CONTEXT_CHARS): a unit that answers by its form needs the question's topic around it."""
+    around = present | frozenset(terms(text[max(0, start - CONTEXT_CHARS):start]))
+    return sum(t in around for t, _ in weighted) >= 2
 
 
 def extreme_rows(chunks: list[dict], question: str) -> dict[tuple[str, int], str]:
@@ -357,9 +369,9 @@ def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
         words = set(terms(unit.text))
         if unit.span and any(u.span == unit.span for u in taken) and _repeats(words, said):
             continue  # the same answer in other words of the same statement: the captions of four plots
-        said.append(words)
         if length + 1 + len(unit.answer_text) > ANSWER_CHARS + 120:
             continue
+        said.append(words)
         taken.append(unit)
         length += 1 + len(unit.answer_text)
     return " ".join(u.text if u.leads and u.span in {t.span for t in taken[:i]} else u.answer_text

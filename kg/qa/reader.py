@@ -22,20 +22,21 @@ _QUANTITIES = (r"(number|percentage|proportion|share|size|fraction|amount|value|
                r"range|cost|spread)")
 NUMERIC_Q = re.compile(rf"\b(how (many|much|long|large|fast|big|often)|what {_QUANTITIES}|at how many|which year|"
                        rf"what (is|are|was|were) (the |its |their )?([\w\-]+ ){{0,2}}{_QUANTITIES}|"
-                       r"what [\w\- ]*(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?|fold))\b", re.I)
+                       r"what [\w\- ]*\b(score|f1|accuracy|rate|ratio|time|map|bleu|auc|cost|values?|fold))\b", re.I)
 # A question that names the unit of its answer asks for a number: 'in hectares', '(mm)'
-_UNIT_ASKED = re.compile(r"\bin\s+(?:hectares|acres|(?:kilo|centi|milli|micro|nano)?met(?:er|re)s|seconds|minutes|hours|days|"
-                         r"weeks|months|years|percent|degrees|kelvin|(?:kilo|milli)?grams|lit(?:er|re)s|angstroms?|"
-                         r"\u00e5ngstr\u00f6ms?|ha|mm|cm|km|nm|ms|kg|mg)\b|\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K|s|h)\)",
-                         re.I)
+_UNIT_ASKED = re.compile(r"\bin\s+(?:(?i:hectares|acres|(?:kilo|centi|milli|micro|nano)?met(?:er|re)s|seconds|minutes|"
+                         r"hours|days|weeks|months|years|percent|degrees|kelvin|(?:kilo|milli)?grams|lit(?:er|re)s|"
+                         r"angstroms?|\u00e5ngstr\u00f6ms?)|ha|mm|cm|km|nm|ms|kg|mg)\b|"
+                         r"\s\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K)\)")  # units as printed: 'MS MARCO' is no unit
 # 'What share of the trials ...': the answer is a percentage
-_PERCENT_Q = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b", re.I)
+_PERCENT_Q = re.compile(r"\b(?:share|proportion|fraction|percentage)\s+of\b|\bpercent\b", re.I)  # not 'they share'
 # 'Which optimizer were ...': the kind of thing a name answers, printed after the name ('the Adam optimizer')
 _WHICH_NOUN = re.compile(r"^(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|are|was|were|do|does|did|has|have|had)\b", re.I)
 # 'How many passages ...': the noun counted, the first words after 'how many' up to a stop word
 _HOW_MANY = re.compile(r"\bhow\s+many\s+(.*)", re.I)
 # A question asking for a date, and the dates a sentence gives ('December 15, 1998', '15 Dec. 1998', '1998-12-15')
-_DATE_Q = re.compile(r"\b(?:what|which)\s+(?:date|day|month)\b|^when\b", re.I)
+_DATE_Q = re.compile(r"\b(?:what|which)\s+(?:date|day|month)\b|^when\s+(?:was|were|did)\b.*\b(?:published|received|"
+                     r"submitted|accepted|released|launched|founded|held|collected|recorded|conducted)\b", re.I)
 _MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
           r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
 _DATE = re.compile(rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|"
@@ -74,10 +75,11 @@ _REFERENCE = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\b(?:fig(?:ure)?s?|ta
                         r"eqs?|equations?|examples?|theorems?|lemmas?|§)\.?\s*\(?\d+(?:\.\d+)*\)?", re.I)
 # a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
 _NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
-# No quantities: a footnote mark glued to the word after it ('2REVERB uses', '8SQuAD is'; a capital and two
-# letters more, not a unit such as '2GHz' or '10Gbps'), and an item's number in parentheses ('(1) Random:').
-_NOT_QUANTITY = re.compile(r"(?<![\w.])\d{1,2}(?=(?!(?:[GMKkT]Hz|[GMKT]iB|[GMKkT]?bps|[kMGT]eV|kDa|[kMGh]Pa)\b)"
-                           r"[A-Z][A-Za-z]{2,})|\(\d{1,2}\)")
+# No quantities: a footnote mark glued to the name after it ('2REVERB uses', '8SQuAD is': five letters or more, in
+# capitals or with a capital inside, which no unit is: '10Mpc', '8GPUs', '10Gbit', '60FPS' stay), and an item's
+# number in parentheses at the start of the item ('(1) Random: ...; (2) BM25: ...'; not 'diabetes (23)').
+_NOT_QUANTITY = re.compile(r"(?<![\w.])\d{1,2}(?=[A-Z](?:[A-Z]{4,}|[A-Za-z]*[a-z][A-Z][A-Za-z]*)\b)|"
+                           r"(?:^|(?<=[;:.])|(?<=[;:.]\s))\(\d{1,2}\)")
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,10 @@ def assigned_value(text: str, symbols: list[str]) -> str | None:
 
 def name_before(text: str, noun: str) -> str | None:
     """The name printed before the noun a 'which <noun>' question asks about ('the Adam optimizer', 'the Keras
-    library', 'a BiLSTM encoder'): a word with a capital or a digit, not the sentence's first word."""
-    for match in re.finditer(rf"(?<=\s)([A-Z0-9][\w\-+.]*[\w+]|[a-z]+[A-Z][\w\-]*)\s+{re.escape(noun)}(?:s|es)?\b",
+    library', 'a BiLSTM encoder'): a word with a capital (and digits, if any: not a bare number), not the sentence's
+    first word."""
+    for match in re.finditer(rf"(?<=\s)((?=[\w\-+.]*[A-Z])[A-Z0-9][\w\-+.]*[\w+]|[a-z]+[A-Z][\w\-]*)\s+"
+                             rf"{re.escape(noun)}(?:s|es)?\b",
                              text):
         if match.group(1).lower() not in STOPWORDS:
             return match.group(1)
@@ -349,6 +353,8 @@ def long_form(text: str, short: str) -> str | None:
     form's letters are not all initials ('baseflow index (BFI)', 'the "dilated convolution network" or DCN'), the
     words before it that hold its letters in order (Schwartz and Hearst's test), and the words after it in a list
     of abbreviations or a table's legend ('BFI, baseflow index.', 'SHOP, scaffold hopping;')."""
+    if short.lower() not in text.lower():  # every form below names the short form
+        return None
     wanted = short.lower().removesuffix("s")
     for found_short, found_long in abbreviations(text):
         if found_short.lower().removesuffix("s") == wanted:
@@ -395,10 +401,12 @@ def defines(text: str, term: str) -> bool:
     """A sentence that reads as a definition of `term`: the term followed closely by a defining verb or an
     apposition ('X is ...', 'X, i.e. ...', 'X or the sum of ...', 'X (the ...)', 'X = ...'), or 'we define X'."""
     head = re.split(r"\s+(?:of|in|for)\s+", term, maxsplit=1)[0]  # 'the nuclear norm of X': its head
-    words = [re.sub(r"(?<=\w\w)y$", "", stem(w)) for w in tokens(head)]  # 'summary' meets 'summaries'
+    words = [stem(w) for w in tokens(head)]
     if not words:
         return False
-    pattern = r"\W+".join(re.escape(w) + r"\w*" for w in words)
+    # a final y meets its plural's 'ie' ('summary', 'summaries'); a short word keeps it ('key' is no 'keeping')
+    pattern = r"\W+".join(re.escape(w[:-1]) + r"(?:y|ie)\w*" if len(w) >= 4 and w.endswith("y") else re.escape(w) + r"\w*"
+                          for w in words)
     lowered = " ".join(text.lower().split())
     return bool(re.search(rf"\b{pattern}\b[^.;]{{0,40}}?(?:\b(?:is|are|was|were|refers? to|denotes?|stands? for|means?|"
                           rf"is defined as|is given by|is computed as|corresponds? to)\b|,?\s+(?:i\.e\.|or the|that is|"

@@ -8,7 +8,7 @@ from extractors.floats import find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
-                               rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper,
+                               rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper, image_table_paper,
                                table_conventions_paper, SIDEWAYS_ROWS)
 
 SHA = "0" * 64
@@ -237,18 +237,27 @@ def test_a_line_of_the_column_beside_reaching_into_this_ones_band_is_not_the_fig
     assert [(f.label, f.bbox[0]) for f in figures] == [("2", 264.0)]
 
 
+def test_a_table_printed_as_a_picture_keeps_its_side_against_a_paragraphs_last_line():
+    data, truth = image_table_paper()
+    _, tables = find_floats(layout(data), SHA)
+    assert [(t.label, t.rows) for t in tables] == [("1", [])]
+    picture = [b for p in layout(data) for b in p.images]
+    assert tables[0].bbox[3] >= picture[0][3] - 1  # the region reaches down over the picture
+
+
 def test_a_lone_rule_under_a_caption_does_not_take_the_table_from_the_rows_above_it():
     data, truth = rule_under_caption_paper()
     _, tables = find_floats(layout(data), SHA)
     assert [(t.label, t.caption, t.rows) for t in tables] == [(l, c, rows) for l, _, c, rows in truth.tables]
 
 
-@pytest.mark.parametrize("label_apart", [False, True])
-def test_a_sideways_tables_rows_are_read_with_the_page_turned(label_apart):
-    """A rotated table's cells run up the page: read with the page turned a quarter, its rows are the printed rows,
-    numbers too (a rotated '1472' outside the upright text is no review line number), each cell's box on the page
-    where the cell is printed; a label alone on its line takes the next line as its title."""
-    data, truth, _ = rotated_in_column_paper(label_apart)
+@pytest.mark.parametrize("setting", [{}, {"label_apart": True}, {"caption_after": True}, {"wrapped": True}])
+def test_a_sideways_tables_rows_are_read_with_the_page_turned(setting):
+    """A rotated table's cells run up the page: read with the page turned a quarter (which way, the text's own
+    direction says, wherever the caption is), its rows are the printed rows, numbers too (a rotated '1472' outside
+    the upright text is no review line number), each cell's box on the page where the cell is printed; a label
+    alone on its line takes the next line as its title, and a caption runs on to its next line."""
+    data, truth, _ = rotated_in_column_paper(**setting)
     pages = layout(data)
     _, tables = find_floats(pages, SHA)
     assert [(t.label, t.caption) for t in tables] == [(l, c) for l, _, c, _ in truth.tables]

@@ -19,6 +19,12 @@ def chunk(id, text, score=1.0, kind="text"):
     ("In Bigtable, what is a tablet?", "definition"),
     ("What is the catchment area, in hectares, of Traralgon Creek?", "number"),
     ("What fold change in L-tryptophan was observed?", "number"),
+    ("What scaffold is used in the design?", "entity"),
+    ("What manifold learning method is used?", "entity"),
+    ("Which method(s) were used for evaluation?", "entity"),
+    ("Which model performs best in MS MARCO?", "entity"),
+    ("When should the threshold be lowered?", "other"),
+    ("When was the note received?", "date"),
     ("What is the mean annual rainfall (mm) listed for Redhill?", "number"),
     ("Which country were the data collected in?", "entity"),
     ("At what resolution was the structure determined?", "number"),
@@ -103,6 +109,24 @@ def test_a_definition_may_name_the_term_last():
     assert defines("We call the set of such rows a tablet.", "tablet")
     assert not defines("Each tablet server holds ten tablets.", "tablet server group")
     assert not defines("A so-called tablet holds rows.", "row")
+
+
+def test_units_glued_to_numbers_and_counts_in_parentheses_stay_quantities():
+    assert new_numbers("at 10Mpc and 13Gyr, 60FPS on 8GPUs over 10Gbit links", "How far?") == [
+        "10Mpc", "13Gyr", "60FPS", "8GPUs", "10Gbit"]
+    assert new_numbers("diabetes (23) and hypertension (41)", "How many?") == ["23", "41"]
+
+
+def test_a_short_word_or_a_verb_is_no_definition_or_share():
+    assert not defines("Keeping the cache small is important.", "key")
+    assert not read_question("How many parameters do the encoder and decoder share?").percent
+    assert name_before("we train 10 models on the data", "model") is None
+
+
+def test_the_noun_asked_about_alone_is_no_support():
+    """'2 spare machines' answers 'how many machines' only when the question's topic is near it."""
+    chunks = [chunk("c1", "Operators kept 2 spare machines on hand.")]
+    assert compose(score_units("How many machines were in the Borg cell used for the trace?", chunks)) == ("", [])
 
 
 def test_footnote_marks_and_item_numbers_are_no_quantities():
