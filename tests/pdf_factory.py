@@ -347,11 +347,7 @@ def rule_under_caption_paper() -> tuple[bytes, FloatTruth]:
     float's separator from the text below, nearer the caption than the table's last rule): the table is the side
     that prints text, not the rule."""
     truth = FloatTruth()
-    w = Writer(columns=1)
-    w.line("A Table Above Its Caption", size=16, font=BOLD, full_width=True, center=True)
-    w.space(10)
-    w.heading("1 Introduction")
-    w.paragraph(prose(4))
+    w = _introduced("A Table Above Its Caption", 1, 4)
     rows = [["Number of jobs", "29,423"], ["Average job completion time", "634 secs"], ["Machine days used", "79,186"]]
     caption = "Jobs run in one month."
     w._advance(40 + 14 * len(rows))
@@ -372,11 +368,7 @@ def image_table_paper() -> tuple[bytes, FloatTruth]:
     """A table pasted as a picture below its caption, the paragraph above the caption ending in a short line: the
     picture is the table, not the paragraph's tail (no text to read from it)."""
     truth = FloatTruth()
-    w = Writer(columns=1)
-    w.line("A Table Printed as a Picture", size=16, font=BOLD, full_width=True, center=True)
-    w.space(10)
-    w.heading("1 Introduction")
-    w.paragraph(prose(4))
+    w = _introduced("A Table Printed as a Picture", 1, 4)
     w.line("Results follow.")
     caption = "Patient characteristics."
     w._advance(120)
