@@ -100,6 +100,19 @@ def click_on_page(browser: WebDriver, what: str, css: str, timeout_s: float = TI
     wait_on_page(browser, what, clicked, timeout_s)
 
 
+def select_on_page(browser: WebDriver, what: str, element_id: str, value: str, timeout_s: float = TIMEOUT_S) -> None:
+    """Pick `value` in the select `element_id` once the page offers it: a panel filled in after it opens re-renders
+    the select between finding an option and clicking it, so the pick is retried until it holds."""
+    def picked(b: WebDriver) -> bool:
+        select = Select(b.find_element(By.ID, element_id))
+        if value not in {o.get_attribute("value") for o in select.options}:
+            return False
+        select.select_by_value(value)
+        return select.first_selected_option.get_attribute("value") == value
+
+    wait_on_page(browser, what, picked, timeout_s)
+
+
 class NeoBrowser:
     """The few Neo4j Browser interactions the tests need, found by Browser's own data-testid attributes."""
 

@@ -22,7 +22,7 @@ from kg.db.filestore import file_sha256
 from kg.db.graph import Graph
 from kg.ingest.pipeline import Ingestor
 from ontology.loader import get_schema
-from tests.browser_support import click_on_page, headless_chromium, wait_on_page
+from tests.browser_support import click_on_page, headless_chromium, select_on_page, wait_on_page
 from tests.curation_support import ANY_VERSION, KEYS, as_role, curated_settings
 from tests.integration.test_duplicates import PAPER_A, PAPER_B
 from tests.live_api import served
@@ -246,7 +246,7 @@ def test_a_flagged_edge_needs_attention_and_is_verified_there(papers, schema_db)
         wait_on_page(browser, "the paper's edge open", lambda b: f"-[{paper_edge['type']}]->" in
                      b.find_element(By.ID, "element-title").text)
         click_on_page(browser, "the merge and link box", "#merge-box summary")
-        Select(browser.find_element(By.ID, "retype")).select_by_value(other_type)
+        select_on_page(browser, "the other type picked", "retype", other_type)
         # the item read again before the save (the list advancing to the row the curator clicked) keeps the pick
         browser.execute_async_script("openElement(current.kind, current.ref).then(arguments[arguments.length - 1])")
         assert Select(browser.find_element(By.ID, "retype")).first_selected_option.get_attribute("value") == other_type
@@ -343,7 +343,7 @@ def test_relabel_an_entity_then_undo_it_from_the_history_feed(papers, schema_db)
         browser.find_element(By.CSS_SELECTOR, "#merge-box summary").click()
         options = [o.text for o in Select(browser.find_element(By.ID, "relabel")).options]
         assert new_label in options and old_label not in options
-        Select(browser.find_element(By.ID, "relabel")).select_by_value(new_label)
+        select_on_page(browser, "the new label picked", "relabel", new_label)
         browser.find_element(By.ID, "reason").send_keys("a model, not a corpus")
         browser.save_screenshot(str(ARTIFACTS / "12-change-an-entitys-label.png"))
         browser.find_element(By.ID, "save-relabel").click()
