@@ -169,21 +169,21 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
             score *= 0.6
         matched = sum(m > 0 for _, m in found)  # a word of the family counts: 'vernalized' in 'vernalization'
         # the extreme row answers by its values: its words are the table's, which every row shares; a date answers
-        # by its form given a word of the question ('received'), a number of the things counted and the name of the
-        # kind asked given two, in the unit or the text just before it ('... the Wikipedia dump. ... results in
-        # 21,015,324 passages'): the noun alone is no topic
+        # by its form given a word of the question ('received'); a number of the things counted, the name of the
+        # kind asked and a name given ('We named the system Broccoli') given two, in the unit or the text just
+        # before it ('... the Wikipedia dump. ... results in 21,015,324 passages'): the noun alone is no topic
         sure = (asked.kind in ("acronym", "definition") and span is not None or bool(extreme) and matched >= 2
                 or asked.kind == "date" and span is not None and matched >= 1
-                or (counts or asked.kind == "entity" and span is not None)
+                or (counts or asked.kind in ("entity", "naming") and span is not None)
                 and _supported(chunk["text"], a, present, weighted))
         scored.append(Unit(chunk, a, b, score, coverage, matched, announces, lacks_number, span, leads, sure))
     return sorted(scored, key=lambda u: (-u.score, u.chunk["id"], u.start))
 
 
 def definition_first(units: list[Unit], term: str | None = None, needed: int = 2) -> list[Unit]:
-    """Units for a definition question: what the reader read as the answer first (an acronym's expansion, a
-    sentence defining the term: `sure`), then, for a `term`, sentences that read as its definition and share
-    `needed` terms of the question, each group by score."""
+    """Units for a definition or naming question: what the reader read as the answer first (an acronym's
+    expansion, a sentence defining the term, the name given: `sure`), then, for a `term`, sentences that read as its
+    definition and share `needed` terms of the question, each group by score."""
     return sorted(units, key=lambda u: (not u.sure, not (term is not None and u.matched >= needed and
                                                          defines(u.text, term)), -u.score))
 

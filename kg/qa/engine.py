@@ -135,8 +135,8 @@ def _retrieval_answer(reader: GraphReader, question: str, intent: Intent, paper_
     found = retrieve(reader, question, paper_id, CANDIDATES, embed, asked.elements)
     units = score_units(question, found.chunks, asked)
     needed = min(2, len(set(terms(question_proper(question)))))
-    if intent.name == "definition" or asked.kind in ("definition", "acronym"):  # also forms the intents leave to
-        # search ('What is a Tiny (T) summary in Multi-LexSum?')
+    if intent.name == "definition" or asked.kind in ("definition", "acronym", "naming"):  # also forms the intents
+        # leave to search ('What is a Tiny (T) summary in Multi-LexSum?', 'What is the name of ...?')
         units = definition_first(units, intent.names[0] if intent.name == "definition" else None, needed)
     text, taken = compose(units, needed_terms=needed)
     name = "search" if intent.name != "definition" else "definition"

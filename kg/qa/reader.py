@@ -43,8 +43,8 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}\s+{_MONTH}\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}(?
                    rf"{_MONTH}\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b")
 # 'What is a function that ... called?': the question asks for the name a sentence gives something, after
 # 'called', 'termed', 'known as'
-_NAMING_Q = re.compile(r"^what\s+(?:is|are|was|were)\s+.+?\s+(?:called|termed|named|known\s+as|referred\s+to\s+as)\b",
-                       re.I)
+_NAMING_Q = re.compile(r"^what\s+(?:is|are|was|were)\s+.+?\s+(?:called|termed|named|known\s+as|referred\s+to\s+as)\b|"
+                       r"^what\s+is\s+the\s+name\s+of\b", re.I)
 _NAMING = re.compile(r"\b(?:called|termed|named|dubbed|known\s+as|referred\s+to\s+as)\s+(?:an?\s+|the\s+)?"
                      r"([^,.;:()]{2,60})", re.I)
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
@@ -182,9 +182,14 @@ def date_in(text: str) -> str | None:
 
 
 def name_given(text: str) -> str | None:
-    """The name a sentence gives something ('is often called a differentially private sanitizer')."""
+    """The name a sentence gives something ('is often called a differentially private sanitizer'); after the thing
+    named, its name ('We named the system Broccoli')."""
     match = _NAMING.search(text)
-    return match.group(1).strip() if match else None
+    if not match:
+        return None
+    given = match.group(1).strip()
+    after_thing = re.match(r"^[a-z][\w\-]*\s+([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)\b", given)
+    return after_thing.group(1) if after_thing else given
 
 
 def _element_prefix(match: re.Match) -> str:

@@ -210,6 +210,14 @@ def test_what_is_something_called_asks_for_the_name_given():
     assert read_question("What is a randomized function that satisfies privacy called in the paper?").kind == "naming"
     assert name_given("The mechanism is often called a differentially private sanitizer.") == (
         "differentially private sanitizer")
+    assert name_given("We named the system Broccoli, after a variant of the query.") == "Broccoli"
+    question = "What is the name of the authors' system with a user interface for building KB+Text queries?"
+    assert read_question(question).kind == "naming"
+    chunks = [chunk("c1", "A user interface guides the user in constructing KB+Text queries incrementally. The index "
+                          "supports such queries. Users build queries with suggestions after each keystroke. "
+                          "We named the system Broccoli, after a variant of the example query.")]
+    answer, units = compose(definition_first(score_units(question, chunks)))
+    assert units[0].span == "Broccoli" and "Broccoli" in answer
     chunks = [chunk("c1", "A randomized function gives differential privacy if its outputs are close. "
                           "The computational mechanism to attain differential privacy is often called a "
                           "differentially private sanitizer.")]
