@@ -414,8 +414,8 @@ def pick_side(cap: Caption, above: list[Item], below: list[Item], tables_above: 
     if cap.kind == "figure":
         return above if _has_graphics(above) or not _has_graphics(below) else below
     printed = [any(line is not None for _, line in side) for side in (above, below)]
-    if printed[0] != printed[1] and _rules_only(below if printed[0] else above):
-        return above if printed[0] else below  # a table prints text: rules alone (a separator under a caption) are not it
+    if printed[0] != printed[1] and _rules_only(below if printed[0] else above):  # a table prints text: rules
+        return above if printed[0] else below  # alone (a separator under a caption) are not it
     if _has_graphics(above) != _has_graphics(below):
         return above if _has_graphics(above) else below
     if _has_graphics(above) and tables_above is not None:

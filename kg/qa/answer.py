@@ -136,14 +136,11 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
         bigrams = len(q_bigrams & set(zip(s_terms, s_terms[1:]))) / (len(q_bigrams) or 1)
         score = coverage + 0.25 * bigrams + 0.1 * (chunk.get("score", 0.0) / top)
         score += _element_bonus(chunk, raw, asked)
-        span, leads, lacks_number = _read(chunk, raw, question, asked)
+        span, leads, lacks_number, counts = _read(chunk, raw, question, asked)
         extreme = extremes.get((chunk["id"], a))
         if extreme:  # 'the highest MAP': this row holds it, whatever the other rows share with the question
-            span, leads, lacks_number = extreme, True, False
+            span, leads, lacks_number, counts = extreme, True, False, False
             score += EXTREME_BONUS
-        counts = bool(span and not leads and (asked.counted and counts_of(span, asked.counted)
-                                              or asked.symbols and assigned_value(span, list(asked.symbols))
-                                              or asked.percent and span.endswith("%")))
         announces = False
         if asked.kind == "number":
             score += -0.15 if lacks_number else 0.15 + (0.15 if leads else 0.0) + (COUNT_BONUS if counts else 0.0)
@@ -233,33 +230,35 @@ def _element_bonus(chunk: dict, raw: str, asked: Question) -> float:
     return 0.15 if asked.refers and refers_to(raw, asked.refers) else 0.0
 
 
-def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool]:
-    """(span, whether it leads the answer, whether the unit lacks a number) of a unit for the kind of answer
-    asked. A section question reads the section the unit is in, which counts more as its title holds more of
-    the question's terms."""
+def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | None, bool, bool, bool]:
+    """(span, whether it leads the answer, whether the unit lacks a number, whether the span is the number the
+    question's form asks for: of the things counted, set to the symbol named, a share) of a unit for the kind of
+    answer asked. A section question reads the section the unit is in, which counts more as its title holds more
+    of the question's terms."""
     if asked.kind == "section":
         span = section_of(chunk)
-        return span, span is not None, False
+        return span, span is not None, False, False
     if asked.kind == "number":
         cell = table_cell(" ".join(raw.split()), question)
         if cell:
-            return cell, True, False
+            return cell, True, False, False
         numbers = new_numbers(raw, question)
         counted = counts_of(raw, asked.counted) if asked.counted and numbers else None
         assigned = assigned_value(raw, list(asked.symbols)) if asked.symbols and numbers else None
         share = next((n for n in numbers if n.endswith("%")), None) if asked.percent else None
-        return counted or assigned or share or (numbers[0] if numbers else None), False, not numbers
+        by_form = counted or assigned or share
+        return by_form or (numbers[0] if numbers else None), False, not numbers, bool(by_form)
     if asked.kind == "date":
-        return date_in(raw), False, False
+        return date_in(raw), False, False, False
     if asked.kind == "naming":
-        return name_given(raw), False, False
+        return name_given(raw), False, False, False
     if asked.kind == "entity" and asked.noun:
-        return name_before(raw, asked.noun), False, False
+        return name_before(raw, asked.noun), False, False, False
     if asked.kind == "acronym" and asked.short:
-        return long_form(raw, asked.short), False, False
+        return long_form(raw, asked.short), False, False, False
     if asked.kind == "definition" and asked.term:
-        return (squash(raw) if defines(raw, asked.term) else None), False, False
-    return None, False, False
+        return (squash(raw) if defines(raw, asked.term) else None), False, False, False
+    return None, False, False, False
 
 
 def short_forms(chunks: list[dict]) -> list[tuple[set[str], set[str]]]:
@@ -344,12 +343,13 @@ def _has_new_name(text: str, known: frozenset[str]) -> bool:
 
 def compose(units: list[Unit], needed_terms: int = 2) -> tuple[str, list[Unit]]:
     """The best unit first, then the next best that add support, while the answer stays within ANSWER_CHARS.
-    Units overlapping one already taken, or giving its span in a repeat of it (`_repeats`), are skipped. No answer when the best unit covers too little of the
-    question or shares fewer than `needed_terms` of its terms. A best unit that announces the things asked for
-    without naming them ('two criteria are optimized together') is followed by the sentence after it in its
-    passage, which usually names them, and one ending in a colon by the units after it, a list's items; for a
-    question asking for a number, the best unit holding a number leads when it has support. A span that leads a unit is said once (the section of three sentences). Returns
-    the answer and the units it is made of."""
+    Units overlapping one already taken, or giving its span in a repeat of it (`_repeats`), are skipped. No answer
+    when the best unit covers too little of the question or shares fewer than `needed_terms` of its terms. A best
+    unit that announces the things asked for without naming them ('two criteria are optimized together') is followed
+    by the sentence after it in its passage, which usually names them, and one ending in a colon by the units after
+    it, a list's items; for a question asking for a number, the best unit holding a number leads when it has
+    support. A span that leads a unit is said once (the section of three sentences). Returns the answer and the
+    units it is made of."""
     if not units or not units[0].sure and (units[0].coverage < MIN_SUPPORT or units[0].matched < needed_terms):
         return "", []
     if units[0].lacks_number:  # a question asking for a number: the best supported unit holding one leads
