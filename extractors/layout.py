@@ -16,7 +16,7 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
-from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, plain_text
+from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNMAPPED, mark_unmapped, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -38,9 +38,27 @@ def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
 def finish_layout(pages: list[PageLayout]) -> list[PageLayout]:
     """Pages as read by read_page (their text layer or OCR) in reading order, furniture removed: the furniture
     is what repeats across pages, so this needs all of them at once."""
+    pages = [_without_unmapped(layout) for layout in pages]
     furniture = _repeated_keys(pages)
     body = _body_size(pages)
     return [_finish_page(layout, furniture, body) for layout in pages]
+
+
+def _without_unmapped(layout: PageLayout) -> PageLayout:
+    """The page without the marks of glyphs neither their font nor OCR named (text.UNMAPPED), and without the
+    lines that held nothing else."""
+    if not any(UNMAPPED in line.text for line in layout.lines):
+        return layout
+    lines = []
+    for line in layout.lines:
+        if UNMAPPED in line.text:
+            if not (text := " ".join(line.text.replace(UNMAPPED, "").split())):
+                continue
+            spans = [replace(s, text=s.text.replace(UNMAPPED, "")) for s in line.spans
+                     if s.text.replace(UNMAPPED, "").strip()]
+            line = replace(line, text=text, spans=spans)
+        lines.append(line)
+    return replace(layout, lines=lines)
 
 
 def _body_size(pages: list[PageLayout]) -> float:
@@ -101,7 +119,7 @@ def _without_repeats(lines: list[Line]) -> list[Line]:
 def _line(raw: dict, page: int, block: int) -> Line | None:
     spans: list[Span] = []
     for s in raw["spans"]:
-        text = plain_text(s["text"])
+        text = plain_text(mark_unmapped(s["text"]))
         if not text.strip():
             continue
         font = s["font"]

@@ -27,6 +27,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.triage import lacks_text, unusable_text_layer
+from extractors.unmapped import MIN_SHARE, fill_unmapped, has_unmapped, unmapped_share
 
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
 # The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
@@ -54,12 +55,24 @@ class OcrOutcome:
     over_cap: list[int] = field(default_factory=list)  # pages without text left unread: over the per-paper cap
     no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
     layer_unusable: bool = False  # every page was to be read: the text layer's words are not joined into lines
+    filled: list[int] = field(default_factory=list)  # pages whose glyphs without a character OCR read (unmapped.py)
+    unfilled: list[int] = field(default_factory=list)  # pages whose such glyphs were left out (cap, no engine)
 
     def warnings(self, max_pages: int | None) -> list[str]:
         why = ("which have no text layer" if not self.layer_unusable else
                "whose text layer is unusable (its words are not joined into lines)")
         read = [f"OCR ({ENGINE}, {LANGUAGE}) read {_pages(self.read)}, {why}: their text may hold recognition "
                 "errors"] if self.read else []
+        if self.filled:
+            read.append(f"OCR ({ENGINE}, {LANGUAGE}) read the glyphs the text layer names no character for (such as "
+                        f"digits in a font without a Unicode map) on {_pages(self.filled)}: those characters may "
+                        "hold recognition errors")
+        if self.unfilled:
+            why = (f"OCR reads at most {max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)" if self.over_cap
+                   or max_pages is not None and len(self.read) + len(self.filled) >= max_pages else
+                   f"OCR needs Tesseract's {LANGUAGE} language data")
+            read.append(f"{_pages(self.unfilled)} print glyphs the text layer names no character for: they are left "
+                        f"out of the text, as {why}")
         return read + self.unread(max_pages)
 
     @property
@@ -89,25 +102,34 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     paper read by OCR beside a layer of loose words would be neither)."""
     unusable = unusable_text_layer(pages)
     wanted = [page.page for page in pages if unusable or lacks_text(page)]
-    if not wanted:
+    unnamed = [] if unusable or unmapped_share(pages) < MIN_SHARE else \
+        [page.page for page in pages if page.page not in wanted and has_unmapped(page)]
+    if not wanted and not unnamed:
         return OcrOutcome(pages)
     folder = tessdata()
     if folder is None:
-        return OcrOutcome(pages, no_engine=wanted, layer_unusable=unusable)
-    cap = len(wanted) if max_pages is None else max_pages
+        return OcrOutcome(pages, no_engine=wanted, layer_unusable=unusable, unfilled=unnamed)
+    cap = len(wanted) + len(unnamed) if max_pages is None else max_pages
     read, over_cap = (wanted[:cap], wanted[cap:]) if not unusable or cap >= len(wanted) else ([], wanted)
+    filled, unfilled = unnamed[:max(0, cap - len(read))], unnamed[max(0, cap - len(read)):]
     out = list(pages)
     for number in read:
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
-    return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable)
+    for number in filled:
+        page = doc[number - 1]
+        out[number - 1] = fill_unmapped(page, pages[number - 1], _textpage(page, _dpi(page), folder))
+    return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable, filled=filled, unfilled=unfilled)
+
+
+def _textpage(page: pymupdf.Page, dpi: int, folder: str) -> pymupdf.TextPage:
+    return page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=dpi, full=True, tessdata=folder)
 
 
 def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
     dpi = _dpi(page)
-    textpage = page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=dpi, full=True, tessdata=folder)
-    lines = _weights(page, read_page(page, textpage).lines, dpi)
+    lines = _weights(page, read_page(page, _textpage(page, dpi, folder)).lines, dpi)
     return replace(layout, lines=[_roman_number(line) for line in lines])
 
 

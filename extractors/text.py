@@ -14,6 +14,12 @@ _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 _DROP = {"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufffe"}
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+# A glyph its font gives no character for: MuPDF reports the replacement character U+FFFD, or passes the font's own
+# code through, which for the small codes such fonts use is a control character. Layout keeps this mark (a
+# private-use character) in its place, so that OCR can say what is printed there (extractors/unmapped.py); what OCR
+# does not fill is dropped.
+UNMAPPED = "\ue000"
+_UNMAPPED_CODES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 
 
 @lru_cache(maxsize=4096)
@@ -48,6 +54,12 @@ def _attach_accent(m: re.Match) -> str:
     if before and accent in _BELOW and len(joined := unicodedata.normalize("NFC", before + mark)) == 1:
         return joined + after
     return m.group(0)
+
+
+def mark_unmapped(text: str) -> str:
+    """The text with each glyph MuPDF could not map to a character replaced by UNMAPPED (tab, line feed and
+    carriage return aside: text layers use them as spaces)."""
+    return _UNMAPPED_CODES.sub(UNMAPPED, text)
 
 
 def plain_text(text: str) -> str:

@@ -1483,3 +1483,89 @@ def tab_stop_equations_paper() -> tuple[bytes, EquationTruth]:
         w.y += 24
     w.paragraph(prose(6))
     return w.bytes(), truth
+
+
+# --- glyphs without characters (issue 26: digits a font gives no Unicode for) ------------------------------------
+
+
+def unmapped_digits_paper(sentences: int = 4) -> bytes:
+    """A one-page paper in Helvetica whose digits are drawn from a Type3 font without a Unicode map: glyph names
+    no reader knows, codes 16-25, so MuPDF reports control characters where '1', '(2)' and '[12]' are printed
+    (old TeX papers' re-encoded bitmap fonts do this). Section numbers, two numbered displays, a figure with its
+    caption, a citation and a reference carry digits; `sentences` of digit-free prose per section set how
+    small their share of the characters is."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    helvetica, bold = ("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+                       "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
+    procs = []
+    for digit in range(10):
+        xref = doc.get_new_xref()
+        doc.update_object(xref, "<<>>")
+        doc.update_stream(xref, f"556 0 d0 BT /H 1000 Tf 0 0 Td ({digit}) Tj ET".encode())
+        procs.append(f"/glyph{'abcdefghij'[digit]} {xref} 0 R")
+    digits = doc.get_new_xref()
+    doc.update_object(digits, "<< /Type /Font /Subtype /Type3 /FontMatrix [0.001 0 0 0.001 0 0] "
+                              f"/FontBBox [0 0 556 1000] /Resources << /Font << /H {helvetica} >> >> "
+                              f"/CharProcs << {' '.join(procs)} >> /Encoding << /Type /Encoding /Differences "
+                              f"[16 {' '.join(p.split()[0] for p in procs)}] >> /FirstChar 16 /LastChar 25 "
+                              f"/Widths [{' '.join(['556'] * 10)}] >>")
+    doc.xref_set_key(page.xref, "Resources", f"<< /Font << /H {helvetica} /B {bold} /D {digits} 0 R >> >>")
+    content: list[str] = []
+    state = {"y": 72.0}
+
+    def show(text: str, x: float, size: float = 10, font: str = "H") -> None:
+        """`text` at x on the current line, its digits from the font without a map."""
+        runs = re.findall(r"\d+|\D+", text)
+        strings = []
+        for run in runs:
+            if run.isdigit():
+                strings.append(f"/D {size} Tf (" + "".join(f"\\{16 + int(d):03o}" for d in run) + ") Tj")
+            else:
+                escaped = run.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                strings.append(f"/{font} {size} Tf ({escaped}) Tj")
+        content.append(f"BT 1 0 0 1 {x:.2f} {HEIGHT - state['y']:.2f} Tm {' '.join(strings)} ET\n")
+
+    def line(text: str, size: float = 10, font: str = "H", after: float = 13) -> None:
+        state["y"] += size
+        show(text, 72, size, font)
+        state["y"] += after - size
+
+    def paragraph(text: str) -> None:
+        words, current = text.split(), ""
+        for word in words:
+            trial = f"{current} {word}".strip()
+            if pymupdf.get_text_length(trial, fontname="helv", fontsize=10) > WIDTH - 144:
+                line(current)
+                current = word
+            else:
+                current = trial
+        line(current, after=19)
+
+    def display(formula: str, number: str) -> None:
+        state["y"] += 16
+        show(formula, 250)
+        show(f"({number})", WIDTH - 72 - pymupdf.get_text_length(f"({number})", fontname="helv", fontsize=10))
+        state["y"] += 14
+
+    line("Bound States of Heavy Quarks", size=16, font="B", after=22)
+    line("A. Author and B. Author", after=24)
+    line("1 Introduction", size=12, font="B", after=18)
+    paragraph(prose(sentences) + " As Figure 1 shows, the model of [12] fits the energies of Table 2 within 30 MeV.")
+    display("E = m + k", "1")
+    paragraph(prose(sentences, offset=2))
+    display("F = a b", "2")
+    line("2 Results", size=12, font="B", after=18)
+    paragraph(prose(sentences, offset=3))
+    top = state["y"]
+    content.append(f"0.5 w 150 {HEIGHT - top - 90:.2f} 300 90 re S 160 {HEIGHT - top - 80:.2f} m "
+                   f"440 {HEIGHT - top - 10:.2f} l S\n")
+    state["y"] += 100
+    line("Figure 1: Energy levels of the model for 30 states.", after=24)
+    line("References", size=12, font="B", after=18)
+    line("[12] A. Smith. Energy levels of heavy mesons. Journal of Physics 45, 2019.")
+    xref = doc.get_new_xref()
+    doc.update_object(xref, "<<>>")
+    doc.update_stream(xref, "".join(content).encode())
+    doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
+    return doc.tobytes()
