@@ -150,13 +150,21 @@ _MARK = re.compile(r"^[\d,*∗†‡§¶⋆]+$")
 _AFTER_WORD = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{2,}+|[.,;:)\]])$")
 
 
+# Amino acids' three-letter codes: a raised number after one is the residue's place in the chain (biochemistry sets
+# 'Tyr369' as Tyr with 369 raised), not a footnote mark.
+_RESIDUE = re.compile(r"(?<![^\W\d_])(?:Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val)$")
+
+
 def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:
     """A raised small number or dagger right after a word or punctuation ("corpus,1", "Topology∗")
-    is a footnote or affiliation mark, not text; after a single letter or digit it is math (x2)."""
+    is a footnote or affiliation mark, not text; after a single letter or digit it is math (x2), after an amino
+    acid's code a residue number (Tyr369)."""
     span = spans[n]
     if n == 0 or span.size > 0.8 * size or not _MARK.match(span.text.strip()):
         return False
     prev = spans[n - 1]
+    if span.text.strip().isdigit() and _RESIDUE.search(prev.text.rstrip()):
+        return False
     raised = span.bbox[3] < prev.bbox[3] - 0.15 * size
     return raised and bool(_AFTER_WORD.search(prev.text.rstrip())) and prev.bbox[2] >= span.bbox[0] - 1
 

@@ -160,3 +160,21 @@ def test_a_number_in_brackets_beside_a_repeated_footer_stays_furniture():
     pages = read_layout(doc)
     assert not any(line.text.strip() in ("(1)", "(2)", "(3)") for p in pages for line in p.lines)
     assert all(any(line.text.strip() == f"({p.page})" for line in p.furniture) for p in pages)
+
+
+@pytest.mark.parametrize(("before", "raised", "read"), [
+    ("binding to Tyr", "369", "binding to Tyr369 of the domain"),  # a residue's place in the chain
+    ("stacking with His", "388", "stacking with His388 of the domain"),
+    ("the corpus", "1", "the corpus of the domain"),  # a footnote mark
+    ("in History", "2", "in History of the domain"),  # a word that merely ends like a code
+])
+def test_a_raised_number_after_an_amino_acid_code_is_its_residue_number(before, raised, read):
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.insert_text((72, 100), before, fontname="tiro", fontsize=10)
+    x = 72 + pymupdf.get_text_length(before, fontname="tiro", fontsize=10)
+    page.insert_text((x, 96), raised, fontname="tiro", fontsize=6)
+    x += pymupdf.get_text_length(raised, fontname="tiro", fontsize=6) + 2.5
+    page.insert_text((x, 100), "of the domain", fontname="tiro", fontsize=10)
+    pages = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    assert [line.text for line in pages[0].lines] == [read]
