@@ -16,7 +16,7 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf
-from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNMAPPED, mark_unmapped, plain_text
+from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, mark_unmapped, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -38,27 +38,22 @@ def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
 def finish_layout(pages: list[PageLayout]) -> list[PageLayout]:
     """Pages as read by read_page (their text layer or OCR) in reading order, furniture removed: the furniture
     is what repeats across pages, so this needs all of them at once."""
-    pages = [_without_unmapped(layout) for layout in pages]
+    pages = [_unfilled_as_unknown(layout) for layout in pages]
     furniture = _repeated_keys(pages)
     body = _body_size(pages)
     return [_finish_page(layout, furniture, body) for layout in pages]
 
 
-def _without_unmapped(layout: PageLayout) -> PageLayout:
-    """The page without the marks of glyphs neither their font nor OCR named (text.UNMAPPED), and without the
-    lines that held nothing else."""
+def _unfilled_as_unknown(layout: PageLayout) -> PageLayout:
+    """The page with the marks of glyphs neither their font nor OCR named (text.UNMAPPED) as U+FFFD, Unicode's
+    character for one whose value is unknown: something is printed there ('13.7***' with its stars unnamed is not
+    the number 13.7)."""
     if not any(UNMAPPED in line.text for line in layout.lines):
         return layout
-    lines = []
-    for line in layout.lines:
-        if UNMAPPED in line.text:
-            if not (text := " ".join(line.text.replace(UNMAPPED, "").split())):
-                continue
-            spans = [replace(s, text=s.text.replace(UNMAPPED, "")) for s in line.spans
-                     if s.text.replace(UNMAPPED, "").strip()]
-            line = replace(line, text=text, spans=spans)
-        lines.append(line)
-    return replace(layout, lines=lines)
+    return replace(layout, lines=[replace(line, text=line.text.replace(UNMAPPED, UNKNOWN),
+                                          spans=[replace(s, text=s.text.replace(UNMAPPED, UNKNOWN))
+                                                 for s in line.spans]) if UNMAPPED in line.text else line
+                                  for line in layout.lines])
 
 
 def _body_size(pages: list[PageLayout]) -> float:
@@ -74,10 +69,10 @@ def _body_size(pages: list[PageLayout]) -> float:
 
 
 def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> PageLayout:
-    """One page's lines as laid out, from its text layer or from `textpage` (an OCR of the page, whose boxes are
-    in the same PDF coordinates)."""
+    """One page's lines as laid out, from its text layer or from `textpage` (an OCR of the page as shown, whose
+    boxes are already upright)."""
     number = page.number + 1
-    turn = page.rotation_matrix if page.rotation else None
+    turn = page.rotation_matrix if page.rotation and textpage is None else None
     if textpage is None and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
         blocks, rebuilt = split_blocks(page.get_text("rawdict", flags=_TEXT_FLAGS)["blocks"], turn)
     else:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import weakref
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -56,7 +57,7 @@ class OcrOutcome:
     no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
     layer_unusable: bool = False  # every page was to be read: the text layer's words are not joined into lines
     filled: list[int] = field(default_factory=list)  # pages whose glyphs without a character OCR read (unmapped.py)
-    unfilled: list[int] = field(default_factory=list)  # pages whose such glyphs were left out (cap, no engine)
+    unfilled: list[int] = field(default_factory=list)  # pages whose such glyphs stay unknown (cap, no engine)
 
     def warnings(self, max_pages: int | None) -> list[str]:
         why = ("which have no text layer" if not self.layer_unusable else
@@ -71,8 +72,8 @@ class OcrOutcome:
             why = (f"OCR reads at most {max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)" if self.over_cap
                    or max_pages is not None and len(self.read) + len(self.filled) >= max_pages else
                    f"OCR needs Tesseract's {LANGUAGE} language data")
-            read.append(f"{_pages(self.unfilled)} print glyphs the text layer names no character for: they are left "
-                        f"out of the text, as {why}")
+            read.append(f"{_pages(self.unfilled)} print glyphs the text layer names no character for: they stay "
+                        f"U+FFFD (unknown) in the text, as {why}")
         return read + self.unread(max_pages)
 
     @property
@@ -117,12 +118,21 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
     for number in filled:
         page = doc[number - 1]
-        out[number - 1] = fill_unmapped(page, pages[number - 1], _textpage(page, _dpi(page), folder))
+        out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder))
     return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable, filled=filled, unfilled=unfilled)
 
 
 def _textpage(page: pymupdf.Page, dpi: int, folder: str) -> pymupdf.TextPage:
-    return page.get_textpage_ocr(flags=_TEXT_FLAGS, language=LANGUAGE, dpi=dpi, full=True, tessdata=folder)
+    """Tesseract's reading of the page as shown, its boxes in the page's coordinates as shown (upright, /Rotate
+    applied). `Page.get_textpage_ocr` turns them back to the unrotated page but clips them to the page's shown size
+    on the way, which loses the words of a turned page beyond its shorter side."""
+    picture = page.get_pixmap(dpi=dpi)
+    reading = pymupdf.open(stream=picture.pdfocr_tobytes(compress=False, language=LANGUAGE, tessdata=folder),
+                           filetype="pdf")[0]
+    scale = page.rect.width / reading.rect.width
+    textpage = reading.get_textpage(flags=_TEXT_FLAGS, matrix=pymupdf.Matrix(scale, scale))
+    textpage.parent = weakref.proxy(page)  # MuPDF reads a text page only with the page it belongs to
+    return textpage
 
 
 def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:

@@ -35,11 +35,10 @@ def has_unmapped(layout: PageLayout) -> bool:
     return any(UNMAPPED in line.text for line in layout.lines)
 
 
-def fill_unmapped(page: pymupdf.Page, layout: PageLayout, textpage: pymupdf.TextPage) -> PageLayout:
-    """The page's lines with their marks replaced by what `textpage` (an OCR of the page) reads there."""
-    turn = page.rotation_matrix if page.rotation else None
-    words = [(pymupdf.Rect(w[:4]) * turn if turn else pymupdf.Rect(w[:4]), w[4])
-             for w in textpage.extractWORDS()]
+def fill_unmapped(layout: PageLayout, textpage: pymupdf.TextPage) -> PageLayout:
+    """The page's lines with their marks replaced by what `textpage` (an OCR of the page as shown, its boxes
+    upright as the lines' are) reads there."""
+    words = [(pymupdf.Rect(w[:4]), w[4]) for w in textpage.extractWORDS()]
     return replace(layout, lines=[_filled(line, words) if UNMAPPED in line.text else line for line in layout.lines])
 
 
@@ -62,8 +61,8 @@ def _put(text: str, fills) -> str:
 def mark_fills(text: str, read: str) -> list[str]:
     """For each mark in `text`, in order, what `read` (OCR's reading of the same line) prints there: the two are
     aligned character by character; a run of marks facing as many characters takes them one by one, facing
-    another number of characters takes them all on its first mark; a mark facing nothing stays a mark (and is
-    dropped later)."""
+    another number of characters takes them all on its first mark; a mark facing nothing stays a mark (layout
+    makes it text.UNKNOWN)."""
     out: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, text, read, autojunk=False).get_opcodes():
         piece = text[i1:i2]

@@ -12,7 +12,7 @@ from extractors.errors import NoTextLayerError
 from extractors.limits import ParseLimits
 from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import one_column_paper, write
+from tests.pdf_factory import one_column_paper, stored_rotated, write
 
 SCAN_DPI = 200  # a common office-scanner setting
 # What OCR must recover of the generated paper: its sections, and its words (measured on Tesseract 5 with the
@@ -69,6 +69,18 @@ def test_ocr_sections_and_chunks_are_marked_and_boxed_where_printed(paper, scann
     assert len(matched) >= MIN_SECTION_RECALL * len(printed)
     for ocr_box, box in matched:  # PDF coordinates of the same page: the heading's box covers the printed heading
         assert ocr_box.page == box.page and _overlap(ocr_box.bbox, box.bbox) > 0.6, (ocr_box, box)
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_a_scan_stored_turned_reads_as_the_upright_one(paper, scanned, rotation):
+    """Scanners often store a page turned, with /Rotate turning it back: OCR reads the page as shown, every word of
+    it (MuPDF's own OCR text page clipped a turned page's words to its shorter side), boxed where it is shown."""
+    folder, data, _, original = paper
+    turned = parse_pdf(write(folder, f"turned-{rotation}.pdf", stored_rotated(rasterized(data, SCAN_DPI), rotation)))
+    assert word_recall(turned.text, original.text) >= MIN_WORD_RECALL
+    assert [(s.title, s.box.page) for s in turned.sections] == [(s.title, s.box.page) for s in scanned.sections]
+    for mine, upright in zip(turned.sections, scanned.sections):
+        assert _overlap(mine.box.bbox, upright.box.bbox) > 0.6, (mine.box, upright.box)
 
 
 def test_only_pages_without_text_are_read_and_the_same_page_reads_the_same(paper, scanned):

@@ -22,7 +22,7 @@ M = UNMAPPED
     (f"the model of [{M}{M}] fits", "the model of [12] fits", ["1", "2"]),
     (f"e{M}ective", "effective", ["ff"]),  # a ligature: one glyph, two characters
     (f"({M})", "(2);", ["2"]),
-    (f"E = m + k ({M})", "E = m + k", [M]),  # OCR read nothing there: the mark stays, to be dropped
+    (f"E = m + k ({M})", "E = m + k", [M]),  # OCR read nothing there: the mark stays, to become U+FFFD
     (f"a{M}b", "a 12345678 b", [M]),  # far more than a glyph's worth: a misalignment, not a reading
 ])
 def test_each_mark_takes_what_ocr_prints_at_its_place(text, read, fills):
@@ -49,20 +49,23 @@ def test_ocr_names_the_digits_and_keeps_the_text_layer(tmp_path):
     assert any("glyphs the text layer names no character for" in w and "page 1" in w for w in doc.audit.warnings)
 
 
-def test_a_few_unnamed_glyphs_are_dropped_without_ocr():
-    """Below MIN_SHARE (a math symbol here and there) OCR is not worth a page's seconds: the marks are dropped."""
+def test_a_few_unnamed_glyphs_are_left_unknown_without_ocr(tmp_path):
+    """Below MIN_SHARE (a math symbol here and there) OCR is not worth a page's seconds: each glyph is U+FFFD,
+    Unicode's character whose value is unknown."""
     pdf = pymupdf.open(stream=unmapped_digits_paper(sentences=10), filetype="pdf")
     pages = [read_page(page) for page in pdf]
     assert 0 < unmapped_share(pages) < MIN_SHARE
     outcome = ocr_missing_text(pdf, pages, None)
     assert outcome.filled == [] and outcome.pages == pages
+    doc = parse_pdf(write(tmp_path, "unmapped.pdf", unmapped_digits_paper(sentences=10)))
+    assert "the model of [\ufffd\ufffd] fits" in doc.text and M not in doc.text
 
 
-def test_without_ocr_the_glyphs_are_dropped_and_the_warning_says_why(tmp_path, monkeypatch):
+def test_without_ocr_the_glyphs_are_unknown_and_the_warning_says_why(tmp_path, monkeypatch):
     monkeypatch.setattr(ocr, "tessdata", lambda: None)
     doc = parse_pdf(write(tmp_path, "unmapped.pdf", unmapped_digits_paper()))
-    assert M not in doc.text and "Figure shows" in doc.text.replace("  ", " ")
-    assert any("left out of the text" in w and "language data" in w for w in doc.audit.warnings)
+    assert M not in doc.text and "As Figure \ufffd shows" in doc.text
+    assert any("stay U+FFFD" in w and "language data" in w for w in doc.audit.warnings)
 
 
 def test_the_ocr_page_cap_counts_the_pages_it_fills():
