@@ -72,7 +72,7 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     """One page's lines as laid out, from its text layer or from `textpage` (an OCR of the page as shown, whose
     boxes are already upright)."""
     number = page.number + 1
-    turn = page.rotation_matrix if page.rotation and textpage is None else None
+    turn = page.rotation_matrix if page.rotation else None
     if textpage is None and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
         blocks, rebuilt = split_blocks(page.get_text("rawdict", flags=_TEXT_FLAGS)["blocks"], turn)
     else:
@@ -80,7 +80,7 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     lines: list[Line] = []
     for block_no, block in enumerate(blocks):
         for raw in block.get("lines", ()):
-            line = _line(_upright(raw, turn) if turn else raw, number, block_no)
+            line = _line(_upright(raw, turn) if turn and textpage is None else raw, number, block_no)
             if line is not None:
                 lines.append(line)
     lines += [line for block_no, raw in rebuilt if (line := _line(raw, number, block_no)) is not None]
@@ -90,7 +90,7 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
 
 
 def _upright(raw: dict, turn: pymupdf.Matrix) -> dict:
-    """A line of a rotated page (/Rotate) as the page is shown: MuPDF reports text, OCR'd or not, where the page
+    """A line of a rotated page (/Rotate) as the page is shown: MuPDF reports a text layer where the page
     draws it before the rotation, so a landscape page's text would read as vertical lines and every box would be
     off the page as rendered (where evidence crops and highlights are drawn)."""
     direction = pymupdf.Point(raw["dir"]) * pymupdf.Matrix(turn.a, turn.b, turn.c, turn.d, 0, 0)
@@ -140,7 +140,7 @@ def _named_style(font: str) -> tuple[bool, bool]:
     return bool(_BOLD_NAME.search(font)), bool(_ITALIC_NAME.search(font))
 
 
-_MARK = re.compile(r"^[\d,*∗†‡§¶⋆]+$")
+_MARK = re.compile(rf"^[\d,*∗†‡§¶⋆{UNMAPPED}]+$")  # a mark in a font without a Unicode map is a mark too
 # a word (tried from its first letter only: a later start ends where it does) or punctuation ending the text
 _AFTER_WORD = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{2,}+|[.,;:)\]])$")
 
@@ -158,7 +158,7 @@ def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:
     if n == 0 or span.size > 0.8 * size or not _MARK.match(span.text.strip()):
         return False
     prev = spans[n - 1]
-    if span.text.strip().isdigit() and _RESIDUE.search(prev.text.rstrip()):
+    if span.text.strip().replace(UNMAPPED, "0").isdigit() and _RESIDUE.search(prev.text.rstrip()):
         return False
     raised = span.bbox[3] < prev.bbox[3] - 0.15 * size
     return raised and bool(_AFTER_WORD.search(prev.text.rstrip())) and prev.bbox[2] >= span.bbox[0] - 1

@@ -31,7 +31,7 @@ class ParseLimits:
     max_pages: int | None = None
     max_page_points: float | None = None
     max_line_chars: int | None = None
-    max_ocr_pages: int | None = None  # pages without a text layer OCR reads per paper; the rest stay unread
+    max_ocr_pages: int | None = None  # pages OCR reads per paper (scanned, or for glyphs without a character)
 
 
 def _refuse(message: str, setting: str) -> ParseLimitError:

@@ -1,17 +1,19 @@
 """OCR of the pages triage finds without a text layer, so a scanned paper still yields sections, chunks and
-evidence.
+evidence, and of the pages whose text layer prints glyphs it names no character for (extractors/unmapped.py).
 
-Tesseract reads the page through MuPDF (`Page.get_textpage_ocr`): its words come back as an ordinary text page, in
-the page's own PDF coordinates, and go through the same layout reading as a text layer, so every box downstream
-(sections, chunks, evidence crops) is where the words are printed. MuPDF carries the engine; what a machine must add
-is Tesseract's English language data (Debian's `tesseract-ocr-eng`, installed by `make install`). Without it the
-pages stay empty and the parse says so in its warnings.
+Tesseract reads a picture of the page as shown, through MuPDF (`Pixmap.pdfocr_tobytes`): its words come back as an
+ordinary text page, in the page's coordinates as shown (upright, as layout reads every line), and go through the
+same layout reading as a text layer, so every box downstream (sections, chunks, evidence crops) is where the words
+are printed. MuPDF carries the engine; what a machine must add is Tesseract's English language data (Debian's
+`tesseract-ocr-eng`, installed by `make install`). Without it the pages stay empty and the parse says so in its
+warnings.
 
-Only pages triage flags are read, at most `max_pages` of them per paper (the rest are named in the warnings), so
-the cost of an untrusted file is bounded by the caps before the parse's own time limit; the same page at the same
-resolution always reads the same. A text layer whose words are not joined into lines (each word a line of its own,
-as some converters write it under the printed page) is no text to read: then every page is read by OCR, or, over
-the cap, none, and triage refuses the paper saying why.
+Only pages triage flags, and pages holding glyphs without a character when those are a noticeable share of the
+paper, are read, at most `max_pages` of them per paper (the rest are named in the warnings), so the cost of an
+untrusted file is bounded by the caps before the parse's own time limit; the same page at the same resolution
+always reads the same. A text layer whose words are not joined into lines (each word a line of its own, as some
+converters write it under the printed page) is no text to read: then every page is read by OCR, or, over the cap,
+none, and triage refuses the paper saying why.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.triage import lacks_text, unusable_text_layer
-from extractors.unmapped import MIN_SHARE, fill_unmapped, has_unmapped, unmapped_share
+from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
 
 DPI = 300  # Tesseract's own recommendation for body text; lower resolutions lose small print and subscripts
 # The most pixels a page is rendered at for OCR (a letter page at DPI has about 8.4 million): a poster-sized page is
@@ -57,7 +59,9 @@ class OcrOutcome:
     no_engine: list[int] = field(default_factory=list)  # pages without text left unread: no language data here
     layer_unusable: bool = False  # every page was to be read: the text layer's words are not joined into lines
     filled: list[int] = field(default_factory=list)  # pages whose glyphs without a character OCR read (unmapped.py)
-    unfilled: list[int] = field(default_factory=list)  # pages whose such glyphs stay unknown (cap, no engine)
+    partly: list[int] = field(default_factory=list)  # of those, pages where some such glyphs stay unknown
+    unfilled: list[int] = field(default_factory=list)  # pages whose such glyphs stay unknown: over the cap, no engine
+    without_engine: bool = False  # this machine has no language data for OCR
 
     def warnings(self, max_pages: int | None) -> list[str]:
         why = ("which have no text layer" if not self.layer_unusable else
@@ -68,10 +72,12 @@ class OcrOutcome:
             read.append(f"OCR ({ENGINE}, {LANGUAGE}) read the glyphs the text layer names no character for (such as "
                         f"digits in a font without a Unicode map) on {_pages(self.filled)}: those characters may "
                         "hold recognition errors")
+        if self.partly:
+            read.append(f"on {_pages(self.partly)} some glyphs the text layer names no character for stay U+FFFD "
+                        "(unknown) in the text: OCR read nothing that lines up with them")
         if self.unfilled:
-            why = (f"OCR reads at most {max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)" if self.over_cap
-                   or max_pages is not None and len(self.read) + len(self.filled) >= max_pages else
-                   f"OCR needs Tesseract's {LANGUAGE} language data")
+            why = (f"OCR needs Tesseract's {LANGUAGE} language data" if self.without_engine else
+                   f"OCR reads at most {max_pages} pages per paper (PAPERKG_PARSE_MAX_OCR_PAGES)")
             read.append(f"{_pages(self.unfilled)} print glyphs the text layer names no character for: they stay "
                         f"U+FFFD (unknown) in the text, as {why}")
         return read + self.unread(max_pages)
@@ -104,22 +110,26 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     unusable = unusable_text_layer(pages)
     wanted = [page.page for page in pages if unusable or lacks_text(page)]
     unnamed = [] if unusable or unmapped_share(pages) < MIN_SHARE else \
-        [page.page for page in pages if page.page not in wanted and has_unmapped(page)]
+        [page.page for page in pages if page.page not in wanted and unmapped_count(page)]
     if not wanted and not unnamed:
         return OcrOutcome(pages)
     folder = tessdata()
     if folder is None:
-        return OcrOutcome(pages, no_engine=wanted, layer_unusable=unusable, unfilled=unnamed)
+        return OcrOutcome(pages, no_engine=wanted, layer_unusable=unusable, unfilled=unnamed, without_engine=True)
     cap = len(wanted) + len(unnamed) if max_pages is None else max_pages
     read, over_cap = (wanted[:cap], wanted[cap:]) if not unusable or cap >= len(wanted) else ([], wanted)
-    filled, unfilled = unnamed[:max(0, cap - len(read))], unnamed[max(0, cap - len(read)):]
+    # the pages with the most such glyphs first, when the cap leaves room for only some
+    room = max(0, cap - len(read))
+    most = sorted(unnamed, key=lambda number: -unmapped_count(pages[number - 1]))
+    filled, unfilled = sorted(most[:room]), sorted(most[room:])
     out = list(pages)
     for number in read:
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
     for number in filled:
         page = doc[number - 1]
         out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder))
-    return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable, filled=filled, unfilled=unfilled)
+    return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable, filled=filled,
+                      partly=[n for n in filled if unmapped_count(out[n - 1])], unfilled=unfilled)
 
 
 def _textpage(page: pymupdf.Page, dpi: int, folder: str) -> pymupdf.TextPage:

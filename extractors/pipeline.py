@@ -165,7 +165,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("summaries"):
         sections = summarize_sections(sections, chunks)
     versions = {"paperkg-extractors": EXTRACTOR_VERSION, "pymupdf": pymupdf.VersionBind}
-    if ocr.read:
+    if ocr.read or ocr.filled:
         versions[f"ocr/{ENGINE}"] = pymupdf.VersionBind  # the engine MuPDF carries, hence PyMuPDF's version
     audit = Audit(sha256=sha256, page_count=doc.page_count, seconds_per_stage=timer.seconds,
                   extractor_versions=versions, warnings=_warnings(ocr, limits, metadata, sections, escalator),

@@ -15,10 +15,10 @@ _DROP = {"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufffe"}
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _SPACES = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 # A glyph its font gives no character for: MuPDF reports the replacement character U+FFFD, or passes the font's own
-# code through, which for the small codes such fonts use is a control character. Layout keeps this mark (a
-# private-use character) in its place, so that OCR can say what is printed there (extractors/unmapped.py); what OCR
-# does not fill becomes UNKNOWN.
-UNMAPPED = "\ue000"
+# code through, which for the small codes such fonts use is a control character. Layout keeps this mark in its
+# place (a Unicode noncharacter: no font maps a glyph to one, as icon fonts do to private-use characters), so that
+# OCR can say what is printed there (extractors/unmapped.py); what OCR does not fill becomes UNKNOWN.
+UNMAPPED = "\ufdd0"
 UNKNOWN = "\ufffd"
 _UNMAPPED_CODES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 

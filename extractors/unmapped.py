@@ -23,6 +23,7 @@ from extractors.text import UNMAPPED
 # here and there); a text layer whose digits are unmapped holds several percent.
 MIN_SHARE = 0.01
 _MAX_GROWTH = 3  # a run of marks takes at most this many characters per mark: more is a misalignment
+_MAX_LINE = 1_000  # characters of a line aligned with OCR at most (SequenceMatcher's time grows with the square)
 
 
 def unmapped_share(pages: list[PageLayout]) -> float:
@@ -31,8 +32,9 @@ def unmapped_share(pages: list[PageLayout]) -> float:
     return text.count(UNMAPPED) / len(text) if text else 0.0
 
 
-def has_unmapped(layout: PageLayout) -> bool:
-    return any(UNMAPPED in line.text for line in layout.lines)
+def unmapped_count(layout: PageLayout) -> int:
+    """How many glyphs without a character the page's lines hold."""
+    return sum(line.text.count(UNMAPPED) for line in layout.lines)
 
 
 def fill_unmapped(layout: PageLayout, textpage: pymupdf.TextPage) -> PageLayout:
@@ -43,11 +45,19 @@ def fill_unmapped(layout: PageLayout, textpage: pymupdf.TextPage) -> PageLayout:
 
 
 def _filled(line: Line, words: list[tuple[pymupdf.Rect, str]]) -> Line:
+    """The line with its marks filled from the OCR words printed on it: a word's middle within the line's extent
+    across, and the word reaching over the middle of the line's height (Tesseract gives a word the height of its
+    whole line, which a brace or a tall bracket beside it stretches). A line too long to align in good time (the
+    layout caps allow 10,000 characters), or facing far more OCR text than it holds, is left as it is."""
     x0, y0, x1, y1 = line.bbox
+    middle = (y0 + y1) / 2
     inside = sorted((rect.x0, text) for rect, text in words
-                    if x0 - 1 <= (rect.x0 + rect.x1) / 2 <= x1 + 1 and y0 - 1 <= (rect.y0 + rect.y1) / 2 <= y1 + 1)
-    fills = mark_fills(line.text, " ".join(text for _, text in inside))
-    spans = line.spans  # unchanged when a span the line's text leaves out holds a mark: no match mark for mark
+                    if x0 - 1 <= (rect.x0 + rect.x1) / 2 <= x1 + 1 and rect.y0 <= middle <= rect.y1)
+    read = " ".join(text for _, text in inside)
+    if len(line.text) > _MAX_LINE or len(read) > 2 * len(line.text) + 20:
+        return line
+    fills = mark_fills(line.text, read)
+    spans = line.spans  # unchanged when a footnote mark the line's text leaves out holds marks
     if sum(s.text.count(UNMAPPED) for s in spans) == len(fills):
         marks = iter(fills)
         spans = [replace(s, text=_put(s.text, marks)) for s in spans]
@@ -60,20 +70,22 @@ def _put(text: str, fills) -> str:
 
 def mark_fills(text: str, read: str) -> list[str]:
     """For each mark in `text`, in order, what `read` (OCR's reading of the same line) prints there: the two are
-    aligned character by character; a run of marks facing as many characters takes them one by one, facing
-    another number of characters takes them all on its first mark; a mark facing nothing stays a mark (layout
-    makes it text.UNKNOWN)."""
+    aligned character by character with white space left out of both (OCR spaces a formula its own way: 'a=3+b'
+    for 'a = 3 + b'); a run of marks facing as many characters takes them one by one, facing more (at most
+    _MAX_GROWTH per mark: a ligature's 'ff') takes them all on its first mark; a run facing fewer characters or none
+    stays marks (layout makes them text.UNKNOWN): '0.123' read as '0.12' is no reading of its last digit."""
+    bare, read = "".join(text.split()), "".join(read.split())
     out: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, text, read, autojunk=False).get_opcodes():
-        piece = text[i1:i2]
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, bare, read, autojunk=False).get_opcodes():
+        piece = bare[i1:i2]
         marks = piece.count(UNMAPPED)
         if not marks:
             continue
         facing = read[j1:j2] if tag == "replace" else ""
         if len(facing) == len(piece):
             out += [facing[k] for k, c in enumerate(piece) if c == UNMAPPED]
-        elif facing.strip() and piece.strip(UNMAPPED) == "" and len(facing) <= _MAX_GROWTH * marks:
-            out += [facing.strip()] + [""] * (marks - 1)
+        elif marks == len(piece) and marks < len(facing) <= _MAX_GROWTH * marks:
+            out += [facing] + [""] * (marks - 1)
         else:
             out += [UNMAPPED] * marks
     return out

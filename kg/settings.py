@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     parse_max_pages: int = Field(1000, ge=1)
     parse_max_page_points: float = Field(5000.0, gt=0)  # a page's longer side (an A0 poster is 3,370 pt)
     parse_max_line_chars: int = Field(10_000, ge=100)  # one printed line; a paper's longest are a few hundred
-    parse_max_ocr_pages: int = Field(20, ge=0)  # scanned pages OCR reads per paper: seconds each, within the timeout
+    parse_max_ocr_pages: int = Field(20, ge=0)  # pages OCR reads per paper: seconds each, within the timeout
     # niceness a parser process adds to its parent's, and the API's ingestion process to the API's: parsing and
     # writing uploads is background work that should yield the cores to queries
     parse_nice: int = Field(10, ge=0, le=19)

@@ -1492,8 +1492,8 @@ def unmapped_digits_paper(sentences: int = 4) -> bytes:
     """A one-page paper in Helvetica whose digits are drawn from a Type3 font without a Unicode map: glyph names
     no reader knows, codes 16-25, so MuPDF reports control characters where '1', '(2)' and '[12]' are printed
     (old TeX papers' re-encoded bitmap fonts do this). Section numbers, two numbered displays, a figure with its
-    caption, a citation and a reference carry digits; `sentences` of digit-free prose per section set how
-    small their share of the characters is."""
+    caption, a citation, a reference and the first author's raised affiliation mark carry digits; `sentences` of
+    digit-free prose per section set how small their share of the characters is."""
     doc = pymupdf.open()
     page = doc.new_page(width=WIDTH, height=HEIGHT)
     helvetica, bold = ("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
@@ -1549,7 +1549,12 @@ def unmapped_digits_paper(sentences: int = 4) -> bytes:
         state["y"] += 14
 
     line("Bound States of Heavy Quarks", size=16, font="B", after=22)
-    line("A. Author and B. Author", after=24)
+    state["y"] += 10  # the byline, its first author's affiliation mark raised and smaller
+    base, mark_at = HEIGHT - state["y"], 72 + pymupdf.get_text_length("A. Author", fontname="helv", fontsize=10)
+    content.append(f"BT 1 0 0 1 72 {base:.2f} Tm /H 10 Tf (A. Author) Tj ET BT 1 0 0 1 {mark_at:.2f} {base + 4:.2f} "
+                   f"Tm /D 6 Tf (\\021) Tj ET BT 1 0 0 1 {mark_at + 3.5:.2f} {base:.2f} Tm /H 10 Tf ( and B. Author) "
+                   "Tj ET\n")
+    state["y"] += 14
     line("1 Introduction", size=12, font="B", after=18)
     paragraph(prose(sentences) + " As Figure 1 shows, the model of [12] fits the energies of Table 2 within 30 MeV.")
     display("E = m + k", "1")

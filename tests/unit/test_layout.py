@@ -166,7 +166,7 @@ def test_a_number_in_brackets_beside_a_repeated_footer_stays_furniture():
     ("binding to Tyr", "369", "binding to Tyr369 of the domain"),  # a residue's place in the chain
     ("stacking with His", "388", "stacking with His388 of the domain"),
     ("the corpus", "1", "the corpus of the domain"),  # a footnote mark
-    ("in History", "2", "in History of the domain"),  # a word that merely ends like a code
+    ("from DeVal", "2", "from DeVal of the domain"),  # a word that merely ends like a code
 ])
 def test_a_raised_number_after_an_amino_acid_code_is_its_residue_number(before, raised, read):
     doc = pymupdf.open()

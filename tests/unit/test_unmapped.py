@@ -24,6 +24,10 @@ M = UNMAPPED
     (f"({M})", "(2);", ["2"]),
     (f"E = m + k ({M})", "E = m + k", [M]),  # OCR read nothing there: the mark stays, to become U+FFFD
     (f"a{M}b", "a 12345678 b", [M]),  # far more than a glyph's worth: a misalignment, not a reading
+    (f"a = {M} + b", "a=3+b", ["3"]),  # OCR spaces a formula its own way
+    (f"x = {M}{M} y", "x=12 y", ["1", "2"]),
+    (f"p = 0.{M}{M}{M} here", "p = 0.12 here", [M, M, M]),  # fewer characters than glyphs: no reading of them
+    (f"[{M}{M}]", "[1]", [M, M]),
 ])
 def test_each_mark_takes_what_ocr_prints_at_its_place(text, read, fills):
     assert mark_fills(text, read) == fills
@@ -44,6 +48,8 @@ def test_ocr_names_the_digits_and_keeps_the_text_layer(tmp_path):
     assert [(f.label, f.caption) for f in doc.figures] == [("1", "Energy levels of the model for 30 states.")]
     text = "\n".join(chunk.text for chunk in doc.chunks)
     assert "the model of [12] fits the energies of Table 2 within 30 MeV." in text
+    assert "ocr/tesseract" in doc.audit.extractor_versions
+    assert "A. Author and B. Author" in doc.text  # a raised mark after a word is a footnote mark, not text
     assert "Journal of Physics 45, 2019." in text
     assert M not in doc.text and "\ufffd" not in doc.text
     assert any("glyphs the text layer names no character for" in w and "page 1" in w for w in doc.audit.warnings)
@@ -70,6 +76,16 @@ def test_without_ocr_the_glyphs_are_unknown_and_the_warning_says_why(tmp_path, m
 
 def test_the_ocr_page_cap_counts_the_pages_it_fills():
     pdf = pymupdf.open(stream=unmapped_digits_paper(), filetype="pdf")
-    outcome = ocr_missing_text(pdf, [read_page(page) for page in pdf], 0)
+    pages = [read_page(page) for page in pdf]
+    outcome = ocr_missing_text(pdf, pages, 0)
     assert outcome.filled == [] and outcome.unfilled == [1]
     assert any("at most 0 pages" in w for w in outcome.warnings(0))
+    assert ocr_missing_text(pdf, pages, 1).filled == [1]  # the same page within the cap
+
+
+def test_the_spans_take_the_same_characters_as_their_line():
+    """Table cells and headings are read from spans: each span holds what its line's text holds."""
+    pdf = pymupdf.open(stream=unmapped_digits_paper(), filetype="pdf")
+    outcome = ocr_missing_text(pdf, [read_page(page) for page in pdf], None)
+    line = next(line for line in outcome.pages[0].lines if line.text.startswith("models. As Figure"))
+    assert "[12]" in line.text and "".join(s.text for s in line.spans).split() == line.text.split()
