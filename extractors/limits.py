@@ -32,6 +32,7 @@ class ParseLimits:
     max_page_points: float | None = None
     max_line_chars: int | None = None
     max_ocr_pages: int | None = None  # pages OCR reads per paper (scanned, or for glyphs without a character)
+    ocr_cache: Path | None = None  # where OCR readings are kept for the next parse of the same page (None: nowhere)
 
 
 def _refuse(message: str, setting: str) -> ParseLimitError:

@@ -22,12 +22,14 @@ import re
 import statistics
 import weakref
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
 from extractors.layout import read_page
 from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
+from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
@@ -103,10 +105,12 @@ def _pages(numbers: list[int]) -> str:
     return f"page {numbers[0]}" if len(numbers) == 1 else f"pages {', '.join(map(str, numbers))}"
 
 
-def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None) -> OcrOutcome:
+def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: int | None,
+                     cache: Path | None = None) -> OcrOutcome:
     """`pages` (as read from the text layer) with the text of those lacking one read by OCR, in page order up to
     `max_pages`; every page when the text layer is unusable, or none if they are more than `max_pages` (half a
-    paper read by OCR beside a layer of loose words would be neither)."""
+    paper read by OCR beside a layer of loose words would be neither). Readings are kept in `cache`
+    (extractors/ocr_cache.py) when one is given."""
     unusable = unusable_text_layer(pages)
     wanted = [page.page for page in pages if unusable or lacks_text(page)]
     unnamed = [] if unusable or unmapped_share(pages) < MIN_SHARE else \
@@ -124,32 +128,33 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     filled, unfilled = sorted(most[:room]), sorted(most[room:])
     out = list(pages)
     for number in read:
-        out[number - 1] = _read(doc[number - 1], pages[number - 1], folder)
+        out[number - 1] = _read(doc[number - 1], pages[number - 1], folder, cache)
     for number in filled:
         page = doc[number - 1]
-        out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder))
+        out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder, cache))
     return OcrOutcome(out, read=read, over_cap=over_cap, layer_unusable=unusable, filled=filled,
                       partly=[n for n in filled if unmapped_count(out[n - 1])], unfilled=unfilled)
 
 
-def _textpage(page: pymupdf.Page, dpi: int, folder: str) -> pymupdf.TextPage:
+def _textpage(page: pymupdf.Page, dpi: int, folder: str, cache: Path | None) -> pymupdf.TextPage:
     """Tesseract's reading of the page as shown, its boxes in the page's coordinates as shown (upright, /Rotate
     applied). `Page.get_textpage_ocr` turns them back to the unrotated page but clips them to the page's shown size
     on the way, which loses the words of a turned page beyond its shorter side."""
     picture = page.get_pixmap(dpi=dpi)
-    reading = pymupdf.open(stream=picture.pdfocr_tobytes(compress=False, language=LANGUAGE, tessdata=folder),
-                           filetype="pdf")[0]
+    data = cached_reading(cache, picture, f"{ENGINE} {pymupdf.VersionBind} {LANGUAGE}",
+                          lambda: picture.pdfocr_tobytes(compress=True, language=LANGUAGE, tessdata=folder))
+    reading = pymupdf.open(stream=data, filetype="pdf")[0]
     scale = page.rect.width / reading.rect.width
     textpage = reading.get_textpage(flags=_TEXT_FLAGS, matrix=pymupdf.Matrix(scale, scale))
     textpage.parent = weakref.proxy(page)  # MuPDF reads a text page only with the page it belongs to
     return textpage
 
 
-def _read(page: pymupdf.Page, layout: PageLayout, folder: str) -> PageLayout:
+def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | None) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
     dpi = _dpi(page)
-    lines = _weights(page, read_page(page, _textpage(page, dpi, folder)).lines, dpi)
+    lines = _weights(page, read_page(page, _textpage(page, dpi, folder, cache)).lines, dpi)
     return replace(layout, lines=[_roman_number(line) for line in lines])
 
 

@@ -114,7 +114,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("layout"), reading(path.name):
         pages = [read_page(page) for page in doc]
     with timer("ocr"), reading(path.name):
-        ocr = ocr_missing_text(doc, pages, limits.max_ocr_pages)
+        ocr = ocr_missing_text(doc, pages, limits.max_ocr_pages, limits.ocr_cache)
     pages = finish_layout(ocr.pages)
     check_layout(pages, path.name, limits)
     with timer("triage"):

@@ -149,7 +149,7 @@ class Settings(BaseSettings):
     def parse_limits(self) -> ParseLimits:
         return ParseLimits(max_bytes=self.parse_max_bytes, max_pages=self.parse_max_pages,
                            max_page_points=self.parse_max_page_points, max_line_chars=self.parse_max_line_chars,
-                           max_ocr_pages=self.parse_max_ocr_pages)
+                           max_ocr_pages=self.parse_max_ocr_pages, ocr_cache=self.cache_dir / "ocr")
 
     @property
     def uri(self) -> str:

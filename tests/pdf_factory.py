@@ -1488,7 +1488,7 @@ def tab_stop_equations_paper() -> tuple[bytes, EquationTruth]:
 # --- glyphs without characters (issue 26: digits a font gives no Unicode for) ------------------------------------
 
 
-def unmapped_digits_paper(sentences: int = 4) -> bytes:
+def unmapped_digits_paper(sentences: int = 2) -> bytes:
     """A one-page paper in Helvetica whose digits are drawn from a Type3 font without a Unicode map: glyph names
     no reader knows, codes 16-25, so MuPDF reports control characters where '1', '(2)' and '[12]' are printed
     (old TeX papers' re-encoded bitmap fonts do this). Section numbers, two numbered displays, a figure with its
