@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
-from extractors.mupdf import pymupdf
+from extractors.mupdf import graphics_boxes, pymupdf
 from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, mark_unmapped, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
@@ -114,6 +114,8 @@ def _without_repeats(lines: list[Line]) -> list[Line]:
 def _line(raw: dict, page: int, block: int) -> Line | None:
     spans: list[Span] = []
     for s in raw["spans"]:
+        if not s["text"].strip(" "):  # the spaces a text layer keeps between words (most spans of a page)
+            continue
         text = plain_text(mark_unmapped(s["text"]))
         if not text.strip():
             continue
@@ -213,7 +215,7 @@ def _graphics(page: pymupdf.Page, turn: pymupdf.Matrix | None) -> tuple[list[BBo
     images: list[BBox] = []
     paths: list[BBox] = []
     area = page.rect
-    for kind, box in page.get_bboxlog():
+    for kind, box in graphics_boxes(page):
         if turn:
             box = tuple(pymupdf.Rect(box) * turn)
         x0, y0, x1, y1 = max(box[0], area.x0), max(box[1], area.y0), min(box[2], area.x1), min(box[3], area.y1)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import sys
 
+from extractors.model import BBox
+
 _HIDDEN = ("pymupdf.layout", "pymupdf4llm")
 
 
@@ -83,3 +85,51 @@ def layout_boxes(page: pymupdf.Page) -> list[tuple[tuple[float, float, float, fl
     except (MemoryError, RuntimeException, Fail) as exc:
         raise LayoutModelError(str(exc) or type(exc).__name__) from None
     return [((x0, y0, x1, y1), kind) for x0, y0, x1, y1, kind in page.layout_information or ()]
+
+
+class _GraphicsDevice(pymupdf.mupdf.FzDevice2):
+    """A MuPDF device that records the box of each path and image drawn, and nothing else. PyMuPDF's
+    Page.get_bboxlog gives the same boxes but also calls back into Python for every run of text, which on a page
+    of text is most of the calls and a tenth of a parse's time; text the parser reads from the text page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes: list[tuple[str, BBox]] = []
+        self.use_virtual_fill_path()
+        self.use_virtual_stroke_path()
+        self.use_virtual_fill_image()
+        self.use_virtual_fill_image_mask()
+
+    def _add(self, kind: str, rect) -> None:
+        self.boxes.append((kind, (rect.x0, rect.y0, rect.x1, rect.y1)))
+
+    def fill_path(self, ctx, path, even_odd, ctm, *args) -> None:
+        self._add("fill-path", pymupdf.mupdf.ll_fz_bound_path(path, None, ctm))
+
+    def stroke_path(self, ctx, path, stroke, ctm, *args) -> None:
+        self._add("stroke-path", pymupdf.mupdf.ll_fz_bound_path(path, stroke, ctm))
+
+    def fill_image(self, ctx, image, ctm, *args) -> None:
+        self._add("fill-image", pymupdf.mupdf.ll_fz_transform_rect(pymupdf.mupdf.fz_unit_rect, ctm))
+
+    def fill_image_mask(self, ctx, image, ctm, *args) -> None:
+        self._add("fill-imgmask", pymupdf.mupdf.ll_fz_transform_rect(pymupdf.mupdf.fz_unit_rect, ctm))
+
+
+def graphics_boxes(page: pymupdf.Page) -> list[tuple[str, BBox]]:
+    """The box of each path ('fill-path', 'stroke-path') and image ('fill-image', 'fill-imgmask') the page draws,
+    in drawing order and in the page's unturned coordinates, as Page.get_bboxlog gives them without its text
+    entries."""
+    mupdf = pymupdf.mupdf
+    turned = page.rotation
+    if turned:  # MuPDF runs a page as shown; the parser's coordinates are those of the unturned page
+        page.set_rotation(0)
+    try:
+        fz_page = page.this if isinstance(page.this, mupdf.FzPage) else page.this.super()
+        device = _GraphicsDevice()
+        mupdf.fz_run_page(fz_page, device, mupdf.FzMatrix(), mupdf.FzCookie())
+        mupdf.fz_close_device(device)
+    finally:
+        if turned:
+            page.set_rotation(turned)
+    return device.boxes

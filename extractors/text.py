@@ -67,6 +67,8 @@ def plain_text(text: str) -> str:
     """Ligatures, full-width forms, loose accents and odd spaces to plain text; math
     super/subscripts kept."""
     if text.isascii():
+        if text.isprintable() and "  " not in text:  # most of a paper's text: nothing to change
+            return text
         return _SPACES.sub(" ", _CONTROL.sub("", text))
     out = _LOOSE_ACCENT.sub(_attach_accent, text)
     out = unicodedata.normalize("NFC", "".join(_char(ch) for ch in out))

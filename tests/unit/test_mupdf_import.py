@@ -6,7 +6,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.pdf_factory import one_column_paper
+import pytest
+
+from extractors.mupdf import graphics_boxes, pymupdf
+from tests.pdf_factory import one_column_paper, stored_rotated
 
 
 def _run(code: str) -> str:
@@ -44,3 +47,34 @@ def test_the_parse_is_the_same_as_with_pymupdf4llm_imported_first():
     after = subprocess.run([sys.executable, "-c", "import pymupdf4llm\n" + _PARSE, pdf], capture_output=True,
                            text=True, check=True, timeout=300).stdout
     assert alone == after and len(alone) > 1000
+
+
+_GRAPHICS = ("fill-path", "stroke-path", "fill-image", "fill-imgmask")
+
+
+def _drawn_page() -> bytes:
+    """A page with text, stroked and filled paths, an image and an image mask."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Text the graphics log leaves out.", fontsize=11)
+    page.draw_rect(pymupdf.Rect(72, 100, 200, 180), color=(0, 0, 0))
+    page.draw_rect(pymupdf.Rect(220, 100, 300, 140), color=None, fill=(0.5, 0.5, 0.5))
+    page.draw_line((72, 200), (400, 200))
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 4), False)
+    page.insert_image(pymupdf.Rect(72, 220, 160, 264), pixmap=pix)
+    mask = pymupdf.Pixmap(pymupdf.csGRAY, pymupdf.IRect(0, 0, 8, 4), False)
+    page.insert_image(pymupdf.Rect(200, 220, 260, 250), pixmap=pymupdf.Pixmap(pix, mask))
+    return doc.tobytes()
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 270])
+def test_graphics_boxes_are_pymupdfs_bbox_log_without_text(rotation):
+    """The parser's own device (extractors/mupdf.py) gives exactly the path and image boxes of Page.get_bboxlog,
+    in its order and in the unturned page's coordinates, and leaves the page's rotation as it was."""
+    data = stored_rotated(_drawn_page(), rotation) if rotation else _drawn_page()
+    page = pymupdf.open(stream=data, filetype="pdf")[0]
+    expected = [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in _GRAPHICS]
+    got = graphics_boxes(page)
+    assert {kind for kind, _ in expected} >= {"fill-path", "stroke-path", "fill-image"}
+    assert got == expected
+    assert page.rotation == rotation
