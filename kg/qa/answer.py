@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from extractors.bbox import parse_bbox
-from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form,
-                          name_before, name_given, new_numbers, read_question, refers_to, section_of, table_cell)
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, enumerations, extreme_asked,
+                          extreme_row, long_form, name_before, name_given, new_numbers, ratio_in, read_question,
+                          refers_to, section_of, table_cell)
 from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
@@ -22,9 +23,14 @@ EXTREME_BONUS = 0.3  # the table row holding the extreme value asked for, over t
 CONTEXT_CHARS = 300  # the text before a unit that says what it is about, for answers read by their form
 COUNT_BONUS = 0.3  # a number of the things a 'how many' question counts ('1800 machines') or the value set to the
 # symbol it names ('\u03a9m = 0.27'), over other numbers
+# a unit naming as many items as a list question counts, three or more ('which four datasets': 'on A, B, C and D'),
+# over one that announces a list ('the following datasets:') or counts its items ('four datasets'): the list itself
+ITEMS_BONUS = 0.3
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
-_COUNT_WORDS = frozenset("two three four five six seven eight nine ten 2 3 4 5 6 7 8 9 10".split())
+# the words a question counts its answer's items with, and the count: 'which two criteria', 'which 3 models'
+_COUNT_WORDS = {word: n for n, word in enumerate("- - two three four five six seven eight nine ten".split()) if n > 1}
+_COUNT_WORDS |= {str(n): n for n in range(2, 11)}
 _NAME_Q = re.compile(r"^(which|what|who|from which|on which|in which|into which|with which)\b", re.I)
 
 
@@ -114,7 +120,8 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     q_bigrams = set(zip(q_terms, q_terms[1:]))
     q_tokens = set(tokens(question))
     naming = bool(_NAME_Q.search(question))
-    count_words = q_tokens & _COUNT_WORDS  # 'which two criteria': how many things the answer names
+    count_words = q_tokens & _COUNT_WORDS.keys()  # 'which two criteria': how many things the answer names
+    counted = {_COUNT_WORDS[w] for w in count_words} - {2}  # a pair ('A and B') ends too many clauses to tell
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     weighted = list(weights.items())
@@ -158,6 +165,9 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
                                        or raw.rstrip().endswith(":")):  # 'on the following benchmarks:'
             score += 0.2
             announces = True
+        elif (asked.kind == "list" and counted & enumerations(raw)  # 'which four datasets': 'on A, B, C and D'
+              and coverage >= MIN_SUPPORT):  # of the question's topic, not any list of as many things
+            score += ITEMS_BONUS
         elif naming and _has_new_name(raw, known):
             score += 0.05
         elif naming:
@@ -246,7 +256,8 @@ def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | 
         counted = counts_of(raw, asked.counted) if asked.counted and numbers else None
         assigned = assigned_value(raw, list(asked.symbols)) if asked.symbols and numbers else None
         share = next((n for n in numbers if n.endswith("%")), None) if asked.percent else None
-        by_form = counted or assigned or share
+        ratio = ratio_in(numbers) if asked.ratio else None
+        by_form = counted or assigned or share or ratio
         return by_form or (numbers[0] if numbers else None), False, not numbers, bool(by_form)
     if asked.kind == "date":
         return date_in(raw), False, False, False

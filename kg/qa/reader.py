@@ -30,6 +30,9 @@ _UNIT_ASKED = re.compile(r"\bin\s+(?:(?i:hectares|acres|(?:kilo|centi|milli|micr
                          r"\s\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K)\)")  # units as printed: 'MS MARCO' is no unit
 # 'What share of the trials ...': the answer is a percentage
 _PERCENT_Q = re.compile(r"\b(?:share|proportion|fraction|percentage)\s+of\b|\bpercent\b", re.I)  # not 'they share'
+# 'What ratio of A to B ...': the answer is printed as a ratio, '40:60'
+_RATIO_Q = re.compile(r"\bratio\b", re.I)
+_RATIO = re.compile(r"\d+(?:\.\d+)?(?::\d+(?:\.\d+)?)+")
 # 'Which optimizer were ...': the kind of thing a name answers, printed after the name ('the Adam optimizer')
 _WHICH_NOUN = re.compile(r"^(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|are|was|were|do|does|did|has|have|had)\b", re.I)
 # 'How many passages ...': the noun counted, the first words after 'how many' up to a stop word
@@ -73,8 +76,10 @@ _ELEMENT = re.compile(r"\b(tables?|tab\.|figures?|figs?\.)\s*([A-Z]?\d+(?:\.\d+)
 # '[19]', '[3, 7]', 'Figure 3', 'Table 2', 'Sec. 4.1', 'Eq. (5)': references, not quantities
 _REFERENCE = re.compile(r"\[\d+(?:\s*[,\u2013\-]\s*\d+)*\]|\b(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|"
                         r"eqs?|equations?|examples?|theorems?|lemmas?|§)\.?\s*\(?\d+(?:\.\d+)*\)?", re.I)
-# a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K')
-_NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
+# a number, with what follows it when that is a unit or a scale ('0.3 nm', '15.12 hours', '47.5 %', '684K'); numbers
+# joined by colons are one value, a ratio or a time ('40:60', '10:30')
+_NUMBER = re.compile(r"(?<![\w.])[-+\u2212]?\d[\d,]*(?:\.\d+)?(?::\d+(?:\.\d+)?)*"
+                     r"(?:\s?(?:%|[A-Za-z\u00b5\u00c5]{1,12}\b))?")
 # No quantities: a footnote mark glued to the name after it ('2REVERB uses', '8SQuAD is': five letters or more, in
 # capitals or with a capital inside, which no unit is: '10Mpc', '8GPUs', '10Gbit', '60FPS' stay), and an item's
 # number in parentheses at the start of the item ('(1) Random: ...; (2) BM25: ...'; not 'diabetes (23)').
@@ -94,6 +99,7 @@ class Question:
     counted: str | None = None  # the stem of the noun a 'how many' question counts: 'passag'
     symbols: tuple[str, ...] = ()  # the symbols it names, as printed ('\u03a9m' for 'Omega_m')
     percent: bool = False  # it asks for a share: a percentage answers it
+    ratio: bool = False  # it asks for a ratio: a ratio printed as one ('40:60') answers it
     noun: str | None = None  # 'which optimizer ...': the kind of thing named, as it follows a name ('Adam optimizer')
 
 
@@ -111,7 +117,7 @@ def read_question(question: str) -> Question:
         return Question("date", **where)
     if NUMERIC_Q.search(q) or _UNIT_ASKED.search(q):
         return Question("number", counted=_counted(q), symbols=tuple(printed_symbols(q)),
-                        percent=bool(_PERCENT_Q.search(q)), **where)
+                        percent=bool(_PERCENT_Q.search(q)), ratio=bool(_RATIO_Q.search(q)), **where)
     if _NAMING_Q.search(q):
         return Question("naming", **where)
     if _COUNT_Q.search(q) or _LIST_Q.search(q):
@@ -151,6 +157,34 @@ def counts_of(text: str, counted: str) -> str | None:
         if not set(tokens(match.group(1))) & STOPWORDS:  # '100 words as passages' counts words
             return " ".join(match.group().split())
     return None
+
+
+# An enumeration's last item: 'and C' after a comma (the serial comma), or 'B and C' in the last part
+_LAST_ITEM = re.compile(r"^(?:and|or)\s|\s(?:and|or)\s", re.I)
+_BRACKETED = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
+_ITEM_WORDS = 8  # an item between commas is a noun phrase, a part longer than this a clause
+
+
+def enumerations(text: str) -> set[int]:
+    """How many items each enumeration that ends a clause of the text names: 'on A, the B, and C.' 3, 'A, B, C and
+    D' 4, 'A and B' 2. The items between commas are short noun phrases, a longer part is a clause whose end is the
+    first item; so a short clause before the list reads as an item ('In this work, we used A, B and C': 4). Bracketed
+    text is read on its own ('three GC cells (X, Y, and Z)')."""
+    pieces = [_BRACKETED.sub("", text), *(m.group(1) for m in _BRACKETED.finditer(text) if m.group(1))]
+    out = set()
+    for clause in (c for piece in pieces for c in re.split(r"[;:]", piece)):
+        parts = [p.strip() for p in clause.split(",")]
+        last = _LAST_ITEM.search(parts[-1])
+        if last is None or last.start() == 0 and len(parts) == 1:  # '(or with heuristics)': no list
+            continue
+        serial = last.start() == 0  # ', and C': C alone; 'B and C': two items
+        middle = 0
+        for part in reversed(parts[1:-1]):
+            if len(part.split()) > _ITEM_WORDS:
+                break
+            middle += 1
+        out.add((1 if len(parts) > 1 else 0) + middle + (1 if serial else 2))
+    return out
 
 
 def assigned_value(text: str, symbols: list[str]) -> str | None:
@@ -214,6 +248,11 @@ def refers_to(text: str, refers: tuple[tuple[str, str], ...]) -> bool:
     """A sentence that refers to one of the numbered things the question names ('as Table 3 shows', 'in Fig. 3',
     'see Examples 1 and 2')."""
     return any(found in refers for found in _references(text))
+
+
+def ratio_in(numbers: list[str]) -> str | None:
+    """The first of `numbers` printed as a ratio ('40:60')."""
+    return next((n for n in numbers if _RATIO.fullmatch(n)), None)
 
 
 def new_numbers(text: str, question: str) -> list[str]:

@@ -4,8 +4,9 @@ table row offers for it, and the answer composed from the best of them (or none)
 import pytest
 
 from kg.qa.answer import compose, definition_first, score_units, units_of
-from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, extreme_asked, extreme_row, long_form,
-                          name_before, name_given, new_numbers, read_question, refers_to, table_cell)
+from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, enumerations, extreme_asked,
+                          extreme_row, long_form, name_before, name_given, new_numbers, read_question, refers_to,
+                          table_cell)
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -195,6 +196,17 @@ def test_a_question_asking_for_a_share_is_answered_by_a_percentage():
     assert units[0].span == "19%"
 
 
+def test_a_question_asking_for_a_ratio_is_answered_by_a_ratio():
+    """Numbers joined by a colon are one value ('40:60', not '40'), and a question asking for a ratio takes the
+    sentence that prints one over a sentence with another number."""
+    question = "What ratio of grain concentrate to sprout juice was chosen as optimal?"
+    assert read_question(question).ratio and not read_question("What share of the trials failed?").ratio
+    chunks = [chunk("c1", "To choose the optimal ratio of grain concentrate and sprout juice, 4 variants were made."),
+              chunk("c2", "The optimal ratio of grain concentrate to sprout juice chosen is 40:60.")]
+    answer, units = compose(score_units(question, chunks))
+    assert units[0].span == "40:60" and answer.startswith("The optimal ratio")
+
+
 def test_a_date_question_is_answered_by_a_sentence_with_a_date():
     assert read_question("On what date was this note received by the journal?").kind == "date"
     assert date_in("Z. Naturforsch. 54a, 272-273 (1999); received December 15, 1998") == "December 15, 1998"
@@ -352,6 +364,31 @@ def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     question = "Which baseline obtains the highest MAP on the suite in Table 1?"
     text, _ = compose(score_units(question, [table, prose]))
     assert text.startswith("Table 1, SGC (2019a), MAP: 91.6")
+
+
+@pytest.mark.parametrize("text, sizes", [
+    ("We ran experiments on the UCF crowd dataset, the TRANCOS traffic dataset, splits of the UCSD data, "
+     "and the WorldExpo dataset.", {4}),  # serial comma
+    ("The models were trained on A, B and C.", {3}),
+    ("Active compounds (C5, D12, D14 and D15) inhibited three cell lines (SGC7901, MGC803, and BGC823).", {3, 4}),
+    ("Precision and recall.", {2}),
+    ("In this work, we studied the four different splits of the data as used in [18].", set()),
+    ("First, we split the data into groups, as [20] did.", set()),
+    ("Given a span (or with heuristics), we link it.", set()),
+])
+def test_enumerations_count_the_items_of_lists_that_end_a_clause(text, sizes):
+    assert enumerations(text) == sizes
+
+
+def test_a_list_question_counting_its_items_takes_the_sentence_naming_as_many():
+    """'Which four datasets' is answered by the sentence listing four of them, not by the one that says 'four'."""
+    question = "Which four counting datasets are the experiments run on?"
+    chunks = [chunk("c1", "The experiments are run on the four different splits of the UCSD data as used in "
+                          "[18] and the split of the UCSD data as used in [28]."),
+              chunk("c2", "We have performed experiments on the UCF crowd counting dataset, the TRANCOS traffic "
+                          "dataset, multiple splits of the UCSD crowd counting dataset, and the WorldExpo dataset.")]
+    answer, units = compose(score_units(question, chunks))
+    assert units[0].chunk["id"] == "c2" and answer.startswith("We have performed experiments on the UCF")
 
 
 def test_a_list_announced_by_a_colon_is_answered_with_its_items():
