@@ -137,16 +137,19 @@ def read_question(question: str) -> Question:
 
 def _counted(question: str) -> str | None:
     """The stem of the noun a 'how many' question counts: the last of the words after 'how many' before the
-    first stop word ('How many training examples were used?' counts examples)."""
+    first stop word ('How many training examples were used?' counts examples); a compound of letters and digits
+    is one word ('How many bisaryl-1,4-dien-3-one analogs', 'How many 3D scans'), a number alone ends them."""
     match = _HOW_MANY.search(question)
     if not match:
         return None
     words = []
-    for word in tokens(match.group(1)):
-        if word in STOPWORDS or word in QUESTION_WORDS or not word.isalpha():
+    for word in match.group(1).lower().split():
+        word = word.strip("?!.,;:()[]\"'")
+        if word in STOPWORDS or word in QUESTION_WORDS or not any(ch.isalpha() for ch in word):
             break
         words.append(word)
-    return stem(words[-1]) if words else None
+    last = tokens(words[-1]) if words else []
+    return stem(last[-1]) if last and last[-1].isalpha() else None
 
 
 def counts_of(text: str, counted: str) -> str | None:

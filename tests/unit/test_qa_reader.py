@@ -141,6 +141,10 @@ def test_how_many_asks_for_a_number_of_the_noun_it_names():
     assert read_question("Roughly how many machines were in the cluster?").counted == "machin"
     assert read_question("How many training examples were used?").counted == "exampl"
     assert read_question("How many of them fail?").counted is None
+    # a compound name of letters and digits before the noun is one word, not the end of the noun phrase
+    assert read_question("How many bisaryl-1,4-dien-3-one analogs were included?").counted == "analog"
+    assert read_question("How many 3D scans are there?").counted == "scan"
+    assert read_question("How many of the 20 runs failed?").counted is None
     assert counts_of("which results in 21,015,324 passages in the end", "passag") == "21,015,324 passages"
     assert counts_of("12 Transformer layers and 4 heads", "layer") == "12 Transformer layers"
     assert counts_of("[12] layers differ; see Table 3 layers", "layer") is None
