@@ -26,6 +26,7 @@ COUNT_BONUS = 0.3  # a number of the things a 'how many' question counts ('1800 
 # a unit naming as many items as a list question counts, three or more ('which four datasets': 'on A, B, C and D'),
 # over one that announces a list ('the following datasets:') or counts its items ('four datasets'): the list itself
 ITEMS_BONUS = 0.3
+LIST_BONUS = 0.15  # a unit listing three items or more, for a list question that does not count them
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
 # the words a question counts its answer's items with, and the count: 'which two criteria', 'which 3 models'
@@ -165,9 +166,9 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
                                        or raw.rstrip().endswith(":")):  # 'on the following benchmarks:'
             score += 0.2
             announces = True
-        elif (asked.kind == "list" and counted & enumerations(raw)  # 'which four datasets': 'on A, B, C and D'
-              and coverage >= MIN_SUPPORT):  # of the question's topic, not any list of as many things
-            score += ITEMS_BONUS
+        elif (asked.kind == "list" and coverage >= MIN_SUPPORT  # of the question's topic, not any list
+              and (counted & enumerations(raw) if count_words else max(enumerations(raw), default=0) >= 3)):
+            score += ITEMS_BONUS if count_words else LIST_BONUS  # 'which four datasets': 'on A, B, C and D'
         elif naming and _has_new_name(raw, known):
             score += 0.05
         elif naming:

@@ -52,8 +52,8 @@ _NAMING = re.compile(r"\b(?:called|termed|named|dubbed|known\s+as|referred\s+to\
                      r"([^,.;:()]{2,60})", re.I)
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
-                     r"^(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+(?:are|were|was|is|do|does|did|have|has)\b",
-                     re.I)
+                     r"^(?:(?:at|on|in|for|from|with|by|to)\s+)?(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+"
+                     r"(?:of\s+[\w\-]+\s+)?(?:are|were|was|is|do|does|did|have|has)\b", re.I)
 # "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
 _SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
 _ACRONYM_Q = re.compile(rf"\b(?:does|do|did)\s+(?:the\s+)?(?:abbreviation\s+|acronym\s+|(?:evaluation\s+)?metric\s+|"

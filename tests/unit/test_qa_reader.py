@@ -32,6 +32,8 @@ def chunk(id, text, score=1.0, kind="text"):
     ("What range of temperatures is shown in Figure 2?", "number"),
     ("Which two corpora are used for pre-training?", "list"),
     ("Which kinds of documents does the benchmark cover?", "list"),
+    ("At which levels of granularity are the summaries written?", "list"),  # a preposition before 'which'
+    ("On which cell lines was the assay run?", "list"),
     ("What does the abbreviation CRF stand for?", "acronym"),
     ("What does GAN stand for?", "acronym"),
     ("How is the disk efficiency defined?", "definition"),
@@ -393,6 +395,16 @@ def test_a_list_question_counting_its_items_takes_the_sentence_naming_as_many():
                           "dataset, multiple splits of the UCSD crowd counting dataset, and the WorldExpo dataset.")]
     answer, units = compose(score_units(question, chunks))
     assert units[0].chunk["id"] == "c2" and answer.startswith("We have performed experiments on the UCF")
+
+
+def test_a_list_question_takes_a_sentence_listing_three_items_or_more():
+    """Without a count, a sentence whose clause ends in a list of three items or more is the list asked for."""
+    question = "At which levels of granularity are the case summaries written?"
+    chunks = [chunk("c1", "Other datasets give case summaries of a single granularity."),
+              chunk("c2", "The summaries come at several levels of granularity: tiny (25 words, on average), short "
+                          "(130 words), and long (650 words).")]
+    answer, units = compose(score_units(question, chunks))
+    assert units[0].chunk["id"] == "c2"
 
 
 def test_a_list_announced_by_a_colon_is_answered_with_its_items():
