@@ -125,6 +125,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     counted = {_COUNT_WORDS[w] for w in count_words} - {2}  # a pair ('A and B') ends too many clauses to tell
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
+    glued = _glued_pairs(question)
     weighted = list(weights.items())
     known = _words(question)
     extremes = extreme_rows(chunks, question) if asked.kind not in ("section", "acronym", "definition") else {}
@@ -132,7 +133,7 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     for chunk, a, b in spans:
         raw = chunk["text"][a:b]
         s_terms = terms(raw)
-        present = frozenset(with_other_forms(set(s_terms), forms))
+        present = frozenset(with_other_forms(set(s_terms), forms) | _glued_in(raw, glued))
         context = _caption_terms(chunk, a)
         if context:
             found = [(w, max(_match(t, present), 0.5 * _match(t, context))) for t, w in weighted]
@@ -271,6 +272,22 @@ def _read(chunk: dict, raw: str, question: str, asked: Question) -> tuple[str | 
     if asked.kind == "definition" and asked.term:
         return (squash(raw) if defines(raw, asked.term) else None), False, False, False
     return None, False, False, False
+
+
+def _glued_pairs(question: str) -> dict[str, tuple[str, str]]:
+    """Two adjacent words of the question written as one ('TableFormer-large' as 'TABLEFORMERLARGE': a model's
+    size set in small capitals after its name, glued in the text layer), each with the terms of its two words."""
+    words = [t for t in tokens(question) if t.isalpha()]
+    return {a + b: (stem(a), stem(b)) for a, b in zip(words, words[1:])
+            if a not in STOPWORDS and b not in STOPWORDS}
+
+
+def _glued_in(raw: str, glued: dict[str, tuple[str, str]]) -> set[str]:
+    """The terms of the question's word pairs that `raw` writes as one word."""
+    lower = raw.lower()
+    if not any(pair in lower for pair in glued):  # most units: none, and no tokenising
+        return set()
+    return {term for t in tokens(raw) if t in glued for term in glued[t]}
 
 
 def short_forms(chunks: list[dict]) -> list[tuple[set[str], set[str]]]:

@@ -407,6 +407,16 @@ def test_a_list_question_takes_a_sentence_listing_three_items_or_more():
     assert units[0].chunk["id"] == "c2"
 
 
+def test_a_row_label_gluing_two_words_of_the_question_matches_both():
+    """'TableFormer-large' in the question, 'TABLEFORMERLARGE' in the table (small capitals glued by the text layer):
+    the row of the large model answers, not the row of the name alone."""
+    question = "What ALL accuracy on SQA does TableFormer-large with intermediate pretraining reach?"
+    chunks = [chunk("c1", "Table 1: Accuracy on SQA.\n\nTable 1 | TABLEFORMER inter | ALL: 69.4 | SEQ: 43.5\n\n"
+                          "Table 1 | TABLEFORMERLARGE inter | ALL: 72.4 | SEQ: 47.5", kind="table")]
+    answer, units = compose(score_units(question, chunks))
+    assert units[0].span == "72.4"
+
+
 def test_a_list_announced_by_a_colon_is_answered_with_its_items():
     listed = chunk("c", "Experiments. We evaluate the reader on the following benchmarks:\n\n"
                         "\u2022 SQuAD, a set of reading comprehension questions on Wikipedia.\n\n"
