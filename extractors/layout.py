@@ -409,7 +409,11 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
     if min(line.bbox[1] for line in right) > max(line.bbox[3] for line in left) or \
             min(line.bbox[1] for line in left) > max(line.bbox[3] for line in right):
         return None  # the "columns" are stacked, not side by side
-    if best > 0.5 * (len(left) + len(right)):
+    # lines across the gap deny it, but not a title or abstract set across the page above both columns, however
+    # many lines it has (a first page): the page is read in bands
+    first = min(line.bbox[1] for line in left + right)
+    across = sum(line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1 and line.bbox[3] > first for line in lines)
+    if across > 0.5 * (len(left) + len(right)):
         return None
     return float(best_x)
 

@@ -139,6 +139,24 @@ def test_columns_are_read_one_after_the_other(widths):
     assert [line.column for line in body] == [c for c, column in enumerate(texts) for _ in column]
 
 
+def test_a_long_abstract_across_the_page_does_not_hide_the_columns_under_it():
+    """A first page: an abstract set across the page in body type, with more lines than the two short columns under
+    it hold together, then the columns, each read top to bottom before the next."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    abstract = [f"abstract line {n} " + "and more of the abstract " * 5 for n in range(20)]
+    for n, text in enumerate(abstract):
+        page.insert_text((72, 80 + 12 * n), text[:95], fontsize=9)
+    columns = [[f"column {c} line {n} " + "and on " * 4 for n in range(8)] for c in range(2)]
+    for c, column in enumerate(columns):
+        for n, text in enumerate(column):
+            page.insert_text((72 + 246 * c, 350 + 12 * n), text, fontsize=9)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    assert layout.columns == 2
+    body = [line.text for line in layout.lines if line.text.startswith("column")]
+    assert body == [text.strip() for column in columns for text in column]
+
+
 def test_a_line_across_two_of_three_columns_does_not_cut_the_first():
     data, texts = _columns_page([160, 160, 160], spanner=True)
     [page] = read_layout(pymupdf.open(stream=data, filetype="pdf"))
