@@ -409,11 +409,14 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
     if min(line.bbox[1] for line in right) > max(line.bbox[3] for line in left) or \
             min(line.bbox[1] for line in left) > max(line.bbox[3] for line in right):
         return None  # the "columns" are stacked, not side by side
-    # lines across the gap deny it, but not a title or abstract set across the page above both columns, however
-    # many lines it has (a first page): the page is read in bands
+    # lines across the gap deny it, but not a title or abstract set across the page above both columns when the
+    # columns hold more lines (a first page): the page is read in bands. Body text above two short runs of lines
+    # side by side (a borderless table, two sub-captions) is one column.
     first = min(line.bbox[1] for line in left + right)
-    across = sum(line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1 and line.bbox[3] > first for line in lines)
-    if across > 0.5 * (len(left) + len(right)):
+    crossing = [line for line in lines if line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1]
+    above = sum(line.bbox[3] <= first for line in crossing)
+    side_by_side = len(left) + len(right)
+    if above >= side_by_side or len(crossing) - above > 0.5 * side_by_side:
         return None
     return float(best_x)
 
@@ -487,14 +490,48 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
             out.extend(_in_column(l, k) for l in _rows(column))
         band.clear()
 
-    for line in _rows(lines):
-        if all(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters):  # across the page
-            flush()
-            out.append(_in_column(line, 0))
-        else:  # in a column, or across some of three (read with the column it starts in)
-            band.append(line)
+    rows = _rows(lines)
+    across = [all(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters) for line in rows]
+    i = 0
+    while i < len(rows):
+        if not across[i]:  # in a column, or across some of three (read with the column it starts in)
+            band.append(rows[i])
+            i += 1
+            continue
+        block, (left, right), i = _across_block(rows, across, i, tol)
+        if left or right:  # the headings just above a box and the block beside it go with them ('article info')
+            x0, x1 = min(line.bbox[0] for line in block), max(line.bbox[2] for line in block)
+            while band and band[-1].bbox[3] >= min(l.bbox[1] for l in [*block, *left, *right]) - 3 * band[-1].size:
+                head = band.pop()
+                (left if head.bbox[2] < x0 - tol else right if head.bbox[0] > x1 + tol else block).insert(0, head)
+        flush()
+        out.extend(_in_column(line, 0) for line in _rows(left) + _rows(block) + _rows(right))
     flush()
     return out, len(gutters) + 1
+
+
+def _across_block(rows: list[Line], across: list[bool], start: int, gap: float
+                  ) -> tuple[list[Line], tuple[list[Line], list[Line]], int]:
+    """The lines across the page from rows[start] on, and the lines set beside them, left and right, more than `gap`
+    away (a journal's article-info box beside its abstract), which are read as blocks of their own, not
+    interleaved line by line with the lines across; and the index of the first row after the block. Lines beside
+    the block after its last line across are left to the rows that follow."""
+    block, left, right = [rows[start]], [], []
+    x0, x1 = rows[start].bbox[0], rows[start].bbox[2]
+    end = start + 1
+    for i in range(start + 1, len(rows)):
+        line = rows[i]
+        if across[i]:
+            block.append(line)
+            x0, x1 = min(x0, line.bbox[0]), max(x1, line.bbox[2])
+            end = i + 1
+        elif line.bbox[2] < x0 - gap:
+            left.append((i, line))
+        elif line.bbox[0] > x1 + gap:
+            right.append((i, line))
+        else:
+            break
+    return block, ([l for i, l in left if i < end], [l for i, l in right if i < end]), end
 
 
 def _in_column(line: Line, column: int) -> Line:

@@ -140,21 +140,69 @@ def test_columns_are_read_one_after_the_other(widths):
 
 
 def test_a_long_abstract_across_the_page_does_not_hide_the_columns_under_it():
-    """A first page: an abstract set across the page in body type, with more lines than the two short columns under
-    it hold together, then the columns, each read top to bottom before the next."""
+    """A first page: an abstract set across the page in body type, with more lines than half of what the two
+    columns under it hold, then the columns, each read top to bottom before the next."""
     doc = pymupdf.open()
     page = doc.new_page(width=WIDTH, height=HEIGHT)
-    abstract = [f"abstract line {n} " + "and more of the abstract " * 5 for n in range(20)]
+    abstract = [f"abstract line {n} " + "and more of the abstract " * 5 for n in range(16)]
     for n, text in enumerate(abstract):
         page.insert_text((72, 80 + 12 * n), text[:95], fontsize=9)
-    columns = [[f"column {c} line {n} " + "and on " * 4 for n in range(8)] for c in range(2)]
+    columns = [[f"column {c} line {n} " + "and on " * 4 for n in range(12)] for c in range(2)]
     for c, column in enumerate(columns):
         for n, text in enumerate(column):
-            page.insert_text((72 + 246 * c, 350 + 12 * n), text, fontsize=9)
+            page.insert_text((72 + 246 * c, 300 + 12 * n), text, fontsize=9)
     [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
     assert layout.columns == 2
     body = [line.text for line in layout.lines if line.text.startswith("column")]
     assert body == [text.strip() for column in columns for text in column]
+
+
+def test_two_short_runs_side_by_side_under_body_text_are_no_columns():
+    """One column of body text over a borderless two-column table of four rows: still one column, each row read
+    across (the abstract rule above does not make short side-by-side runs under body text columns)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    body = "This single column paper runs its text across the whole page width, line after line, as one column does"
+    for n in range(25):
+        page.insert_text((72, 80 + 14 * n), f"{n:02d} " + body[:90], fontsize=10)
+    rows = [("Learning rate schedule used", "Linear warm-up then cosine decay"),
+            ("Batch size per device step", "Thirty-two sequences of 512 tokens"),
+            ("Optimizer and its settings", "AdamW with beta2 set to 0.98 here"),
+            ("Dropout on attention layers", "Ten percent on every block used")]
+    for n, (a, b) in enumerate(rows):
+        page.insert_text((72, 470 + 14 * n), a + " and more", fontsize=10)
+        page.insert_text((330, 470 + 14 * n), b + " and more", fontsize=10)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    assert layout.columns == 1
+    assert [line.text for line in layout.lines[-8:]] == [f"{cell} and more" for row in rows for cell in row]
+
+
+def test_a_box_beside_an_abstract_across_the_columns_is_read_as_a_block():
+    """A journal's first page: an article-info box in a narrow strip beside an abstract that runs across both
+    columns of the body below. The box's lines and the abstract's are read each as a block, the abstract's heading
+    right before its text, not interleaved row by row."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.insert_text((120, 70), "A Title Set Across the Page", fontname=BOLD, fontsize=16)
+    info = ["article info", "Article history:", "Received 27 August 2016", "Accepted 31 October 2016",
+            "Available online 1 November", "Keywords:", "Gastric cancer", "Kinase inhibitors"]
+    abstract = [f"abstract line {n} " + "of the summary that runs across the page " * 2 for n in range(10)]
+    for n, text in enumerate(info):
+        page.insert_text((43, 120 + 10 * n), text, fontsize=7)
+    page.insert_text((207, 120), "abstract", fontsize=7)
+    for n, text in enumerate(abstract):
+        page.insert_text((207, 131 + 10 * n), text[:80], fontsize=7.5)
+    for c in range(2):
+        for n in range(30):
+            page.insert_text((43 + 263 * c, 260 + 12 * n), f"column {c} line {n} " + "and the body goes on " * 2,
+                             fontsize=9)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    texts = [line.text for line in layout.lines]
+    assert layout.columns == 2
+    start = texts.index("article info")
+    assert texts[start:start + len(info)] == info
+    at = texts.index("abstract")
+    assert [t[:15] for t in texts[at + 1:at + 1 + len(abstract)]] == [t[:15] for t in abstract]
 
 
 def test_a_line_across_two_of_three_columns_does_not_cut_the_first():
