@@ -30,8 +30,8 @@ _UNIT_ASKED = re.compile(r"\bin\s+(?:(?i:hectares|acres|(?:kilo|centi|milli|micr
                          r"\s\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K)\)")  # units as printed: 'MS MARCO' is no unit
 # 'What share of the trials ...': the answer is a percentage
 _PERCENT_Q = re.compile(r"\b(?:share|proportion|fraction|percentage)\s+of\b|\bpercent\b", re.I)  # not 'they share'
-# 'What ratio of A to B ...': the answer is printed as a ratio, '40:60'
-_RATIO_Q = re.compile(r"\bratio\b", re.I)
+# 'What ratio of A to B ...': the answer is printed as a ratio, '40:60' (an odds or hazard ratio is one number)
+_RATIO_Q = re.compile(r"\bratio\s+(?:of|between)\s+\S.*?\s(?:to|and)\s", re.I)
 _RATIO = re.compile(r"\d+(?:\.\d+)?(?::\d+(?:\.\d+)?)+")
 # 'Which optimizer were ...': the kind of thing a name answers, printed after the name ('the Adam optimizer')
 _WHICH_NOUN = re.compile(r"^(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|are|was|were|do|does|did|has|have|had)\b", re.I)
@@ -52,7 +52,8 @@ _NAMING = re.compile(r"\b(?:called|termed|named|dubbed|known\s+as|referred\s+to\
                      r"([^,.;:()]{2,60})", re.I)
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
-                     r"^(?:(?:at|on|in|for|from|with|by|to)\s+)?(?:which|what)\s+(?:[\w\-]+\s+){0,4}?[\w\-]+s\s+"
+                     r"^(?:(?:at|on|in|for|from|with|by|to)\s+)?(?:which|what)\s+(?:[\w\-]+\s+){0,4}?"
+                     r"[\w\-]+s(?<!ss)(?<!is)(?<!us)\s+"  # a plural: not 'class', 'analysis', 'corpus'
                      r"(?:of\s+[\w\-]+\s+)?(?:are|were|was|is|do|does|did|have|has)\b", re.I)
 # "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
 _SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
@@ -143,7 +144,7 @@ def _counted(question: str) -> str | None:
     if not match:
         return None
     words = []
-    for word in match.group(1).lower().split():
+    for word in re.split(r"[\s\u2013\u2014]+", match.group(1).lower()):  # 'images\u2014if any\u2014were'
         word = word.strip("?!.,;:()[]\"'")
         if word in STOPWORDS or word in QUESTION_WORDS or not any(ch.isalpha() for ch in word):
             break
@@ -166,6 +167,7 @@ def counts_of(text: str, counted: str) -> str | None:
 _LAST_ITEM = re.compile(r"^(?:and|or)\s|\s(?:and|or)\s", re.I)
 _BRACKETED = re.compile(r"\(([^()]*)\)|\[[^\[\]]*\]")
 _ITEM_WORDS = 8  # an item between commas is a noun phrase, a part longer than this a clause
+_LIST_COMMA = re.compile(r"(?<!\d),|,(?!\d)")  # not a thousands separator ('1,234,567')
 
 
 def enumerations(text: str) -> set[int]:
@@ -176,7 +178,7 @@ def enumerations(text: str) -> set[int]:
     pieces = [_BRACKETED.sub("", text), *(m.group(1) for m in _BRACKETED.finditer(text) if m.group(1))]
     out = set()
     for clause in (c for piece in pieces for c in re.split(r"[;:]", piece)):
-        parts = [p.strip() for p in clause.split(",")]
+        parts = [p.strip() for p in _LIST_COMMA.split(clause)]
         last = _LAST_ITEM.search(parts[-1])
         if last is None or last.start() == 0 and len(parts) == 1:  # '(or with heuristics)': no list
             continue
@@ -254,8 +256,8 @@ def refers_to(text: str, refers: tuple[tuple[str, str], ...]) -> bool:
 
 
 def ratio_in(numbers: list[str]) -> str | None:
-    """The first of `numbers` printed as a ratio ('40:60')."""
-    return next((n for n in numbers if _RATIO.fullmatch(n)), None)
+    """The first of `numbers` printed as a ratio ('40:60', '40:60 ratio')."""
+    return next((n for n in numbers if _RATIO.fullmatch(n.split()[0])), None)
 
 
 def new_numbers(text: str, question: str) -> list[str]:

@@ -5,8 +5,8 @@ import pytest
 
 from kg.qa.answer import compose, definition_first, score_units, units_of
 from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, enumerations, extreme_asked,
-                          extreme_row, long_form, name_before, name_given, new_numbers, read_question, refers_to,
-                          table_cell)
+                          extreme_row, long_form, name_before, name_given, new_numbers, ratio_in, read_question,
+                          refers_to, table_cell)
 
 
 def chunk(id, text, score=1.0, kind="text"):
@@ -34,6 +34,8 @@ def chunk(id, text, score=1.0, kind="text"):
     ("Which kinds of documents does the benchmark cover?", "list"),
     ("At which levels of granularity are the summaries written?", "list"),  # a preposition before 'which'
     ("On which cell lines was the assay run?", "list"),
+    ("In which class is the gene placed?", "other"),  # a singular in -s is no plural
+    ("In which corpus is the term most frequent?", "other"),
     ("What does the abbreviation CRF stand for?", "acronym"),
     ("What does GAN stand for?", "acronym"),
     ("How is the disk efficiency defined?", "definition"),
@@ -147,6 +149,7 @@ def test_how_many_asks_for_a_number_of_the_noun_it_names():
     assert read_question("How many bisaryl-1,4-dien-3-one analogs were included?").counted == "analog"
     assert read_question("How many 3D scans are there?").counted == "scan"
     assert read_question("How many of the 20 runs failed?").counted is None
+    assert read_question("How many images\u2014if any\u2014were discarded?").counted == "imag"  # unspaced dashes
     assert counts_of("which results in 21,015,324 passages in the end", "passag") == "21,015,324 passages"
     assert counts_of("12 Transformer layers and 4 heads", "layer") == "12 Transformer layers"
     assert counts_of("[12] layers differ; see Table 3 layers", "layer") is None
@@ -207,6 +210,9 @@ def test_a_question_asking_for_a_ratio_is_answered_by_a_ratio():
     sentence that prints one over a sentence with another number."""
     question = "What ratio of grain concentrate to sprout juice was chosen as optimal?"
     assert read_question(question).ratio and not read_question("What share of the trials failed?").ratio
+    # an odds or hazard ratio is one number: a colon-joined one ('assigned 2:1') does not answer it
+    assert not read_question("What odds ratio was found for relapse in the treatment group?").ratio
+    assert ratio_in(["40:60 ratio"]) == "40:60 ratio" and ratio_in(["2.5 times"]) is None
     chunks = [chunk("c1", "To choose the optimal ratio of grain concentrate and sprout juice, 4 variants were made."),
               chunk("c2", "The optimal ratio of grain concentrate to sprout juice chosen is 40:60.")]
     answer, units = compose(score_units(question, chunks))
@@ -381,6 +387,8 @@ def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     ("In this work, we studied the four different splits of the data as used in [18].", set()),
     ("First, we split the data into groups, as [20] did.", set()),
     ("Given a span (or with heuristics), we link it.", set()),
+    ("The corpus has 1,234,567 questions and answers.", {2}),  # thousands separators are no list commas
+    ("We report results for 2019, 2020, and 2021.", {3}),
 ])
 def test_enumerations_count_the_items_of_lists_that_end_a_clause(text, sizes):
     assert enumerations(text) == sizes
