@@ -14,7 +14,7 @@ from functools import lru_cache
 from extractors.bbox import parse_bbox
 from kg.qa.reader import (Question, assigned_value, counts_of, date_in, defines, enumerations, extreme_asked,
                           extreme_row, long_form, name_before, name_given, new_numbers, ratio_in, read_question,
-                          refers_to, section_of, table_cell)
+                          refers_to, section_of, table_cell, without_references)
 from kg.qa.text import STOPWORDS, abbreviations, paragraphs, question_proper, sentences, squash, stem, terms, tokens
 
 ANSWER_CHARS = 300  # answers are read (and judged) on their first 300 characters
@@ -119,9 +119,9 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     weights = idf_weights(q_terms, [c["text"][a:b] for c, a, b in spans])
     total = sum(weights.values()) or 1.0
     q_bigrams = set(zip(q_terms, q_terms[1:]))
-    q_tokens = set(tokens(question))
     naming = bool(_NAME_Q.search(question))
-    count_words = q_tokens & _COUNT_WORDS.keys()  # 'which two criteria': how many things the answer names
+    # 'which two criteria': how many things the answer names ('Table 3' names no count)
+    count_words = set(tokens(without_references(question))) & _COUNT_WORDS.keys()
     counted = {_COUNT_WORDS[w] for w in count_words} - {2}  # a pair ('A and B') ends too many clauses to tell
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)

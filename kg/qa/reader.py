@@ -260,12 +260,18 @@ def ratio_in(numbers: list[str]) -> str | None:
     return next((n for n in numbers if _RATIO.fullmatch(n.split()[0])), None)
 
 
+def without_references(text: str) -> str:
+    """The text without citations and the labels of figures, tables, sections and equations ('[19]', 'Table 3'),
+    whose numbers are no quantities."""
+    return _REFERENCE.sub(" ", text)
+
+
 def new_numbers(text: str, question: str) -> list[str]:
     """The numbers of a text (with a unit or scale word after them) that the question does not hold itself,
     citations and labels of figures, tables, sections and equations left out."""
     known = {t for t in tokens(question) if t[:1].isdigit()}
     out = []
-    for match in _NUMBER.finditer(_NOT_QUANTITY.sub(" ", _REFERENCE.sub(" ", text))):
+    for match in _NUMBER.finditer(_NOT_QUANTITY.sub(" ", without_references(text))):
         value = match.group().strip()
         number, _, unit = value.partition(" ")
         value = number if unit.lower() in STOPWORDS else value

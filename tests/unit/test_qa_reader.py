@@ -405,6 +405,20 @@ def test_a_list_question_counting_its_items_takes_the_sentence_naming_as_many():
     assert units[0].chunk["id"] == "c2" and answer.startswith("We have performed experiments on the UCF")
 
 
+def test_a_section_number_in_a_list_question_is_no_count(monkeypatch):
+    """'Which datasets are compared in Section 3' asks for no three things: a sentence listing four datasets gets
+    the bonus of a list, as it would without the section's number."""
+    import kg.qa.answer as answer
+
+    question = "Which datasets are compared in Section 3?"
+    listing = [chunk("c1", "The datasets differ in size and in domain."),
+               chunk("c2", "The datasets compared are SQuAD, NQ, TriviaQA and HotpotQA.")]
+    with_bonus = {u.chunk["id"]: u.score for u in score_units(question, listing)}
+    monkeypatch.setattr(answer, "LIST_BONUS", 0.0)
+    without = {u.chunk["id"]: u.score for u in score_units(question, listing)}
+    assert with_bonus["c2"] == pytest.approx(without["c2"] + 0.15) and with_bonus["c1"] == without["c1"]
+
+
 def test_a_list_question_takes_a_sentence_listing_three_items_or_more():
     """Without a count, a sentence whose clause ends in a list of three items or more is the list asked for."""
     question = "At which levels of granularity are the case summaries written?"
