@@ -379,11 +379,13 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
 # --- reading order ------------------------------------------------------------------------------
 
 
-def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) -> float | None:
+def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0, wide_share: float = 0.22
+            ) -> float | None:
     """x of the gap between two columns of the span [start, start + width], or None for a span of one column.
 
     Coverage of each x by lines of the text `sizes` is counted with a difference array; the gutter is the
-    least covered x in the middle of the span, provided wide lines sit on both sides of it side by side.
+    least covered x in the middle of the span, provided wide lines (`wide_share` of the span) sit on both sides
+    of it side by side.
     """
     lines = [line for line in _in_sizes(lines, sizes)
              if start <= (line.bbox[0] + line.bbox[2]) / 2 <= start + width]
@@ -401,7 +403,7 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
     if best_x is None:
         return None
     best_x += start
-    wide = 0.22 * width
+    wide = wide_share * width
     left = [line for line in lines if line.bbox[2] <= best_x + 1 and line.bbox[2] - line.bbox[0] >= wide]
     right = [line for line in lines if line.bbox[0] >= best_x - 1 and line.bbox[2] - line.bbox[0] >= wide]
     if len(left) < 3 or len(right) < 3:
@@ -424,6 +426,20 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0) 
 def _in_sizes(lines: list[Line], sizes: tuple[float, ...]) -> list[Line]:
     """The lines set in one of the text `sizes` (figure labels and footnotes aside)."""
     return [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]
+
+
+def _four_columns(lines: list[Line], width: float, *sizes: float) -> list[float]:
+    """The three gutters of a page set in four narrow columns (some journals set their reference lists so), whose
+    lines are too short for the two-column search: a middle gutter between lines of at least a seventh of the page,
+    and a gutter of its own in each half; none when either half is one column."""
+    middle = _gutter(lines, width, *sizes, wide_share=0.14)
+    if middle is None:
+        return []
+    text = _in_sizes(lines, sizes)
+    left = middle - min(line.bbox[0] for line in text)
+    right = max(line.bbox[2] for line in text) - middle
+    inner = [_gutter(lines, left, *sizes, start=middle - left), _gutter(lines, right, *sizes, start=middle)]
+    return sorted([middle, *inner]) if None not in inner else []
 
 
 def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:
@@ -474,9 +490,9 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
         # one column in each (the body ends on the left, the references start on the right in their smaller type)
         sizes = (body, *_text_sizes(lines))
         gutter = _gutter(lines, width, *sizes)
-    if gutter is None:
+    gutters = _gutters(lines, width, gutter, *sizes) if gutter is not None else _four_columns(lines, width, *sizes)
+    if not gutters:
         return [_in_column(line, 0) for line in _rows(lines)], 1
-    gutters = _gutters(lines, width, gutter, *sizes)
     tol = 0.05 * width
     out: list[Line] = []
     band: list[Line] = []

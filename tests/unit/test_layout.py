@@ -127,10 +127,12 @@ def _columns_page(widths: list[float], spanner: bool = False) -> tuple[bytes, li
     return doc.tobytes(), texts
 
 
-@pytest.mark.parametrize("widths", [[240, 240], [160, 160, 160], [150, 170, 170], [170, 170, 150]])
+@pytest.mark.parametrize("widths", [[240, 240], [160, 160, 160], [150, 170, 170], [170, 170, 150],
+                                    [110, 110, 110, 110]])
 def test_columns_are_read_one_after_the_other(widths):
-    """Two columns, or three as magazines set them (the gutter found first either side of the middle): each read
-    top to bottom before the next, left to right (three columns read as two would interleave two of them)."""
+    """Two columns, three as magazines set them (the gutter found first either side of the middle), or four narrow
+    ones as some journals set their references: each read top to bottom before the next, left to right (three
+    columns read as two would interleave two of them)."""
     data, texts = _columns_page(widths)
     [page] = read_layout(pymupdf.open(stream=data, filetype="pdf"))
     assert page.columns == len(widths)
