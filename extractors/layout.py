@@ -413,10 +413,12 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0, 
         return None  # the "columns" are stacked, not side by side
     # lines across the gap deny it, but not a title or abstract set across the page above both columns when the
     # columns hold more lines (a first page): the page is read in bands. Body text above two short runs of lines
-    # side by side (a borderless table, two sub-captions) is one column.
+    # side by side (a borderless table, two sub-captions) is one column. Lines reaching out of the span (an
+    # abstract over three columns, when the gap between the last two is sought) are not the span's to count.
     first = min(line.bbox[1] for line in left + right)
-    crossing = [line for line in lines if line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1]
-    above = sum(line.bbox[3] <= first for line in crossing)
+    crossing = [line for line in lines if line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1
+                and line.bbox[0] >= start - 1 and line.bbox[2] <= start + width + 1]
+    above = sum(line.bbox[3] <= first and line.bbox[2] - line.bbox[0] >= wide for line in crossing)
     side_by_side = len(left) + len(right)
     if above >= side_by_side or len(crossing) - above > 0.5 * side_by_side:
         return None
@@ -431,11 +433,19 @@ def _in_sizes(lines: list[Line], sizes: tuple[float, ...]) -> list[Line]:
 def _four_columns(lines: list[Line], width: float, *sizes: float) -> list[float]:
     """The three gutters of a page set in four narrow columns (some journals set their reference lists so), whose
     lines are too short for the two-column search: a middle gutter between lines of at least a seventh of the page,
-    and a gutter of its own in each half; none when either half is one column."""
+    with little text across it and none beside or below the columns, and a gutter of its own in each half; none
+    when either half is one column (a last column too short to show its gutter reads the page as one)."""
     middle = _gutter(lines, width, *sizes, wide_share=0.14)
     if middle is None:
         return []
     text = _in_sizes(lines, sizes)
+    sides = [line for line in text if line.bbox[2] <= middle + 1 or line.bbox[0] >= middle - 1]
+    top = min(line.bbox[1] for line in sides)
+    crossing = [line for line in text if line.bbox[0] < middle - 1 and line.bbox[2] > middle + 1]
+    # the columns are the page: no text across them beside or below (a table of four columns in body text has
+    # some), and above them no more than a heading or two
+    if any(line.bbox[3] > top for line in crossing) or len(crossing) > 0.1 * len(sides):
+        return []
     left = middle - min(line.bbox[0] for line in text)
     right = max(line.bbox[2] for line in text) - middle
     inner = [_gutter(lines, left, *sizes, start=middle - left), _gutter(lines, right, *sizes, start=middle)]
@@ -508,30 +518,34 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
 
     rows = _rows(lines)
     across = [all(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters) for line in rows]
-    i = 0
+    i, by_rows_until = 0, 0
     while i < len(rows):
         if not across[i]:  # in a column, or across some of three (read with the column it starts in)
             band.append(rows[i])
             i += 1
             continue
-        block, (left, right), i = _across_block(rows, across, i, tol)
-        if left or right:  # the headings just above a box and the block beside it go with them ('article info')
-            x0, x1 = min(line.bbox[0] for line in block), max(line.bbox[2] for line in block)
-            while band and band[-1].bbox[3] >= min(l.bbox[1] for l in [*block, *left, *right]) - 3 * band[-1].size:
-                head = band.pop()
-                (left if head.bbox[2] < x0 - tol else right if head.bbox[0] > x1 + tol else block).insert(0, head)
+        block, left, right, end = _across_block(rows, across, i, tol) if i >= by_rows_until else ([], [], [], i)
+        if not (left or right):  # a line across the page between bands; or a table's row, read row by row
+            by_rows_until = max(by_rows_until, end)
+            flush()
+            out.append(_in_column(rows[i], 0))
+            i += 1
+            continue
+        _take_headings(band, block, left, right, tol)
         flush()
         out.extend(_in_column(line, 0) for line in _rows(left) + _rows(block) + _rows(right))
+        i = end
     flush()
     return out, len(gutters) + 1
 
 
 def _across_block(rows: list[Line], across: list[bool], start: int, gap: float
-                  ) -> tuple[list[Line], tuple[list[Line], list[Line]], int]:
-    """The lines across the page from rows[start] on, and the lines set beside them, left and right, more than `gap`
+                  ) -> tuple[list[Line], list[Line], list[Line], int]:
+    """The lines across the page from rows[start] on, the lines set beside them, left and right, more than `gap`
     away (a journal's article-info box beside its abstract), which are read as blocks of their own, not
-    interleaved line by line with the lines across; and the index of the first row after the block. Lines beside
-    the block after its last line across are left to the rows that follow."""
+    interleaved line by line with the lines across; and the index of the first row after them. Lines beside the
+    block after its last line across are left to the rows that follow. When most lines beside sit on the rows of
+    lines across, they are a table's cells: nothing is beside, and the rows up to the index are read row by row."""
     block, left, right = [rows[start]], [], []
     x0, x1 = rows[start].bbox[0], rows[start].bbox[2]
     end = start + 1
@@ -547,7 +561,38 @@ def _across_block(rows: list[Line], across: list[bool], start: int, gap: float
             right.append((i, line))
         else:
             break
-    return block, ([l for i, l in left if i < end], [l for i, l in right if i < end]), end
+    left_lines, right_lines = [l for i, l in left if i < end], [l for i, l in right if i < end]
+    tops = [line.bbox[1] for line in block]  # rows come top to bottom
+    shared = sum(_on_a_row_of(line, block, tops) for line in left_lines + right_lines)
+    if shared > (len(left_lines) + len(right_lines)) / 2:
+        return block, [], [], end
+    return block, left_lines, right_lines, end
+
+
+def _on_a_row_of(line: Line, lines: list[Line], tops: list[float]) -> bool:
+    """Whether `line` sits on the row of one of `lines` (whose tops, in order, are `tops`) as a table's cells do:
+    their bottoms level within a point. A box set beside a block in its own type and leading drifts off its rows."""
+    height = line.bbox[3] - line.bbox[1]
+    near = lines[bisect.bisect_left(tops, line.bbox[1] - 2 * height):bisect.bisect_right(tops, line.bbox[3])]
+    return any(abs(line.bbox[3] - other.bbox[3]) <= 1.0 for other in near)
+
+
+def _take_headings(band: list[Line], block: list[Line], left: list[Line], right: list[Line], gap: float) -> None:
+    """Move the lines just above blocks set side by side (within three of their sizes of the blocks' top) from the
+    end of `band` to the block each sits over ('article info' over its box, 'abstract' over the abstract); the
+    first line that sits over none of them (a line of the columns above) ends the headings."""
+    x0, x1 = min(line.bbox[0] for line in block), max(line.bbox[2] for line in block)
+    top = min(line.bbox[1] for line in block + left + right)
+    while band and band[-1].bbox[3] >= top - 3 * band[-1].size:
+        head = band[-1]
+        if head.bbox[2] < x0 - gap:
+            left.insert(0, band.pop())
+        elif head.bbox[0] > x1 + gap:
+            right.insert(0, band.pop())
+        elif head.bbox[0] >= x0 - gap and head.bbox[2] <= x1 + gap:
+            block.insert(0, band.pop())
+        else:
+            break
 
 
 def _in_column(line: Line, column: int) -> Line:

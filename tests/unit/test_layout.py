@@ -189,8 +189,8 @@ def test_a_box_beside_an_abstract_across_the_columns_is_read_as_a_block():
     info = ["article info", "Article history:", "Received 27 August 2016", "Accepted 31 October 2016",
             "Available online 1 November", "Keywords:", "Gastric cancer", "Kinase inhibitors"]
     abstract = [f"abstract line {n} " + "of the summary that runs across the page " * 2 for n in range(10)]
-    for n, text in enumerate(info):
-        page.insert_text((43, 120 + 10 * n), text, fontsize=7)
+    for n, text in enumerate(info):  # the box in its own leading, off the abstract's rows
+        page.insert_text((43, 120 + 8.5 * n), text, fontsize=6.5)
     page.insert_text((207, 120), "abstract", fontsize=7)
     for n, text in enumerate(abstract):
         page.insert_text((207, 131 + 10 * n), text[:80], fontsize=7.5)
@@ -205,6 +205,73 @@ def test_a_box_beside_an_abstract_across_the_columns_is_read_as_a_block():
     assert texts[start:start + len(info)] == info
     at = texts.index("abstract")
     assert [t[:15] for t in texts[at + 1:at + 1 + len(abstract)]] == [t[:15] for t in abstract]
+
+
+def test_three_columns_under_a_long_abstract_are_three():
+    """The gutter between the last two of three columns is sought among those columns' lines: the abstract above,
+    which reaches out of their span, does not count against it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    for n in range(20):
+        page.insert_text((72, 80 + 12 * n), f"abstract line {n} " + "and more of the abstract " * 4, fontsize=9)
+    columns = [[f"col {c} line {n} " + "and on " * 3 for n in range(10)] for c in range(3)]
+    for c, column in enumerate(columns):
+        for n, text in enumerate(column):
+            page.insert_text((72 + 172 * c, 340 + 12 * n), text, fontsize=9)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    assert layout.columns == 3
+    assert [line.text for line in layout.lines if line.text.startswith("col")] == [
+        text.strip() for column in columns for text in column]
+
+
+def _filled(text: str, width: float, size: float = 9) -> str:
+    while pymupdf.get_text_length(text + " a", fontsize=size) < width:
+        text += " a"
+    return text
+
+
+def test_a_table_row_across_the_gutter_takes_no_column_lines_above_it():
+    """Two columns, then a table whose middle cells run across the gutter: the columns above stay columns, read one
+    after the other, and the table is read by its rows (cells level with the cells across are a table's, not a box
+    beside a block)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    for c in range(2):
+        for n in range(25):
+            page.insert_text((72 + 246 * c, 80 + 12 * n), _filled(f"col {c} line {n}", 222), fontsize=9)
+    rows = [("Method", "Accuracy on the benchmark set", "F1 score"),
+            ("Baseline", "71.2 plus or minus 0.3 points", "70.1"), ("Ours", "75.9 plus or minus 0.2 points", "74.8")]
+    for r, row in enumerate(rows):
+        for x, cell in zip((80, 250, 470), row):
+            page.insert_text((x, 400 + 12 * r), cell, fontsize=8)
+    for c in range(2):
+        for n in range(25):
+            page.insert_text((72 + 246 * c, 450 + 12 * n), _filled(f"low {c} line {n}", 222), fontsize=9)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    texts = [line.text for line in layout.lines]
+    above = [t.split(" a")[0] for t in texts if t.startswith("col ")]
+    assert above == [f"col {c} line {n}" for c in range(2) for n in range(25)]
+    assert texts.index("Accuracy on the benchmark set") < texts.index("Ours")  # by rows, not the left cells first
+
+
+def test_a_table_of_four_columns_in_one_column_text_is_no_four_columns():
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    body = "This single column paper runs its text across the whole page width, line after line, as one column does"
+    for n in range(12):
+        page.insert_text((72, 80 + 14 * n), f"{n:02d} " + body[:90], fontsize=10)
+    cells = [["Model name", "Parameters", "Accuracy", "Latency"]] + [
+        [f"Transformer system {k}", f"{k * 110} million weights", f"{70 + k}.5 percent on test",
+         f"{k * 3} ms per item"] for k in range(1, 11)]
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            page.insert_text((72 + 120 * c, 280 + 14 * r), cell, fontsize=10)
+    for n in range(6):
+        page.insert_text((72, 450 + 14 * n), f"{n + 12:02d} " + body[:90], fontsize=10)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    texts = [line.text for line in layout.lines]
+    assert layout.columns == 1
+    assert texts[texts.index("Model name"):texts.index("Model name") + 5] == [*cells[0], cells[1][0]]
 
 
 def test_a_line_across_two_of_three_columns_does_not_cut_the_first():
