@@ -30,8 +30,10 @@ _UNIT_ASKED = re.compile(r"\bin\s+(?:(?i:hectares|acres|(?:kilo|centi|milli|micr
                          r"\s\((?:mm|cm|km|nm|ms|ha|kg|mg|%|\u00b0C|K)\)")  # units as printed: 'MS MARCO' is no unit
 # 'What share of the trials ...': the answer is a percentage
 _PERCENT_Q = re.compile(r"\b(?:share|proportion|fraction|percentage)\s+of\b|\bpercent\b", re.I)  # not 'they share'
-# 'What ratio of A to B ...': the answer is printed as a ratio, '40:60' (an odds or hazard ratio is one number)
-_RATIO_Q = re.compile(r"\bratio\s+(?:of|between)\s+\S.*?\s(?:to|and)\s", re.I)
+# 'What ratio of A to B ...', 'In what ratio were ... split': the answer is printed as a ratio, '40:60'; an odds,
+# hazard, risk or likelihood ratio, a signal-to-noise, aspect or compression ratio is one number
+_RATIO_Q = re.compile(r"(?<!odds )(?<!hazard )(?<!risk )(?<!likelihood )(?<!noise )(?<!aspect )(?<!compression )"
+                      r"\bratio\b", re.I)
 _RATIO = re.compile(r"\d+(?:\.\d+)?(?::\d+(?:\.\d+)?)+")
 # 'Which optimizer were ...': the kind of thing a name answers, printed after the name ('the Adam optimizer')
 _WHICH_NOUN = re.compile(r"^(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|are|was|were|do|does|did|has|have|had)\b", re.I)
@@ -53,7 +55,7 @@ _NAMING = re.compile(r"\b(?:called|termed|named|dubbed|known\s+as|referred\s+to\
 _COUNT_Q = re.compile(r"^(?:which|what)\s+(?:\w+\s+){0,3}?(two|three|four|five|six|seven|eight|nine|ten)\b", re.I)
 _LIST_Q = re.compile(r"^(?:list|name)\b|^(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\b|"
                      r"^(?:(?:at|on|in|for|from|with|by|to)\s+)?(?:which|what)\s+(?:[\w\-]+\s+){0,4}?"
-                     r"[\w\-]+s(?<!ss)(?<!is)(?<!us)\s+"  # a plural: not 'class', 'analysis', 'corpus'
+                     r"[\w\-]+s(?-i:(?<!ss)(?<!is)(?<!us))\s+"  # a plural ('GPUs' too): not 'class', 'corpus'
                      r"(?:of\s+[\w\-]+\s+)?(?:are|were|was|is|do|does|did|have|has)\b", re.I)
 # "What does X stand for", "the abbreviation X", "the acronym X": X is a short form with two capitals or more
 _SHORT_FORM = r"([A-Za-z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*)"
@@ -144,7 +146,7 @@ def _counted(question: str) -> str | None:
     if not match:
         return None
     words = []
-    for word in re.split(r"[\s\u2013\u2014]+", match.group(1).lower()):  # 'images\u2014if any\u2014were'
+    for word in re.split(r"[\s\u2014]+", match.group(1).lower()):  # 'images\u2014if any\u2014were'; en dashes join
         word = word.strip("?!.,;:()[]\"'")
         if word in STOPWORDS or word in QUESTION_WORDS or not any(ch.isalpha() for ch in word):
             break

@@ -35,6 +35,7 @@ def chunk(id, text, score=1.0, kind="text"):
     ("At which levels of granularity are the summaries written?", "list"),  # a preposition before 'which'
     ("On which cell lines was the assay run?", "list"),
     ("In which class is the gene placed?", "other"),  # a singular in -s is no plural
+    ("Which GPUs were used for training?", "list"),  # a capitalised plural
     ("In which corpus is the term most frequent?", "other"),
     ("What does the abbreviation CRF stand for?", "acronym"),
     ("What does GAN stand for?", "acronym"),
@@ -150,6 +151,7 @@ def test_how_many_asks_for_a_number_of_the_noun_it_names():
     assert read_question("How many 3D scans are there?").counted == "scan"
     assert read_question("How many of the 20 runs failed?").counted is None
     assert read_question("How many images\u2014if any\u2014were discarded?").counted == "imag"  # unspaced dashes
+    assert read_question("How many end\u2013to\u2013end systems were evaluated?").counted == "system"  # en dashes join
     assert counts_of("which results in 21,015,324 passages in the end", "passag") == "21,015,324 passages"
     assert counts_of("12 Transformer layers and 4 heads", "layer") == "12 Transformer layers"
     assert counts_of("[12] layers differ; see Table 3 layers", "layer") is None
@@ -212,6 +214,7 @@ def test_a_question_asking_for_a_ratio_is_answered_by_a_ratio():
     assert read_question(question).ratio and not read_question("What share of the trials failed?").ratio
     # an odds or hazard ratio is one number: a colon-joined one ('assigned 2:1') does not answer it
     assert not read_question("What odds ratio was found for relapse in the treatment group?").ratio
+    assert read_question("In what ratio were training and validation data split?").ratio
     assert ratio_in(["40:60 ratio"]) == "40:60 ratio" and ratio_in(["2.5 times"]) is None
     chunks = [chunk("c1", "To choose the optimal ratio of grain concentrate and sprout juice, 4 variants were made."),
               chunk("c2", "The optimal ratio of grain concentrate to sprout juice chosen is 40:60.")]
