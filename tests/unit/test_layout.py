@@ -144,19 +144,28 @@ def test_columns_are_read_one_after_the_other(widths):
 def test_a_long_abstract_across_the_page_does_not_hide_the_columns_under_it():
     """A first page: an abstract set across the page in body type, with more lines than half of what the two
     columns under it hold, then the columns, each read top to bottom before the next."""
+    layout, columns = _abstract_over_columns(abstract=16, columns=2, lines=12, pitch=246, words=4, top=300)
+    assert layout.columns == 2
+    body = [line.text for line in layout.lines if line.text.startswith("col")]
+    assert body == [text.strip() for column in columns for text in column]
+
+
+def _abstract_over_columns(abstract: int, columns: int, lines: int, pitch: float, words: int, top: float,
+                           width: int = 95):
+    """A page of `abstract` lines across the page in body type (`width` characters) over `columns` columns of
+    `lines` lines each (their left edges `pitch` apart, each line naming its column); the page's layout and the
+    columns' texts."""
     doc = pymupdf.open()
     page = doc.new_page(width=WIDTH, height=HEIGHT)
-    abstract = [f"abstract line {n} " + "and more of the abstract " * 5 for n in range(16)]
-    for n, text in enumerate(abstract):
-        page.insert_text((72, 80 + 12 * n), text[:95], fontsize=9)
-    columns = [[f"column {c} line {n} " + "and on " * 4 for n in range(12)] for c in range(2)]
-    for c, column in enumerate(columns):
+    for n in range(abstract):
+        text = f"abstract line {n} " + "and more of the abstract " * 5
+        page.insert_text((72, 80 + 12 * n), text[:width], fontsize=9)
+    texts = [[f"col {c} line {n} " + "and on " * words for n in range(lines)] for c in range(columns)]
+    for c, column in enumerate(texts):
         for n, text in enumerate(column):
-            page.insert_text((72 + 246 * c, 300 + 12 * n), text, fontsize=9)
+            page.insert_text((72 + pitch * c, top + 12 * n), text, fontsize=9)
     [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
-    assert layout.columns == 2
-    body = [line.text for line in layout.lines if line.text.startswith("column")]
-    assert body == [text.strip() for column in columns for text in column]
+    return layout, texts
 
 
 def test_two_short_runs_side_by_side_under_body_text_are_no_columns():
@@ -210,15 +219,7 @@ def test_a_box_beside_an_abstract_across_the_columns_is_read_as_a_block():
 def test_three_columns_under_a_long_abstract_are_three():
     """The gutter between the last two of three columns is sought among those columns' lines: the abstract above,
     which reaches out of their span, does not count against it."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=WIDTH, height=HEIGHT)
-    for n in range(20):
-        page.insert_text((72, 80 + 12 * n), f"abstract line {n} " + "and more of the abstract " * 4, fontsize=9)
-    columns = [[f"col {c} line {n} " + "and on " * 3 for n in range(10)] for c in range(3)]
-    for c, column in enumerate(columns):
-        for n, text in enumerate(column):
-            page.insert_text((72 + 172 * c, 340 + 12 * n), text, fontsize=9)
-    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    layout, columns = _abstract_over_columns(abstract=20, columns=3, lines=10, pitch=172, words=3, top=340, width=115)
     assert layout.columns == 3
     assert [line.text for line in layout.lines if line.text.startswith("col")] == [
         text.strip() for column in columns for text in column]
