@@ -416,7 +416,7 @@ def _gutter(lines: list[Line], width: float, *sizes: float, start: float = 0.0, 
     # side by side (a borderless table, two sub-captions) is one column. Lines reaching out of the span (an
     # abstract over three columns, when the gap between the last two is sought) are not the span's to count.
     first = min(line.bbox[1] for line in left + right)
-    crossing = [line for line in lines if line.bbox[0] < best_x - 1 and line.bbox[2] > best_x + 1
+    crossing = [line for line in lines if _crosses(line, best_x)
                 and line.bbox[0] >= start - 1 and line.bbox[2] <= start + width + 1]
     above = sum(line.bbox[3] <= first and line.bbox[2] - line.bbox[0] >= wide for line in crossing)
     side_by_side = len(left) + len(right)
@@ -430,6 +430,17 @@ def _in_sizes(lines: list[Line], sizes: tuple[float, ...]) -> list[Line]:
     return [line for line in lines if any(abs(line.size - size) <= 1.2 for size in sizes)]
 
 
+def _crosses(line: Line, x: float, margin: float = 1.0) -> bool:
+    """Whether the line runs across x, reaching more than `margin` past it on both sides."""
+    return line.bbox[0] < x - margin and line.bbox[2] > x + margin
+
+
+def _widths_beside(text: list[Line], gutter: float) -> tuple[float, float]:
+    """How far the text reaches left and right of a gutter."""
+    return (gutter - min((line.bbox[0] for line in text), default=gutter),
+            max((line.bbox[2] for line in text), default=gutter) - gutter)
+
+
 def _four_columns(lines: list[Line], width: float, *sizes: float) -> list[float]:
     """The three gutters of a page set in four narrow columns (some journals set their reference lists so), whose
     lines are too short for the two-column search: a middle gutter between lines of at least a seventh of the page,
@@ -441,13 +452,12 @@ def _four_columns(lines: list[Line], width: float, *sizes: float) -> list[float]
     text = _in_sizes(lines, sizes)
     sides = [line for line in text if line.bbox[2] <= middle + 1 or line.bbox[0] >= middle - 1]
     top = min(line.bbox[1] for line in sides)
-    crossing = [line for line in text if line.bbox[0] < middle - 1 and line.bbox[2] > middle + 1]
+    crossing = [line for line in text if _crosses(line, middle)]
     # the columns are the page: no text across them beside or below (a table of four columns in body text has
     # some), and above them no more than a heading or two
     if any(line.bbox[3] > top for line in crossing) or len(crossing) > 0.1 * len(sides):
         return []
-    left = middle - min(line.bbox[0] for line in text)
-    right = max(line.bbox[2] for line in text) - middle
+    left, right = _widths_beside(text, middle)
     inner = [_gutter(lines, left, *sizes, start=middle - left), _gutter(lines, right, *sizes, start=middle)]
     return sorted([middle, *inner]) if None not in inner else []
 
@@ -457,8 +467,7 @@ def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> l
     half as wide again as the other) and the wider side holds a gutter of its own (three columns, as magazines
     set them). Two columns part the text evenly, and their gutter is the only one."""
     text = _in_sizes(lines, sizes)
-    left = gutter - min((line.bbox[0] for line in text), default=gutter)
-    right = max((line.bbox[2] for line in text), default=gutter) - gutter
+    left, right = _widths_beside(text, gutter)
     if max(left, right) < 1.5 * min(left, right):
         return [gutter]
     start, span = (gutter, right) if right > left else (gutter - left, left)
@@ -510,14 +519,14 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     def flush() -> None:
         columns: list[list[Line]] = [[] for _ in range(len(gutters) + 1)]
         for l in band:
-            across = any(l.bbox[0] < g - tol and l.bbox[2] > g + tol for g in gutters)
+            across = any(_crosses(l, g, tol) for g in gutters)
             columns[bisect.bisect(gutters, l.bbox[0] if across else (l.bbox[0] + l.bbox[2]) / 2)].append(l)
         for k, column in enumerate(columns):
             out.extend(_in_column(l, k) for l in _rows(column))
         band.clear()
 
     rows = _rows(lines)
-    across = [all(line.bbox[0] < g - tol and line.bbox[2] > g + tol for g in gutters) for line in rows]
+    across = [all(_crosses(line, g, tol) for g in gutters) for line in rows]
     i, by_rows_until = 0, 0
     while i < len(rows):
         if not across[i]:  # in a column, or across some of three (read with the column it starts in)
