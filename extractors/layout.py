@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 from functools import lru_cache
 
@@ -512,6 +512,8 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     gutters = _gutters(lines, width, gutter, *sizes) if gutter is not None else _four_columns(lines, width, *sizes)
     if not gutters:
         return [_in_column(line, 0) for line in _rows(lines)], 1
+    starts = _column_starts(lines, gutters)
+    lines = [part for line in lines for part in _parted(line, gutters, starts, width)]
     tol = 0.05 * width
     out: list[Line] = []
     band: list[Line] = []
@@ -546,6 +548,39 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
         i = end
     flush()
     return out, len(gutters) + 1
+
+
+def _parted(line: Line, gutters: list[float], starts: list[float | None], width: float) -> list[Line]:
+    """A line read across a gutter that is two columns' lines: apart by more than a word gap where the gutter is,
+    each piece starting at its column's left edge and most of a column wide (a narrow gutter, as scanned journals
+    set it, leaves PyMuPDF one block of both columns' lines, and their pieces joined as one line). A caption or
+    title across the page has no piece starting at the edge of the column right of the gutter; a table's row no
+    piece this wide starting at a column's edge."""
+    def at_edge(spans: list[Span]) -> bool:
+        edge = starts[bisect.bisect(gutters, spans[0].bbox[0])]
+        return edge is not None and abs(spans[0].bbox[0] - edge) <= 0.5 * line.size
+
+    for n in range(1, len(line.spans)):
+        left, right = line.spans[:n], line.spans[n:]
+        end, start = left[-1].bbox[2], right[0].bbox[0]
+        if (start - end >= 0.5 * line.size and any(end <= g + 1 and start >= g - 1 for g in gutters)
+                and min(end - left[0].bbox[0], right[-1].bbox[2] - start) >= 0.25 * width
+                and at_edge(left) and at_edge(right)):
+            return [_piece(line, left), *_parted(_piece(line, right), gutters, starts, width)]
+    return [line]
+
+
+def _column_starts(lines: list[Line], gutters: list[float]) -> list[float | None]:
+    """The left edge of each column: where most of the lines wholly in it start (None for a column without)."""
+    edges: list[Counter[int]] = [Counter() for _ in range(len(gutters) + 1)]
+    for line in lines:
+        if not any(_crosses(line, g) for g in gutters):
+            edges[bisect.bisect(gutters, line.bbox[0])][round(line.bbox[0])] += 1
+    return [float(edge.most_common(1)[0][0]) if edge else None for edge in edges]
+
+
+def _piece(line: Line, spans: list[Span]) -> Line:
+    return replace(line, text=join_spans(spans), spans=spans, bbox=_union([s.bbox for s in spans]))
 
 
 def _across_block(rows: list[Line], across: list[bool], start: int, gap: float

@@ -255,6 +255,41 @@ def test_a_table_row_across_the_gutter_takes_no_column_lines_above_it():
     assert texts.index("Accuracy on the benchmark set") < texts.index("Ours")  # by rows, not the left cells first
 
 
+def _narrow_gutter_page(right_piece_at: float) -> list[str]:
+    """Two columns of 9 pt body text 8 pt apart (as scanned journals set them), their lines on different baselines,
+    and under them two 8 pt lines on the baselines of the first, written as one text object so that PyMuPDF reads
+    both columns' pieces as one block: the left pieces at the left column's edge, the right ones at
+    `right_piece_at`. The texts of the page's lines in reading order."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    width, right = 245, 72 + 245 + 8
+    for n in range(30):
+        page.insert_text((72, 80 + 12 * n), _filled(f"left {n}", width), fontsize=9)
+        page.insert_text((right, 86 + 12 * n), _filled(f"right {n}", width), fontsize=9)
+    writer, font = pymupdf.TextWriter(page.rect), pymupdf.Font("helv")
+    for k, (x, y) in {1: (72, 460), 3: (right_piece_at, 460), 2: (72, 470), 4: (right_piece_at, 470)}.items():
+        writer.append((x, y), _filled(f"[{k}] A. Author, Journal {k}, {k}0 (1997).", width, 8), font=font, fontsize=8)
+    writer.write_text(page)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    return [line.text for line in layout.lines]
+
+
+def test_two_columns_lines_joined_across_a_narrow_gutter_are_parted():
+    """A reference list at the foot of both columns, its entries on common baselines across a narrow gutter, is
+    read column by column ([1], [2], then [3], [4]), not as lines across the page."""
+    texts = _narrow_gutter_page(72 + 245 + 8)
+    entries = [t for t in texts if t.startswith("[")]
+    assert [t[:3] for t in entries] == ["[1]", "[2]", "[3]", "[4]"]
+    assert all(t.count("[") == 1 for t in entries)
+
+
+def test_a_line_across_the_gutter_not_at_the_column_edge_stays_whole():
+    """A line whose right piece starts off the right column's edge (a caption across the page, a word gap where
+    the gutter is) is one line."""
+    texts = _narrow_gutter_page(72 + 245 + 2)
+    assert [t[:3] for t in texts if t.startswith("[")] == ["[1]", "[2]"]
+
+
 def test_a_table_of_four_columns_in_one_column_text_is_no_four_columns():
     doc = pymupdf.open()
     page = doc.new_page(width=WIDTH, height=HEIGHT)
