@@ -512,8 +512,9 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     gutters = _gutters(lines, width, gutter, *sizes) if gutter is not None else _four_columns(lines, width, *sizes)
     if not gutters:
         return [_in_column(line, 0) for line in _rows(lines)], 1
-    starts = _column_starts(lines, gutters)
-    lines = [part for line in lines for part in _parted(line, gutters, starts, width)]
+    if any(_crosses(line, g) for line in lines for g in gutters):
+        starts = _column_starts(lines, gutters)
+        lines = [part for line in lines for part in _parted(line, gutters, starts, width)]
     tol = 0.05 * width
     out: list[Line] = []
     band: list[Line] = []
@@ -560,13 +561,15 @@ def _parted(line: Line, gutters: list[float], starts: list[float | None], width:
         edge = starts[bisect.bisect(gutters, spans[0].bbox[0])]
         return edge is not None and abs(spans[0].bbox[0] - edge) <= 0.5 * line.size
 
-    for n in range(1, len(line.spans)):
-        left, right = line.spans[:n], line.spans[n:]
-        end, start = left[-1].bbox[2], right[0].bbox[0]
+    if not any(_crosses(line, g) for g in gutters):
+        return [line]
+    spans = line.spans
+    for n in range(1, len(spans)):
+        end, start = spans[n - 1].bbox[2], spans[n].bbox[0]
         if (start - end >= 0.5 * line.size and any(end <= g + 1 and start >= g - 1 for g in gutters)
-                and min(end - left[0].bbox[0], right[-1].bbox[2] - start) >= 0.25 * width
-                and at_edge(left) and at_edge(right)):
-            return [_piece(line, left), *_parted(_piece(line, right), gutters, starts, width)]
+                and min(end - spans[0].bbox[0], spans[-1].bbox[2] - start) >= 0.25 * width
+                and at_edge(spans[:n]) and at_edge(spans[n:])):
+            return [_piece(line, spans[:n]), *_parted(_piece(line, spans[n:]), gutters, starts, width)]
     return [line]
 
 
