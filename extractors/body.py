@@ -6,14 +6,16 @@ hyphenated line breaks are joined. Sections and chunks point into this text by c
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from extractors.model import BBox, Line, PageLayout
-from extractors.text import HYPHEN_END
+from extractors.text import HYPHEN_END, UNMAPPED
 
 Region = tuple[int, BBox]  # page, box
 _PUNCT = ".,;:()[]\"'"
+_SENTENCE_END = (".", "?", "!", ":")
 MAX_FOOTNOTE_LINES = 12  # footnotes and footers of one page; a longer run of small print below the body is content
 
 
@@ -48,8 +50,8 @@ def _by_page(regions: list[Region]) -> dict[int, list[BBox]]:
 
 def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
     """Every line in reading order without rotated text and float captions; footnotes and page
-    footers (small print below the last body line of the page) follow the sentence they interrupt
-    instead of splitting it across the page break."""
+    footers (small print below the last body line of the page, or at the foot of a column under a sentence that
+    runs on into the next) follow the sentence they interrupt instead of splitting it."""
     boxes = _by_page(captions)
     lines = [line for page in pages for line in page.lines if not line.vertical and not inside(line, boxes)]
     size = _body_size(lines)
@@ -63,17 +65,61 @@ def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
     small = defaultdict(int)
     for line in lines:
         small[line.page] += below(line)
+    at_foot = _column_footnotes(lines)
     out: list[Line] = []
     waiting: list[Line] = []
-    for line in lines:
-        if below(line) and small[line.page] <= MAX_FOOTNOTE_LINES:
+    until = (0, 0)  # the first (page, column) after the waiting lines' own, where the sentence they cut resumes
+    for n, line in enumerate(lines):
+        if n in at_foot or below(line) and small[line.page] <= MAX_FOOTNOTE_LINES:
+            if not waiting:
+                until = (line.page, line.column + 1) if n in at_foot else (line.page + 1, 0)
             waiting.append(line)
             continue
         out.append(line)
-        if waiting and line.page > waiting[0].page and line.text.rstrip().endswith((".", "?", "!", ":")):
+        if waiting and (line.page, line.column) >= until and line.text.rstrip().endswith(_SENTENCE_END):
             out.extend(waiting)
             waiting = []
     return out + waiting
+
+
+_FOOTNOTE_MARK = re.compile(rf"^(?:[*∗†‡§¶{UNMAPPED}]|\d{{1,2}}(?![\d.,)\]]))")
+
+
+def _column_footnotes(lines: list[Line]) -> set[int]:
+    """Indices of footnotes set at the foot of a column that is not the page's last (a first page's
+    corresponding-author note under its left column): a few lines of print smaller than the page's running text,
+    the first opening with a footnote mark, set apart below a line of running text that breaks off mid-sentence,
+    and followed by the next column's top. They wait for the sentence they cut, as footnotes at the foot of the
+    page do. The page's own running text decides what is small: a paper whose tables and references fill more
+    pages in small type than its prose has a document-wide body size below its footnotes'."""
+    sizes: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        sizes[line.page].append(line)
+    page_size = {page: _body_size(page_lines) for page, page_lines in sizes.items()}
+    found: set[int] = set()
+    n = 0
+    while n < len(lines):
+        size = page_size[lines[n].page]
+        end = n
+        while end < len(lines) and lines[end].size < size - 0.8 and _same_column(lines[end], lines[n]):
+            end += 1
+        if end == n:
+            n += 1
+            continue
+        before, after = lines[n - 1] if n else None, lines[end] if end < len(lines) else None
+        if (before is not None and after is not None and end - n <= MAX_FOOTNOTE_LINES
+                and _same_column(before, lines[n]) and before.size >= size - 0.8
+                and not before.text.rstrip().endswith(_SENTENCE_END)
+                and lines[n].bbox[1] >= before.bbox[3] + size and _FOOTNOTE_MARK.match(lines[n].text)
+                and after.page == lines[n].page and after.column > lines[n].column
+                and after.bbox[1] < lines[n].bbox[1]):
+            found.update(range(n, end))
+        n = end
+    return found
+
+
+def _same_column(a: Line, b: Line) -> bool:
+    return (a.page, a.column) == (b.page, b.column)
 
 
 def in_regions(lines: list[Line], regions: list[Region]) -> set[int]:
