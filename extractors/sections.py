@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, element_id
+from extractors.references import AUTHOR_START_RE
 from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
 
 _DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
@@ -249,6 +250,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
+        if numbered and in_refs and (run_in or AUTHOR_START_RE.match(numbered[2])):
+            numbered = None  # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and')
         if numbered and (gap_ok or short):
             scheme, number, title = numbered
             style = run_in[1] if run_in else _style(line, title)
@@ -257,7 +260,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                 value = _top_value(scheme, number)
                 ok = False
                 if scheme == "letter":
-                    ok = seen_top and (level == 1 and (in_refs or number[0] == "A" or any(
+                    ok = seen_top and (level == 1 and (number[0] == "A" or any(
                         h.number and h.number[0] == chr(ord(number[0]) - 1) for h in heads))
                                        or level > 1 and (roman_doc or in_refs or any(
                                            h.number == number.split(".")[0] for h in heads)))

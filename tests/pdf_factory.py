@@ -873,6 +873,40 @@ def bare_number_bibliography(entries: int, supplement: int = 0) -> tuple[bytes, 
     return w.bytes(), entries
 
 
+def styled_entry_bibliography(style: str, entries: int) -> tuple[bytes, int]:
+    """A numbered bibliography whose entries' parts are set in other fonts, as journals set them: `bold-authors`,
+    "1. Novak, A., B. Smith, and C. Chen." in bold before the rest of the entry in the list's roman (American
+    Society for Microbiology); `journal-line`, Vancouver entries whose journal, year and pages close the entry on a
+    line of their own in italics, "J Test Med. 2003;33:455-9." (the journal's abbreviation opening like a lettered
+    heading). Returns the PDF and the count."""
+    w = Writer(columns=2)  # unnumbered headings, as these journals set them
+    w.line("Entries in Their Own Fonts", size=16, font=BOLD, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    w.heading("INTRODUCTION")
+    w.paragraph(prose(12))
+    w.heading("REFERENCES")
+    for n in range(entries):
+        names = [SURNAMES[(n + k) % len(SURNAMES)] for k in range(2)]
+        title = f"{' '.join(TITLE_WORDS[n % 5:n % 5 + 3]).capitalize()} in tests."
+        w._advance(9 * 1.25)
+        x, y = w.x(), w.y + 9
+        if style == "bold-authors":
+            lead = f"{n + 1}. {names[0]}, A., and B. {names[1]}. "
+            w.page.insert_text((x, y), lead, fontname=BOLD, fontsize=9)
+            x += pymupdf.get_text_length(lead, fontname=BOLD, fontsize=9)
+            w.page.insert_text((x, y), f"{2000 + n}. {title}", fontname=REGULAR, fontsize=9)
+            w.y += 9 * 1.25
+            w.line(f"Test Microbiol. {n + 3}:{100 + n}-{110 + n}.", size=9, x_offset=12)
+        else:
+            w.page.insert_text((x, y), f"{n + 1}. {names[0]} A, {names[1]} B. {title}", fontname=REGULAR, fontsize=9)
+            w.y += 9 * 1.25
+            w.space(4)  # the journal line set apart, as a heading would be
+            w.line(f"J Test Med. {2000 + n};{n + 3}:{100 + n}-{9 + n % 10}.", size=9, font=ITALIC, x_offset=12)
+            w.space(4)
+    return w.bytes(), entries
+
+
 def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]

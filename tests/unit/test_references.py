@@ -10,7 +10,8 @@ from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (Writer, author_year_bibliography, bare_number_bibliography, bibliography_paper,
                                carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography, plain_word_bibliography,
-                               small_block_bibliography, small_caps_bibliography, write)
+                               small_block_bibliography, small_caps_bibliography, styled_entry_bibliography,
+                               write)
 
 SHA = "0" * 64
 
@@ -216,6 +217,16 @@ def test_of_two_reference_lists_the_papers_own_is_the_longer(tmp_path):
     doc = parse_pdf(write(tmp_path, "supplement.pdf", data))
     assert [s.title for s in doc.sections].count("References") == 2
     assert len(doc.references) == count and doc.references[-1].raw.endswith("Proc. Conf. 29.")
+
+
+@pytest.mark.parametrize("style", ["bold-authors", "journal-line"])
+def test_entries_in_fonts_of_their_own_are_no_headings(style, tmp_path):
+    """A numbered entry opening with its authors in bold is no run-in heading, nor is an italic journal line 'J Test
+    Med. 2003;...' a heading lettered J: inside a bibliography, neither starts a section that cuts the list."""
+    data, count = styled_entry_bibliography(style, 30)
+    doc = parse_pdf(write(tmp_path, "styled.pdf", data))
+    assert [s.title for s in doc.sections] == ["INTRODUCTION", "REFERENCES"]
+    assert [r.marker for r in doc.references] == [f"{n}." for n in range(1, count + 1)]
 
 
 def test_authors_in_small_capitals_do_not_make_an_entry_footnote_sized(tmp_path):
