@@ -110,9 +110,10 @@ def layout_starts(lines: list[Line]) -> list[int]:
     right = max(l.bbox[2] for l in lines)  # an entry's last line ends short; or the entry is one line, its year on it
     by_text = lambda i: (lines[i - 1].text.rstrip().endswith(".") and bool(AUTHOR_START_RE.match(lines[i].text))
                          and (lines[i - 1].bbox[2] < right - 2 * size or bool(YEAR_RE.search(lines[i].text))))
-    if 0.1 < sum(flush) / len(lines) < 0.8:  # two indents; the list's first line opens an entry, so its indent is
-        # the entries' (flush: hanging; else a paragraph's). A column whose lines share one edge (an entry's last
-        # lines carried over to the next page) cannot tell by indent: there the text does.
+    share = sum(flush) / len(lines)
+    if 0.1 < share < 0.8 or share < 1 and _hanging(lines, flush, size):  # two indents; the list's first line
+        # opens an entry, so its indent is the entries' (flush: hanging; else a paragraph's). A column whose lines
+        # share one edge (an entry's last lines carried over to the next page) cannot tell by indent: the text does.
         indented = {key for key, f in zip(((l.page, l.column) for l in lines), flush) if not f}
         return [0] + [i for i in range(1, len(lines)) if (flush[i] == flush[0] if (lines[i].page, lines[i].column)
                                                           in indented else by_text(i))]
@@ -123,6 +124,21 @@ def layout_starts(lines: list[Line]) -> list[int]:
     if len(spaced) >= max(2, 0.1 * len(lines)):
         return sorted({0, *spaced})
     return [0] + [i for i in range(1, len(lines)) if by_text(i)]
+
+
+def _hanging(lines: list[Line], flush: list[bool], size: float) -> bool:
+    """Whether a list whose lines are nearly all flush (most entries one line long) still sets its entries with a
+    hanging indent: a line that runs to the column's right edge (an entry going on) is mostly followed by an
+    indented one. In a list without indents the line after a full one is flush, and the odd indented line is no
+    sign of entries."""
+    right: dict[tuple[int, int], float] = {}
+    for line in lines:
+        key = (line.page, line.column)
+        right[key] = max(right.get(key, line.bbox[2]), line.bbox[2])
+    after_full = [not flush[i] for i in range(1, len(lines)) if (lines[i].page, lines[i].column) ==
+                  (lines[i - 1].page, lines[i - 1].column) and lines[i - 1].bbox[2] >= right[
+                      (lines[i].page, lines[i].column)] - size]
+    return len(after_full) >= 2 and sum(after_full) >= 0.5 * len(after_full)
 
 
 def join(texts: list[str]) -> str:

@@ -907,6 +907,26 @@ def styled_entry_bibliography(style: str, entries: int) -> tuple[bytes, int]:
     return w.bytes(), entries
 
 
+def one_line_entries_bibliography(entries: int) -> tuple[bytes, int]:
+    """An author-year list in one column whose entries are mostly one line long, the few longer ones hanging
+    their further lines (preprints of the 1990s); some entries open without initials ('Kerber et al. 2000') and
+    some end without a full stop, so the text alone cannot tell where each starts. Returns the PDF and the count."""
+    w = _introduced("Short Entries", 1, 10)
+    w.heading("References")
+    for n in range(entries):
+        name = SURNAMES[n % len(SURNAMES)]
+        text = (f"{name} et al. {1990 + n % 10}, these proceedings" if n % 6 == 3 else
+                f"{name}, A. B. {1990 + n % 10}, ApJ, {100 + n}, {200 + 3 * n}")
+        text += "." if n % 7 != 5 else ""
+        if n % 5 == 0:
+            text = text.rstrip(".") + ", in " + " ".join(TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(12))
+        head, *rest = w.wrap(text, 10, REGULAR, w.col_width)
+        w.line(head, size=10)
+        for line in w.wrap(" ".join(rest), 10, REGULAR, w.col_width - 24) if rest else []:
+            w.line(line, size=10, x_offset=24)
+    return w.bytes(), entries
+
+
 def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]

@@ -8,8 +8,8 @@ from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (Writer, author_year_bibliography, bare_number_bibliography, bibliography_paper,
-                               carried_over_bibliography,
-                               indented_bibliography, letter_paper, marker_line_bibliography, plain_word_bibliography,
+                               carried_over_bibliography, indented_bibliography, letter_paper,
+                               marker_line_bibliography, one_line_entries_bibliography, plain_word_bibliography,
                                small_block_bibliography, small_caps_bibliography, styled_entry_bibliography,
                                write)
 
@@ -217,6 +217,15 @@ def test_of_two_reference_lists_the_papers_own_is_the_longer(tmp_path):
     doc = parse_pdf(write(tmp_path, "supplement.pdf", data))
     assert [s.title for s in doc.sections].count("References") == 2
     assert len(doc.references) == count and doc.references[-1].raw.endswith("Proc. Conf. 29.")
+
+
+def test_a_list_of_mostly_one_line_entries_is_read_by_its_hanging_indent(tmp_path):
+    """Nearly every line is flush when most entries fit on one line; the few long entries hang their further lines,
+    and that indent, not the text, says where each entry starts."""
+    data, count = one_line_entries_bibliography(40)
+    refs = parse_pdf(write(tmp_path, "one-line.pdf", data)).references
+    assert len(refs) == count
+    assert refs[3].raw.startswith("Chen et al. 1993") and refs[5].raw.startswith("Novak, A. B. 1995")
 
 
 @pytest.mark.parametrize("style", ["bold-authors", "journal-line"])
