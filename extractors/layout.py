@@ -462,6 +462,19 @@ def _four_columns(lines: list[Line], width: float, *sizes: float) -> list[float]
     return sorted([middle, *inner]) if None not in inner else []
 
 
+def _four_columns_at_foot(lines: list[Line], width: float, body: float) -> tuple[list[Line], list[Line]] | None:
+    """A page of two columns whose foot, below the last line of column width, is set in four narrow columns (a
+    journal's reference list starting under the body text, its heading at the top of the first): the lines above
+    and the lines of the foot, which are read as pages of their own; None for any other page."""
+    wide = [line.bbox[3] for line in lines if line.bbox[2] - line.bbox[0] >= 0.3 * width]
+    if not wide:
+        return None
+    below = [line for line in lines if line.bbox[1] >= max(wide)]
+    if len(below) < 12 or not _four_columns(below, width, body, *_text_sizes(below)):
+        return None
+    return [line for line in lines if line.bbox[1] < max(wide)], below
+
+
 def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:
     """The page's gutters, given the one found: a second one when that gutter parts the text unevenly (one side
     half as wide again as the other) and the wider side holds a gutter of its own (three columns, as magazines
@@ -512,6 +525,9 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     gutters = _gutters(lines, width, gutter, *sizes) if gutter is not None else _four_columns(lines, width, *sizes)
     if not gutters:
         return [_in_column(line, 0) for line in _rows(lines)], 1
+    if len(gutters) == 1 and (foot := _four_columns_at_foot(lines, width, body)):
+        above, below = _reading_order(foot[0], width, body), _reading_order(foot[1], width, body)
+        return above[0] + below[0], max(above[1], below[1])
     if any(_crosses(line, g) for line in lines for g in gutters):
         starts = _column_starts(lines, gutters)
         lines = [part for line in lines for part in _parted(line, gutters, starts, width)]

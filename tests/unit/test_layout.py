@@ -255,6 +255,24 @@ def test_a_table_row_across_the_gutter_takes_no_column_lines_above_it():
     assert texts.index("Accuracy on the benchmark set") < texts.index("Ours")  # by rows, not the left cells first
 
 
+def test_four_narrow_columns_under_two_are_read_after_them_one_by_one():
+    """A page in two columns whose foot is set in four narrow columns (a journal's reference list, its heading atop
+    the first): both body columns first, then the four columns, each top to bottom, not their rows interleaved."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    for c in range(2):
+        for n in range(25):
+            page.insert_text((60 + 252 * c, 70 + 12 * n), _filled(f"body {c} line {n}", 232), fontsize=9)
+    page.insert_text((60, 392), "References", fontname=BOLD, fontsize=10)
+    for c in range(4):
+        for n in range(18):
+            page.insert_text((60 + 126 * c, 408 + 10 * n), _filled(f"ref {c} line {n}", 106, 7.5), fontsize=7.5)
+    [layout] = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
+    texts = [line.text.split(" a")[0] for line in layout.lines]
+    assert texts == ([f"body {c} line {n}" for c in range(2) for n in range(25)] + ["References"]
+                     + [f"ref {c} line {n}" for c in range(4) for n in range(18)])
+
+
 def _narrow_gutter_page(right_piece_at: float) -> list[str]:
     """Two columns of 9 pt body text 8 pt apart (as scanned journals set them), their lines on different baselines,
     and under them two 8 pt lines on the baselines of the first, written as one text object so that PyMuPDF reads
