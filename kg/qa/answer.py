@@ -117,12 +117,13 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     asked = asked or read_question(question)
     spans = [(c, a, b) for c in chunks for a, b in units_of(c["text"])]
     weights = idf_weights(q_terms, [c["text"][a:b] for c, a, b in spans])
-    total = sum(weights.values()) or 1.0
     q_bigrams = set(zip(q_terms, q_terms[1:]))
     naming = bool(_NAME_Q.search(question))
     # 'which two criteria': how many things the answer names ('Table 3' names no count)
     count_words = set(tokens(without_references(question))) & _COUNT_WORDS.keys()
     counted = {_COUNT_WORDS[w] for w in count_words} - {2}  # a pair ('A and B') ends too many clauses to tell
+    # the count adds to a sentence that repeats it ('two KBs: A and B'), but a list rarely says how many it names
+    total = sum(w for t, w in weights.items() if t not in {stem(c) for c in count_words}) or 1.0
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     glued = _glued_pairs(question)

@@ -172,6 +172,9 @@ _ITEM_WORDS = 8  # an item between commas is a noun phrase, a part longer than t
 _LIST_COMMA = re.compile(r"(?<!\d),|,(?!\d)")  # not a thousands separator ('1,234,567')
 
 
+_EITHER = re.compile(r"either\b", re.I)
+
+
 def enumerations(text: str) -> set[int]:
     """How many items each enumeration that ends a clause of the text names: 'on A, the B, and C.' 3, 'A, B, C and
     D' 4, 'A and B' 2. The items between commas are short noun phrases, a longer part is a clause whose end is the
@@ -181,6 +184,8 @@ def enumerations(text: str) -> set[int]:
     out = set()
     for clause in (c for piece in pieces for c in re.split(r"[;:]", piece)):
         parts = [p.strip() for p in _LIST_COMMA.split(clause)]
+        if _EITHER.match(parts[-1]):  # ', either at A or at B': two, the clause before names none of them
+            parts = parts[-1:]
         last = _LAST_ITEM.search(parts[-1])
         if last is None or last.start() == 0 and len(parts) == 1:  # '(or with heuristics)': no list
             continue

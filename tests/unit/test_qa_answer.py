@@ -1,6 +1,8 @@
 """Extractive answers: sentence splitting, scoring, composition within 300 characters, page of a sentence,
 and the benchmark's scoring rules. Exact outputs on hand-made passages."""
 
+import pytest
+
 from bench.qa import Scored, _pieces, answer_correct, by_kind, evidence_hit, qa_norm
 from kg.qa.answer import (ANSWER_CHARS, _has_new_name, _words, compose, confidence, evidence_units,
                           locate_in_chunk, score_units, short_forms, units_of, with_other_forms)
@@ -109,6 +111,22 @@ def test_a_short_form_in_a_sentence_answers_a_question_about_its_long_form():
     best = score_units("Which two knowledge bases are used?", [chunk("c1", text)])[0]
     assert best.text == "We use two KBs: UMLS and DBpedia."
     assert with_other_forms({"two", "kbs"}, short_forms([chunk("c1", text)])) == {"two", "kbs", "knowledg", "base"}
+
+
+def test_a_count_in_a_list_question_adds_where_repeated_and_costs_nothing_where_not():
+    """'Which three genes': the sentence listing three genes rarely says 'three', and must cover the question as
+    well as it covers 'Which genes'; one that repeats the count ('three genes: ...') covers it better."""
+    listing = "We analysed the 16S rRNA gene, the ammonia gene amoA, and the carboxylase gene accA as markers."
+    counting = "Three genes served as markers: 16S rRNA, amoA and accA."
+    chunks = [chunk("c1", f"{listing} {counting} The ocean is deep.")]
+
+    def coverage(question: str, text: str) -> float:
+        return next(u.coverage for u in score_units(question, chunks) if u.text == text)
+
+    assert coverage("Which three genes were used as markers?", listing) == pytest.approx(
+        coverage("Which genes were used as markers?", listing))
+    assert coverage("Which three genes were used as markers?", counting) > coverage(
+        "Which genes were used as markers?", counting)
 
 
 def test_a_best_sentence_that_only_restates_the_question_is_followed_by_the_next_one():

@@ -392,6 +392,7 @@ def test_the_row_with_the_extreme_value_answers_and_leads_with_its_cell():
     ("Given a span (or with heuristics), we link it.", set()),
     ("The corpus has 1,234,567 questions and answers.", {2}),  # thousands separators are no list commas
     ("We report results for 2019, 2020, and 2021.", {3}),
+    ("Bacteria adapt to depth, either at the population level (7) or at the community level (12).", {2}),  # either/or
 ])
 def test_enumerations_count_the_items_of_lists_that_end_a_clause(text, sizes):
     assert enumerations(text) == sizes
