@@ -122,8 +122,10 @@ def score_units(question: str, chunks: list[dict], asked: Question | None = None
     # 'which two criteria': how many things the answer names ('Table 3' names no count)
     count_words = set(tokens(without_references(question))) & _COUNT_WORDS.keys()
     counted = {_COUNT_WORDS[w] for w in count_words} - {2}  # a pair ('A and B') ends too many clauses to tell
-    # the count adds to a sentence that repeats it ('two KBs: A and B'), but a list rarely says how many it names
-    total = sum(w for t, w in weights.items() if t not in {stem(c) for c in count_words}) or 1.0
+    # a count of three or more adds to a sentence that repeats it ('three genes: A, B and C'), but a list rarely
+    # says how many it names; 'two' stays a term like any other, as a pair is no list to tell by (above)
+    uncounted = {stem(w) for w in count_words if _COUNT_WORDS[w] in counted}
+    total = sum(w for t, w in weights.items() if t not in uncounted) or 1.0
     top = max(c.get("score", 0.0) for c in chunks) or 1.0
     forms = short_forms(chunks)
     glued = _glued_pairs(question)

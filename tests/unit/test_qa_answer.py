@@ -115,7 +115,8 @@ def test_a_short_form_in_a_sentence_answers_a_question_about_its_long_form():
 
 def test_a_count_in_a_list_question_adds_where_repeated_and_costs_nothing_where_not():
     """'Which three genes': the sentence listing three genes rarely says 'three', and must cover the question as
-    well as it covers 'Which genes'; one that repeats the count ('three genes: ...') covers it better."""
+    well as it covers 'Which genes'; one that repeats the count ('three genes: ...') covers it better. A pair is
+    no list to tell by: 'two' counts as any word of the question."""
     listing = "We analysed the 16S rRNA gene, the ammonia gene amoA, and the carboxylase gene accA as markers."
     counting = "Three genes served as markers: 16S rRNA, amoA and accA."
     chunks = [chunk("c1", f"{listing} {counting} The ocean is deep.")]
@@ -127,6 +128,8 @@ def test_a_count_in_a_list_question_adds_where_repeated_and_costs_nothing_where_
         coverage("Which genes were used as markers?", listing))
     assert coverage("Which three genes were used as markers?", counting) > coverage(
         "Which genes were used as markers?", counting)
+    assert coverage("Which two genes were used as markers?", listing) < coverage(
+        "Which genes were used as markers?", listing)
 
 
 def test_a_best_sentence_that_only_restates_the_question_is_followed_by_the_next_one():
