@@ -111,7 +111,7 @@ def layout_starts(lines: list[Line]) -> list[int]:
     by_text = lambda i: (lines[i - 1].text.rstrip().endswith(".") and bool(AUTHOR_START_RE.match(lines[i].text))
                          and (lines[i - 1].bbox[2] < right - 2 * size or bool(YEAR_RE.search(lines[i].text))))
     share = sum(flush) / len(lines)
-    if 0.1 < share < 0.8 or share < 1 and _hanging(lines, flush, size):  # two indents; the list's first line
+    if 0.1 < share < 0.8 or 0.8 <= share < 1 and _hanging(lines, flush, size):  # two indents; the list's first line
         # opens an entry, so its indent is the entries' (flush: hanging; else a paragraph's). A column whose lines
         # share one edge (an entry's last lines carried over to the next page) cannot tell by indent: the text does.
         indented = {key for key, f in zip(((l.page, l.column) for l in lines), flush) if not f}
@@ -258,9 +258,23 @@ def by_columns(lines: list[Line]) -> list[Line]:
     return out
 
 
+# The labelled statements journals print after the references (Frontiers, PLOS, BMC): 'Conflict of Interest
+# Statement: The authors declare ...', 'Received: 17 May 2013; accepted: ...', 'Citation: ...', 'Copyright (c) 2013'.
+_BACK_MATTER = re.compile(r"^(?:(?:conflicts? of interest|competing interests?|received|accepted|published online|"
+                          r"citation|funding|author contributions|data availability)\b[^:]{0,30}:|copyright\s*©)",
+                          re.I)
+
+
+def before_back_matter(lines: list[Line]) -> list[Line]:
+    """The list up to the publisher's labelled statements that may follow it in the same column (an entry never
+    opens with such a label)."""
+    end = next((i for i, line in enumerate(lines) if i and _BACK_MATTER.match(line.text)), len(lines))
+    return lines[:end]
+
+
 def parse_references(lines: list[Line], sha256: str) -> list[Reference]:
     """The bibliography's entries in order, with their marker, raw text, parsed fields and place."""
-    lines = by_columns(sorted(body_lines(lines), key=lambda l: l.page))  # a list never runs back a page
+    lines = before_back_matter(by_columns(sorted(body_lines(lines), key=lambda l: l.page)))  # never back a page
     starts = numbered_starts(lines) or keyed_starts(lines) or layout_starts(lines)
     out = []
     for n, (a, b) in enumerate(zip(starts, [*starts[1:], len(lines)]), 1):

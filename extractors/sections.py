@@ -221,7 +221,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     recurring = _standalone_styles(lines, size, in_floats)
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
-    seen_top = in_refs = False
+    seen_top = in_refs = in_list = False  # in_list: from the References heading to the next heading
     front_y: float | None = None  # top of the Abstract heading on page 1
     styles: dict[tuple, Counter] = defaultdict(Counter)
     taken: set[int] = set()
@@ -250,7 +250,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
-        if numbered and in_refs and (run_in or AUTHOR_START_RE.match(numbered[2])):
+        if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])):
             numbered = None  # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and')
         if numbered and (gap_ok or short):
             scheme, number, title = numbered
@@ -304,7 +304,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                 styles[head.style][head.level] += 1
             elif head.style not in styles:
                 styles[head.style][0] += 1
-        in_refs = in_refs or bool(REFERENCES.match(head.title))
+        in_list = bool(REFERENCES.match(head.title))
+        in_refs = in_refs or in_list
         if head.front and head.page == 1 and front_y is None:
             front_y = head.bbox[1]
         heads.append(head)

@@ -744,13 +744,23 @@ TITLE_WORDS = ["learning", "tables", "structure", "parsing", "graphs", "citation
                "documents", "evaluation", "models", "captions"]
 
 
-def author_year_bibliography(entries: int, columns: int = 2, heading: str = "References") -> tuple[bytes, int]:
+BACK_MATTER = ["Conflict of Interest Statement: The authors declare", "that the research was conducted in the",
+               "absence of any commercial or financial", "relationships.", "Received: 17 May 2013; accepted: 09 July",
+               "2013; published online: 25 July 2013.", "Copyright \u00a9 2013 Smith and Jones. This is an open-",
+               "access article distributed under the terms", "of the Creative Commons Attribution License."]
+
+
+def author_year_bibliography(entries: int, columns: int = 2, heading: str = "References",
+                             back_matter: bool = False) -> tuple[bytes, int]:
     """A paper whose author-year bibliography (hanging indent, no space between entries, most entries on one
-    line, some on two or three) runs across columns and onto the next page, under `heading`; returns the PDF and
-    the count."""
+    line, some on two or three) runs across columns and onto the next page, under `heading`; with `back_matter`,
+    the journal's labelled statements follow in the list's type and column (BACK_MATTER, as Frontiers sets them).
+    Returns the PDF and the count."""
     w = _introduced("A Paper With a Long Bibliography", columns, 14)
     w.heading(heading)
     _hanging_entries(w, entries)
+    for text in BACK_MATTER if back_matter else []:
+        w.line(text, size=9)
     return w.bytes(), entries
 
 
@@ -876,7 +886,7 @@ def bare_number_bibliography(entries: int, supplement: int = 0) -> tuple[bytes, 
 def styled_entry_bibliography(style: str, entries: int) -> tuple[bytes, int]:
     """A numbered bibliography whose entries' parts are set in other fonts, as journals set them: `bold-authors`,
     "1. Novak, A., B. Smith, and C. Chen." in bold before the rest of the entry in the list's roman (American
-    Society for Microbiology); `journal-line`, Vancouver entries whose journal, year and pages close the entry on a
+    Society for Microbiology), or `bold-line`, alone on the entry's first line; `journal-line`, Vancouver entries whose journal, year and pages close the entry on a
     line of their own in italics, "J Test Med. 2003;33:455-9." (the journal's abbreviation opening like a lettered
     heading). Returns the PDF and the count."""
     w = Writer(columns=2)  # unnumbered headings, as these journals set them
@@ -891,7 +901,11 @@ def styled_entry_bibliography(style: str, entries: int) -> tuple[bytes, int]:
         title = f"{' '.join(TITLE_WORDS[n % 5:n % 5 + 3]).capitalize()} in tests."
         w._advance(9 * 1.25)
         x, y = w.x(), w.y + 9
-        if style == "bold-authors":
+        if style == "bold-line":  # the authors alone on the entry's first line, all bold: no run-in heading
+            w.page.insert_text((x, y), f"{n + 1}. {names[0]}, A., and B. {names[1]}.", fontname=BOLD, fontsize=9)
+            w.y += 9 * 1.25
+            w.line(f"{2000 + n}. {title} Test Microbiol. {n + 3}:{100 + n}-{110 + n}.", size=9, x_offset=12)
+        elif style == "bold-authors":
             lead = f"{n + 1}. {names[0]}, A., and B. {names[1]}. "
             w.page.insert_text((x, y), lead, fontname=BOLD, fontsize=9)
             x += pymupdf.get_text_length(lead, fontname=BOLD, fontsize=9)
@@ -905,6 +919,45 @@ def styled_entry_bibliography(style: str, entries: int) -> tuple[bytes, int]:
             w.line(f"J Test Med. {2000 + n};{n + 3}:{100 + n}-{9 + n % 10}.", size=9, font=ITALIC, x_offset=12)
             w.space(4)
     return w.bytes(), entries
+
+
+def spaced_bibliography(entries: int, outlier: bool = False) -> tuple[bytes, int]:
+    """An author-year list in one column whose entries, two lines each, are set apart by space, without indents;
+    with `outlier`, one entry's first line starts a little left of the others (a protruding glyph): the only line
+    not flush with the list. Returns the PDF and the count."""
+    w = _introduced("A Flush List", 1, 8)
+    w.heading("References")
+    for n in range(entries):
+        text = (f"{SURNAMES[n % len(SURNAMES)]}, A. B. and {SURNAMES[(n + 3) % len(SURNAMES)]}, C. {1990 + n}. "
+                + " ".join(TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(14))
+                + f". Journal of Tests {n}, {100 + n}-{120 + n}.")
+        for k, line in enumerate(w.wrap(text, 10, REGULAR, w.col_width)):
+            w.line(line, size=10, x_offset=-6 if outlier and n == entries // 2 and k == 0 else 0)
+        w.space(5)
+    return w.bytes(), entries
+
+
+def appendix_after_bibliography() -> tuple[bytes, list[tuple[str, str]]]:
+    """A paper whose appendix follows its numbered bibliography, with run-in numbered subsections ('A.1 Proof of
+    Lemma 1.') and a subsection titled like a name ('A.3 Kalman Filter, Details'). Returns the PDF and the
+    (number, title) of every section."""
+    w = Writer(columns=1)
+    w.line("Appendices After the Bibliography", size=14, font=BOLD, full_width=True, center=True)
+    w.space(8)
+    for number, title in (("1", "Introduction"), ("2", "Method")):
+        w.heading(f"{number} {title}")
+        w.paragraph(prose(5))
+    w.heading("References")
+    for n in range(8):
+        w.line(f"[{n + 1}] {SURNAMES[n]}, A. Title of work {n}. Journal {n}, 2000.", size=9)
+    w.heading("A Proofs")
+    w.paragraph(prose(4))
+    w.paragraph(prose(4, offset=2), run_in="A.1 Proof of Lemma 1.")
+    w.paragraph(prose(4, offset=2), run_in="A.2 Proof of Theorem 2.")
+    w.heading("A.3 Kalman Filter, Details", size=10)
+    w.paragraph(prose(4, offset=1))
+    return w.bytes(), [("1", "Introduction"), ("2", "Method"), (None, "References"), ("A", "Proofs"),
+                       ("A.1", "Proof of Lemma 1"), ("A.2", "Proof of Theorem 2"), ("A.3", "Kalman Filter, Details")]
 
 
 def one_line_entries_bibliography(entries: int) -> tuple[bytes, int]:

@@ -7,11 +7,11 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (Writer, author_year_bibliography, bare_number_bibliography, bibliography_paper,
-                               carried_over_bibliography, indented_bibliography, letter_paper,
-                               marker_line_bibliography, one_line_entries_bibliography, plain_word_bibliography,
-                               small_block_bibliography, small_caps_bibliography, styled_entry_bibliography,
-                               write)
+from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography,
+                               bare_number_bibliography, bibliography_paper, carried_over_bibliography,
+                               indented_bibliography, letter_paper, marker_line_bibliography,
+                               one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
+                               small_caps_bibliography, spaced_bibliography, styled_entry_bibliography, write)
 
 SHA = "0" * 64
 
@@ -228,7 +228,16 @@ def test_a_list_of_mostly_one_line_entries_is_read_by_its_hanging_indent(tmp_pat
     assert refs[3].raw.startswith("Chen et al. 1993") and refs[5].raw.startswith("Novak, A. B. 1995")
 
 
-@pytest.mark.parametrize("style", ["bold-authors", "journal-line"])
+def test_an_appendix_after_the_bibliography_keeps_its_run_in_and_name_like_headings(tmp_path):
+    """The entries' rules hold from the References heading to the next heading: an appendix after it keeps its
+    run-in numbered subsections and a subsection titled like a name."""
+    data, sections = appendix_after_bibliography()
+    doc = parse_pdf(write(tmp_path, "appendix.pdf", data))
+    assert [(s.number, s.title) for s in doc.sections] == sections
+    assert len(doc.references) == 8
+
+
+@pytest.mark.parametrize("style", ["bold-authors", "bold-line", "journal-line"])
 def test_entries_in_fonts_of_their_own_are_no_headings(style, tmp_path):
     """A numbered entry opening with its authors in bold is no run-in heading, nor is an italic journal line 'J Test
     Med. 2003;...' a heading lettered J: inside a bibliography, neither starts a section that cuts the list."""
@@ -251,6 +260,23 @@ def test_a_bibliography_under_a_references_line_no_heading_style_matches(tmp_pat
     assert "References" not in [s.title for s in doc.sections]  # the case this covers: not taken for a heading
     assert len(doc.references) == count
     assert doc.references[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+@pytest.mark.parametrize("outlier", [False, True])
+def test_one_line_off_the_edge_of_a_spaced_list_is_no_hanging_indent(outlier, tmp_path):
+    """Entries set apart by space, none indented: one line starting left of the others (a protruding glyph) leaves
+    the rest of the list not flush with the edge, and gives no hanging indent to read entries by."""
+    data, count = spaced_bibliography(14, outlier)
+    refs = parse_pdf(write(tmp_path, "spaced.pdf", data)).references
+    assert len(refs) == count and all(r.raw.endswith(f"{100 + n}-{120 + n}.") for n, r in enumerate(refs))
+
+
+def test_the_journals_statements_after_the_list_are_no_entries(tmp_path):
+    """'Conflict of Interest Statement: ...', 'Received: ...', 'Copyright (c) ...' set on in the list's column end
+    it; an entry never opens with such a label."""
+    data, count = author_year_bibliography(30, back_matter=True)
+    refs = parse_pdf(write(tmp_path, "back-matter.pdf", data)).references
+    assert len(refs) == count and refs[-1].raw.endswith("Proc. Conf. 29.")
 
 
 def test_a_small_type_bibliography_below_the_body_is_no_footnote_run(tmp_path):
