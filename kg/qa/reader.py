@@ -66,7 +66,8 @@ _DEFINITION_Q = re.compile(r"^(?:how\s+(?:is|are|was|were)\s+(?P<a>.+?)\s+(?:def
                            r"given|computed|measured)\b|what\s+(?:is|are)\s+meant\s+by\s+(?P<b>.+?)\s*\??$|"
                            r"what\s+do(?:es)?\s+(?:the\s+)?(?:paper|work|study|article|authors?)\s+mean\s+by\s+"
                            r"(?P<d>.+?)\s*\??$|"
-                           r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$)", re.I)
+                           r"what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?P<c>[^?]{1,60}?)\s*\??$|"
+                           r"what\s+happens\s+(?:during|in|on)\s+(?:an?\s+|the\s+)?(?P<e>[^?]{1,60}?)\s*\??$)", re.I)
 # Numbered things a question may name, and their labels, one or several: 'Examples 1 and 2', 'Sec. 3.2'
 _REFERRED = re.compile(r"\b(tables?|tab\.|figures?|figs?\.|examples?|sections?|secs?\.|equations?|eqs?\.|"
                        r"theorems?|lemmas?|corollar(?:y|ies)|algorithms?|appendi(?:x|ces))\s*"

@@ -41,6 +41,8 @@ def chunk(id, text, score=1.0, kind="text"):
     ("What does GAN stand for?", "acronym"),
     ("How is the disk efficiency defined?", "definition"),
     ("What is meant by a frozen encoder?", "definition"),
+    ("What happens during a catch trial?", "definition"),  # asks what the thing is: its description
+    ("What happens to the cache after a crash?", "entity"),
     ("Which optimizer is used for training?", "entity"),
     ("Why does the method fail on long inputs?", "other"),
 ])
@@ -171,6 +173,8 @@ def test_an_adverbial_in_front_hides_no_form_and_no_table():
     asked = read_question("In Table 5, what spread does SIDD reach for k = 50?")
     assert asked.kind == "number" and asked.elements == ("Table 5:",)
     assert read_question("In Bigtable, what is a tablet?") == Question("definition", term="tablet")
+    assert read_question("In this study, what happens during a catch trial?") == Question("definition",
+                                                                                         term="catch trial")
 
 
 def test_the_value_set_to_a_symbol_the_question_names_answers_it():
