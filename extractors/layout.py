@@ -466,13 +466,13 @@ def _four_columns_at_foot(lines: list[Line], width: float, body: float) -> tuple
     """A page of two columns whose foot, below the last line of column width, is set in four narrow columns (a
     journal's reference list starting under the body text, its heading at the top of the first): the lines above
     and the lines of the foot, which are read as pages of their own; None for any other page."""
-    wide = [line.bbox[3] for line in lines if line.bbox[2] - line.bbox[0] >= 0.3 * width]
-    if not wide:
+    foot = max((line.bbox[3] for line in lines if line.bbox[2] - line.bbox[0] >= 0.3 * width), default=None)
+    if foot is None:
         return None
-    below = [line for line in lines if line.bbox[1] >= max(wide)]
+    below = [line for line in lines if line.bbox[1] >= foot]
     if len(below) < 12 or not _four_columns(below, width, body, *_text_sizes(below)):
         return None
-    return [line for line in lines if line.bbox[1] < max(wide)], below
+    return [line for line in lines if line.bbox[1] < foot], below
 
 
 def _gutters(lines: list[Line], width: float, gutter: float, *sizes: float) -> list[float]:

@@ -9,7 +9,7 @@ author-list start after a line that ended an entry with a period.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 from extractors.model import Line, Reference, element_id
@@ -100,6 +100,15 @@ def left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     return edges
 
 
+def right_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """Right edge of the text in each (page, column)."""
+    edges: dict[tuple[int, int], float] = defaultdict(float)
+    for line in lines:
+        key = (line.page, line.column)
+        edges[key] = max(edges[key], line.bbox[2])
+    return edges
+
+
 def layout_starts(lines: list[Line]) -> list[int]:
     """Entry starts of an unnumbered list: hanging indent, else vertical gaps, else author starts."""
     if not lines:
@@ -131,10 +140,7 @@ def _hanging(lines: list[Line], flush: list[bool], size: float) -> bool:
     hanging indent: a line that runs to the column's right edge (an entry going on) is mostly followed by an
     indented one. In a list without indents the line after a full one is flush, and the odd indented line is no
     sign of entries."""
-    right: dict[tuple[int, int], float] = {}
-    for line in lines:
-        key = (line.page, line.column)
-        right[key] = max(right.get(key, line.bbox[2]), line.bbox[2])
+    right = right_edges(lines)
     after_full = [not flush[i] for i in range(1, len(lines)) if (lines[i].page, lines[i].column) ==
                   (lines[i - 1].page, lines[i - 1].column) and lines[i - 1].bbox[2] >= right[
                       (lines[i].page, lines[i].column)] - size]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, element_id
-from extractors.references import AUTHOR_START_RE
+from extractors.references import AUTHOR_START_RE, right_edges
 from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
 
 _DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
@@ -135,7 +135,7 @@ def _standalone_styles(lines: list[Line], size: float, in_floats: set[int]) -> s
     in the body font right below (its first line under the heading's start and about full to the column's
     edge, ragged right or justified): the document's own (often unnumbered) heading styles, such as bold
     body-size sub-headings under upper-case section headings."""
-    right = _column_right(lines)
+    right = right_edges(lines)
     count: Counter = Counter()
     for i, line in enumerate(lines[:-1]):
         text, nxt = line.text.strip(), lines[i + 1]
@@ -217,7 +217,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     size = body_size(lines)
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
-    right = _column_right(lines)
+    right = right_edges(lines)
     recurring = _standalone_styles(lines, size, in_floats)
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
@@ -357,15 +357,6 @@ def unsure_numbered(lines: list[Line], heads: list[Heading], in_floats: set[int]
                 and not _shares_row(lines, i)):
             out.append(i)
     return out
-
-
-def _column_right(lines: list[Line]) -> dict[tuple[int, int], float]:
-    """Right edge of the text in each (page, column)."""
-    right: dict[tuple[int, int], float] = defaultdict(float)
-    for line in lines:
-        key = (line.page, line.column)
-        right[key] = max(right[key], line.bbox[2])
-    return right
 
 
 def _shares_row(lines: list[Line], i: int) -> bool:
