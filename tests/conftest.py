@@ -126,9 +126,18 @@ def corpus_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def parsed_corpus():
+def ocr_readings(tmp_path_factory) -> Path:
+    """The session's OCR cache (extractors/ocr_cache.py): a scanned paper parsed twice pays Tesseract once, as it
+    would when ingested twice."""
+    return tmp_path_factory.mktemp("ocr")
+
+
+@pytest.fixture(scope="session")
+def parsed_corpus(ocr_readings):
     """parse_pdf(path), parsed once per session: the corpus and semantic tests read the same papers, and parsing is
-    most of what they cost. A test that checks parsing itself still parses again on its own."""
+    most of what they cost. A test that checks parsing itself still parses again on its own (with `ocr_readings`)."""
+    from extractors.limits import ParseLimits
     from extractors.pipeline import parse_pdf
 
-    return cache(parse_pdf)
+    limits = ParseLimits(ocr_cache=ocr_readings)
+    return cache(lambda path: parse_pdf(path, limits))
