@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
-from extractors.mupdf import graphics_boxes, pymupdf
+from extractors.mupdf import pymupdf, read_content
 from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, mark_unmapped, plain_text
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
@@ -73,18 +73,20 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     boxes are already upright)."""
     number = page.number + 1
     turn = page.rotation_matrix if page.rotation else None
-    if textpage is None and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
-        blocks, rebuilt = split_blocks(page.get_text("rawdict", flags=_TEXT_FLAGS)["blocks"], turn)
+    layer, graphics = read_content(page, _TEXT_FLAGS)
+    ocr = textpage is not None
+    if not ocr and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
+        blocks, rebuilt = split_blocks(page.get_text("rawdict", textpage=layer)["blocks"], turn)
     else:
-        blocks, rebuilt = page.get_text("dict", flags=_TEXT_FLAGS, textpage=textpage)["blocks"], []
+        blocks, rebuilt = page.get_text("dict", textpage=textpage if ocr else layer)["blocks"], []
     lines: list[Line] = []
     for block_no, block in enumerate(blocks):
         for raw in block.get("lines", ()):
-            line = _line(_upright(raw, turn) if turn and textpage is None else raw, number, block_no)
+            line = _line(_upright(raw, turn) if turn and not ocr else raw, number, block_no)
             if line is not None:
                 lines.append(line)
     lines += [line for block_no, raw in rebuilt if (line := _line(raw, number, block_no)) is not None]
-    images, drawings = _graphics(page, turn)
+    images, drawings = _graphics(graphics, page.rect, turn)
     return PageLayout(page=number, width=page.rect.width, height=page.rect.height,
                       lines=_merge_same_baseline(_without_repeats(lines)), images=images, drawings=drawings)
 
@@ -112,34 +114,43 @@ def _without_repeats(lines: list[Line]) -> list[Line]:
 
 
 def _line(raw: dict, page: int, block: int) -> Line | None:
+    """One line of the text layer as a Line; the hot loop of parsing (every span of every page passes here), so
+    plain printable text skips the normalisers, which would return it unchanged."""
     spans: list[Span] = []
+    weight: dict[tuple[float, str, bool, bool], int] = defaultdict(int)
     for s in raw["spans"]:
-        if not s["text"].strip(" "):  # the spaces a text layer keeps between words (most spans of a page)
+        text = s["text"]
+        if not text.strip(" "):  # the spaces a text layer keeps between words (most spans of a page)
             continue
-        text = plain_text(mark_unmapped(s["text"]))
-        if not text.strip():
-            continue
+        if not (text.isascii() and text.isprintable() and "  " not in text):
+            text = plain_text(mark_unmapped(text))
+            if not text.strip():
+                continue
         font = s["font"]
-        bold, italic = _named_style(font)
-        spans.append(Span(text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font,
-                          bold=bool(s["flags"] & _BOLD) or bold, italic=bool(s["flags"] & _ITALIC) or italic))
+        bold, italic = _style(font, s["flags"])
+        span = Span(text=text, bbox=tuple(s["bbox"]), size=round(s["size"], 2), font=font, bold=bold, italic=italic)
+        spans.append(span)
+        weight[(span.size, font, bold, italic)] += len(text.strip())
     if not spans:
         return None
-    weight: dict[tuple[float, str, bool, bool], int] = defaultdict(int)
-    for s in spans:
-        weight[(s.size, s.font, s.bold, s.italic)] += len(s.text.strip())
     size, font, bold, italic = max(weight, key=weight.get)
     direction = (raw["dir"][0], raw["dir"][1])
-    text = join_spans([s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans, direction)
+    small = 0.8 * size
+    shown = spans
+    if any(s.size <= small for s in spans):  # only a smaller span can be a footnote mark
+        shown = [s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans
+    text = join_spans(shown, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
                 italic=italic, block=block, column=0, vertical=abs(raw["dir"][1]) > 0.2, rising=raw["dir"][1] < -0.2,
                 spans=spans)
 
 
 @lru_cache(maxsize=1024)
-def _named_style(font: str) -> tuple[bool, bool]:
-    """Whether the font's name says bold, italic; cached, since a paper prints many spans in a few fonts."""
-    return bool(_BOLD_NAME.search(font)), bool(_ITALIC_NAME.search(font))
+def _style(font: str, flags: int) -> tuple[bool, bool]:
+    """Whether a span is bold, italic: by its flags or, when they do not say, its font's name; cached, since a
+    paper prints many spans in a few fonts."""
+    return (bool(flags & _BOLD) or bool(_BOLD_NAME.search(font)),
+            bool(flags & _ITALIC) or bool(_ITALIC_NAME.search(font)))
 
 
 _MARK = re.compile(rf"^[\d,*∗†‡§¶⋆{UNMAPPED}]+$")  # a mark in a font without a Unicode map is a mark too
@@ -179,8 +190,9 @@ def join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -
     """Concatenate spans, adding a space where the gap between them is a visible word gap;
     accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
+    rightwards = abs(direction[1]) <= 0.2 and direction[0] >= 0  # most lines: the gap is along x
     for prev, cur in zip(spans, spans[1:]):
-        gap = _advance_gap(prev, cur, direction)
+        gap = cur.bbox[0] - prev.bbox[2] if rightwards else _advance_gap(prev, cur, direction)
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
@@ -209,13 +221,13 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _graphics(page: pymupdf.Page, turn: pymupdf.Matrix | None) -> tuple[list[BBox], list[BBox]]:
-    """Image and vector-path boxes from the cheap bbox log (get_drawings is too slow on plots), as the page is
-    shown (`turn`: its rotation, see _upright)."""
+def _graphics(drawn: list[tuple[str, BBox]], area: pymupdf.Rect,
+              turn: pymupdf.Matrix | None) -> tuple[list[BBox], list[BBox]]:
+    """Image and vector-path boxes from what the page draws (extractors/mupdf.read_content: get_drawings is too
+    slow on plots), as the page is shown (`area`: its rectangle; `turn`: its rotation, see _upright)."""
     images: list[BBox] = []
     paths: list[BBox] = []
-    area = page.rect
-    for kind, box in graphics_boxes(page):
+    for kind, box in drawn:
         if turn:
             box = tuple(pymupdf.Rect(box) * turn)
         x0, y0, x1, y1 = max(box[0], area.x0), max(box[1], area.y0), min(box[2], area.x1), min(box[3], area.y1)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from extractors.mupdf import graphics_boxes, pymupdf
+from extractors.mupdf import pymupdf, read_content
 from tests.pdf_factory import one_column_paper, stored_rotated
 
 
@@ -68,13 +68,17 @@ def _drawn_page() -> bytes:
 
 
 @pytest.mark.parametrize("rotation", [0, 90, 270])
-def test_graphics_boxes_are_pymupdfs_bbox_log_without_text(rotation):
-    """The parser's own device (extractors/mupdf.py) gives exactly the path and image boxes of Page.get_bboxlog,
-    in its order and in the unturned page's coordinates, and leaves the page's rotation as it was."""
+def test_read_content_is_pymupdfs_text_page_and_bbox_log_without_text(rotation):
+    """The parser's one reading of a page's content (extractors/mupdf.py) gives exactly the text of
+    Page.get_textpage and the path and image boxes of Page.get_bboxlog, in its order and in the unturned page's
+    coordinates, and leaves the page's rotation as it was."""
     data = stored_rotated(_drawn_page(), rotation) if rotation else _drawn_page()
     page = pymupdf.open(stream=data, filetype="pdf")[0]
     expected = [(kind, tuple(box)) for kind, box in page.get_bboxlog() if kind in _GRAPHICS]
-    got = graphics_boxes(page)
+    flags = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+    textpage, got = read_content(page, flags)
     assert {kind for kind, _ in expected} >= {"fill-path", "stroke-path", "fill-image"}
     assert got == expected
+    text = page.get_text("dict", textpage=textpage)
+    assert "graphics log" in page.get_text() and text == page.get_text("dict", flags=flags)
     assert page.rotation == rotation
