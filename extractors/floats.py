@@ -354,13 +354,15 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     text = text_extent(page, (x0, x1))
     # a float as wide as a two-column page is bounded by either column's paragraphs
     columns = column_bands(page) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
+    gridded = _in_ruled_grid(page, text, size) if cap.kind == "table" else set()
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
-             if in_span(line.bbox) and id(line) not in others]
+             if in_span(line.bbox) and id(line) not in others and id(line) not in gridded]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
     top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
     items = [(b, None) for b in page.images + page.drawings]
-    items += [(line.bbox, line) for line in page.lines if id(line) not in others and not is_body_line(line, text, size)]
+    items += [(line.bbox, line) for line in page.lines if id(line) not in others
+              and (id(line) in gridded or not is_body_line(line, text, size))]
     # a line belongs to the column its middle is in (a label at the right edge of the column beside may reach a
     # few points into this column's band); a graphic counts where it overlaps
     middle_in = lambda b: x0 <= (b[0] + b[2]) / 2 <= x1
@@ -370,6 +372,20 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
     table = cap.kind == "table"
     return within_graphics(above, True, table), within_graphics(below, False, table)
+
+
+def _in_ruled_grid(page: PageLayout, span: tuple[float, float], size: float) -> set[int]:
+    """The lines (by id) set inside a drawn region whose lines are mostly not running text: the rules of a fully
+    ruled table enclose its cells, and a row of it that reads like prose (a header of a dozen short column names,
+    a long method name wrapped in its cell) is still the table's, neither a paragraph that bounds the table nor
+    text left out of it. A framed box of prose (a boxed abstract) holds mostly body lines, so it keeps them."""
+    out: set[int] = set()
+    for region in page.drawings:
+        inside = [line for line in page.lines if region[0] - 1 <= line.bbox[0] and line.bbox[2] <= region[2] + 1
+                  and region[1] - 1 <= line.bbox[1] and line.bbox[3] <= region[3] + 1]
+        if sum(is_body_line(line, span, size) for line in inside) * 2 < len(inside):
+            out.update(id(line) for line in inside)
+    return out
 
 
 def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, float]) -> tuple[float, float]:

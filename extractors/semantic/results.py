@@ -70,8 +70,12 @@ _MARKERS = re.compile(r"(?!(?<=\s)\s)\s*+\((?:ours|proposed|this\s+work)\)|[*†
 
 
 def row_label(cell: str) -> str:
-    """A row's method name without the '(ours)' or footnote marks tables add."""
-    return _MARKERS.sub("", cell).strip()
+    """A row's method name without the '(ours)' or footnote marks tables add, nor the check marks or dashes of
+    a column of yes/no before it ('✓ | GAMENet', '- | LR')."""
+    return _TICKED.sub("", _MARKERS.sub("", cell)).strip()
+
+
+_TICKED = re.compile(r"^(?:[✓✔✗✘×-]\s+)+")
 
 
 def parse_value(text: str) -> float | None:
@@ -149,14 +153,21 @@ def _names(cells: list[tuple[str, BBox | None]], n: int, first_column: BBox | No
     cell, or after two when the second ends left of the first value column (`first_column`: 'Scenario | Model'
     over two columns of row labels; not a name cell over a column of values), else its words when there are
     exactly n words after the stub."""
-    texts = [c for c, _ in cells]
+    texts = [_ARROW.sub(r"\1", c) for c, _ in cells]
     two_stubs = len(cells) == n + 2 and first_column is not None and cells[1][1] is not None and \
         cells[1][1][2] <= first_column[0] + 1
+    every = " ".join(texts).split()
     for names in (texts[-n:] if len(cells) in (n, n + 1) or two_stubs else None,
-                  words if len(words := " ".join(texts[1:] if len(texts) > 1 else texts).split()) == n else None):
+                  words if len(words := " ".join(texts[1:] if len(texts) > 1 else texts).split()) == n else None,
+                  # the stub's one word set close to the names, in their cell ('Models R-1 R-2 R-L')
+                  every[1:] if len(every) == n + 1 and len(texts[0].split()) > 1 else None):
         if names:
             return names
     return None
+
+
+# 'F1 ↑', 'DDI ↓': the arrow says which way is better and belongs to the name before it
+_ARROW = re.compile(r"\s+([↑↓])")
 
 
 def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] | None] | None = None,
@@ -176,7 +187,8 @@ def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] |
         names = _names(named[at], m, columns[0] if columns else None) if m else None
         if names is None:
             continue
-        for upper in reversed([row for row in named[:at] if [c for c, _ in row[-1:]] != spanning or len(row) > 1]):
+        for upper in reversed([row for row in named[:at] if ([c for c, _ in row[-1:]] != spanning or len(row) > 1)
+                               and not _stub_only(row, columns)]):
             # a row above groups the columns: k groups of the same m/k sub-columns ("CS | Bio" over "P R P R"),
             # or one label per column; else, by where its cells are printed
             texts = [c for c, _ in upper]
@@ -190,6 +202,14 @@ def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] |
                 break
         return names + spanning
     return None
+
+
+def _stub_only(row: list[tuple[str, BBox | None]], columns: list[BBox | None] | None) -> bool:
+    """A header row whose cells all end left of the first value column: the stub's heading ('EK | Methods' set
+    across the header rows, level with the column groups' names), which names the row labels, not a group of
+    columns."""
+    first = columns[0] if columns else None
+    return first is not None and all(box is not None and box[2] <= first[0] + 1 for _, box in row)
 
 
 def _grouped_by_place(upper: list[tuple[str, BBox | None]], columns: list[BBox | None]) -> list[str] | None:

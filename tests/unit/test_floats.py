@@ -160,6 +160,38 @@ def test_a_short_caption_centred_under_a_page_wide_table_takes_both_columns_and_
     assert tables[0].bbox == (72.0, 55.0, 540.0, 118.0)
 
 
+def _ruled_grid_page(framed: list[Line]) -> PageLayout:
+    """A page of body text whose fully ruled table (one drawn region: its grid's rules touch) sits above its
+    caption; `framed` are the lines of a framed box of prose drawn above the table at the top of the page, if any,
+    else a paragraph line is there."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    cells = [line(text, y, x0=x, x1=x + 30) for y, row in ((96, ("Alpha", "0.91", "0.88")), (108, ("Beta", "0.75",
+                                                                                                     "0.70")))
+             for text, x in zip(row, (80, 190, 250))]
+    header = line("Jaccard ↑ DDI ↓ PRAUC ↑ F1 ↑ Jaccard ↑ DDI ↓ PRAUC ↑ F1 ↑", 84, x0=78, x1=298)  # dense as prose
+    groups = [line("MIMIC", 72, x0=150, x1=180), line("eICU", 72, x0=240, x1=265)]
+    frame = [(70, framed[0].bbox[1] - 4, 302, framed[-1].bbox[3] + 4)] if framed else []
+    return PageLayout(page=1, width=612, height=792, lines=[
+        *(framed or [line(body, 40)]), *groups, header, *cells, line("Table 1: Results of the methods.", 130),
+        line(body, 150), line(body, 162)], drawings=[(75, 70, 300, 120), *frame])
+
+
+def test_a_row_set_as_densely_as_prose_inside_a_ruled_grid_is_the_tables():
+    """A header of a dozen short column names reads like a line of prose by its type alone; inside the rules of
+    a grid whose other lines are cells it is the table's row, not text the table leaves out."""
+    _, tables = find_floats([_ruled_grid_page([])], SHA)
+    assert [t.rows for t in tables] == [[["MIMIC", "eICU"], ["Jaccard ↑ DDI ↓ PRAUC ↑ F1 ↑ Jaccard ↑ DDI ↓ PRAUC ↑ F1 ↑"],
+                                         ["Alpha", "0.91", "0.88"], ["Beta", "0.75", "0.70"]]]
+
+
+def test_a_framed_box_of_prose_above_a_ruled_table_stays_text():
+    """A frame round running text (a boxed summary) holds mostly prose: its lines still bound the table."""
+    prose = "Framed prose of a boxed summary that runs across the column width, long enough."
+    _, tables = find_floats([_ruled_grid_page([line(prose, 48), line(prose, 58)])], SHA)
+    assert [t.bbox[1] for t in tables] == [70.0]
+    assert not any("Framed" in cell for t in tables for row in t.rows for cell in row)
+
+
 @pytest.fixture(scope="module")
 def conventions():
     data, truth = table_conventions_paper()

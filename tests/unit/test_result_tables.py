@@ -310,3 +310,41 @@ def test_a_header_above_the_only_rule_over_the_body_is_the_tables(tmp_path):
         ("Baseline", "1-best / (%)", "47.2"), ("Baseline", "oracle / WCN(%)", "39.7"),
         ("Baseline", "oracle / lat(%)", "27.7"), ("Adapted", "1-best / (%)", "38.2"),
         ("Adapted", "oracle / WCN(%)", "35.5"), ("Adapted", "oracle / lat(%)", "21.2")}
+
+
+def _read(rows, boxes=None) -> set[tuple[str, str, str]]:
+    experiment = table_experiment(TableGrid("t", "11", "Results on the test set.", rows, 1, None, boxes or ()))
+    assert experiment is not None
+    return {(f.method, f.column, f.value_text) for f in experiment.results}
+
+
+def test_an_arrow_saying_which_way_is_better_belongs_to_its_columns_name():
+    """'F1 ↑ DDI ↓' set as the header's one cell: two names, each with its arrow, not four words."""
+    assert _read((("F1 ↑ DDI ↓",), ("Ours", "0.51", "0.06"))) == {("Ours", "F1↑", "0.51"),
+                                                                          ("Ours", "DDI↓", "0.06")}
+
+
+def test_a_stub_word_set_in_the_names_cell_is_left_out_of_the_names():
+    """'Models R-1 R-2 R-L' in one cell over rows of three values: the first word heads the row labels."""
+    assert _read((("Models R-1 R-2 R-L",), ("BART", "48.8", "23.8", "28.7"))) == {
+        ("BART", "R-1", "48.8"), ("BART", "R-2", "23.8"), ("BART", "R-L", "28.7")}
+
+
+def test_the_stubs_heading_level_with_the_column_groups_does_not_hide_them():
+    """'EK Methods' set across the header rows, left of the value columns, between the data sets' row and the
+    measures' row: the columns are still grouped by data set."""
+    box = lambda x0, x1, y: (x0, y, x1, y + 5.0)
+    rows = (("MIMIC", "eICU"), ("EK Methods",), ("P R P R",), ("✓", "Ours", "0.5 0.4 0.3 0.2"), ("-", "LR", "0.1 0.2 0.3 0.4"))
+    boxes = ((box(100, 130, 0), box(200, 230, 0)), (box(0, 60, 5),), (box(100, 260, 10),),
+             (box(0, 5, 20), box(20, 50, 20), box(100, 260, 20)), (box(0, 5, 30), box(20, 50, 30), box(100, 260, 30)))
+    facts = _read(rows, boxes)
+    assert ("Ours", "MIMIC / P", "0.5") in facts and ("LR", "eICU / R", "0.4") in facts and len(facts) == 8
+
+
+@pytest.mark.parametrize("stub", ["Action", "Indicator", "Lengths"])
+def test_a_stub_saying_the_rows_are_actions_indicators_or_lengths_gives_no_results(stub):
+    """Usage actions counted per participant, nutritional indicators, summary lengths scored per system: the rows
+    are no methods, whatever the caption says."""
+    grid = TableGrid("t", "12", "Results of the study.", ((stub, "F1", "Recall"), ("Opens", "39.3", "21.0"),
+                                                          ("Saves", "25.8", "12.2")), 1, None)
+    assert table_experiment(grid) is None
