@@ -270,10 +270,21 @@ def is_body_line(line: Line, span: tuple[float, float], size: float) -> bool:
 
 
 def paragraph_lines(lines: list[Line], span: tuple[float, float], size: float) -> list[Line]:
-    """Body-like lines with a body-like neighbour: running paragraphs, not a lone wide table row."""
+    """Body-like lines with a body-like neighbour: running paragraphs, not a lone wide table row; and the short
+    last line of such a paragraph, set right under its line before at the same left edge, which a float beneath
+    would otherwise take in ('... as predicted, / the error grows linearly.' over a plot)."""
     flags = [is_body_line(line, span, size) for line in lines]
     near = lambda i, j: 0 <= j < len(lines) and flags[j] and lines[j].column == lines[i].column
-    return [line for i, line in enumerate(lines) if flags[i] and (near(i, i - 1) or near(i, i + 1))]
+    kept = [flags[i] and (near(i, i - 1) or near(i, i + 1)) for i in range(len(lines))]
+    return [line for i, line in enumerate(lines) if kept[i] or i > 0 and kept[i - 1] and _ends(lines[i - 1], line)]
+
+
+def _ends(before: Line, line: Line) -> bool:
+    """Whether `line` ends the paragraph whose line `before` is: the next line down, at its left edge and size,
+    no further below it than a paragraph's leading."""
+    gap = line.bbox[1] - before.bbox[3]
+    return (line.column == before.column and abs(line.bbox[0] - before.bbox[0]) <= 1
+            and abs(line.size - before.size) < 0.6 and -0.2 * before.size <= gap <= 0.5 * before.size)
 
 
 def grow(items: list[Item], edge: float, step: float, upward: bool) -> list[Item]:
@@ -355,8 +366,10 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     # a float as wide as a two-column page is bounded by either column's paragraphs
     columns = column_bands(page) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
     gridded = _in_ruled_grid(page, text, size) if cap.kind == "table" else set()
+    # a paragraph of the column beside may reach a few points into the span: it bounds nothing here
+    reaches = lambda b: min(b[2], x1) - max(b[0], x0) > size
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
-             if in_span(line.bbox) and id(line) not in others and id(line) not in gridded]
+             if in_span(line.bbox) and reaches(line.bbox) and id(line) not in others and id(line) not in gridded]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
     top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)

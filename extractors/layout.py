@@ -384,8 +384,19 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]
     ordered, columns = _reading_order(lines, layout.width, body)
     kept = {id(line) for line in lines}
-    return replace(layout, lines=ordered, columns=columns,
+    heads = [line for line in layout.lines if id(line) in furniture]
+    return replace(layout, lines=ordered, columns=columns, drawings=_without_head_rules(layout.drawings, heads),
                    furniture=[line for line in layout.lines if id(line) not in kept])
+
+
+def _without_head_rules(drawings: list[BBox], heads: list[Line]) -> list[BBox]:
+    """The page's graphics without the rules set against its running head or foot (within the head's own
+    height, under or over it, across it): furniture like the head itself, which a float next to it would
+    otherwise take for its own graphics and stretch across the page."""
+    def against(rule: BBox, head: Line) -> bool:
+        gap = max(rule[1] - head.bbox[3], head.bbox[1] - rule[3])
+        return gap <= head.size and rule[0] <= head.bbox[2] and head.bbox[0] <= rule[2]
+    return [d for d in drawings if d[3] - d[1] > 2 or not any(against(d, head) for head in heads)]
 
 
 # --- reading order ------------------------------------------------------------------------------

@@ -192,6 +192,33 @@ def test_a_framed_box_of_prose_above_a_ruled_table_stays_text():
     assert not any("Framed" in cell for t in tables for row in t.rows for cell in row)
 
 
+def test_a_paragraph_of_the_column_beside_reaching_into_the_span_does_not_bound_the_table():
+    """A narrow gutter: the right column's lines start two points inside the left column's band; they are that
+    column's paragraph, not a wall over the left column's table."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    rows = [line(text, y, x0=x, x1=x + 40) for y, row in ((306, ("Method", "MAE")), (318, ("Alpha", "16.6")),
+                                                          (330, ("Beta", "14.9"))) for text, x in zip(row, (74, 242))]
+    right = [replace(line(body, y, x0=309, x1=545), column=1) for y in range(300, 450, 12)]
+    page = PageLayout(page=1, width=612, height=792, columns=2, lines=[
+        *[line(body, y, x0=50, x1=286) for y in (270, 282)], *rows, line("Table 4. Errors of the methods.", 360, x0=50,
+                                                                        x1=286), *right])
+    _, tables = find_floats([page], SHA)
+    assert [t.rows for t in tables] == [[["Method", "MAE"], ["Alpha", "16.6"], ["Beta", "14.9"]]]
+
+
+def test_a_paragraphs_short_last_line_over_a_figure_stays_text():
+    """'... as predicted, / the error grows.' set right over a plot: the last line is the paragraph's, not the
+    figure's, though it is short as a plot's title is."""
+    body = "Body text of the paper that runs across the whole column width here, long enough."
+    page = PageLayout(page=1, width=612, height=792, lines=[
+        line(body, 100), line(body, 112), line("the error grows linearly.", 124, x1=190),
+        line("Error versus rank", 140, x0=130, x1=220), line("Figure 1: Error of the estimate.", 260)],
+        drawings=[(80, 150, 290, 250), (60, 123, 70, 250)])  # the plot, and an axis drawn up beside the text
+    figures, _ = find_floats([page], SHA)
+    assert [f.bbox[1] for f in figures] == [150.0]  # below the paragraph's last line; the axis reaching past it
+    # is cut off with the line
+
+
 @pytest.fixture(scope="module")
 def conventions():
     data, truth = table_conventions_paper()

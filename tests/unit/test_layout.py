@@ -1,7 +1,8 @@
 import pymupdf
 import pytest
 
-from extractors.layout import read_layout
+from extractors.layout import finish_layout, read_layout
+from extractors.model import Line, PageLayout
 from extractors.text import join_lines, plain_text
 from tests.pdf_factory import BOLD, HEIGHT, WIDTH, letter_paper, one_column_paper, two_column_paper
 
@@ -367,3 +368,18 @@ def test_a_raised_number_after_an_amino_acid_code_is_its_residue_number(before, 
     page.insert_text((x, 100), "of the domain", fontname="tiro", fontsize=10)
     pages = read_layout(pymupdf.open(stream=doc.tobytes(), filetype="pdf"))
     assert [line.text for line in pages[0].lines] == [read]
+
+
+def test_the_rule_under_a_running_head_is_furniture_too():
+    """A rule set right under the running head of every page is dropped with the head, so no float beside it
+    takes it for its graphics; a table's rule lower on the page stays."""
+    def page(number: int) -> PageLayout:
+        head = Line(text="Noisy Matrix Decomposition via Convex Relaxation", page=number, bbox=(150, 40, 460, 49),
+                    size=9, font="Times")
+        body = [Line(text=f"Body text line {k} of page {number}, which runs across the column.", page=number,
+                     bbox=(72, 100 + 12 * k, 300, 110 + 12 * k), size=10, font="Times") for k in range(10)]
+        return PageLayout(page=number, width=612, height=792, lines=[head, *body],
+                          drawings=[(55, 52, 542, 53), (72, 300, 300, 301)])
+    pages = finish_layout([page(1), page(2), page(3)])
+    assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 3
+    assert all(not any("Noisy" in line.text for line in p.lines) for p in pages)
