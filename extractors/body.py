@@ -11,11 +11,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from extractors.model import BBox, Line, PageLayout
-from extractors.text import HYPHEN_END, UNMAPPED
+from extractors.text import HYPHEN_END, SENTENCE_END, UNMAPPED
 
 Region = tuple[int, BBox]  # page, box
 _PUNCT = ".,;:()[]\"'"
-_SENTENCE_END = (".", "?", "!", ":")
 MAX_FOOTNOTE_LINES = 12  # footnotes and footers of one page; a longer run of small print below the body is content
 
 
@@ -76,7 +75,7 @@ def body_lines(pages: list[PageLayout], captions: list[Region]) -> list[Line]:
             waiting.append(line)
             continue
         out.append(line)
-        if waiting and (line.page, line.column) >= until and line.text.rstrip().endswith(_SENTENCE_END):
+        if waiting and (line.page, line.column) >= until and line.text.rstrip().endswith(SENTENCE_END):
             out.extend(waiting)
             waiting = []
     return out + waiting
@@ -109,7 +108,7 @@ def _column_footnotes(lines: list[Line]) -> set[int]:
         before, after = lines[n - 1] if n else None, lines[end] if end < len(lines) else None
         if (before is not None and after is not None and end - n <= MAX_FOOTNOTE_LINES
                 and _same_column(before, lines[n]) and before.size >= size - 0.8
-                and not before.text.rstrip().endswith(_SENTENCE_END)
+                and not before.text.rstrip().endswith(SENTENCE_END)
                 and lines[n].bbox[1] >= before.bbox[3] + size and _FOOTNOTE_MARK.match(lines[n].text)
                 and after.page == lines[n].page and after.column > lines[n].column
                 and after.bbox[1] < lines[n].bbox[1]):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from extractors.model import BBox, Float, Line, PageLayout, element_id, page_box
 from extractors.tables import bands, cells_of, table_rows, turned_line
+from extractors.text import SENTENCE_END
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
@@ -276,15 +277,20 @@ def paragraph_lines(lines: list[Line], span: tuple[float, float], size: float) -
     flags = [is_body_line(line, span, size) for line in lines]
     near = lambda i, j: 0 <= j < len(lines) and flags[j] and lines[j].column == lines[i].column
     kept = [flags[i] and (near(i, i - 1) or near(i, i + 1)) for i in range(len(lines))]
-    return [line for i, line in enumerate(lines) if kept[i] or i > 0 and kept[i - 1] and _ends(lines[i - 1], line)]
+    return [line for i, line in enumerate(lines)
+            if kept[i] or i > 0 and kept[i - 1] and _ends(lines[i - 1], line, lines)]
 
 
-def _ends(before: Line, line: Line) -> bool:
-    """Whether `line` ends the paragraph whose line `before` is: the next line down, at its left edge and size,
-    no further below it than a paragraph's leading."""
+def _ends(before: Line, line: Line, lines: list[Line]) -> bool:
+    """Whether `line` ends the paragraph whose line `before` is: the sentence runs on from `before`, and `line` is
+    the next line down, at its left edge and size, no further below it than a paragraph's leading, alone on its
+    row (a table's first cell set right under a paragraph shares its row with the other cells)."""
     gap = line.bbox[1] - before.bbox[3]
     return (line.column == before.column and abs(line.bbox[0] - before.bbox[0]) <= 1
-            and abs(line.size - before.size) < 0.6 and -0.2 * before.size <= gap <= 0.5 * before.size)
+            and abs(line.size - before.size) < 0.6 and -0.2 * before.size <= gap <= 0.5 * before.size
+            and not before.text.rstrip().endswith(SENTENCE_END)
+            and not any(other is not line and other.page == line.page and other.column == line.column
+                        and same_row(other, line) for other in lines))
 
 
 def grow(items: list[Item], edge: float, step: float, upward: bool) -> list[Item]:
@@ -365,7 +371,7 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     text = text_extent(page, (x0, x1))
     # a float as wide as a two-column page is bounded by either column's paragraphs
     columns = column_bands(page) if page.columns > 1 and x1 - x0 == page.width else [(x0, x1)]
-    gridded = _in_ruled_grid(page, text, size) if cap.kind == "table" else set()
+    gridded = _in_ruled_grid(page, cbox, (x0, x1), size) if cap.kind == "table" else set()
     # a paragraph of the column beside may reach a few points into the span: it bounds nothing here
     reaches = lambda b: min(b[2], x1) - max(b[0], x0) > size
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
@@ -387,18 +393,27 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     return within_graphics(above, True, table), within_graphics(below, False, table)
 
 
-def _in_ruled_grid(page: PageLayout, span: tuple[float, float], size: float) -> set[int]:
-    """The lines (by id) set inside a drawn region whose lines are mostly not running text: the rules of a fully
-    ruled table enclose its cells, and a row of it that reads like prose (a header of a dozen short column names,
-    a long method name wrapped in its cell) is still the table's, neither a paragraph that bounds the table nor
-    text left out of it. A framed box of prose (a boxed abstract) holds mostly body lines, so it keeps them."""
+def _in_ruled_grid(page: PageLayout, caption: BBox, span: tuple[float, float], size: float) -> set[int]:
+    """The lines (by id) set inside a drawn region right against the caption, within its span, whose lines are
+    mostly not running text: the rules of a fully ruled table enclose its cells, and a row of it that reads like
+    prose (a header of a dozen short column names, a long method name wrapped in its cell) is still the table's,
+    neither a paragraph that bounds the table nor text left out of it. A framed box of prose (a boxed abstract)
+    holds mostly body lines, judged against the box's own width, so it keeps them; a frame round the page or a
+    panel holding the caption itself is no table's grid."""
     out: set[int] = set()
     for region in page.drawings:
-        inside = [line for line in page.lines if region[0] - 1 <= line.bbox[0] and line.bbox[2] <= region[2] + 1
-                  and region[1] - 1 <= line.bbox[1] and line.bbox[3] <= region[3] + 1]
-        if sum(is_body_line(line, span, size) for line in inside) * 2 < len(inside):
+        if (region[0] < span[0] - 1 or region[2] > span[1] + 1 or _holds(region, caption)
+                or distance(region, caption) > 2.5 * size):
+            continue
+        inside = [line for line in page.lines if _holds(region, line.bbox)]
+        width = (region[0], region[2])
+        if sum(is_body_line(line, width, size) for line in inside) * 2 < len(inside):
             out.update(id(line) for line in inside)
     return out
+
+
+def _holds(region: BBox, box: BBox) -> bool:
+    return region[0] - 1 <= box[0] and box[2] <= region[2] + 1 and region[1] - 1 <= box[1] and box[3] <= region[3] + 1
 
 
 def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, float]) -> tuple[float, float]:

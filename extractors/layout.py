@@ -16,7 +16,8 @@ from functools import lru_cache
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf, read_content
-from extractors.text import EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, mark_unmapped, plain_text
+from extractors.text import (EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, is_plain, mark_unmapped,
+                             plain_text)
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -41,7 +42,7 @@ def finish_layout(pages: list[PageLayout]) -> list[PageLayout]:
     pages = [_unfilled_as_unknown(layout) for layout in pages]
     furniture = _repeated_keys(pages)
     body = _body_size(pages)
-    return [_finish_page(layout, furniture, body) for layout in pages]
+    return _without_head_rules([_finish_page(layout, furniture, body) for layout in pages])
 
 
 def _unfilled_as_unknown(layout: PageLayout) -> PageLayout:
@@ -73,8 +74,8 @@ def read_page(page: pymupdf.Page, textpage: pymupdf.TextPage | None = None) -> P
     boxes are already upright)."""
     number = page.number + 1
     turn = page.rotation_matrix if page.rotation else None
-    layer, graphics = read_content(page, _TEXT_FLAGS)
     ocr = textpage is not None
+    layer, graphics = read_content(page, _TEXT_FLAGS, text=not ocr)
     if not ocr and has_type3(page):  # glyph by glyph, to set bitmap fonts' text again (bitmap_fonts.py)
         blocks, rebuilt = split_blocks(page.get_text("rawdict", textpage=layer)["blocks"], turn)
     else:
@@ -122,7 +123,7 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         text = s["text"]
         if not text.strip(" "):  # the spaces a text layer keeps between words (most spans of a page)
             continue
-        if not (text.isascii() and text.isprintable() and "  " not in text):
+        if not is_plain(text):
             text = plain_text(mark_unmapped(text))
             if not text.strip():
                 continue
@@ -135,9 +136,8 @@ def _line(raw: dict, page: int, block: int) -> Line | None:
         return None
     size, font, bold, italic = max(weight, key=weight.get)
     direction = (raw["dir"][0], raw["dir"][1])
-    small = 0.8 * size
     shown = spans
-    if any(s.size <= small for s in spans):  # only a smaller span can be a footnote mark
+    if any(s.size <= _MARK_SHARE * size for s in spans):  # only a smaller span can be a footnote mark
         shown = [s for n, s in enumerate(spans) if not _footnote_mark(spans, n, size)] or spans
     text = join_spans(shown, direction)
     return Line(text=text, page=page, bbox=_union([s.bbox for s in spans]), size=size, font=font, bold=bold,
@@ -153,6 +153,7 @@ def _style(font: str, flags: int) -> tuple[bool, bool]:
             bool(flags & _ITALIC) or bool(_ITALIC_NAME.search(font)))
 
 
+_MARK_SHARE = 0.8  # a footnote mark is set at most this share of its line's size
 _MARK = re.compile(rf"^[\d,*∗†‡§¶⋆{UNMAPPED}]+$")  # a mark in a font without a Unicode map is a mark too
 # a word (tried from its first letter only: a later start ends where it does) or punctuation ending the text
 _AFTER_WORD = re.compile(r"(?:(?<![^\W\d_])[^\W\d_]{2,}+|[.,;:)\]])$")
@@ -168,7 +169,7 @@ def _footnote_mark(spans: list[Span], n: int, size: float) -> bool:
     is a footnote or affiliation mark, not text; after a single letter or digit it is math (x2), after an amino
     acid's code a residue number (Tyr369)."""
     span = spans[n]
-    if n == 0 or span.size > 0.8 * size or not _MARK.match(span.text.strip()):
+    if n == 0 or span.size > _MARK_SHARE * size or not _MARK.match(span.text.strip()):
         return False
     prev = spans[n - 1]
     if span.text.strip().replace(UNMAPPED, "0").isdigit() and _RESIDUE.search(prev.text.rstrip()):
@@ -190,9 +191,8 @@ def join_spans(spans: list[Span], direction: tuple[float, float] = (1.0, 0.0)) -
     """Concatenate spans, adding a space where the gap between them is a visible word gap;
     accents printed as separate glyphs are put back on their letters."""
     out = spans[0].text
-    rightwards = abs(direction[1]) <= 0.2 and direction[0] >= 0  # most lines: the gap is along x
     for prev, cur in zip(spans, spans[1:]):
-        gap = cur.bbox[0] - prev.bbox[2] if rightwards else _advance_gap(prev, cur, direction)
+        gap = _advance_gap(prev, cur, direction)
         if gap > 0.15 * min(prev.size, cur.size) and not out.endswith(" ") and not cur.text.startswith(" "):
             out += " "
         out += cur.text
@@ -384,19 +384,25 @@ def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float
     lines = [line for line in lines if not _is_margin_mark(line, left, right, sideways)]
     ordered, columns = _reading_order(lines, layout.width, body)
     kept = {id(line) for line in lines}
-    heads = [line for line in layout.lines if id(line) in furniture]
-    return replace(layout, lines=ordered, columns=columns, drawings=_without_head_rules(layout.drawings, heads),
+    return replace(layout, lines=ordered, columns=columns,
                    furniture=[line for line in layout.lines if id(line) not in kept])
 
 
-def _without_head_rules(drawings: list[BBox], heads: list[Line]) -> list[BBox]:
-    """The page's graphics without the rules set against its running head or foot (within the head's own
-    height, under or over it, across it): furniture like the head itself, which a float next to it would
-    otherwise take for its own graphics and stretch across the page."""
+def _without_head_rules(pages: list[PageLayout]) -> list[PageLayout]:
+    """The pages without the rules set against their running head or foot (within the head's own height, under or
+    over it, across it) at the same place on two pages or more: furniture like the head itself, which a float next
+    to it would otherwise take for its own graphics and stretch across the page. A table's top rule right under a
+    running head is at that place on one page only."""
     def against(rule: BBox, head: Line) -> bool:
         gap = max(rule[1] - head.bbox[3], head.bbox[1] - rule[3])
         return gap <= head.size and rule[0] <= head.bbox[2] and head.bbox[0] <= rule[2]
-    return [d for d in drawings if d[3] - d[1] > 2 or not any(against(d, head) for head in heads)]
+
+    key = lambda rule: (round(rule[1]), round(rule[0]), round(rule[2]))
+    candidates = [{key(d) for d in page.drawings if d[3] - d[1] <= 2 and any(against(d, h) for h in page.furniture)}
+                  for page in pages]
+    seen = Counter(k for keys in candidates for k in keys)
+    return [replace(page, drawings=[d for d in page.drawings if not (key(d) in keys and seen[key(d)] >= 2)])
+            if keys else page for page, keys in zip(pages, candidates)]
 
 
 # --- reading order ------------------------------------------------------------------------------

@@ -116,12 +116,14 @@ class _GraphicsDevice(pymupdf.mupdf.FzDevice2):
         self._add("fill-imgmask", pymupdf.mupdf.ll_fz_transform_rect(pymupdf.mupdf.fz_unit_rect, ctm))
 
 
-def read_content(page: pymupdf.Page, flags: int) -> tuple[pymupdf.TextPage, list[tuple[str, BBox]]]:
-    """The page's text page, as Page.get_textpage(flags) gives it, and the box of each path ('fill-path',
-    'stroke-path') and image ('fill-image', 'fill-imgmask') it draws, in drawing order, as Page.get_bboxlog gives
-    them without its text entries; both in the page's unturned coordinates. The page's content is interpreted once,
-    into a display list that both readings replay: interpreting it is most of their cost, and running the page once
-    for each made them a fifth slower."""
+def read_content(page: pymupdf.Page, flags: int,
+                 text: bool = True) -> tuple[pymupdf.TextPage | None, list[tuple[str, BBox]]]:
+    """The page's text page (with `text`; None without: a page read by OCR has its text from elsewhere), with the
+    words and places Page.get_textpage(flags) gives, and the box of each path ('fill-path', 'stroke-path') and image
+    ('fill-image', 'fill-imgmask') it draws, in drawing order, as Page.get_bboxlog gives them without its text
+    entries; both in the page's unturned coordinates. The page's content is interpreted once, into a display list
+    that both readings replay: interpreting it is most of their cost, and running the page once for each made them
+    a fifth slower. (The replay leaves out the space glyph some producers print at a line's end.)"""
     mupdf = pymupdf.mupdf
     turned = page.rotation
     if turned:  # MuPDF runs a page as shown; the parser's coordinates are those of the unturned page
@@ -131,8 +133,10 @@ def read_content(page: pymupdf.Page, flags: int) -> tuple[pymupdf.TextPage, list
     finally:
         if turned:
             page.set_rotation(turned)
-    textpage = pymupdf.TextPage(shown.get_textpage(flags=flags))
-    textpage.parent = page
+    textpage = None
+    if text:
+        textpage = pymupdf.TextPage(shown.get_textpage(flags=flags))
+        textpage.parent = page
     device = _GraphicsDevice()
     mupdf.fz_run_display_list(shown.this, device, mupdf.FzMatrix(), mupdf.FzRect(mupdf.FzRect.Fixed_INFINITE),
                               mupdf.FzCookie())

@@ -8,6 +8,7 @@ milliseconds a page).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -147,6 +148,15 @@ def _rejoin(cells: list[str], clean: set[tuple[int, int]]) -> tuple[list[str], l
     return [*labels[:-1], " ".join([labels[-1], *values[:extra]])], values[extra:]
 
 
+_ARROW = re.compile(r"(?<=\S)\s+([↑↓])(?=\s|$)")  # after its name, standing alone ('↑BLEU' is left as it is)
+
+
+def with_arrows(name: str) -> str:
+    """A header's text with each '↑' or '↓' (which way is better: 'F1 ↑', 'DDI ↓') joined to the name before it,
+    so that a row of such names has one word per column."""
+    return _ARROW.sub(r"\1", name)
+
+
 def _words(cell: str, box: BBox) -> list[tuple[str, float, float]]:
     """A cell's words with the x-extent each covers, shared out by character count: a line holding several
     columns ('82.7 77.2') is set in one font, so its characters are near enough equally wide."""
@@ -179,17 +189,35 @@ def aligned_names(header: list[list[str]], header_boxes: list[list[BBox]],
     edge = min(centres) - (min(b - a for a, b in zip(centres, centres[1:])) / 2 if len(centres) > 1 else 0)
     names: list[list[str]] = [[] for _ in centres]
     label = ""
+    reaches = [min((abs(c - o) for o in centres if o != c), default=float("inf")) / 2 for c in centres]
     for row, row_boxes in zip(header, header_boxes):
         label = " ".join(cell for cell, box in zip(row, row_boxes) if (box[0] + box[2]) / 2 < edge) or label
-        pieces = [(cell, box[0], box[2]) for cell, box in zip(row, row_boxes)
-                  if (box[0] + box[2]) / 2 >= edge and any(ch.isalnum() for ch in cell)]
-        for i, c in enumerate(centres):
-            reach = min((abs(c - o) for o in centres if o != c), default=float("inf")) / 2
-            gaps = [(max(a - c, c - b, 0.0), text) for text, a, b in pieces]
-            gap, text = min(gaps, default=(float("inf"), ""))
-            if gap <= reach:
-                names[i].append(text)
+        pieces = [piece for cell, box in zip(row, row_boxes)
+                  if (box[0] + box[2]) / 2 >= edge and any(ch.isalnum() for ch in cell)
+                  for piece in _column_words(cell, box, centres, reaches)]
+        nearest = [min(((max(a - c, c - b, 0.0), k) for k, (_, a, b) in enumerate(pieces)), default=(float("inf"), -1))
+                   for c in centres]
+        counts = Counter(k for _, k in nearest)
+        # a row of group names, each nearest to two columns or more ('MIMIC-III | MIMIC-IV' over 'P R F1 P R F1'),
+        # reaches further: a narrow name centred over wide columns leaves the outer ones a little beyond the reach
+        groups = 1 < len(pieces) < len(centres) and all(counts[k] > 1 for k in range(len(pieces)))
+        for i, (gap, k) in enumerate(nearest):
+            if k >= 0 and gap <= reaches[i] * (1.5 if groups else 1):
+                names[i].append(pieces[k][0])
     return label, [" ".join(n) for n in names]
+
+
+def _column_words(cell: str, box: BBox, centres: list[float], reaches: list[float]) -> list[tuple[str, float, float]]:
+    """A header cell as the pieces that name columns: its words, each with its own extent, when it spans several
+    value columns with one word printed over each ('Jaccard ↑ DDI ↓ PRAUC ↑ F1 ↑', names set too close for the
+    text layer to part them), three or more; else the whole cell (a group's name centred over its columns, 'Citation
+    prediction' over two)."""
+    under = [(c, r) for c, r in zip(centres, reaches) if box[0] <= c <= box[2]]
+    words = _words(with_arrows(cell), box)
+    if len(under) > 2 and len(words) == len(under) and all(
+            abs((a + b) / 2 - c) <= r for (_, a, b), (c, r) in zip(words, under)):
+        return words
+    return [(cell, box[0], box[2])]
 
 
 def _text_after_value(cells: list[str]) -> bool:

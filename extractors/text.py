@@ -63,17 +63,26 @@ def mark_unmapped(text: str) -> str:
     return _UNMAPPED_CODES.sub(UNMAPPED, text)
 
 
+def is_plain(text: str) -> bool:
+    """Printable ASCII with single spaces: most of a paper's text, which plain_text and mark_unmapped leave as it
+    is (worth knowing on the parser's hot path)."""
+    return text.isascii() and text.isprintable() and "  " not in text
+
+
 def plain_text(text: str) -> str:
     """Ligatures, full-width forms, loose accents and odd spaces to plain text; math
     super/subscripts kept."""
     if text.isascii():
-        if text.isprintable() and "  " not in text:  # most of a paper's text: nothing to change
+        if is_plain(text):
             return text
         return _SPACES.sub(" ", _CONTROL.sub("", text))
     out = _LOOSE_ACCENT.sub(_attach_accent, text)
     out = unicodedata.normalize("NFC", "".join(_char(ch) for ch in out))
     return _SPACES.sub(" ", out)
 
+
+# what a line that ends its sentence (or a lead-in to a list or a display) ends with
+SENTENCE_END = (".", "?", "!", ":")
 
 HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011]$")
 

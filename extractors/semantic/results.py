@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from extractors.floats import union
+from extractors.tables import with_arrows
 from extractors.model import BBox
 from extractors.semantic import lexicons
 from extractors.semantic.canonical import match_key
@@ -70,12 +71,13 @@ _MARKERS = re.compile(r"(?!(?<=\s)\s)\s*+\((?:ours|proposed|this\s+work)\)|[*†
 
 
 def row_label(cell: str) -> str:
-    """A row's method name without the '(ours)' or footnote marks tables add, nor the check marks or dashes of
-    a column of yes/no before it ('✓ | GAMENet', '- | LR')."""
-    return _TICKED.sub("", _MARKERS.sub("", cell)).strip()
+    """A row's method name without the '(ours)' or footnote marks tables add."""
+    return _MARKERS.sub("", cell).strip()
 
 
-_TICKED = re.compile(r"^(?:[✓✔✗✘×-]\s+)+")
+# a cell of a yes/no column before the method names ('✓ | GAMENet', '- | LR'): no part of the name ('- CRF', one
+# cell, is an ablation's name)
+_TICKS = frozenset("✓✔✗✘×-")
 
 
 def parse_value(text: str) -> float | None:
@@ -108,6 +110,8 @@ def split_row(cells: list[str]) -> tuple[str, list[str]]:
 def _split_cells(cells: list[str]) -> tuple[str, list[str], list[tuple[int, ...]]]:
     """split_row, and for each value the indexes of the cells its words were printed in (several when a value
     and its deviation sit in neighbouring cells), so a fact can point at its cell."""
+    if len(cells) > 1 and cells[0].strip() in _TICKS and re.search(r"[^\W\d_]", cells[1]):
+        cells = ["", *cells[1:]]  # the places of the cells stay, for their boxes
     owner = [j for j, cell in enumerate(cells) for _ in cell.split()]
     tokens = " ".join(c.strip() for c in cells).split()
     values: list[str] = []
@@ -152,22 +156,20 @@ def _names(cells: list[tuple[str, BBox | None]], n: int, first_column: BBox | No
     """One name per value column from a header row, or None: its cells when there are n of them after a stub
     cell, or after two when the second ends left of the first value column (`first_column`: 'Scenario | Model'
     over two columns of row labels; not a name cell over a column of values), else its words when there are
-    exactly n words after the stub."""
-    texts = [_ARROW.sub(r"\1", c) for c, _ in cells]
+    exactly n words after the stub, or the stub's one word and the n names set close together in its cell
+    ('Models R-1 R-2 R-L')."""
+    texts = [with_arrows(c) for c, _ in cells]
     two_stubs = len(cells) == n + 2 and first_column is not None and cells[1][1] is not None and \
         cells[1][1][2] <= first_column[0] + 1
     every = " ".join(texts).split()
     for names in (texts[-n:] if len(cells) in (n, n + 1) or two_stubs else None,
                   words if len(words := " ".join(texts[1:] if len(texts) > 1 else texts).split()) == n else None,
                   # the stub's one word set close to the names, in their cell ('Models R-1 R-2 R-L')
-                  every[1:] if len(every) == n + 1 and len(texts[0].split()) > 1 else None):
+                  every[1:] if len(every) == n + 1 and len(texts[0].split()) > 2 else None):
         if names:
             return names
     return None
 
-
-# 'F1 ↑', 'DDI ↓': the arrow says which way is better and belongs to the name before it
-_ARROW = re.compile(r"\s+([↑↓])")
 
 
 def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] | None] | None = None,

@@ -208,3 +208,20 @@ def test_a_sideways_tables_chunk_names_its_cells_as_the_upright_table_would(tmp_
     table = next(c.text for c in doc.chunks if c.kind == "table").split("\n\n")
     assert table[0] == "Table 1: Site characteristics of all catchments, with their area and rainfall."
     assert "Table 1 | Site: Creek | Area (ha): 310 | Species: Eucalypt | Rainfall (mm): 1282" in table
+
+
+def test_a_header_of_names_set_too_close_to_part_names_each_column_and_groups_reach_their_outer_columns():
+    """'Jaccard ↑ DDI ↓ Jaccard ↑ DDI ↓' printed as one cell across four value columns, under two data sets' names
+    each centred over its pair of columns and narrower than it: each column gets its own measure, with its arrow,
+    and its data set; 'Citation prediction' over three columns stays one group's name."""
+    box = lambda x0, x1, y: (x0, y, x1, y + 8.0)
+    rows = [["MIMIC", "eICU"], ["Jaccard ↑ DDI ↓ Jaccard ↑ DDI ↓"], ["Ours", "0.40", "0.06", "0.35", "0.13"]]
+    boxes = [[box(146, 170, 0), box(291, 315, 0)], [box(80, 360, 10)],
+             [box(10, 40, 20), box(112, 132, 20), box(184, 204, 20), box(257, 277, 20), box(329, 349, 20)]]
+    assert row_texts("Table 2", rows, boxes) == ["Table 2 | Ours | MIMIC Jaccard↑: 0.40 | MIMIC DDI↓: 0.06 | "
+                                                "eICU Jaccard↑: 0.35 | eICU DDI↓: 0.13"]
+    rows = [["Citation prediction"], ["MAP nDCG P@1"], ["Ours", "25.1", "51.6", "80.2"]]
+    boxes = [[box(80, 200, 0)], [box(80, 200, 10)],
+             [box(10, 40, 20), box(85, 105, 20), box(130, 150, 20), box(175, 195, 20)]]
+    assert row_texts("Table 1", rows, boxes) == ["Table 1 | Ours | Citation prediction MAP: 25.1 | "
+                                                "Citation prediction nDCG: 51.6 | Citation prediction P@1: 80.2"]

@@ -348,3 +348,17 @@ def test_a_stub_saying_the_rows_are_actions_indicators_or_lengths_gives_no_resul
     grid = TableGrid("t", "12", "Results of the study.", ((stub, "F1", "Recall"), ("Opens", "39.3", "21.0"),
                                                           ("Saves", "25.8", "12.2")), 1, None)
     assert table_experiment(grid) is None
+
+
+def test_a_column_of_check_marks_is_no_part_of_the_names_but_an_ablations_minus_is():
+    """'✓ | GAMENet' and '- | LR': a yes/no column before the names; '- CRF' in one cell: the model without CRF."""
+    assert {m for m, _, _ in _read((("Model", "F1"), ("✓", "GAMENet", "0.52"), ("-", "LR", "0.46")))} == {
+        "GAMENet", "LR"}
+    assert {m for m, _, _ in _read((("Model", "F1"), ("BiLSTM-CRF", "91.2"), ("- CRF", "89.1")))} == {
+        "BiLSTM-CRF", "- CRF"}
+
+
+def test_an_arrow_before_its_name_stays_with_it():
+    """'↑BLEU ↓TER ↑chrF': each arrow opens its own name; none is joined to the name before it."""
+    assert {c for _, c, _ in _read((("Model ↑BLEU ↓TER ↑chrF",), ("Ours", "28.4", "54.0", "58.2")))} == {
+        "↑BLEU", "↓TER", "↑chrF"}
