@@ -363,6 +363,9 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
         graphics = [(b, None) for b in page.images + page.drawings
                     if x0 - 2 <= b[0] and b[2] <= x1 + 2 and y0 - 2 <= b[1] and b[3] <= y1 + 2]
         return [*((line.bbox, line) for line in rotated), *graphics], []
+    aside = _float_aside(page, cap, captions_on_page, size)
+    if aside is not None:
+        return [], aside
     span = column_span(page, cbox)
     x0, x1 = beside(cap, captions_on_page, span)
     # beside another float, an item is on the side its middle is on; else any overlap with the span counts
@@ -391,6 +394,35 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
     table = cap.kind == "table"
     return within_graphics(above, True, table), within_graphics(below, False, table)
+
+
+def _float_aside(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[Item] | None:
+    """The float of a caption set beside it, in a narrow block at its column's left edge (the side captions some
+    journals give tables and figures): three lines or more wrapped at under 0.6 of the column's width, with the
+    float's cells or graphics starting to its right level with its top, and no running text beside it (the other
+    column of an ordinary two-column page). The float is what lies right of the caption, from a little above its
+    top down to the next paragraph or caption; None for a caption set above or below its float."""
+    cbox = cap.bbox
+    left, right = text_extent(page, column_span(page, cbox))
+    if len(cap.lines) < 3 or cbox[2] - cbox[0] > 0.6 * (right - left) or cbox[0] > left + size:
+        return None
+    others = {id(line) for c in captions_on_page for line in c.lines}
+    x0, x1 = cbox[2] + 1, max(line.bbox[2] for line in page.lines)
+    step = 2.5 * size
+    level = [line for line in page.lines if id(line) not in others and line.bbox[0] >= x0
+             and line.bbox[1] < cbox[3] and line.bbox[3] > cbox[1] - step]
+    graphics = [(b, None) for b in page.images + page.drawings if b[0] >= x0 - 1 and b[1] < cbox[3]
+                and b[3] > cbox[1] - step]
+    if not level or any(is_body_line(line, (x0, x1), size) for line in level) or not (
+            min([line.bbox[1] for line in level] + [b[1] for b, _ in graphics]) <= cbox[1] + size):
+        return None
+    walls = [line.bbox[1] for line in paragraph_lines(page.lines, (x0, x1), size) if line.bbox[0] >= x0 - 1]
+    walls += [c.bbox[1] for c in captions_on_page if c is not cap and c.bbox[0] >= x0 - 1]
+    bottom = min([y for y in walls if y >= cbox[1]], default=page.height)
+    items = graphics + [(line.bbox, line) for line in page.lines if id(line) not in others and line.bbox[0] >= x0 - 1
+                        and not is_body_line(line, (x0, x1), size)]
+    items = [it for it in items if it[0][1] >= cbox[1] - step and it[0][3] <= bottom + 1]
+    return within_graphics(grow(items, cbox[1], step, False), False, cap.kind == "table")
 
 
 def _in_ruled_grid(page: PageLayout, caption: BBox, span: tuple[float, float], size: float) -> set[int]:

@@ -225,6 +225,39 @@ def test_a_paragraphs_short_last_line_over_a_figure_stays_text():
     assert len(figures) == 1 and figures[0].bbox[1] >= 134  # below the paragraph's last line
 
 
+def _side_caption_page(beside_text: bool) -> PageLayout:
+    """A two-column page whose table caption is set in a narrow block at the left column's edge, the table's
+    cells to its right across both columns from its top (or, with `beside_text`, the other column's paragraph
+    there and the table under the caption), the paragraphs of both columns below."""
+    body = "Body text of the paper that runs across the column width here, long."
+    caption = [line("Table 1: Scores of the", 60, x0=50, x1=160), line("systems on the test set", 72, x0=50, x1=160),
+               line("for each measure", 84, x0=50, x1=150)]
+    cells = [line(text, y, x0=x, x1=x + 40) for y, row in ((60, ("System", "Prec.", "Recall")),
+                                                          (76, ("Rules", "0.91", "0.88")), (90, ("Baseline", "0.75", "0.70")))
+             for text, x in zip(row, (180, 380, 480))]
+    beside = [replace(line(body, y, x0=306, x1=545), column=1) for y in (60, 72, 84, 96, 108, 120)]
+    under = [line(text, y, x0=x, x1=x + 40) for y, row in ((100, ("Model", "F1")), (112, ("Ours", "0.81")))
+             for text, x in zip(row, (60, 200))]  # with the text beside: the table is under its caption
+    below = [replace(line(body, y, x0=72 + 234 * c, x1=292 + 252 * c), column=c) for c in (0, 1) for y in (140, 152)]
+    return PageLayout(page=1, width=612, height=792, columns=2,
+                      lines=[*caption, *([*beside, *under] if beside_text else cells), *below])
+
+
+def test_a_caption_set_beside_its_table_takes_the_table_to_its_right():
+    """A side caption (three lines or more, wrapped narrow, at its column's left edge) heads the table set to its
+    right from its top, not the paragraphs above or below it."""
+    _, tables = find_floats([_side_caption_page(False)], SHA)
+    assert [t.rows for t in tables] == [[["System", "Prec.", "Recall"], ["Rules", "0.91", "0.88"],
+                                         ["Baseline", "0.75", "0.70"]]]
+
+
+def test_a_narrow_caption_with_the_other_columns_text_beside_it_is_no_side_caption():
+    """The other column's paragraph level with a narrow caption: an ordinary two-column page, whose table is
+    under its caption."""
+    _, tables = find_floats([_side_caption_page(True)], SHA)
+    assert [t.rows for t in tables] == [[["Model", "F1"], ["Ours", "0.81"]]]
+
+
 @pytest.fixture(scope="module")
 def conventions():
     data, truth = table_conventions_paper()
