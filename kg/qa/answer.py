@@ -29,6 +29,11 @@ ITEMS_BONUS = 0.3
 LIST_BONUS = 0.15  # a unit listing three items or more, for a list question that does not count them
 REPEAT_SHARE = 0.8  # an evidence sentence sharing this share of an earlier one's terms adds nothing
 _UNIT_CHARS = 260
+# A table row ('Table 2 | KEHGCN | MIMIC-IV Jaccard: 0.37 | ...') is one unit up to this length: its cells are named
+# and the reader takes the one asked for (kg.qa.reader.table_cell); cut into windows, the cells past the first would
+# lose the row's label and table, and with them the reading of a cell.
+_ROW_CHARS = 2000
+_TABLE_ROW = re.compile(r"Table \S+ \| ")
 # the words a question counts its answer's items with, and the count: 'which two criteria', 'which 3 models'
 _COUNT_WORDS = {word: n for n, word in enumerate("- - two three four five six seven eight nine ten".split()) if n > 1}
 _COUNT_WORDS |= {str(n): n for n in range(2, 11)}
@@ -72,7 +77,7 @@ def units_of(text: str) -> tuple[tuple[int, int], ...]:
     questions about one paper compete over the same chunks, and splitting is about a quarter of scoring's CPU."""
     out = []
     for start, end in _continued(text, sentences(text)):
-        if end - start <= _UNIT_CHARS:
+        if end - start <= _UNIT_CHARS or _TABLE_ROW.match(text, start) and end - start <= _ROW_CHARS:
             out.append((start, end))
             continue
         cuts = [start] + [start + m.end() for m in re.finditer(r"[;,:]\s+|\s+(?=\()|\s{2,}", text[start:end])]

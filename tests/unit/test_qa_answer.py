@@ -41,6 +41,17 @@ def test_long_sentences_become_clause_windows_within_an_answer():
     assert spans[0][0] == 0 and max(b for _, b in spans) == len(long)
 
 
+def test_a_long_table_row_is_one_unit_whose_cell_asked_for_leads_the_answer():
+    """A row whose named cells run past an answer's length is not cut into windows: the cell the question asks for,
+    far along the row, is still read with the row's label and table."""
+    cells = " | ".join(f"{data} {metric}: 0.{n}{m}" for n, data in enumerate(("MIMIC-III-MED", "MIMIC-IV-GU", "eICU"))
+                       for m, metric in enumerate(("Jaccard", "DDI", "PRAUC", "F1")))
+    row = f"Table 2 | Methods: KEHGCN | {cells}"
+    assert len(row) > 300 and units_of(row) == ((0, len(row)),)
+    units = score_units("What Jaccard score does KEHGCN reach on eICU?", [chunk("c1", row)])
+    assert units[0].answer_text.startswith("Table 2, KEHGCN, eICU Jaccard: 0.20")
+
+
 def test_numeric_question_prefers_the_sentence_with_a_new_number():
     units = score_units("How many processors does the cluster have?", [chunk("c1", PASSAGE)])
     assert units[0].text == "We ran all experiments on a cluster of 200 processors."
