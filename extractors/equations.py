@@ -109,9 +109,13 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
         edge = at_edge or sum(abs(o.bbox[2] - line.bbox[2]) < 2 and len(o.text) > 25 for o in page.lines) >= 3
         beside = lambda b: b[2] < line.bbox[0] and b[1] < line.bbox[3] + line.size and b[3] > line.bbox[1] - line.size
         # a label after a wide gap on its formula's line needs that line to look like math; a lone "(3)" needs a
-        # formula beside it (text, or a formula set as pictures)
+        # formula beside it (text, or a formula set as pictures), or right over it: a formula that fills the
+        # measure leaves its number no room, and TeX sets the number flush right on the line below
+        over = lambda o: (o.bbox[2] >= line.bbox[0] and line.bbox[1] - line.size <= o.bbox[3] <= line.bbox[1] + 0.3
+                          * line.size and is_mathy(o))
         formula = is_mathy(line) if before else (
-            any(o is not line and in_display_column(page, o, line) and beside(o.bbox) for o in page.lines)
+            any(o is not line and in_display_column(page, o, line) and (beside(o.bbox) or over(o))
+                for o in page.lines)
             or any(beside(b) and b[3] - b[1] < 6 * line.size and b[2] > right - 0.8 * (right - left)
                    for b in page.images + page.drawings))
         found.append((line, m["label"], edge and formula))

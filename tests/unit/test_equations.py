@@ -112,3 +112,21 @@ def test_chapter_numbers_joined_by_a_hyphen_label_displays_and_prose_stays_prose
     equations = find_equations(read_layout(pymupdf.open(stream=data, filetype="pdf")), SHA)
     assert [(e.label, e.page, e.text) for e in equations if e.label] == truth.numbered
     assert not any("pages" in e.text for e in equations)
+
+
+def test_a_number_set_under_a_formula_that_fills_the_measure_numbers_it():
+    """A display as wide as its column leaves its number no room: TeX sets the number flush right on the line
+    below. It numbers the formula over it; a '(2)' under a line of prose stays prose's."""
+    text = "Running text of the paper fills the column from one edge to the other, set in roman."
+    body = [Line(text=text, page=1, bbox=(54, 100 + 12 * i, 300, 110 + 12 * i), size=10, font="Times-Roman")
+            for i in range(3)]
+    formula = Line(text="E = D ∪ P ∪ M, F = {E1, E2, . . . , En},", page=1, bbox=(56, 300, 298, 310), size=10,
+                   font="CMSY10", spans=[span("E = D ∪ P ∪ M, F = {E1, E2, . . . , En},", 56, 298, 300, "CMSY10")])
+    number = Line(text="(1)", page=1, bbox=(284, 312, 298, 322), size=10, font="Times-Roman",
+                  spans=[span("(1)", 284, 298, 312)])
+    after = Line(text=text, page=1, bbox=(54, 324, 300, 334), size=10, font="Times-Roman")
+    pages = [PageLayout(page=1, width=612, height=792, lines=[*body, formula, number, after])]
+    assert [e.label for e in find_equations(pages, SHA)] == ["1"]
+    prose = Line(text=text, page=1, bbox=(54, 300, 300, 310), size=10, font="Times-Roman")
+    pages = [PageLayout(page=1, width=612, height=792, lines=[*body, prose, number, after])]
+    assert find_equations(pages, SHA) == []
