@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.floats import body_size, is_body_line, union
+from extractors.floats import body_size, inside, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
 from extractors.text import EQUATION_LABEL, MATH_RELATION
 
@@ -178,10 +178,6 @@ def unnumbered_anchors(page: PageLayout, edges: dict[int, tuple[float, float]], 
         if x0 > left + 2 * size and x1 < right - 2 * size:
             out.append(line)
     return out
-
-
-def inside(box: BBox, regions: list[BBox]) -> bool:
-    return any(box[0] >= r[0] - 1 and box[1] >= r[1] - 1 and box[2] <= r[2] + 1 and box[3] <= r[3] + 1 for r in regions)
 
 
 def find_equations(pages: list[PageLayout], sha256: str, floats: list[Float] = ()) -> list[Equation]:

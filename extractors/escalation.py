@@ -30,8 +30,8 @@ import re
 from collections import defaultdict
 from typing import Callable
 
-from extractors.equations import column_edges, inside, unsure_labels
-from extractors.floats import body_size, union
+from extractors.equations import column_edges, unsure_labels
+from extractors.floats import body_size, inside, union
 from extractors.model import BBox, Equation, Escalation, EscalationReason, Float, Line, PageLayout, element_id
 from extractors.mupdf import LayoutModelError, layout_boxes, pymupdf
 from extractors.sections import Heading, unsure_numbered

@@ -316,14 +316,14 @@ def within_graphics(side: list[Item], upward: bool, rows_beyond: bool = False) -
         return side  # a lone rule bounds nothing
     if upward:
         far = min(b[1] for b in graphics)
-        inside = lambda b: b[1] >= far - 0.5 * (b[3] - b[1])
+        short_of_far = lambda b: b[1] >= far - 0.5 * (b[3] - b[1])
     else:
         far = max(b[3] for b in graphics)
-        inside = lambda b: b[3] <= far + 0.5 * (b[3] - b[1])
-    kept = [(b, line) for b, line in side if line is None or inside(b)]
+        short_of_far = lambda b: b[3] <= far + 0.5 * (b[3] - b[1])
+    kept = [(b, line) for b, line in side if line is None or short_of_far(b)]
     if rows_beyond:
         fullest = max(table_rows([line for _, line in kept if line is not None]), key=len, default=[])
-        kept += _rows_beyond([(b, line) for b, line in side if line is not None and not inside(b)], far, upward,
+        kept += _rows_beyond([(b, line) for b, line in side if line is not None and not short_of_far(b)], far, upward,
                              [cell.bbox for cell in fullest])
     return kept
 
@@ -363,7 +363,7 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
         graphics = [(b, None) for b in page.images + page.drawings
                     if x0 - 2 <= b[0] and b[2] <= x1 + 2 and y0 - 2 <= b[1] and b[3] <= y1 + 2]
         return [*((line.bbox, line) for line in rotated), *graphics], []
-    aside = _float_aside(page, cap, captions_on_page, size)
+    aside = _float_aside(page, cap, captions_on_page, others, size)
     if aside is not None:
         return [], aside
     span = column_span(page, cbox)
@@ -396,17 +396,18 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     return within_graphics(above, True, table), within_graphics(below, False, table)
 
 
-def _float_aside(page: PageLayout, cap: Caption, captions_on_page: list[Caption], size: float) -> list[Item] | None:
+def _float_aside(page: PageLayout, cap: Caption, captions_on_page: list[Caption], others: set[int],
+                 size: float) -> list[Item] | None:
     """The float of a caption set beside it, in a narrow block at its column's left edge (the side captions some
     journals give tables and figures): three lines or more wrapped at under 0.6 of the column's width, with the
     float's cells or graphics starting to its right level with its top, and no running text beside it (the other
     column of an ordinary two-column page). The float is what lies right of the caption, from a little above its
-    top down to the next paragraph or caption; None for a caption set above or below its float."""
+    top down to the next paragraph or caption; None for a caption set above or below its float. `others`: the
+    ids of the page's caption lines."""
     cbox = cap.bbox
     left, right = text_extent(page, column_span(page, cbox))
     if len(cap.lines) < 3 or cbox[2] - cbox[0] > 0.6 * (right - left) or cbox[0] > left + size:
         return None
-    others = {id(line) for c in captions_on_page for line in c.lines}
     x0, x1 = cbox[2] + 1, max(line.bbox[2] for line in page.lines)
     step = 2.5 * size
     level = [line for line in page.lines if id(line) not in others and line.bbox[0] >= x0
@@ -434,18 +435,19 @@ def _in_ruled_grid(page: PageLayout, caption: BBox, span: tuple[float, float], s
     panel holding the caption itself is no table's grid."""
     out: set[int] = set()
     for region in page.drawings:
-        if (region[0] < span[0] - 1 or region[2] > span[1] + 1 or _holds(region, caption)
+        if (region[0] < span[0] - 1 or region[2] > span[1] + 1 or inside(caption, [region])
                 or distance(region, caption) > 2.5 * size):
             continue
-        inside = [line for line in page.lines if _holds(region, line.bbox)]
+        held = [line for line in page.lines if inside(line.bbox, [region])]
         width = (region[0], region[2])
-        if sum(is_body_line(line, width, size) for line in inside) * 2 < len(inside):
-            out.update(id(line) for line in inside)
+        if sum(is_body_line(line, width, size) for line in held) * 2 < len(held):
+            out.update(id(line) for line in held)
     return out
 
 
-def _holds(region: BBox, box: BBox) -> bool:
-    return region[0] - 1 <= box[0] and box[2] <= region[2] + 1 and region[1] - 1 <= box[1] and box[3] <= region[3] + 1
+def inside(box: BBox, regions: list[BBox]) -> bool:
+    """Whether the box lies within one of the regions (a point of slack: a glyph's box may overrun its rules)."""
+    return any(box[0] >= r[0] - 1 and box[1] >= r[1] - 1 and box[2] <= r[2] + 1 and box[3] <= r[3] + 1 for r in regions)
 
 
 def beside(cap: Caption, captions_on_page: list[Caption], span: tuple[float, float]) -> tuple[float, float]:

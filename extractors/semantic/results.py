@@ -171,7 +171,6 @@ def _names(cells: list[tuple[str, BBox | None]], n: int, first_column: BBox | No
     return None
 
 
-
 def column_names(header: list[list[str]], n: int, boxes: list[tuple[BBox, ...] | None] | None = None,
                  columns: list[BBox | None] | None = None) -> list[str] | None:
     """Names of the n value columns from the header rows (top to bottom), or None if no row names them all.
