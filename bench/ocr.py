@@ -1,5 +1,5 @@
 """Scoring of OCR against a text layer: how much of a page's printed text OCR recovers, and how many of a paper's
-sections a scanned copy still yields.
+sections and numbered equations a scanned copy still yields.
 
 A text layer and OCR may read a page's columns and floats in different orders, and reading order is scored by
 `kg bench structure`, not here: the texts are compared as sorted word sequences, so character accuracy counts
@@ -13,6 +13,8 @@ from collections import Counter
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
+
+from extractors.scoring import norm_label
 
 _TITLE_MATCH = 90  # rapidfuzz ratio at which an OCR'd heading is the same heading (a misread letter or two)
 
@@ -53,6 +55,12 @@ def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
             found += 1
             left.pop(best)
     return found / len(truth_titles)
+
+
+def label_recall(ocr_labels: list[str], truth_labels: list[str]) -> float:
+    """Share of the truth's equation numbers (as printed: "(3)" == "3") that the OCR'd parse also numbers."""
+    truth = {norm_label(label) for label in truth_labels}
+    return len(truth & {norm_label(label) for label in ocr_labels}) / len(truth) if truth else 1.0
 
 
 def rasterized(data: bytes, dpi: int, pages: set[int] | None = None) -> bytes:

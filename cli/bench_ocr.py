@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from bench.stamp import header, write_json
-from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
+from bench.ocr import char_accuracy, label_recall, rasterized, section_recall, word_recall
 from cli.output import console
 from ontology.errors import PaperKGError
 
@@ -30,12 +30,13 @@ def _page_text(doc, number: int) -> str:
 def ocr_bench(
     corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the PDFs named below."),
     page: list[str] = typer.Option(DEFAULT_PAGES, help="FILE:PAGE (1-based) to rasterize and read back."),
-    paper: list[str] = typer.Option(DEFAULT_PAPERS, help="FILE to rasterize whole and parse: section recall."),
+    paper: list[str] = typer.Option(DEFAULT_PAPERS,
+                                    help="FILE to rasterize whole and parse: section and equation recall."),
     dpi: int = typer.Option(200, min=72, max=600, help="Resolution of the rasterized copies (the scan)."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the figures to this JSON file."),
 ) -> None:
-    """Character accuracy and seconds per page of OCR on rasterized corpus pages, and the share of a paper's
-    sections its rasterized copy still yields."""
+    """Character accuracy and seconds per page of OCR on rasterized corpus pages, and the shares of a paper's
+    sections and numbered equations its rasterized copy still yields."""
     from extractors.mupdf import pymupdf  # MuPDF: imported by the commands that parse only
     from extractors.layout import read_page
     from extractors.ocr import DPI, ENGINE, LANGUAGE, ocr_missing_text, tessdata
@@ -73,19 +74,27 @@ def ocr_bench(
                 papers.append({"paper": name, "error": exc.message})
                 continue
             recall = section_recall([s.title for s in ocr.sections], [s.title for s in original.sections])
+            numbers = [e.label for e in original.equations if e.label]
+            found = label_recall([e.label for e in ocr.equations if e.label], numbers)
             papers.append({"paper": name, "pages": original.page_count, "sections": len(original.sections),
                            "ocr_sections": len(ocr.sections), "section_recall": round(recall, 4),
+                           "equations": len(numbers), "equation_recall": round(found, 4),
                            "seconds_per_page": round(seconds / original.page_count, 2)})
             console.print(f"{name:32} sections {len(original.sections)} -> {len(ocr.sections)} "
-                          f"recall {recall:.3f}  {seconds / original.page_count:.1f} s/page", highlight=False)
+                          f"recall {recall:.3f}  numbered equations {len(numbers)} recall {found:.3f}  "
+                          f"{seconds / original.page_count:.1f} s/page", highlight=False)
     chars = sum(p["chars"] for p in pages)
+    numbers = sum(p.get("equations", 0) for p in papers)  # pooled: each printed number counts once
     summary = {
         "char_accuracy": round(sum(p["char_accuracy"] * p["chars"] for p in pages) / chars, 4) if chars else None,
         "seconds_per_page": round(sum(p["seconds"] for p in pages) / len(pages), 2) if pages else None,
         "section_recall": round(sum(p.get("section_recall", 0.0) for p in papers) / len(papers), 4) if papers else None,
+        "equation_recall": round(sum(p.get("equation_recall", 0.0) * p.get("equations", 0) for p in papers) / numbers,
+                                 4) if numbers else None,
     }
     console.print(f"all: char accuracy {summary['char_accuracy']}  {summary['seconds_per_page']} s/page  "
-                  f"section recall {summary['section_recall']}", highlight=False)
+                  f"section recall {summary['section_recall']}  equation recall {summary['equation_recall']}",
+                  highlight=False)
     if json_out:
         write_json(json_out, {
             **header(),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.ocr import char_accuracy, rasterized, section_recall, word_recall
+from bench.ocr import char_accuracy, label_recall, rasterized, section_recall, word_recall
 from extractors import ocr
 from extractors.errors import NoTextLayerError
 from extractors.limits import ParseLimits
@@ -176,3 +176,8 @@ def test_a_poster_sized_page_is_read_at_a_bounded_resolution():
     assert ocr._dpi(letter) == ocr.DPI
     scale = ocr._dpi(poster) / 72
     assert poster.rect.width * scale * poster.rect.height * scale <= ocr.MAX_PIXELS
+
+
+def test_equation_recall_counts_the_originals_numbers_the_scan_also_numbers():
+    assert label_recall(["(1)", "2", "A.1"], ["1", "2", "3", "a.1"]) == pytest.approx(3 / 4)
+    assert label_recall([], []) == 1.0 and label_recall(["1"], ["2"]) == 0.0
