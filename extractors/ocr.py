@@ -31,6 +31,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
+from extractors.ocr_labels import relabel
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
 
@@ -154,8 +155,20 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
     figure is still a figure)."""
     dpi = _dpi(page)
-    lines = _weights(page, read_page(page, _textpage(page, dpi, folder, cache)).lines, dpi)
+    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
+    lines = _weights(read_page(page, _textpage(page, dpi, folder, cache)).lines, ink, dpi / 72)
+    lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
     return replace(layout, lines=[_roman_number(line) for line in lines])
+
+
+def _read_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None) -> str:
+    """Tesseract's reading of a box of the page cut out on its own (extractors/ocr_labels.py)."""
+    picture = page.get_pixmap(dpi=dpi, clip=pymupdf.Rect(box))  # in colour: MuPDF's OCR reads no text in grey
+    picture.set_origin(0, 0)  # nor in a picture placed away from the origin
+    data = cached_reading(cache, picture, f"{ENGINE} {pymupdf.VersionBind} {LANGUAGE}",
+                          lambda: picture.pdfocr_tobytes(compress=True, language=LANGUAGE, tessdata=folder))
+    return pymupdf.open(stream=data, filetype="pdf")[0].get_text()
 
 
 def _dpi(page: pymupdf.Page) -> int:
@@ -177,14 +190,12 @@ def _roman_number(line: Line) -> Line:
     return replace(line, text=number + line.text[len(m[1]):], spans=spans)
 
 
-def _weights(page: pymupdf.Page, lines: list[Line], dpi: int) -> list[Line]:
-    """The lines with `bold` measured from the ink, since OCR names no font: headings are found by their weight
-    (extractors/sections.py), and Tesseract's size estimates are too rough to tell a heading by size alone."""
+def _weights(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
+    """The lines with `bold` measured from the ink (the page's pixels, `scale` per point), since OCR names no
+    font: headings are found by their weight (extractors/sections.py), and Tesseract's size estimates are too rough
+    to tell a heading by size alone."""
     if not lines:
         return lines
-    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
-    scale = dpi / 72
     strokes = [_stroke(ink, line, scale) for line in lines]
     prose = [s for s, line in zip(strokes, lines) if len(line.text) >= _PROSE_CHARS and s > 0]
     if not prose:
