@@ -31,6 +31,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
+from extractors.ocr_lines import as_printed
 from extractors.ocr_labels import relabel
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
@@ -157,7 +158,8 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     dpi = _dpi(page)
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
-    lines = _weights(read_page(page, _textpage(page, dpi, folder, cache)).lines, ink, dpi / 72)
+    lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width)
+    lines = _weights(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
     return replace(layout, lines=[_roman_number(line) for line in lines])
 

@@ -1,0 +1,112 @@
+"""OCR'd lines put back together as printed (extractors/ocr_lines.py): a row Tesseract read across a narrow
+gutter is cut into its two columns' lines, a section number read apart from its title is joined to it, and specks
+read a second time inside a heading's ink are dropped. The lines are built as Tesseract's come back (a span per
+word, no spaces in the spans); the last test checks the whole route on a scanned two-column page."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from bench.ocr import rasterized
+from extractors.model import Line, Span
+from extractors.ocr_lines import as_printed
+from extractors.pipeline import parse_pdf
+from tests.pdf_factory import write
+
+WIDTH = 612.0
+LEFT_COLUMN, RIGHT_COLUMN = (72.0, 300.0), (312.0, 540.0)  # a 12-point gutter
+
+
+def _line(words: list[tuple[str, float]], y: float, size: float = 10.0) -> Line:
+    """A line of words, each (text, x0), a word's width 6 points per character."""
+    spans = [Span(text, (x, y, x + 6 * len(text), y + size), size, "GlyphLessFont") for text, x in words]
+    box = (spans[0].bbox[0], y, spans[-1].bbox[2], y + size)
+    return Line(" ".join(text for text, _ in words), 1, box, size, "GlyphLessFont", spans=spans)
+
+
+def _words(text: str, x: float) -> list[tuple[str, float]]:
+    out = []
+    for word in text.split():
+        out.append((word, x))
+        x += 6 * len(word) + 4
+    return out
+
+
+def _column_rows(n: int, y0: float = 100) -> list[Line]:
+    """n rows of each column, read as a line of its own."""
+    return [_line(_words("text of the column here", x), y0 + 14 * k) for k in range(n)
+            for x in (LEFT_COLUMN[0], RIGHT_COLUMN[0])]
+
+
+def test_a_row_read_across_the_gutter_is_cut_into_its_two_columns():
+    merged = _line(_words("that the pair is", 200) + [("|", 304)] + _words("3 Multiple Instance Learning", 312), 300)
+    out = as_printed(_column_rows(6) + [merged], WIDTH)
+    assert merged not in out
+    texts = [line.text for line in out if line.bbox[1] == 300]
+    assert sorted(texts) == ["3 Multiple Instance Learning", "that the pair is"]
+    right = next(line for line in out if line.text.startswith("3 "))
+    assert right.bbox[0] == 312 and [s.text for s in right.spans][0] == "3"
+
+
+def test_a_line_with_a_word_over_the_gutter_stays_whole():
+    title = _line(_words("A Title Set Across Both Columns Of The Page", 160), 60)
+    assert title.bbox[0] < 300 and title.bbox[2] > 312
+    assert title in as_printed(_column_rows(6) + [title], WIDTH)
+
+
+def test_a_page_of_one_column_is_not_cut():
+    rows = [_line(_words("running text of a single wide column that spans the whole measure", 72), 100 + 14 * k)
+            for k in range(8)]
+    gap = _line(_words("words", 72) + _words("apart", 400), 300)
+    assert as_printed(rows + [gap], WIDTH) == rows + [gap]
+
+
+def test_a_section_number_read_apart_from_its_title_is_joined_to_it():
+    number = _line([("5", 72)], 197, size=14)
+    title = _line(_words("Two Types of Bias", 90), 203)
+    out = as_printed([number, title], WIDTH)
+    assert [line.text for line in out] == ["5 Two Types of Bias"]
+    assert out[0].bbox[0] == 72
+
+
+def test_a_number_far_from_the_text_or_before_lower_case_is_not_joined():
+    far = [_line([("5", 72)], 200), _line(_words("Two Types of Bias", 200), 200)]
+    assert [line.text for line in as_printed(far, WIDTH)] == ["5", "Two Types of Bias"]
+    prose = [_line([("12", 72)], 200), _line(_words("items were kept", 90), 200)]
+    assert [line.text for line in as_printed(prose, WIDTH)] == ["12", "items were kept"]
+
+
+def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
+    heading = _line(_words("1.3 Smooth Sensitivity", 55), 351, size=12)
+    inside = _line([("ee", 100)], 352)
+    beside = _line([(".", 300)], 352)
+    out = as_printed([heading, inside, beside], WIDTH)
+    assert inside not in out and heading in out and beside in out
+
+
+def scanned_two_columns() -> tuple[bytes, list[str]]:
+    """A page of two justified columns 12 points apart, each with bold numbered headings, rasterized; and the
+    headings' titles."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=792)
+    prose = " ".join(["The method keeps every element with the page and the box it was printed in, so that "
+                      "answers can be traced back to their place."] * 3)
+    titles = {LEFT_COLUMN: ["1 Introduction", "2 Problem Description"],
+              RIGHT_COLUMN: ["3 Multiple Instance Learning", "4 Relation Extraction Kernel"]}
+    for (x0, x1), heads in titles.items():
+        y = 80.0 if x0 == LEFT_COLUMN[0] else 140.0  # the right column's headings beside the left's prose
+        for title in heads:
+            page.insert_text((x0, y + 10), title, fontname="tibo", fontsize=11)
+            y += 20
+            rect = pymupdf.Rect(x0, y, x1, y + 150)
+            page.insert_textbox(rect, prose, fontname="tiro", fontsize=10, align=pymupdf.TEXT_ALIGN_JUSTIFY)
+            y += 160
+    return rasterized(doc.tobytes(), 200), [t.split(" ", 1)[1] for heads in titles.values() for t in heads]
+
+
+def test_a_scanned_two_column_page_with_a_narrow_gutter_keeps_its_headings(tmp_path):
+    """Tesseract reads rows of both columns as one line across a narrow gutter; the headings come back as
+    sections all the same."""
+    data, titles = scanned_two_columns()
+    found = [s.title for s in parse_pdf(write(tmp_path, "scan.pdf", data)).sections]
+    assert all(title in found for title in titles), found
