@@ -29,6 +29,7 @@ _BAND_EMS = (0.5, 2.5)  # a number's height, from a low digit's to a tall bracke
 _PAD_EMS = 0.3  # blank kept around a band when it is cut out for reading
 # what a speck of dirt or a stray stroke beside a number reads as
 _SPECKS = "|'\"‘’“”.,:;`"
+_MAX_COLUMNS = 3  # right edges looked at per page
 _MAX_READS = 40  # bands read again per page, at most: a page of plots at the edge cannot cost more
 
 
@@ -42,7 +43,8 @@ def relabel(lines: list[Line], ink: np.ndarray, scale: float, read: Callable[[tu
     size = statistics.median(line.size for line in prose)
     reads = 0
     for edge in _right_edges(prose, size):
-        for box in _bands(lines, ink, scale, edge, size):
+        beyond = min((line.bbox[0] for line in prose if line.bbox[0] > edge), default=edge + _BEYOND_EMS * size)
+        for box in _bands(lines, ink, scale, edge, min(beyond, edge + _BEYOND_EMS * size), size):
             if reads == _MAX_READS:
                 return lines
             reads += 1
@@ -53,7 +55,8 @@ def relabel(lines: list[Line], ink: np.ndarray, scale: float, read: Callable[[tu
 
 
 def _right_edges(prose: list[Line], size: float) -> list[float]:
-    """Where prose lines end, as often as a column's justified right edge makes them."""
+    """Where prose lines end, as often as a column's justified right edge makes them: the edges of the most
+    lines, one per column at most."""
     ends = sorted(line.bbox[2] for line in prose)
     edges, group = [], [ends[0]]
     for x in ends[1:] + [float("inf")]:
@@ -61,22 +64,24 @@ def _right_edges(prose: list[Line], size: float) -> list[float]:
             group.append(x)
             continue
         if len(group) >= _EDGE_LINES:
-            edges.append(group[-1])
+            edges.append((len(group), group[-1]))
         group = [x]
-    return edges
+    return sorted(edge for _, edge in sorted(edges, reverse=True)[:_MAX_COLUMNS])
 
 
-def _bands(lines: list[Line], ink: np.ndarray, scale: float, edge: float, size: float) -> list[tuple[float, ...]]:
-    """Boxes (points) of the ink at `edge` that nothing read covers and that stands apart as a number does."""
+def _bands(lines: list[Line], ink: np.ndarray, scale: float, edge: float, end: float, size: float
+           ) -> list[tuple[float, ...]]:
+    """Boxes (points) of the ink at `edge` (up to `end`, short of the next column's text) that nothing read
+    covers and that stands apart as a number does."""
     left = edge - _STRIP_EMS * size
-    px0, px1 = max(0, round(left * scale)), min(ink.shape[1], round((edge + _BEYOND_EMS * size) * scale))
+    px0, px1 = max(0, round(left * scale)), min(ink.shape[1], round(end * scale))
     if px1 <= px0:
         return []
     covered = np.zeros(ink.shape[0], dtype=bool)
     for line in lines:
         x0, y0, x1, y1 = line.bbox
-        if x1 > left and x0 < edge + _BEYOND_EMS * size and (x0 < left or EQUATION_LABEL.fullmatch(line.text.strip())):
-            covered[max(0, round(y0 * scale)):round(y1 * scale) + 1] = True
+        if x1 > left and x0 < end and (x0 < left or EQUATION_LABEL.fullmatch(line.text.strip())):
+            covered[max(0, round(y0 * scale)):max(0, round(y1 * scale) + 1)] = True
     rows = ink[:, px0:px1].any(axis=1) & ~covered
     apart, low, high = round(_APART_EMS * size * scale), _BAND_EMS[0] * size * scale, _BAND_EMS[1] * size * scale
     out = []

@@ -18,38 +18,131 @@ it stands before on the same row.
 from __future__ import annotations
 
 import re
+import statistics
+from collections import defaultdict
 from dataclasses import replace
 
 import numpy as np
 
+from extractors.layout import join_spans
 from extractors.model import Line, Span
 
-_MIDDLE = (0.3, 0.7)  # where on the page's width a gutter is looked for
+_MIDDLE = (0.2, 0.8)  # where on the page's width gutters are looked for
 _MIN_GUTTER = 6.0  # points: the narrowest gutter (word spacing is 2-4 points)
-_FEW = 0.05  # share of the page's lines whose words may cross the gutter (titles, wide captions, misreads)
-_MIN_SIDE_LINES = 5  # lines on each side of the gutter for it to be one
+_FEW = 0.05  # share of the page's lines whose words may cross a gutter (titles, wide captions)
+_MIN_SIDE_WORDS = 20  # words ending left of a gutter, and as many starting right of it, for it to be one
+_BAR = set("|¦![]")  # what the blank of a gutter reads as: a thin upright stroke...
+_BAR_EMS = 0.6  # ...no wider than this
+_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
+_NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
-_INSIDE = 0.6  # ...lying this much inside another line's box
-_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")
-_STRAY = set("|!Il1[]_—-'\"‘’“”.,:;")  # what the blank of a gutter reads as
+_INSIDE = 0.6  # ...lying this much inside a word of another line
+_ROW = 20.0  # points: the height of the buckets lines are found by row in
 
 
 def as_printed(lines: list[Line], width: float) -> list[Line]:
-    """The page's lines (OCR'd, a span per word) with those that run across its gutter cut in two and lone
-    section numbers joined to their titles."""
-    gutter = _gutter(lines, width)
-    if gutter is not None:
+    """The page's lines (OCR'd, a span per word) with those that run across a gutter cut at it, specks read
+    inside other words dropped, and lone section numbers joined to their titles."""
+    gutters = _gutters(lines, width)
+    for gutter in gutters:
         lines = [part for line in lines for part in _cut(line, gutter)]
-    return _numbers_joined(_without_specks(lines))
+    return _numbers_joined(_without_specks(lines), gutters)
+
+
+def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
+    """The upright strips in the page's middle that the words of nearly no line cover, each with many words
+    ending left of it and starting right of it: one on a page of two columns, two on a page of three."""
+    lo, hi = round(width * _MIDDLE[0]), round(width * _MIDDLE[1])
+    if not lines or hi <= lo:
+        return []
+    covered = np.zeros(hi - lo, dtype=int)
+    words = [span for line in lines for span in line.spans if span.text.strip() and not _bar(span)]
+    for line in lines:
+        seen = np.zeros(hi - lo, dtype=bool)
+        for span in line.spans:
+            if span.text.strip() and not _bar(span):
+                seen[min(hi - lo, max(0, int(span.bbox[0]) - lo)):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
+        covered += seen
+    free = np.append(covered <= _FEW * len(lines), False)
+    out, start = [], None
+    for x, is_free in enumerate(free):
+        if is_free and start is None:
+            start = x
+        elif not is_free and start is not None:
+            g0, g1 = start + lo, x + lo
+            left = sum(abs(w.bbox[2] - g0) < 0.25 * (g1 - g0) + 30 and w.bbox[2] <= g0 + 1 for w in words)
+            right = sum(abs(w.bbox[0] - g1) < 0.25 * (g1 - g0) + 30 and w.bbox[0] >= g1 - 1 for w in words)
+            if x - start >= _MIN_GUTTER and left >= _MIN_SIDE_WORDS and right >= _MIN_SIDE_WORDS:
+                out.append((g0, g1))
+            start = None
+    return out
+
+
+def _bar(span: Span) -> bool:
+    text = span.text.strip()
+    return bool(text) and set(text) <= _BAR and span.bbox[2] - span.bbox[0] <= _BAR_EMS * max(span.size, 1.0)
+
+
+def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
+    """The line as one, or as its words left of the gutter and its words right of it (bars in between or at the
+    pieces' inner ends dropped)."""
+    g0, g1 = gutter
+    if not (line.bbox[0] < g0 and line.bbox[2] > g1):
+        return [line]
+    words = [s for s in line.spans if s.text.strip()]
+    sides = [0 if s.bbox[2] <= g0 + 1 else 1 if s.bbox[0] >= g1 - 1 else None for s in words]
+    if any(side is None and not _bar(s) for s, side in zip(words, sides)):
+        return [line]  # a word over the gutter: a line set across both columns
+    left = [s for s, side in zip(words, sides) if side == 0]
+    right = [s for s, side in zip(words, sides) if side == 1]
+    while left and _bar(left[-1]):
+        left.pop()
+    while right and _bar(right[0]):
+        right.pop(0)
+    if not left or not right:
+        return [line]
+    return [_piece(line, left), _piece(line, right)]
+
+
+def _piece(line: Line, spans: list[Span]) -> Line:
+    spans = [replace(spans[0], text=spans[0].text.lstrip()), *spans[1:]]
+    box = (min(s.bbox[0] for s in spans), min(s.bbox[1] for s in spans), max(s.bbox[2] for s in spans),
+           max(s.bbox[3] for s in spans))
+    return replace(line, text=join_spans(spans), bbox=box, spans=spans,
+                   size=statistics.median(s.size for s in spans))
+
+
+def _rows(lines: list[Line]) -> dict[int, list[Line]]:
+    """Lines by the row buckets their boxes reach into, so neighbours on a row are found without comparing every
+    pair of a page's lines."""
+    buckets: dict[int, list[Line]] = defaultdict(list)
+    for line in lines:
+        for k in range(int(line.bbox[1] // _ROW), int(line.bbox[3] // _ROW) + 1):
+            buckets[k].append(line)
+    return buckets
+
+
+def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
+    seen: dict[int, Line] = {}
+    for k in range(int(line.bbox[1] // _ROW), int(line.bbox[3] // _ROW) + 1):
+        for other in buckets.get(k, ()):
+            if other is not line:
+                seen[id(other)] = other
+    return list(seen.values())
 
 
 def _without_specks(lines: list[Line]) -> list[Line]:
-    """The lines but the few characters Tesseract reads a second time inside another line's box ('.' or 'ee' in a
-    bold heading's ink): beside a heading, such a line would make its row no heading's."""
+    """The lines but the few characters Tesseract reads a second time inside a word of another line ('.' or 'ee'
+    in a bold heading's ink): beside a heading, such a line would make its row no heading's. Digits and
+    parentheses are never specks (a number, an equation's label)."""
+    buckets = _rows(lines)
+
     def speck(line: Line) -> bool:
-        chars = len(line.text.strip())
-        return chars <= _SPECK_CHARS and any(
-            o is not line and len(o.text.strip()) >= max(5, 2 * chars) and _inside(line.bbox, o.bbox) for o in lines)
+        text = line.text.strip()
+        if len(text) > _SPECK_CHARS or any(c.isdigit() or c in "()" for c in text):
+            return False
+        return any(len(o.text.strip()) >= max(5, 2 * len(text)) and any(_inside(line.bbox, s.bbox) for s in o.spans)
+                   for o in _near(line, buckets))
     return [line for line in lines if not speck(line)]
 
 
@@ -58,18 +151,20 @@ def _inside(small: tuple[float, ...], big: tuple[float, ...]) -> bool:
     w = min(small[2], big[2]) - max(small[0], big[0])
     h = min(small[3], big[3]) - max(small[1], big[1])
     area = (small[2] - small[0]) * (small[3] - small[1])
-    return w > 0 and h > 0 and w * h >= _INSIDE * area if area > 0 else False
+    return w > 0 and h > 0 and area > 0 and w * h >= _INSIDE * area
 
 
-def _numbers_joined(lines: list[Line]) -> list[Line]:
-    """Each line that is only a section number ("5", "5.1", "IV.") joined to the line beginning with a capital
-    right of it on its row, within three of its ems."""
+def _numbers_joined(lines: list[Line], gutters: list[tuple[float, float]]) -> list[Line]:
+    """Each line that is only a section number ("5", "5.1", "IV.") joined to the nearest line right of it on its
+    row that begins with a capital, within two of its ems and on its side of every gutter."""
+    buckets = _rows(lines)
     out, used = [], set()
     for line in lines:
         if id(line) in used or not _NUMBER.fullmatch(line.text.strip()):
             continue
-        title = min((o for o in lines if o is not line and id(o) not in used and _same_row(line, o)
-                     and 0 <= o.bbox[0] - line.bbox[2] <= 3 * max(line.size, o.size) and o.text[:1].isupper()),
+        title = min((o for o in _near(line, buckets) if id(o) not in used and _same_row(line, o)
+                     and 0 <= o.bbox[0] - line.bbox[2] <= _NUMBER_GAP_EMS * max(line.size, o.size)
+                     and o.text[:1].isupper() and not any(line.bbox[2] <= g0 and o.bbox[0] >= g1 for g0, g1 in gutters)),
                     key=lambda o: o.bbox[0], default=None)
         if title is not None:
             used.update((id(line), id(title)))
@@ -82,62 +177,3 @@ def _numbers_joined(lines: list[Line]) -> list[Line]:
 def _same_row(a: Line, b: Line) -> bool:
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     return overlap >= 0.5 * min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
-
-
-def _gutter(lines: list[Line], width: float) -> tuple[float, float] | None:
-    """The widest upright strip in the page's middle that the words of nearly no line cover, with lines on both
-    sides; None on a page of one column."""
-    lo, hi = round(width * _MIDDLE[0]), round(width * _MIDDLE[1])
-    if not lines or hi <= lo:
-        return None
-    covered = np.zeros(hi - lo, dtype=int)
-    for line in lines:
-        seen = np.zeros(hi - lo, dtype=bool)
-        for span in line.spans:
-            if span.text.strip() and not set(span.text.strip()) <= _STRAY:
-                seen[max(0, int(span.bbox[0]) - lo):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
-        covered += seen
-    free = covered <= _FEW * len(lines)
-    best = None
-    start = None
-    for x, is_free in enumerate(np.append(free, False)):
-        if is_free and start is None:
-            start = x
-        elif not is_free and start is not None:
-            if x - start >= _MIN_GUTTER and (best is None or x - start > best[1] - best[0]):
-                best = (start + lo, x + lo)
-            start = None
-    if best is None:
-        return None
-    left = sum(line.bbox[2] <= best[0] + 1 for line in lines)
-    right = sum(line.bbox[0] >= best[1] - 1 for line in lines)
-    return best if left >= _MIN_SIDE_LINES and right >= _MIN_SIDE_LINES else None
-
-
-def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
-    """The line as one, or as its words left of the gutter and its words right of it."""
-    g0, g1 = gutter
-    if not (line.bbox[0] < g0 and line.bbox[2] > g1):
-        return [line]
-    words = [s for s in line.spans if s.text.strip()]
-    left = [s for s in words if s.bbox[2] <= g0 + 1]
-    right = [s for s in words if s.bbox[0] >= g1 - 1]
-    inside = [s for s in words if s not in left and s not in right]
-    if not left or not right or any(not set(s.text.strip()) <= _STRAY for s in inside):
-        return [line]  # a word over the gutter: a line set across both columns
-    starts, at = [], 0
-    for span in words:  # where each word is in the line's text (spans carry no spaces between words)
-        at = line.text.find(span.text.strip(), at)
-        starts.append(at)
-        at += len(span.text.strip())
-    if -1 in starts:
-        return [line]
-    end_left = starts[len(left) - 1] + len(left[-1].text.strip())
-    return [_line(line, left, line.text[:end_left]), _line(line, right, line.text[starts[-len(right)]:])]
-
-
-def _line(line: Line, spans: list[Span], text: str) -> Line:
-    spans = [replace(spans[0], text=spans[0].text.lstrip()), *spans[1:]]
-    box = (min(s.bbox[0] for s in spans), min(s.bbox[1] for s in spans), max(s.bbox[2] for s in spans),
-           max(s.bbox[3] for s in spans))
-    return replace(line, text=text.strip(), bbox=box, spans=spans)

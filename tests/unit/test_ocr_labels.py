@@ -70,7 +70,7 @@ def test_stray_strokes_around_a_reading_do_not_hide_the_number():
 
 
 def test_ink_that_runs_on_from_the_formula_is_not_read():
-    ink, lines = _page((250, 300, 530, 330))  # a formula reaching the edge: no blank before a number
+    ink, lines = _page((250, 305, 530, 320))  # a formula reaching the edge: no blank before a number
     assert relabel(lines, ink, 1.0, reader := Reader()) == lines and reader.boxes == []
 
 
@@ -100,7 +100,19 @@ def test_a_number_over_words_does_not_replace_them():
 
 def test_without_prose_there_is_no_edge_and_nothing_is_read():
     ink, _ = _page(FORMULA, NUMBER)
-    assert relabel([], ink, 1.0, reader := Reader()) == [] and reader.boxes == []
+    short = [_line("a short line", (LEFT, 100 + 14 * n, RIGHT, 110 + 14 * n)) for n in range(6)]
+    assert relabel(short, ink, 1.0, reader := Reader()) == short and reader.boxes == []
+
+
+def test_a_left_column_number_is_read_though_the_next_columns_text_is_close():
+    """On a page of two columns the strip ends short of the right column's text, whose ink would otherwise make
+    the number look like part of a line running on."""
+    ink, lines = _page(FORMULA, NUMBER)
+    for n in range(6):  # a right column 16 points from the left one's edge, its rows level with the number's
+        y = 300 + 14 * n
+        ink[y + 2:y + 9, RIGHT + 16:600] = True
+        lines.append(_line("running text of the right column beside it", (RIGHT + 16, y, 600, y + 10)))
+    assert "(1)" in [line.text for line in relabel(lines, ink, 1.0, Reader())]
 
 
 def test_tesseract_reads_a_number_cut_out_of_a_scanned_page(tmp_path):

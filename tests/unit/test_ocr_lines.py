@@ -9,7 +9,7 @@ import pymupdf
 
 from bench.ocr import rasterized
 from extractors.model import Line, Span
-from extractors.ocr_lines import as_printed
+from extractors.ocr_lines import _gutters, as_printed
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import write
 
@@ -33,14 +33,18 @@ def _words(text: str, x: float) -> list[tuple[str, float]]:
 
 
 def _column_rows(n: int, y0: float = 100) -> list[Line]:
-    """n rows of each column, read as a line of its own."""
-    return [_line(_words("text of the column here", x), y0 + 14 * k) for k in range(n)
-            for x in (LEFT_COLUMN[0], RIGHT_COLUMN[0])]
+    """n rows of each column, justified: eight words spread from the column's left edge to its right edge."""
+    rows = []
+    for k in range(n):
+        for x0, x1 in (LEFT_COLUMN, RIGHT_COLUMN):
+            step = (x1 - x0 - 24) / 7
+            rows.append(_line([("word", x0 + step * i) for i in range(8)], y0 + 14 * k))
+    return rows
 
 
 def test_a_row_read_across_the_gutter_is_cut_into_its_two_columns():
     merged = _line(_words("that the pair is", 200) + [("|", 304)] + _words("3 Multiple Instance Learning", 312), 300)
-    out = as_printed(_column_rows(6) + [merged], WIDTH)
+    out = as_printed(_column_rows(20) + [merged], WIDTH)
     assert merged not in out
     texts = [line.text for line in out if line.bbox[1] == 300]
     assert sorted(texts) == ["3 Multiple Instance Learning", "that the pair is"]
@@ -51,7 +55,33 @@ def test_a_row_read_across_the_gutter_is_cut_into_its_two_columns():
 def test_a_line_with_a_word_over_the_gutter_stays_whole():
     title = _line(_words("A Title Set Across Both Columns Of The Page", 160), 60)
     assert title.bbox[0] < 300 and title.bbox[2] > 312
-    assert title in as_printed(_column_rows(6) + [title], WIDTH)
+    rows = _column_rows(20)
+    assert _gutters(rows + [title], WIDTH) == [(300, 312)]
+    assert title in as_printed(rows + [title], WIDTH)
+
+
+def test_a_digit_or_a_dash_over_the_gutter_is_a_word_and_keeps_the_line_whole():
+    rows = _column_rows(20)
+    for words in (_words("Results of Table", 200) + [("1", 301)] + _words("and More", 312),
+                  _words("Deep Learning", 220) + [("—", 302)] + _words("A Survey", 312)):
+        line = _line(words, 60)
+        assert line in as_printed(rows + [line], WIDTH)
+
+
+def test_a_bar_at_a_pieces_inner_end_is_dropped():
+    merged = _line(_words("that the pair is", 200) + [("|", 312)] + _words("3 Multiple Instance Learning", 318), 300)
+    out = as_printed(_column_rows(20) + [merged], WIDTH)
+    assert "3 Multiple Instance Learning" in [line.text for line in out]
+
+
+def test_each_gutter_of_a_three_column_page_cuts():
+    columns = [(50.0, 200.0), (212.0, 362.0), (374.0, 524.0)]
+    rows = [_line([("word", x0 + (x1 - x0 - 24) / 5 * i) for i in range(6)], 100 + 14 * k)
+            for k in range(20) for x0, x1 in columns]
+    merged = _line(_words("one two", 150) + _words("three four", 212) + _words("five six", 374), 400)
+    assert _gutters(rows, WIDTH) == [(200, 212), (362, 374)]
+    assert sorted(line.text for line in as_printed(rows + [merged], WIDTH) if line.bbox[1] == 400) == \
+        ["five six", "one two", "three four"]
 
 
 def test_a_page_of_one_column_is_not_cut():
@@ -76,12 +106,20 @@ def test_a_number_far_from_the_text_or_before_lower_case_is_not_joined():
     assert [line.text for line in as_printed(prose, WIDTH)] == ["12", "items were kept"]
 
 
+def test_a_number_is_not_joined_to_text_across_the_gutter():
+    number = _line([("12", 284)], 300)
+    text = _line(_words("The next row of the right column", 312), 300)
+    out = as_printed(_column_rows(20) + [number, text], WIDTH)
+    assert number in out and text in out
+
+
 def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
     heading = _line(_words("1.3 Smooth Sensitivity", 55), 351, size=12)
     inside = _line([("ee", 100)], 352)
     beside = _line([(".", 300)], 352)
-    out = as_printed([heading, inside, beside], WIDTH)
-    assert inside not in out and heading in out and beside in out
+    label = _line([("(1)", 120)], 352)  # digits and parentheses are a number, never a speck
+    out = as_printed([heading, inside, beside, label], WIDTH)
+    assert inside not in out and heading in out and beside in out and label in out
 
 
 def scanned_two_columns() -> tuple[bytes, list[str]]:
