@@ -31,12 +31,12 @@ _MIDDLE = (0.2, 0.8)  # where on the page's width gutters are looked for
 _MIN_GUTTER = 6.0  # points: the narrowest gutter (word spacing is 2-4 points)
 _FEW = 0.05  # share of the page's lines whose words may cross a gutter (titles, wide captions)
 _MIN_SIDE_WORDS = 20  # words ending left of a gutter, and as many starting right of it, for it to be one
-_BAR = set("|¦![]")  # what the blank of a gutter reads as: a thin upright stroke...
-_BAR_EMS = 0.6  # ...no wider than this
+_BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark of no letter or digit, this short...
+_BAR_EMS = 0.8  # ...and no wider than this
 _NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
 _NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
-_INSIDE = 0.6  # ...lying this much inside a word of another line
+_INSIDE = 0.6  # ...lying this much inside another line's box
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
 
 
@@ -80,7 +80,8 @@ def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
 
 def _bar(span: Span) -> bool:
     text = span.text.strip()
-    return bool(text) and set(text) <= _BAR and span.bbox[2] - span.bbox[0] <= _BAR_EMS * max(span.size, 1.0)
+    return 0 < len(text) <= _BAR_CHARS and not any(c.isalnum() for c in text) and \
+        span.bbox[2] - span.bbox[0] <= _BAR_EMS * max(span.size, 1.0)
 
 
 def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
@@ -133,15 +134,17 @@ def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
 
 def _without_specks(lines: list[Line]) -> list[Line]:
     """The lines but the few characters Tesseract reads a second time inside a word of another line ('.' or 'ee'
-    in a bold heading's ink): beside a heading, such a line would make its row no heading's. Digits and
-    parentheses are never specks (a number, an equation's label)."""
+    in a bold heading's ink: within the line's box and across no more than one of its words): beside a heading,
+    such a line would make its row no heading's. Digits and parentheses are never specks (a number, an equation's
+    label)."""
     buckets = _rows(lines)
 
     def speck(line: Line) -> bool:
         text = line.text.strip()
         if len(text) > _SPECK_CHARS or any(c.isdigit() or c in "()" for c in text):
             return False
-        return any(len(o.text.strip()) >= max(5, 2 * len(text)) and any(_inside(line.bbox, s.bbox) for s in o.spans)
+        return any(len(o.text.strip()) >= max(5, 2 * len(text)) and _inside(line.bbox, o.bbox)
+                   and any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans)
                    for o in _near(line, buckets))
     return [line for line in lines if not speck(line)]
 

@@ -60,10 +60,10 @@ def test_a_line_with_a_word_over_the_gutter_stays_whole():
     assert title in as_printed(rows + [title], WIDTH)
 
 
-def test_a_digit_or_a_dash_over_the_gutter_is_a_word_and_keeps_the_line_whole():
+def test_a_digit_or_a_word_over_the_gutter_keeps_the_line_whole():
     rows = _column_rows(20)
     for words in (_words("Results of Table", 200) + [("1", 301)] + _words("and More", 312),
-                  _words("Deep Learning", 220) + [("—", 302)] + _words("A Survey", 312)):
+                  _words("Deep Learning", 220) + [("I", 302)] + _words("A Survey", 312)):
         line = _line(words, 60)
         assert line in as_printed(rows + [line], WIDTH)
 
@@ -72,6 +72,14 @@ def test_a_bar_at_a_pieces_inner_end_is_dropped():
     merged = _line(_words("that the pair is", 200) + [("|", 312)] + _words("3 Multiple Instance Learning", 318), 300)
     out = as_printed(_column_rows(20) + [merged], WIDTH)
     assert "3 Multiple Instance Learning" in [line.text for line in out]
+
+
+def test_the_gutter_read_as_underscores_or_dashes_is_still_a_gutter():
+    rows = _column_rows(20)
+    for k in range(0, 20, 2):  # Tesseract reads the blank of every other row as a mark
+        mark = "_" if k % 4 else "—"
+        rows[2 * k] = _line([("word", 72 + (228 - 24) / 7 * i) for i in range(8)] + [(mark, 304)], 100 + 14 * k)
+    assert _gutters(rows, WIDTH) == [(300, 312)]
 
 
 def test_each_gutter_of_a_three_column_page_cuts():
