@@ -32,7 +32,7 @@ from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.ocr_lines import as_printed
-from extractors.ocr_labels import relabel
+from extractors.ocr_labels import PROSE_CHARS, relabel
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
 
@@ -45,7 +45,6 @@ _INK = 128  # grey level below which a pixel is ink
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
 # are this much thicker than the page's prose (stroke width over font size) is taken as bold.
 _BOLD_STROKE = 1.35
-_PROSE_CHARS = 20  # lines at least this long set the page's regular stroke
 # A Roman section number as OCR misreads it ("Il.", "fil.", "Iv."): I's strokes come out as l, |, i, f or t, and V,
 # X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
 # left alone ("1. INTRODUCTION" is an Arabic number).
@@ -142,10 +141,7 @@ def _textpage(page: pymupdf.Page, dpi: int, folder: str, cache: Path | None) -> 
     """Tesseract's reading of the page as shown, its boxes in the page's coordinates as shown (upright, /Rotate
     applied). `Page.get_textpage_ocr` turns them back to the unrotated page but clips them to the page's shown size
     on the way, which loses the words of a turned page beyond its shorter side."""
-    picture = page.get_pixmap(dpi=dpi)
-    data = cached_reading(cache, picture, f"{ENGINE} {pymupdf.VersionBind} {LANGUAGE}",
-                          lambda: picture.pdfocr_tobytes(compress=True, language=LANGUAGE, tessdata=folder))
-    reading = pymupdf.open(stream=data, filetype="pdf")[0]
+    reading = _ocr_reading(page.get_pixmap(dpi=dpi), folder, cache)
     scale = page.rect.width / reading.rect.width
     textpage = reading.get_textpage(flags=_TEXT_FLAGS, matrix=pymupdf.Matrix(scale, scale))
     textpage.parent = weakref.proxy(page)  # MuPDF reads a text page only with the page it belongs to
@@ -168,9 +164,14 @@ def _read_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: st
     """Tesseract's reading of a box of the page cut out on its own (extractors/ocr_labels.py)."""
     picture = page.get_pixmap(dpi=dpi, clip=pymupdf.Rect(box))  # in colour: MuPDF's OCR reads no text in grey
     picture.set_origin(0, 0)  # nor in a picture placed away from the origin
+    return _ocr_reading(picture, folder, cache).get_text()
+
+
+def _ocr_reading(picture: pymupdf.Pixmap, folder: str, cache: Path | None) -> pymupdf.Page:
+    """The page of the PDF Tesseract makes of `picture` (its text layer over it), from `cache` when it holds one."""
     data = cached_reading(cache, picture, f"{ENGINE} {pymupdf.VersionBind} {LANGUAGE}",
                           lambda: picture.pdfocr_tobytes(compress=True, language=LANGUAGE, tessdata=folder))
-    return pymupdf.open(stream=data, filetype="pdf")[0].get_text()
+    return pymupdf.open(stream=data, filetype="pdf")[0]
 
 
 def _dpi(page: pymupdf.Page) -> int:
@@ -199,7 +200,7 @@ def _weights(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
     if not lines:
         return lines
     strokes = [_stroke(ink, line, scale) for line in lines]
-    prose = [s for s, line in zip(strokes, lines) if len(line.text) >= _PROSE_CHARS and s > 0]
+    prose = [s for s, line in zip(strokes, lines) if len(line.text) >= PROSE_CHARS and s > 0]
     if not prose:
         return lines
     regular = statistics.median(prose)

@@ -20,7 +20,7 @@ import numpy as np
 from extractors.model import Line, Span
 from extractors.text import EQUATION_LABEL
 
-_PROSE_CHARS = 20  # lines at least this long are running text: they set the size and the right edges
+PROSE_CHARS = 20  # lines at least this long are running text: they set the size, stroke and right edges
 _EDGE_LINES = 3  # a right edge is where at least this many prose lines end (within half an em)
 _STRIP_EMS = 5.0  # how far left of a right edge a number may start
 _BEYOND_EMS = 2.0  # how far right of it one may end (Tesseract's boxes of ragged or justified lines end short)
@@ -37,14 +37,14 @@ def relabel(lines: list[Line], ink: np.ndarray, scale: float, read: Callable[[tu
             ) -> list[Line]:
     """`lines` with the equation numbers at the running text's right edges read again. `ink`: the page's pixels
     (True where ink) at `scale` pixels per point; `read(box)`: the text of the page's box (points) read alone."""
-    prose = [line for line in lines if len(line.text) >= _PROSE_CHARS and not line.vertical]
+    prose = [line for line in lines if len(line.text) >= PROSE_CHARS and not line.vertical]
     if not prose:
         return lines
     size = statistics.median(line.size for line in prose)
     reads = 0
     for edge in _right_edges(prose, size):
-        beyond = min((line.bbox[0] for line in prose if line.bbox[0] > edge), default=edge + _BEYOND_EMS * size)
-        for box in _bands(lines, ink, scale, edge, min(beyond, edge + _BEYOND_EMS * size), size):
+        end = min([edge + _BEYOND_EMS * size] + [line.bbox[0] for line in prose if line.bbox[0] > edge])
+        for box in _bands(lines, ink, scale, edge, end, size):
             if reads == _MAX_READS:
                 return lines
             reads += 1

@@ -24,6 +24,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from extractors.floats import union
 from extractors.layout import join_spans
 from extractors.model import Line, Span
 
@@ -107,9 +108,7 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
 
 def _piece(line: Line, spans: list[Span]) -> Line:
     spans = [replace(spans[0], text=spans[0].text.lstrip()), *spans[1:]]
-    box = (min(s.bbox[0] for s in spans), min(s.bbox[1] for s in spans), max(s.bbox[2] for s in spans),
-           max(s.bbox[3] for s in spans))
-    return replace(line, text=join_spans(spans), bbox=box, spans=spans,
+    return replace(line, text=join_spans(spans), bbox=union(s.bbox for s in spans), spans=spans,
                    size=statistics.median(s.size for s in spans))
 
 
@@ -171,8 +170,7 @@ def _numbers_joined(lines: list[Line], gutters: list[tuple[float, float]]) -> li
                     key=lambda o: o.bbox[0], default=None)
         if title is not None:
             used.update((id(line), id(title)))
-            box = tuple(f(a, b) for f, a, b in zip((min, min, max, max), line.bbox, title.bbox))
-            out.append(replace(title, text=f"{line.text.strip()} {title.text}", bbox=box,
+            out.append(replace(title, text=f"{line.text.strip()} {title.text}", bbox=union((line.bbox, title.bbox)),
                                spans=[*line.spans, *title.spans]))
     return [line for line in lines if id(line) not in used] + out
 
