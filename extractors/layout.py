@@ -239,15 +239,17 @@ def _graphics(drawn: list[tuple[str, BBox]], area: pymupdf.Rect,
             if (x1 - x0) > 0.95 * area.width and (y1 - y0) > 0.95 * area.height:
                 continue  # page background
             paths.append((x0, y0, x1, y1))
-    return images, _cluster(paths, grid=12.0 if len(paths) > _MAX_GRAPHICS else 3.0)
+    return images, merge_touching(paths, grid=12.0 if len(paths) > _MAX_GRAPHICS else 3.0)
 
 
-def _cluster(boxes: list[BBox], grid: float) -> list[BBox]:
-    """Merge boxes that touch (within `grid` points) into connected regions; sort-and-sweep."""
+def merge_touching(boxes: list[BBox], grid: float) -> list[BBox]:
+    """Merge boxes that touch (within `grid` points) into connected regions; sort-and-sweep: a box is compared with
+    the regions made last, back to one ending far above it (regions the sweep does not reach are joined after)."""
     merged: list[list[float]] = []
     for b in sorted(boxes, key=lambda b: (b[1], b[0])):
         for m in reversed(merged):
             if b[1] > m[3] + grid * 40:
+                merged.append(list(b))
                 break
             if b[0] <= m[2] + grid and b[2] >= m[0] - grid and b[1] <= m[3] + grid and b[3] >= m[1] - grid:
                 m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])

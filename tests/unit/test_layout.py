@@ -72,6 +72,20 @@ def test_graphics_boxes():
     assert x0 == pytest.approx(99.5, abs=1) and x1 == pytest.approx(300.5, abs=1)
 
 
+def test_graphics_far_below_the_page_s_first_drawing_are_kept():
+    """A rule under the running head and a figure half a page below it: the sweep that joins touching paths stops
+    at the rule, and the figure's paths must still make a region of their own."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page.draw_line((72, 60), (540, 60))
+    page.draw_rect(pymupdf.Rect(100, 400, 200, 450))
+    page.draw_rect(pymupdf.Rect(200, 430, 300, 500))
+    page.insert_text((72, 300), "Some text", fontsize=10)
+    drawings = sorted(read_layout(doc)[0].drawings, key=lambda b: b[1])
+    assert len(drawings) == 2
+    assert drawings[1] == pytest.approx((99.5, 399.5, 300.5, 500.5), abs=1)
+
+
 def test_normalize_expands_ligatures_and_keeps_superscripts():
     assert plain_text("e\ufb03cient \ufb01eld\u00a0x\u00b2") == "efficient field x\u00b2"
     assert plain_text("soft\u00adhyphen") == "softhyphen"
