@@ -1,5 +1,5 @@
 """Scoring of OCR against a text layer: how much of a page's printed text OCR recovers, and how many of a paper's
-sections and numbered equations a scanned copy still yields.
+sections, numbered equations and figure and table regions a scanned copy still yields.
 
 A text layer and OCR may read a page's columns and floats in different orders, and reading order is scored by
 `kg bench structure`, not here: the texts are compared as sorted word sequences, so character accuracy counts
@@ -43,10 +43,8 @@ def _title_key(title: str) -> str:
     return " ".join(re.findall(r"\w+", title.lower()))
 
 
-def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
-    """Share of the truth's section titles that some OCR'd section title matches (each used once)."""
-    if not truth_titles:
-        return 1.0
+def _titles_matched(ocr_titles: list[str], truth_titles: list[str]) -> int:
+    """How many of the truth's section titles some OCR'd section title matches (each used once)."""
     left = [_title_key(t) for t in ocr_titles]
     found = 0
     for title in map(_title_key, truth_titles):
@@ -54,13 +52,42 @@ def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
         if best is not None and fuzz.ratio(left[best], title) >= _TITLE_MATCH:
             found += 1
             left.pop(best)
-    return found / len(truth_titles)
+    return found
+
+
+def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
+    """Share of the truth's section titles that some OCR'd section title matches (each used once)."""
+    return _titles_matched(ocr_titles, truth_titles) / len(truth_titles) if truth_titles else 1.0
+
+
+def section_precision(ocr_titles: list[str], truth_titles: list[str]) -> float:
+    """Share of the OCR'd section titles that match one of the truth's: the rest are lines taken for headings that
+    the text layer's parse does not call headings (a figure's labels, a misread line)."""
+    return _titles_matched(ocr_titles, truth_titles) / len(ocr_titles) if ocr_titles else 1.0
 
 
 def label_recall(ocr_labels: list[str], truth_labels: list[str]) -> float:
     """Share of the truth's equation numbers (as printed: "(3)" == "3") that the OCR'd parse also numbers."""
     truth = {norm_label(label) for label in truth_labels}
     return len(truth & {norm_label(label) for label in ocr_labels}) / len(truth) if truth else 1.0
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Intersection over union of two boxes."""
+    w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    both = w * h
+    return both / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - both)
+
+
+def regions_found(ocr_floats: list[tuple], truth_floats: list[tuple]) -> int:
+    """How many of the truth's figures and tables, as (kind, label, page, box), the OCR'd parse places: the same
+    kind and label on the same page, its region overlapping the truth's by at least half (intersection over
+    union), so a region that is only the caption, or that swallows the text around the float, is not found."""
+    placed = {(kind, norm_label(label), page): box for kind, label, page, box in ocr_floats}
+    return sum(1 for kind, label, page, box in truth_floats
+               if (found := placed.get((kind, norm_label(label), page))) and _overlap(found, box) >= 0.5)
 
 
 def rasterized(data: bytes, dpi: int, pages: set[int] | None = None) -> bytes:

@@ -1,6 +1,6 @@
 """`kg bench ocr`: rasterize corpus pages and papers, read them back with OCR as ingestion does, and score the
-text against their own text layer (character accuracy, seconds per page) and the sections against the original's
-(bench/ocr.py)."""
+text against their own text layer (character accuracy, seconds per page) and the sections, numbered equations and
+figure and table regions against the original's (bench/ocr.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import typer
 
 from bench.stamp import header, write_json
-from bench.ocr import char_accuracy, label_recall, rasterized, section_recall, word_recall
+from bench.ocr import (char_accuracy, label_recall, rasterized, regions_found, section_precision, section_recall,
+                       word_recall)
 from cli.output import console
 from ontology.errors import PaperKGError
 
@@ -27,16 +28,28 @@ def _page_text(doc, number: int) -> str:
     return "\n".join(line.text for line in read_page(doc[number - 1]).lines)
 
 
+def _check_named(corpus: Path, pages: list[str], papers: list[str]) -> None:
+    """Every FILE:PAGE and FILE named exists in the corpus folder, before the first page is read."""
+    for spec in pages:
+        name, _, number = spec.rpartition(":")
+        if not name or not number.isdigit() or int(number) < 1:
+            raise typer.BadParameter(f"{spec!r} is not FILE:PAGE (a 1-based page number)", param_hint="--page")
+    for name in [spec.rpartition(":")[0] for spec in pages] + papers:
+        if not (corpus / name).is_file():
+            raise typer.BadParameter(f"no {name} in {corpus}", param_hint="--paper/--page")
+
+
 def ocr_bench(
     corpus: Path = typer.Option(..., exists=True, file_okay=False, help="Folder of the PDFs named below."),
     page: list[str] = typer.Option(DEFAULT_PAGES, help="FILE:PAGE (1-based) to rasterize and read back."),
     paper: list[str] = typer.Option(DEFAULT_PAPERS,
-                                    help="FILE to rasterize whole and parse: section and equation recall."),
+                                    help="FILE to rasterize whole and parse: sections, equations and floats found."),
     dpi: int = typer.Option(200, min=72, max=600, help="Resolution of the rasterized copies (the scan)."),
     json_out: Path | None = typer.Option(None, "--json", help="Write the figures to this JSON file."),
 ) -> None:
     """Character accuracy and seconds per page of OCR on rasterized corpus pages, and the shares of a paper's
-    sections and numbered equations its rasterized copy still yields."""
+    sections, numbered equations and figure and table regions its rasterized copy still yields (and of its sections,
+    the share that are the original's)."""
     from extractors.mupdf import pymupdf  # MuPDF: imported by the commands that parse only
     from extractors.layout import read_page
     from extractors.ocr import DPI, ENGINE, LANGUAGE, ocr_missing_text, tessdata
@@ -44,6 +57,7 @@ def ocr_bench(
 
     if tessdata() is None:
         raise typer.BadParameter(f"no Tesseract {LANGUAGE} language data here: run `make system-deps` first")
+    _check_named(corpus, page, paper)
     pages, papers = [], []
     for spec in page:
         name, _, number = spec.rpartition(":")
@@ -73,27 +87,38 @@ def ocr_bench(
                 console.print(f"{name:32} not parsed: {exc.message}", highlight=False)
                 papers.append({"paper": name, "error": exc.message})
                 continue
-            recall = section_recall([s.title for s in ocr.sections], [s.title for s in original.sections])
+            titles, truth_titles = [s.title for s in ocr.sections], [s.title for s in original.sections]
+            recall, precision = section_recall(titles, truth_titles), section_precision(titles, truth_titles)
             numbers = [e.label for e in original.equations if e.label]
             found = label_recall([e.label for e in ocr.equations if e.label], numbers)
+            floats = [(f.kind, f.label, f.page, f.bbox) for f in original.figures + original.tables]
+            placed = regions_found([(f.kind, f.label, f.page, f.bbox) for f in ocr.figures + ocr.tables], floats)
             papers.append({"paper": name, "pages": original.page_count, "sections": len(original.sections),
                            "ocr_sections": len(ocr.sections), "section_recall": round(recall, 4),
+                           "section_precision": round(precision, 4),
                            "equations": len(numbers), "equation_recall": round(found, 4),
+                           "floats": len(floats), "floats_placed": placed,
                            "seconds_per_page": round(seconds / original.page_count, 2)})
             console.print(f"{name:32} sections {len(original.sections)} -> {len(ocr.sections)} "
-                          f"recall {recall:.3f}  numbered equations {len(numbers)} recall {found:.3f}  "
-                          f"{seconds / original.page_count:.1f} s/page", highlight=False)
+                          f"recall {recall:.3f} precision {precision:.3f}  numbered equations {len(numbers)} recall "
+                          f"{found:.3f}  floats placed {placed}/{len(floats)}  {seconds / original.page_count:.1f} "
+                          "s/page", highlight=False)
     chars = sum(p["chars"] for p in pages)
     numbers = sum(p.get("equations", 0) for p in papers)  # pooled: each printed number counts once
+    floats = sum(p.get("floats", 0) for p in papers)  # pooled likewise
     summary = {
         "char_accuracy": round(sum(p["char_accuracy"] * p["chars"] for p in pages) / chars, 4) if chars else None,
         "seconds_per_page": round(sum(p["seconds"] for p in pages) / len(pages), 2) if pages else None,
         "section_recall": round(sum(p.get("section_recall", 0.0) for p in papers) / len(papers), 4) if papers else None,
+        "section_precision": round(sum(p.get("section_precision", 0.0) for p in papers) / len(papers), 4)
+        if papers else None,
         "equation_recall": round(sum(p.get("equation_recall", 0.0) * p.get("equations", 0) for p in papers) / numbers,
                                  4) if numbers else None,
+        "float_recall": round(sum(p.get("floats_placed", 0) for p in papers) / floats, 4) if floats else None,
     }
     console.print(f"all: char accuracy {summary['char_accuracy']}  {summary['seconds_per_page']} s/page  "
-                  f"section recall {summary['section_recall']}  equation recall {summary['equation_recall']}",
+                  f"section recall {summary['section_recall']} precision {summary['section_precision']}  equation "
+                  f"recall {summary['equation_recall']}  float recall {summary['float_recall']}",
                   highlight=False)
     if json_out:
         write_json(json_out, {

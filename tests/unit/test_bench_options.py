@@ -1,5 +1,5 @@
-"""`kg bench ingest --writer-chunks` must fill the synthetic papers' 100 sections evenly: anything else is refused
-before the benchmark touches the database."""
+"""Benchmark options that cannot work are refused before the benchmark starts: `kg bench ingest --writer-chunks`
+must fill the synthetic papers' 100 sections evenly, and `kg bench ocr` must name files its corpus holds."""
 
 from __future__ import annotations
 
@@ -14,3 +14,18 @@ def test_writer_chunks_not_a_multiple_of_100_is_refused(tmp_path: Path):
     result = CliRunner().invoke(app, ["bench", "ingest", "--corpus", str(tmp_path), "--writer-chunks", "150"])
     assert result.exit_code == 2
     assert "150 is not a multiple of 100" in result.output
+
+
+def test_bench_ocr_refuses_a_file_the_corpus_lacks_before_reading_any_page(tmp_path: Path):
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4")
+    result = CliRunner().invoke(app, ["bench", "ocr", "--corpus", str(tmp_path), "--page", "a.pdf:1",
+                                      "--paper", "missing.pdf"])
+    assert result.exit_code == 2
+    assert "no missing.pdf in" in " ".join(result.output.split())
+
+
+def test_bench_ocr_refuses_a_page_without_a_number(tmp_path: Path):
+    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4")
+    result = CliRunner().invoke(app, ["bench", "ocr", "--corpus", str(tmp_path), "--page", "a.pdf"])
+    assert result.exit_code == 2
+    assert "is not FILE:PAGE" in " ".join(result.output.split())

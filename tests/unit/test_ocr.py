@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.ocr import char_accuracy, label_recall, rasterized, section_recall, word_recall
+from bench.ocr import (char_accuracy, label_recall, rasterized, regions_found, section_precision, section_recall,
+                       word_recall)
 from extractors import ocr
 from extractors.errors import NoTextLayerError
 from extractors.limits import ParseLimits
@@ -181,3 +182,18 @@ def test_a_poster_sized_page_is_read_at_a_bounded_resolution():
 def test_equation_recall_counts_the_originals_numbers_the_scan_also_numbers():
     assert label_recall(["(1)", "2", "A.1"], ["1", "2", "3", "a.1"]) == pytest.approx(3 / 4)
     assert label_recall([], []) == 1.0 and label_recall(["1"], ["2"]) == 0.0
+
+
+def test_section_precision_counts_the_scan_s_titles_the_original_has():
+    assert section_precision(["1ntroduction", "M7", "Method", "Vpp"], ["Introduction", "Method", "Results"]) == 0.5
+    assert section_precision([], ["Introduction"]) == 1.0
+
+
+def test_a_float_is_placed_when_its_region_overlaps_the_original_s_by_half():
+    truth = [("figure", "1", 2, (50, 100, 290, 400)), ("table", "1", 3, (50, 100, 290, 200)),
+             ("figure", "2", 4, (50, 100, 290, 400))]
+    scanned = [("figure", "1", 2, (50, 110, 290, 405)),  # the same region, a little apart
+               ("table", "I", 3, (50, 100, 290, 200)),  # another label
+               ("figure", "2", 4, (50, 380, 290, 400))]  # the caption alone
+    assert regions_found(scanned, truth) == 1
+    assert regions_found([("figure", "(1)", 2, (50, 100, 290, 400))], truth[:1]) == 1
