@@ -399,12 +399,14 @@ def _without_head_rules(pages: list[PageLayout]) -> list[PageLayout]:
         gap = max(rule[1] - head.bbox[3], head.bbox[1] - rule[3])
         return gap <= head.size and rule[0] <= head.bbox[2] and head.bbox[0] <= rule[2]
 
-    key = lambda rule: (round(rule[1]), round(rule[0]), round(rule[2]))
-    candidates = [{key(d) for d in page.drawings if d[3] - d[1] <= 2 and any(against(d, h) for h in page.furniture)}
+    # the same place within a point or two: a scanned page's rule, read from its ink, moves a little page to page
+    same = lambda a, b: abs(a[1] - b[1]) <= 2 and abs(a[0] - b[0]) <= 2 and abs(a[2] - b[2]) <= 2
+    candidates = [[d for d in page.drawings if d[3] - d[1] <= 2 and any(against(d, h) for h in page.furniture)]
                   for page in pages]
-    seen = Counter(k for keys in candidates for k in keys)
-    return [replace(page, drawings=[d for d in page.drawings if not (key(d) in keys and seen[key(d)] >= 2)])
-            if keys else page for page, keys in zip(pages, candidates)]
+    repeated = [[d for d in rules if sum(any(same(d, o) for o in others) for others in candidates) >= 2]
+                for rules in candidates]
+    return [replace(page, drawings=[d for d in page.drawings if d not in drop]) if drop else page
+            for page, drop in zip(pages, repeated)]
 
 
 # --- reading order ------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
+from extractors.ocr_graphics import drawn_regions
 from extractors.ocr_lines import as_printed
 from extractors.ocr_labels import PROSE_CHARS, relabel
 from extractors.triage import lacks_text, unusable_text_layer
@@ -150,14 +151,15 @@ def _textpage(page: pymupdf.Page, dpi: int, folder: str, cache: Path | None) -> 
 
 def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | None) -> PageLayout:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
-    figure is still a figure)."""
+    figure is still a figure), and the ink that is no word is drawn on it too (extractors/ocr_graphics.py)."""
     dpi = _dpi(page)
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width)
     lines = _weights(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
-    return replace(layout, lines=[_roman_number(line) for line in lines])
+    return replace(layout, lines=[_roman_number(line) for line in lines],
+                   drawings=layout.drawings + drawn_regions(ink, lines, dpi / 72))
 
 
 def _read_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None) -> str:

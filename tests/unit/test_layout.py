@@ -387,13 +387,16 @@ def test_a_raised_number_after_an_amino_acid_code_is_its_residue_number(before, 
 def test_the_rule_under_a_running_head_is_furniture_too():
     """A rule set right under the running head of every page is dropped with the head, so no float beside it
     takes it for its graphics; a table's rule lower on the page stays."""
-    def page(number: int) -> PageLayout:
+    def page(number: int, moved: float = 0.0) -> PageLayout:
         head = Line(text="Noisy Matrix Decomposition via Convex Relaxation", page=number, bbox=(150, 40, 460, 49),
                     size=9, font="Times")
         body = [Line(text=f"Body text line {k} of page {number}, which runs across the column.", page=number,
                      bbox=(72, 100 + 12 * k, 300, 110 + 12 * k), size=10, font="Times") for k in range(10)]
         return PageLayout(page=number, width=612, height=792, lines=[head, *body],
-                          drawings=[(55, 52, 542, 53), (72, 300, 300, 301)])
+                          drawings=[(55 + moved, 52 + moved, 542 + moved, 53 + moved), (72, 300, 300, 301)])
     pages = finish_layout([page(1), page(2), page(3)])
+    assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 3
+    # a scan's rule, read from its ink, lands a point or so apart page to page
+    pages = finish_layout([page(1), page(2, 0.6), page(3, 1.4)])
     assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 3
     assert all(not any("Noisy" in line.text for line in p.lines) for p in pages)
