@@ -32,7 +32,7 @@ from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.ocr_graphics import drawn_regions
-from extractors.ocr_lines import as_printed
+from extractors.ocr_lines import as_printed, fitted_to_ink
 from extractors.ocr_labels import PROSE_CHARS, relabel
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
@@ -156,6 +156,7 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width)
+    lines = fitted_to_ink(lines, ink, dpi / 72)
     lines = _weights(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
     return replace(layout, lines=[_roman_number(line) for line in lines],

@@ -13,6 +13,10 @@ caption set across both columns) stays whole.
 The other way round, a section number set a quad apart from its title ("5   Two Types of Bias") often comes back as
 a line of its own beside the title's; sections are found by their numbers, so the number is joined to the title
 it stands before on the same row.
+
+Tesseract's line boxes are a rough guess at the type's height (the same body type comes back anywhere from 7 to 14
+points high), so the white space above a heading, by which it is told from a numbered paragraph
+(extractors/sections.py), disappears between them. Each line's top and bottom are set where its ink is.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ _BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark 
 _BAR_EMS = 0.8  # ...and no wider than this
 _NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
 _NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
+_MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a run of lower-case letters)
+_ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
 _INSIDE = 0.6  # ...lying this much inside another line's box
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
@@ -178,3 +184,31 @@ def _numbers_joined(lines: list[Line], gutters: list[tuple[float, float]]) -> li
 def _same_row(a: Line, b: Line) -> bool:
     overlap = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
     return overlap >= 0.5 * min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+
+
+def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
+    """The lines with their tops and bottoms where their ink is (`ink`: the page's pixels, `scale` per point): the
+    band of inked pixel rows, under the line's width, around the middle of its x-height, between blank rows. A line
+    whose box holds no ink there, or whose band runs into its neighbour's ink (no blank row between), keeps its
+    box as read."""
+    out = []
+    for line in lines:
+        x0, y0, x1, y1 = line.bbox
+        height = y1 - y0
+        lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
+        left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
+        inked = ink[lo:hi, left:right].sum(axis=1) >= _ROW_INK
+        core = int((y1 - 0.3 * height) * scale) - lo  # above the baseline, in the x-height band
+        blank = np.flatnonzero(~inked)
+        if not 0 <= core < len(inked) or not inked[core] or not len(blank) or blank[0] > core or blank[-1] < core:
+            out.append(line)
+            continue
+        top = blank[blank < core][-1] + 1
+        bottom = blank[blank > core][0]
+        if bottom - top < _MIN_INK_HEIGHT * line.size * scale:
+            out.append(line)  # a band too thin for the line's type: the box's middle was on a descender or a rule
+            continue
+        new_y0, new_y1 = (lo + top) / scale, (lo + bottom) / scale
+        out.append(replace(line, bbox=(x0, new_y0, x1, new_y1),
+                           spans=[replace(s, bbox=(s.bbox[0], new_y0, s.bbox[2], new_y1)) for s in line.spans]))
+    return out

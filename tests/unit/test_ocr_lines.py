@@ -5,11 +5,12 @@ word, no spaces in the spans); the last test checks the whole route on a scanned
 
 from __future__ import annotations
 
+import numpy as np
 import pymupdf
 
 from bench.ocr import rasterized
 from extractors.model import Line, Span
-from extractors.ocr_lines import _gutters, as_printed
+from extractors.ocr_lines import _gutters, as_printed, fitted_to_ink
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import write
 
@@ -156,3 +157,42 @@ def test_a_scanned_two_column_page_with_a_narrow_gutter_keeps_its_headings(tmp_p
     data, titles = scanned_two_columns()
     found = [s.title for s in parse_pdf(write(tmp_path, "scan.pdf", data)).sections]
     assert all(title in found for title in titles), found
+
+
+def _inked(rows: list[tuple[int, int, int]]) -> np.ndarray:
+    """A page at one pixel per point with a line's ink in each (top, x-height top, bottom) of `rows`: ascenders
+    here and there from the top, the x-height band solid, descenders here and there to the bottom."""
+    ink = np.zeros((400, 612), dtype=bool)
+    for top, middle, bottom in rows:
+        ink[top:middle, 72:300:9] = True
+        ink[middle:bottom - 2, 72:300] = True
+        ink[bottom - 2:bottom, 80:300:15] = True
+    return ink
+
+
+def test_a_line_s_box_is_set_to_its_ink():
+    """Tesseract's boxes come back too tall and shifted (here 6 points above the ink and short of the descenders):
+    the white space above a heading must show between the boxes."""
+    ink = _inked([(100, 103, 109), (125, 128, 134)])
+    lines = [_line(_words("the running text of a paragraph set", 72), 94, size=14),
+             _line(_words("2. A HEADING AFTER SPACE", 72), 119, size=14)]
+    fitted = fitted_to_ink(lines, ink, 1.0)
+    assert [line.bbox[1::2] for line in fitted] == [(100, 109), (125, 134)]
+    assert all(span.bbox[1::2] == line.bbox[1::2] for line in fitted for span in line.spans)
+    assert [line.bbox[0::2] for line in fitted] == [line.bbox[0::2] for line in lines]
+
+
+def test_a_line_whose_ink_runs_into_its_neighbour_s_keeps_its_box():
+    ink = _inked([(100, 103, 111)])
+    ink[111:125, 72:300] = True  # no blank row down to the next line's ink: where one ends is not known
+    line = _line(_words("the running text of a paragraph set", 72), 100, size=10)
+    assert fitted_to_ink([line], ink, 1.0)[0].bbox == line.bbox
+    assert fitted_to_ink([line], np.zeros((400, 612), dtype=bool), 1.0)[0].bbox == line.bbox
+
+
+def test_a_band_too_thin_for_the_line_s_type_keeps_its_box():
+    """The middle of a box set low falls on the descenders or on a rule under the line, not on its letters."""
+    ink = np.zeros((400, 612), dtype=bool)
+    ink[106:108, 72:300] = True  # a rule two points thick where the box's middle is
+    line = _line(_words("the running text of a paragraph set", 72), 100, size=10)
+    assert fitted_to_ink([line], ink, 1.0)[0].bbox == line.bbox
