@@ -43,6 +43,7 @@ DPI = 300  # Tesseract's own recommendation for body text; lower resolutions los
 MAX_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _INK = 128  # grey level below which a pixel is ink
+_BULLET_FILL = 0.65  # share of its box a bullet's ink fills (a dot, a square); a letter's fills under half
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
 # are this much thicker than the page's prose (stroke width over font size) is taken as bold.
 _BOLD_STROKE = 1.35
@@ -159,7 +160,7 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     lines = fitted_to_ink(lines, ink, dpi / 72)
     lines = _weights(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
-    return replace(layout, lines=[_roman_number(line) for line in lines],
+    return replace(layout, lines=[_roman_number(_bullet(line, ink, dpi / 72)) for line in lines],
                    drawings=layout.drawings + drawn_regions(ink, lines, dpi / 72))
 
 
@@ -194,6 +195,25 @@ def _roman_number(line: Line) -> Line:
     if spans and spans[0].text.startswith(m[1]):
         spans = [replace(spans[0], text=number + spans[0].text[len(m[1]):]), *spans[1:]]
     return replace(line, text=number + line.text[len(m[1]):], spans=spans)
+
+
+def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
+    """The line with a list bullet Tesseract read as a letter ('•' as 'e', '■' as 'a') read as the bullet it is: a
+    lone mark before the line's first word whose ink is a filled dot or square, about as wide as high and no taller
+    than a small letter. Read as a letter, it numbers the item like a lettered sub-heading ('A query string ...')."""
+    if len(line.spans) < 2 or len(first := line.spans[0].text.strip()) != 1 or first.isdigit():
+        return line
+    x0, y0, x1, y1 = (round(v * scale) for v in line.spans[0].bbox)
+    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
+    rows, cols = np.flatnonzero(box.any(axis=1)), np.flatnonzero(box.any(axis=0))
+    if not len(rows):
+        return line
+    high, wide = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+    filled = box[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].mean()
+    if not (filled >= _BULLET_FILL and 0.7 <= wide / high <= 1.4 and high <= 0.6 * line.size * scale):
+        return line
+    spans = [replace(line.spans[0], text=line.spans[0].text.replace(first, "•")), *line.spans[1:]]
+    return replace(line, text=line.text.replace(first, "•", 1), spans=spans)
 
 
 def _weights(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:

@@ -4,6 +4,7 @@ pages triage flags, at most the cap, and says what it left unread."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from bench.ocr import (char_accuracy, label_recall, rasterized, regions_found, section_precision, section_recall,
@@ -197,3 +198,29 @@ def test_a_float_is_placed_when_its_region_overlaps_the_original_s_by_half():
                ("figure", "2", 4, (50, 380, 290, 400))]  # the caption alone
     assert regions_found(scanned, truth) == 1
     assert regions_found([("figure", "(1)", 2, (50, 100, 290, 400))], truth[:1]) == 1
+
+
+
+def _item(first: str, mark: np.ndarray) -> tuple[Line, np.ndarray]:
+    """A list item at one pixel per point: `mark` (its ink) read as `first`, then words."""
+    ink = np.zeros((200, 612), dtype=bool)
+    ink[100:100 + mark.shape[0], 80:80 + mark.shape[1]] = mark
+    spans = [Span(first, (79, 96, 88, 110), 10, "GlyphLessFont"),
+             Span("query", (92, 96, 120, 110), 10, "GlyphLessFont"), Span("string", (123, 96, 150, 110), 10, "G")]
+    return Line(f"{first} query string", 1, (79, 96, 150, 110), 10, "GlyphLessFont", spans=spans), ink
+
+
+def test_a_bullet_read_as_a_letter_is_read_as_a_bullet():
+    """'■ A query string' came back as 'a A query string', a lettered sub-heading."""
+    line, ink = _item("a", np.ones((5, 5), dtype=bool))
+    read = ocr._bullet(line, ink, 1.0)
+    assert read.text == "• query string" and read.spans[0].text == "•"
+
+
+def test_a_letter_a_digit_or_a_tall_stroke_stays_as_read():
+    ring = np.ones((5, 5), dtype=bool)
+    ring[1:4, 1:4] = False  # an 'o' or an 'e': its ink fills half its box
+    bar = np.ones((8, 2), dtype=bool)  # an 'I' or an 'l'
+    for first, mark in (("e", ring), ("I", bar), ("1", np.ones((5, 5), dtype=bool))):
+        line, ink = _item(first, mark)
+        assert ocr._bullet(line, ink, 1.0) == line
