@@ -29,6 +29,7 @@ _DIGITS = re.compile(r"\d+")
 _EDGE_MIN_LINES = 8  # a page with fewer lines is not read for running heads outside its bands
 _BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
+_SWEEP = 50  # the regions made last that merge_touching's sweep compares a box with
 
 
 def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
@@ -243,33 +244,61 @@ def _graphics(drawn: list[tuple[str, BBox]], area: pymupdf.Rect,
 
 
 def merge_touching(boxes: list[BBox], grid: float) -> list[BBox]:
-    """Merge boxes that touch (within `grid` points) into connected regions; sort-and-sweep: a box is compared with
-    the regions made last, back to one ending far above it (regions the sweep does not reach are joined after)."""
+    """Merge boxes that touch (within `grid` points) into connected regions. A sort-and-sweep first compares each box
+    with the last few regions made (back to one ending far above it); regions it did not reach, and regions that grew
+    into each other, are then joined through a grid of buckets until none touch. The cost grows about linearly with
+    the boxes, also on an untrusted page of many thousands of separate strokes."""
     merged: list[list[float]] = []
     for b in sorted(boxes, key=lambda b: (b[1], b[0])):
-        for m in reversed(merged):
+        for m in merged[:-_SWEEP - 1:-1]:
             if b[1] > m[3] + grid * 40:
-                merged.append(list(b))
                 break
-            if b[0] <= m[2] + grid and b[2] >= m[0] - grid and b[1] <= m[3] + grid and b[3] >= m[1] - grid:
+            if _touch(b, m, grid):
                 m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
                 break
         else:
             merged.append(list(b))
-    changed = True
-    while changed:  # a second pass joins regions that grew into each other
-        changed = False
-        out: list[list[float]] = []
-        for m in merged:
-            for o in out:
-                if m[0] <= o[2] + grid and m[2] >= o[0] - grid and m[1] <= o[3] + grid and m[3] >= o[1] - grid:
-                    o[0], o[1], o[2], o[3] = min(o[0], m[0]), min(o[1], m[1]), max(o[2], m[2]), max(o[3], m[3])
-                    changed = True
-                    break
-            else:
-                out.append(m)
-        merged = out
-    return [tuple(m) for m in merged]
+            continue
+        if b[1] > m[3] + grid * 40:
+            merged.append(list(b))
+    regions = [tuple(m) for m in merged]
+    while True:
+        joined = _join_touching(regions, grid)
+        if len(joined) == len(regions):
+            return joined
+        regions = joined
+
+
+def _touch(a, b, grid: float) -> bool:
+    return a[0] <= b[2] + grid and a[2] >= b[0] - grid and a[1] <= b[3] + grid and a[3] >= b[1] - grid
+
+
+def _join_touching(boxes: list[BBox], grid: float) -> list[BBox]:
+    """The bounding boxes of the groups of boxes that touch one another, in the order of each group's first box.
+    Each box is compared only with those sharing a bucket of the page with it (buckets a few dozen points wide)."""
+    side = max(64.0, 8 * grid)
+    parent = list(range(len(boxes)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, box in enumerate(boxes):
+        for bx in range(int((box[0] - grid) // side), int((box[2] + grid) // side) + 1):
+            for by in range(int((box[1] - grid) // side), int((box[3] + grid) // side) + 1):
+                bucket = buckets[(bx, by)]
+                for j in bucket:
+                    if find(i) != find(j) and _touch(box, boxes[j], grid):
+                        parent[find(i)] = find(j)
+                bucket.append(i)
+    groups: dict[int, list[BBox]] = {}
+    for i, box in enumerate(boxes):
+        groups.setdefault(find(i), []).append(box)
+    return [(min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g))
+            for g in groups.values()]
 
 
 # --- page furniture -----------------------------------------------------------------------------
@@ -399,11 +428,18 @@ def _without_head_rules(pages: list[PageLayout]) -> list[PageLayout]:
         gap = max(rule[1] - head.bbox[3], head.bbox[1] - rule[3])
         return gap <= head.size and rule[0] <= head.bbox[2] and head.bbox[0] <= rule[2]
 
-    # the same place within a point or two: a scanned page's rule, read from its ink, moves a little page to page
+    # the same place within a point or two: a scanned page's rule, read from its ink, moves a little page to page;
+    # rules are looked up in buckets 2 points square, so a page of many short strokes costs no more than they do
     same = lambda a, b: abs(a[1] - b[1]) <= 2 and abs(a[0] - b[0]) <= 2 and abs(a[2] - b[2]) <= 2
     candidates = [[d for d in page.drawings if d[3] - d[1] <= 2 and any(against(d, h) for h in page.furniture)]
                   for page in pages]
-    repeated = [[d for d in rules if sum(any(same(d, o) for o in others) for others in candidates) >= 2]
+    buckets: dict[tuple[int, int], list[tuple[int, BBox]]] = defaultdict(list)
+    for number, rules in enumerate(candidates):
+        for d in rules:
+            buckets[(int(d[1] // 2), int(d[0] // 2))].append((number, d))
+    near = lambda d: (o for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                      for o in buckets.get((int(d[1] // 2) + dy, int(d[0] // 2) + dx), ()))
+    repeated = [[d for d in rules if len({number for number, o in near(d) if same(d, o)}) >= 2]
                 for rules in candidates]
     return [replace(page, drawings=[d for d in page.drawings if d not in drop]) if drop else page
             for page, drop in zip(pages, repeated)]

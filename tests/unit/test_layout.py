@@ -86,6 +86,19 @@ def test_graphics_far_below_the_page_s_first_drawing_are_kept():
     assert drawings[1] == pytest.approx((99.5, 399.5, 300.5, 500.5), abs=1)
 
 
+def test_boxes_touching_a_region_the_sweep_left_behind_are_still_joined():
+    """A tall rule down the page, then more separate strokes beside it than the sweep looks back over, then a box
+    touching the rule's foot: all that touch end in one region."""
+    from extractors.layout import _SWEEP, merge_touching
+
+    rule = (10, 0, 11, 700)
+    strokes = [(100 + 8 * k, 5, 104 + 8 * k, 6) for k in range(_SWEEP + 10)]
+    regions = merge_touching([rule, *strokes, (12, 690, 40, 699)], 3.0)
+    assert (10, 0, 40, 700) in regions and len(regions) == len(strokes) + 1
+    # regions that grew into each other are joined: two L-shapes whose boxes overlap though no stroke touches
+    assert merge_touching([(0, 0, 50, 2), (0, 0, 2, 50), (30, 30, 80, 32), (78, 30, 80, 80)], 1.0) == [(0, 0, 80, 80)]
+
+
 def test_normalize_expands_ligatures_and_keeps_superscripts():
     assert plain_text("e\ufb03cient \ufb01eld\u00a0x\u00b2") == "efficient field x\u00b2"
     assert plain_text("soft\u00adhyphen") == "softhyphen"
@@ -399,4 +412,6 @@ def test_the_rule_under_a_running_head_is_furniture_too():
     # a scan's rule, read from its ink, lands a point or so apart page to page
     pages = finish_layout([page(1), page(2, 0.6), page(3, 1.4)])
     assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 3
+    pages = finish_layout([page(1, -0.1), page(2, 0.1)])  # either side of a 2-point bucket's edge
+    assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 2
     assert all(not any("Noisy" in line.text for line in p.lines) for p in pages)
