@@ -199,8 +199,8 @@ def _roman_number(line: Line) -> Line:
 
 def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
     """The line with a list bullet Tesseract read as a letter ('•' as 'e', '■' as 'a') read as the bullet it is: a
-    lone mark before the line's first word whose ink is a filled dot or square, about as wide as high and no taller
-    than a small letter. Read as a letter, it numbers the item like a lettered sub-heading ('A query string ...')."""
+    lone mark before the line's first word whose ink is a filled dot or square (solid in its middle, where even a
+    bold letter has its hole), about as wide as high and no taller than a small letter. Read as a letter, it numbers the item like a lettered sub-heading ('A query string ...')."""
     if len(line.spans) < 2 or len(first := line.spans[0].text.strip()) != 1 or first.isdigit():
         return line
     x0, y0, x1, y1 = (round(v * scale) for v in line.spans[0].bbox)
@@ -209,8 +209,10 @@ def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
     if not len(rows):
         return line
     high, wide = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
-    filled = box[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].mean()
-    if not (filled >= _BULLET_FILL and 0.7 <= wide / high <= 1.4 and high <= 0.6 * line.size * scale):
+    mark = box[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    middle = mark[high // 3:high - high // 3, wide // 3:wide - wide // 3]  # a bold 'a' or 'e' has its hole here
+    if not (mark.mean() >= _BULLET_FILL and middle.size and middle.all() and 0.7 <= wide / high <= 1.4
+            and high <= 0.6 * line.size * scale):
         return line
     spans = [replace(line.spans[0], text=line.spans[0].text.replace(first, "•")), *line.spans[1:]]
     return replace(line, text=line.text.replace(first, "•", 1), spans=spans)

@@ -15,7 +15,7 @@ from extractors.layout import merge_touching
 from extractors.model import BBox, Line, Span
 
 _CELL = 2.0  # points: the ink is looked at in cells this wide and high, then cells are joined into regions
-_CELL_INK = 3  # pixels of ink a cell needs (fewer is a speck of scanner noise)
+_CELL_INK = 3 / 64  # share of a cell's pixels that must be ink (3 of a cell's 64 at 300 dpi; fewer is a speck)
 _WORD_PAD = 1.0  # points around a word's box that are the word's too (an italic letter's overhang, an accent)
 # a character is at most this many times as wide as its line is high (an em dash, a W); a reading wider than its
 # characters allow is a rule read as letters
@@ -36,17 +36,59 @@ def drawn_regions(ink: np.ndarray, lines: list[Line], scale: float) -> list[BBox
                      max(0, int(x0 * scale - pad)):int(x1 * scale + pad) + 1] = False
     step = max(1, round(_CELL * scale))
     rows, cols = rest.shape[0] // step, rest.shape[1] // step
-    cells = rest[:rows * step, :cols * step].reshape(rows, step, cols, step).sum(axis=(1, 3)) >= _CELL_INK
+    cells = rest[:rows * step, :cols * step].reshape(rows, step, cols, step).sum(axis=(1, 3))
+    cells = cells >= max(1, round(_CELL_INK * step * step))
     size = step / scale  # a cell's side in points
-    runs: list[BBox] = []
-    for row in np.flatnonzero(cells.any(axis=1)):
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], cells[row].view(np.int8), [0]))))
-        runs += [(float(start * size), float(row * size), float(end * size), float((row + 1) * size))
-                 for start, end in zip(edges[::2], edges[1::2])]
     width, height = cols * size, rows * size
-    return [_tight(rest, box, scale) for box in merge_touching(runs, grid=size)
-            if max(box[2] - box[0], box[3] - box[1]) >= _MIN_EXTENT
-            and box[0] > size and box[1] > size and box[2] < width - size and box[3] < height - size]
+    pieces = [(x0 * size, y0 * size, x1 * size, y1 * size) for x0, y0, x1, y1 in _components(cells)]
+    pieces = [box for box in pieces if max(box[2] - box[0], box[3] - box[1]) >= _MIN_EXTENT
+              and box[0] > size and box[1] > size and box[2] < width - size and box[3] < height - size]
+    return [_tight(rest, box, scale) for box in merge_touching(pieces, grid=size)]
+
+
+def _components(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The boxes (in cells, end exclusive) of the groups of inked cells that touch or stand one blank cell apart:
+    each row's runs of cells (a blank cell inside a run does not end it) joined to the runs of the two rows above
+    that they reach, in one pass over the runs, so a page of scattered specks costs no more than its runs."""
+    parent: list[int] = []
+    boxes: list[list[int]] = []
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    previous: list[list[tuple[int, int, int]]] = [[], []]  # (start, end, run id) of the two rows above
+    for row in range(cells.shape[0]):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], cells[row].view(np.int8), [0]))))
+        runs: list[tuple[int, int, int]] = []
+        for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
+            if runs and start - runs[-1][1] <= 1:  # one blank cell apart: the same run
+                runs[-1] = (runs[-1][0], end, runs[-1][2])
+                boxes[runs[-1][2]][2] = end
+                continue
+            parent.append(len(parent))
+            boxes.append([start, row, end, row + 1])
+            runs.append((start, end, len(parent) - 1))
+        for above in previous:
+            k = 0
+            for start, end, run in runs:
+                while k < len(above) and above[k][1] + 1 < start:
+                    k += 1
+                j = k
+                while j < len(above) and above[j][0] <= end + 1:
+                    a, b = find(run), find(above[j][2])
+                    if a != b:
+                        parent[a] = b
+                    j += 1
+        previous = [previous[1], runs]
+    groups: dict[int, list[int]] = {}
+    for i, box in enumerate(boxes):
+        group = groups.setdefault(find(i), [box[0], box[1], box[2], box[3]])
+        group[0], group[1], group[2], group[3] = (min(group[0], box[0]), min(group[1], box[1]),
+                                                  max(group[2], box[2]), max(group[3], box[3]))
+    return [tuple(group) for group in groups.values()]
 
 
 def _tight(ink: np.ndarray, box: BBox, scale: float) -> BBox:
@@ -55,7 +97,8 @@ def _tight(ink: np.ndarray, box: BBox, scale: float) -> BBox:
     x0, y0 = int(box[0] * scale), int(box[1] * scale)
     part = ink[y0:int(np.ceil(box[3] * scale)), x0:int(np.ceil(box[2] * scale))]
     rows, cols = np.flatnonzero(part.any(axis=1)), np.flatnonzero(part.any(axis=0))
-    return ((x0 + cols[0]) / scale, (y0 + rows[0]) / scale, (x0 + cols[-1] + 1) / scale, (y0 + rows[-1] + 1) / scale)
+    return (float(x0 + cols[0]) / scale, float(y0 + rows[0]) / scale, float(x0 + cols[-1] + 1) / scale,
+            float(y0 + rows[-1] + 1) / scale)
 
 
 def _is_word(span: Span) -> bool:

@@ -188,27 +188,38 @@ def _same_row(a: Line, b: Line) -> bool:
 
 def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
     """The lines with their tops and bottoms where their ink is (`ink`: the page's pixels, `scale` per point): the
-    band of inked pixel rows, under the line's width, around the middle of its x-height, between blank rows. A line
-    whose box holds no ink there, or whose band runs into its neighbour's ink (no blank row between), keeps its
-    box as read."""
+    band of inked pixel rows, under the line's width and between blank rows, that holds most of the box. A box that
+    reaches over two rows about equally (Tesseract sometimes stretches one down to the next line's baseline), whose
+    band runs on to the end of the rows looked at (ink that joins the next line's), or that holds no band as high
+    as its type, keeps its place as read; so does a line set upright (a side stamp), whose words are side by side
+    down the page."""
     out = []
     for line in lines:
+        if line.vertical:
+            out.append(line)
+            continue
         x0, y0, x1, y1 = line.bbox
         height = y1 - y0
         lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
         left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
-        inked = ink[lo:hi, left:right].sum(axis=1) >= _ROW_INK
-        core = int((y1 - 0.3 * height) * scale) - lo  # above the baseline, in the x-height band
-        blank = np.flatnonzero(~inked)
-        if not 0 <= core < len(inked) or not inked[core] or not len(blank) or blank[0] > core or blank[-1] < core:
+        band = _own_band(ink[lo:hi, left:right].sum(axis=1) >= _ROW_INK, y0 * scale - lo, y1 * scale - lo)
+        if band is None or band[1] - band[0] < _MIN_INK_HEIGHT * line.size * scale:
             out.append(line)
             continue
-        top = blank[blank < core][-1] + 1
-        bottom = blank[blank > core][0]
-        if bottom - top < _MIN_INK_HEIGHT * line.size * scale:
-            out.append(line)  # a band too thin for the line's type: the box's middle was on a descender or a rule
-            continue
-        new_y0, new_y1 = (lo + top) / scale, (lo + bottom) / scale
+        new_y0, new_y1 = (lo + band[0]) / scale, (lo + band[1]) / scale
         out.append(replace(line, bbox=(x0, new_y0, x1, new_y1),
                            spans=[replace(s, bbox=(s.bbox[0], new_y0, s.bbox[2], new_y1)) for s in line.spans]))
     return out
+
+
+def _own_band(inked: np.ndarray, top: float, bottom: float) -> tuple[int, int] | None:
+    """Of the runs of inked rows (`inked`, a window round the box), the one overlapping the box's rows (`top` to
+    `bottom`) at least twice as much as any other, as (first row, row after the last); None when there is none,
+    or when a run reaches the window's edge (where it ends is not known)."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], inked.view(np.int8), [0]))))
+    runs = list(zip(edges[::2], edges[1::2]))
+    overlaps = sorted(((min(end, bottom) - max(start, top), (start, end)) for start, end in runs), reverse=True)
+    if not overlaps or overlaps[0][0] <= 0 or len(overlaps) > 1 and overlaps[1][0] * 2 > overlaps[0][0]:
+        return None
+    start, end = overlaps[0][1]
+    return None if start == 0 or end == len(inked) else (int(start), int(end))

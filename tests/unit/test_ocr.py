@@ -218,9 +218,11 @@ def test_a_bullet_read_as_a_letter_is_read_as_a_bullet():
 
 
 def test_a_letter_a_digit_or_a_tall_stroke_stays_as_read():
-    ring = np.ones((5, 5), dtype=bool)
-    ring[1:4, 1:4] = False  # an 'o' or an 'e': its ink fills half its box
+    ring = np.ones((7, 7), dtype=bool)
+    ring[1:6, 1:6] = False  # an 'o': its ink fills half its box
+    bold = np.ones((6, 6), dtype=bool)
+    bold[2:4, 2:4] = False  # a bold 'a' or 'e': its ink fills nearly all its box, but for the hole in its middle
     bar = np.ones((8, 2), dtype=bool)  # an 'I' or an 'l'
-    for first, mark in (("e", ring), ("I", bar), ("1", np.ones((5, 5), dtype=bool))):
+    for first, mark in (("o", ring), ("a", bold), ("I", bar), ("1", np.ones((5, 5), dtype=bool))):
         line, ink = _item(first, mark)
         assert ocr._bullet(line, ink, 1.0) == line

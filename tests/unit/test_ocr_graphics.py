@@ -71,6 +71,19 @@ def test_a_rule_read_as_letters_stays_a_rule():
     assert drawn_regions(ink, lines, 1.0) == [pytest.approx((100, 600, 300, 602), abs=3)]
 
 
+def test_strokes_a_blank_cell_apart_are_one_region_and_farther_apart_two():
+    ink, lines = _page()
+    ink[300:302, 100:200] = True
+    ink[305:307, 100:200] = True  # 3 points below: one blank cell between, the same drawing
+    ink[400:402, 100:200] = True
+    ink[400:402, 202:300] = True  # 2 points on: one blank cell
+    ink[500:502, 100:200] = True
+    ink[500:502, 210:300] = True  # 10 points on: two drawings
+    regions = sorted(drawn_regions(ink, lines, 1.0))
+    assert regions == [pytest.approx(b, abs=1) for b in
+                       sorted([(100, 300, 200, 307), (100, 400, 300, 402), (100, 500, 200, 502), (210, 500, 300, 502)])]
+
+
 def test_specks_and_the_scan_s_dark_edges_are_no_graphics():
     ink, lines = _page()
     ink[600:603, 300:303] = True  # a speck of scanner noise

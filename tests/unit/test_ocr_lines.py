@@ -190,6 +190,16 @@ def test_a_line_whose_ink_runs_into_its_neighbour_s_keeps_its_box():
     assert fitted_to_ink([line], np.zeros((400, 612), dtype=bool), 1.0)[0].bbox == line.bbox
 
 
+def test_a_box_stretched_over_two_rows_alike_keeps_its_place():
+    """Tesseract sometimes stretches a line's box down to the next line's baseline: which row is the line's own is
+    not known, and setting it to the next row's ink would leave its words' ink unclaimed."""
+    ink = _inked([(100, 103, 109), (112, 115, 121)])
+    line = _line(_words("the running text of a paragraph set", 72), 101, size=19)  # rows 101-120
+    assert fitted_to_ink([line], ink, 1.0)[0].bbox == line.bbox
+    sliver = _line(_words("the running text of a paragraph set", 72), 107, size=14)  # two rows of the one, 9 of this
+    assert fitted_to_ink([sliver], ink, 1.0)[0].bbox[1::2] == (112, 121)
+
+
 def test_a_band_too_thin_for_the_line_s_type_keeps_its_box():
     """The middle of a box set low falls on the descenders or on a rule under the line, not on its letters."""
     ink = np.zeros((400, 612), dtype=bool)
