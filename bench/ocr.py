@@ -60,10 +60,11 @@ def section_recall(ocr_titles: list[str], truth_titles: list[str]) -> float:
     return _titles_matched(ocr_titles, truth_titles) / len(truth_titles) if truth_titles else 1.0
 
 
-def section_precision(ocr_titles: list[str], truth_titles: list[str]) -> float:
+def section_precision(ocr_titles: list[str], truth_titles: list[str]) -> float | None:
     """Share of the OCR'd section titles that match one of the truth's: the rest are lines taken for headings that
-    the text layer's parse does not call headings (a figure's labels, a misread line)."""
-    return _titles_matched(ocr_titles, truth_titles) / len(ocr_titles) if ocr_titles else 1.0
+    the text layer's parse does not call headings (a figure's labels, a misread line). None without OCR'd titles:
+    a scan that finds no sections says nothing of how precise it is (its recall says what it missed)."""
+    return _titles_matched(ocr_titles, truth_titles) / len(ocr_titles) if ocr_titles else None
 
 
 def label_recall(ocr_labels: list[str], truth_labels: list[str]) -> float:
@@ -85,9 +86,15 @@ def regions_found(ocr_floats: list[tuple], truth_floats: list[tuple]) -> int:
     """How many of the truth's figures and tables, as (kind, label, page, box), the OCR'd parse places: the same
     kind and label on the same page, its region overlapping the truth's by at least half (intersection over
     union), so a region that is only the caption, or that swallows the text around the float, is not found."""
-    placed = {(kind, norm_label(label), page): box for kind, label, page, box in ocr_floats}
-    return sum(1 for kind, label, page, box in truth_floats
-               if (found := placed.get((kind, norm_label(label), page))) and _overlap(found, box) >= 0.5)
+    left = list(ocr_floats)
+    found = 0
+    for kind, label, page, box in truth_floats:  # one to one: a region places one float, the one it overlaps most
+        same = [n for n, (k, l, p, _) in enumerate(left) if (k, norm_label(l), p) == (kind, norm_label(label), page)]
+        best = max(same, key=lambda n: _overlap(left[n][3], box), default=None)
+        if best is not None and _overlap(left[best][3], box) >= 0.5:
+            found += 1
+            left.pop(best)
+    return found
 
 
 def rasterized(data: bytes, dpi: int, pages: set[int] | None = None) -> bytes:

@@ -4,6 +4,7 @@ figure and table regions against the original's (bench/ocr.py)."""
 
 from __future__ import annotations
 
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +30,10 @@ def _page_text(doc, number: int) -> str:
 
 
 def _check_named(corpus: Path, pages: list[str], papers: list[str]) -> None:
-    """Every FILE:PAGE and FILE named exists in the corpus folder, before the first page is read."""
+    """Every FILE:PAGE and FILE named exists in the corpus folder, and each PAGE in its file, before the first page
+    is read."""
+    from extractors.mupdf import pymupdf  # MuPDF: imported by the commands that parse only
+
     for spec in pages:
         name, _, number = spec.rpartition(":")
         if not name or not number.isdigit() or int(number) < 1:
@@ -37,6 +41,14 @@ def _check_named(corpus: Path, pages: list[str], papers: list[str]) -> None:
     for name in [spec.rpartition(":")[0] for spec in pages] + papers:
         if not (corpus / name).is_file():
             raise typer.BadParameter(f"no {name} in {corpus}", param_hint="--paper/--page")
+    for spec in pages:
+        name, _, number = spec.rpartition(":")
+        try:
+            count = pymupdf.open(corpus / name).page_count
+        except (RuntimeError, ValueError) as exc:
+            raise typer.BadParameter(f"{name} cannot be opened as a PDF: {exc}", param_hint="--page") from None
+        if int(number) > count:
+            raise typer.BadParameter(f"{name} has {count} pages, not {number}", param_hint="--page")
 
 
 def ocr_bench(
@@ -55,9 +67,9 @@ def ocr_bench(
     from extractors.ocr import DPI, ENGINE, LANGUAGE, ocr_missing_text, tessdata
     from extractors.pipeline import parse_pdf
 
+    _check_named(corpus, page, paper)
     if tessdata() is None:
         raise typer.BadParameter(f"no Tesseract {LANGUAGE} language data here: run `make system-deps` first")
-    _check_named(corpus, page, paper)
     pages, papers = [], []
     for spec in page:
         name, _, number = spec.rpartition(":")
@@ -80,38 +92,45 @@ def ocr_bench(
             scan.write_bytes(rasterized((corpus / name).read_bytes(), dpi))
             try:
                 original = parse_pdf(corpus / name)
-                began = time.perf_counter()
-                ocr = parse_pdf(scan)
-                seconds = time.perf_counter() - began
             except PaperKGError as exc:
                 console.print(f"{name:32} not parsed: {exc.message}", highlight=False)
                 papers.append({"paper": name, "error": exc.message})
+                continue
+            floats = [(f.kind, f.label, f.page, f.bbox) for f in original.figures + original.tables]
+            try:
+                began = time.perf_counter()
+                ocr = parse_pdf(scan)
+                seconds = time.perf_counter() - began
+            except PaperKGError as exc:  # the scan refused: all it should have yielded is missed
+                console.print(f"{name:32} scan not parsed: {exc.message}", highlight=False)
+                papers.append({"paper": name, "error": exc.message, "section_recall": 0.0,
+                               "equations": sum(1 for e in original.equations if e.label), "equation_recall": 0.0,
+                               "floats": len(floats), "floats_placed": 0})
                 continue
             titles, truth_titles = [s.title for s in ocr.sections], [s.title for s in original.sections]
             recall, precision = section_recall(titles, truth_titles), section_precision(titles, truth_titles)
             numbers = [e.label for e in original.equations if e.label]
             found = label_recall([e.label for e in ocr.equations if e.label], numbers)
-            floats = [(f.kind, f.label, f.page, f.bbox) for f in original.figures + original.tables]
             placed = regions_found([(f.kind, f.label, f.page, f.bbox) for f in ocr.figures + ocr.tables], floats)
             papers.append({"paper": name, "pages": original.page_count, "sections": len(original.sections),
                            "ocr_sections": len(ocr.sections), "section_recall": round(recall, 4),
-                           "section_precision": round(precision, 4),
+                           "section_precision": None if precision is None else round(precision, 4),
                            "equations": len(numbers), "equation_recall": round(found, 4),
                            "floats": len(floats), "floats_placed": placed,
                            "seconds_per_page": round(seconds / original.page_count, 2)})
             console.print(f"{name:32} sections {len(original.sections)} -> {len(ocr.sections)} "
-                          f"recall {recall:.3f} precision {precision:.3f}  numbered equations {len(numbers)} recall "
+                          f"recall {recall:.3f} precision {'-' if precision is None else f'{precision:.3f}'}  numbered equations {len(numbers)} recall "
                           f"{found:.3f}  floats placed {placed}/{len(floats)}  {seconds / original.page_count:.1f} "
                           "s/page", highlight=False)
     chars = sum(p["chars"] for p in pages)
     numbers = sum(p.get("equations", 0) for p in papers)  # pooled: each printed number counts once
     floats = sum(p.get("floats", 0) for p in papers)  # pooled likewise
+    precisions = [p["section_precision"] for p in papers if p.get("section_precision") is not None]
     summary = {
         "char_accuracy": round(sum(p["char_accuracy"] * p["chars"] for p in pages) / chars, 4) if chars else None,
         "seconds_per_page": round(sum(p["seconds"] for p in pages) / len(pages), 2) if pages else None,
         "section_recall": round(sum(p.get("section_recall", 0.0) for p in papers) / len(papers), 4) if papers else None,
-        "section_precision": round(sum(p.get("section_precision", 0.0) for p in papers) / len(papers), 4)
-        if papers else None,
+        "section_precision": round(statistics.mean(precisions), 4) if precisions else None,
         "equation_recall": round(sum(p.get("equation_recall", 0.0) * p.get("equations", 0) for p in papers) / numbers,
                                  4) if numbers else None,
         "float_recall": round(sum(p.get("floats_placed", 0) for p in papers) / floats, 4) if floats else None,

@@ -29,3 +29,15 @@ def test_bench_ocr_refuses_a_page_without_a_number(tmp_path: Path):
     result = CliRunner().invoke(app, ["bench", "ocr", "--corpus", str(tmp_path), "--page", "a.pdf"])
     assert result.exit_code == 2
     assert "is not FILE:PAGE" in " ".join(result.output.split())
+
+
+def test_bench_ocr_refuses_a_page_past_the_file_s_last(tmp_path: Path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page()
+    doc.save(tmp_path / "one.pdf")
+    result = CliRunner().invoke(app, ["bench", "ocr", "--corpus", str(tmp_path), "--page", "one.pdf:3",
+                                      "--paper", "one.pdf"])
+    assert result.exit_code == 2
+    assert "one.pdf has 1 pages, not 3" in " ".join(result.output.split())
