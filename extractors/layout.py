@@ -8,6 +8,7 @@ only describes the page; it does not decide what a line means.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
@@ -250,17 +251,12 @@ def merge_touching(boxes: list[BBox], grid: float) -> list[BBox]:
     the boxes, also on an untrusted page of many thousands of separate strokes."""
     merged: list[list[float]] = []
     for b in sorted(boxes, key=lambda b: (b[1], b[0])):
-        for m in merged[:-_SWEEP - 1:-1]:
-            if b[1] > m[3] + grid * 40:
-                break
-            if _touch(b, m, grid):
-                m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
-                break
+        recent = itertools.takewhile(lambda m: b[1] <= m[3] + grid * 40, merged[:-_SWEEP - 1:-1])
+        m = next((m for m in recent if _touch(b, m, grid)), None)
+        if m is None:
+            merged.append(list(b))
         else:
-            merged.append(list(b))
-            continue
-        if b[1] > m[3] + grid * 40:
-            merged.append(list(b))
+            m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
     regions = [tuple(m) for m in merged]
     while True:
         joined = _join_touching(regions, grid)

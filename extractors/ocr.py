@@ -31,7 +31,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
-from extractors.ocr_graphics import drawn_regions
+from extractors.ocr_graphics import drawn_regions, ink_extent
 from extractors.ocr_lines import as_printed, fitted_to_ink
 from extractors.ocr_labels import PROSE_CHARS, relabel
 from extractors.triage import lacks_text, unusable_text_layer
@@ -200,16 +200,17 @@ def _roman_number(line: Line) -> Line:
 def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
     """The line with a list bullet Tesseract read as a letter ('•' as 'e', '■' as 'a') read as the bullet it is: a
     lone mark before the line's first word whose ink is a filled dot or square (solid in its middle, where even a
-    bold letter has its hole), about as wide as high and no taller than a small letter. Read as a letter, it numbers the item like a lettered sub-heading ('A query string ...')."""
+    bold letter has its hole), about as wide as high and no taller than a small letter. Read as a letter, it numbers
+    the item like a lettered sub-heading ('A query string ...')."""
     if len(line.spans) < 2 or len(first := line.spans[0].text.strip()) != 1 or first.isdigit():
         return line
     x0, y0, x1, y1 = (round(v * scale) for v in line.spans[0].bbox)
     box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
-    rows, cols = np.flatnonzero(box.any(axis=1)), np.flatnonzero(box.any(axis=0))
-    if not len(rows):
+    if (extent := ink_extent(box)) is None:
         return line
-    high, wide = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
-    mark = box[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    top, left, bottom, right = extent
+    high, wide = bottom - top, right - left
+    mark = box[top:bottom, left:right]
     middle = mark[high // 3:high - high // 3, wide // 3:wide - wide // 3]  # a bold 'a' or 'e' has its hole here
     if not (mark.mean() >= _BULLET_FILL and middle.size and middle.all() and 0.7 <= wide / high <= 1.4
             and high <= 0.6 * line.size * scale):

@@ -13,6 +13,7 @@ import numpy as np
 
 from extractors.layout import merge_touching
 from extractors.model import BBox, Line, Span
+from extractors.ocr_labels import runs
 
 _CELL = 2.0  # points: the ink is looked at in cells this wide and high, then cells are joined into regions
 _CELL_INK = 3 / 64  # share of a cell's pixels that must be ink (3 of a cell's 64 at 300 dpi; fewer is a speck)
@@ -61,19 +62,14 @@ def _components(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
 
     previous: list[list[tuple[int, int, int]]] = [[], []]  # (start, end, run id) of the two rows above
     for row in range(cells.shape[0]):
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], cells[row].view(np.int8), [0]))))
-        runs: list[tuple[int, int, int]] = []
-        for start, end in zip(edges[::2].tolist(), edges[1::2].tolist()):
-            if runs and start - runs[-1][1] <= 1:  # one blank cell apart: the same run
-                runs[-1] = (runs[-1][0], end, runs[-1][2])
-                boxes[runs[-1][2]][2] = end
-                continue
+        here: list[tuple[int, int, int]] = []
+        for start, end in runs(cells[row], 1):  # one blank cell apart: the same run
             parent.append(len(parent))
             boxes.append([start, row, end, row + 1])
-            runs.append((start, end, len(parent) - 1))
+            here.append((start, end, len(parent) - 1))
         for above in previous:
             k = 0
-            for start, end, run in runs:
+            for start, end, run in here:
                 while k < len(above) and above[k][1] + 1 < start:
                     k += 1
                 j = k
@@ -82,7 +78,7 @@ def _components(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
                     if a != b:
                         parent[a] = b
                     j += 1
-        previous = [previous[1], runs]
+        previous = [previous[1], here]
     groups: dict[int, list[int]] = {}
     for i, box in enumerate(boxes):
         group = groups.setdefault(find(i), [box[0], box[1], box[2], box[3]])
@@ -95,10 +91,16 @@ def _tight(ink: np.ndarray, box: BBox, scale: float) -> BBox:
     """The box shrunk to the ink inside it: cells are whole points wide, and a rule half a point thick must come
     out as thin as it is printed (a rule under a running head is furniture by its thinness, extractors/layout.py)."""
     x0, y0 = int(box[0] * scale), int(box[1] * scale)
-    part = ink[y0:int(np.ceil(box[3] * scale)), x0:int(np.ceil(box[2] * scale))]
+    top, left, bottom, right = ink_extent(ink[y0:int(np.ceil(box[3] * scale)), x0:int(np.ceil(box[2] * scale))])
+    return (x0 + left) / scale, (y0 + top) / scale, (x0 + right) / scale, (y0 + bottom) / scale
+
+
+def ink_extent(part: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(top, left, bottom + 1, right + 1) of the True pixels of `part`, None when it has none."""
     rows, cols = np.flatnonzero(part.any(axis=1)), np.flatnonzero(part.any(axis=0))
-    return (float(x0 + cols[0]) / scale, float(y0 + rows[0]) / scale, float(x0 + cols[-1] + 1) / scale,
-            float(y0 + rows[-1] + 1) / scale)
+    if not len(rows):
+        return None
+    return int(rows[0]), int(cols[0]), int(rows[-1]) + 1, int(cols[-1]) + 1
 
 
 def _is_word(span: Span) -> bool:

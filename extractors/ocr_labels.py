@@ -85,7 +85,7 @@ def _bands(lines: list[Line], ink: np.ndarray, scale: float, edge: float, end: f
     rows = ink[:, px0:px1].any(axis=1) & ~covered
     apart, low, high = round(_APART_EMS * size * scale), _BAND_EMS[0] * size * scale, _BAND_EMS[1] * size * scale
     out = []
-    for top, bottom in _runs(rows, gap=round(0.15 * size * scale)):
+    for top, bottom in runs(rows, gap=round(0.15 * size * scale)):
         if not low <= bottom - top <= high:
             continue
         columns = ink[top:bottom].any(axis=0)
@@ -102,8 +102,8 @@ def _bands(lines: list[Line], ink: np.ndarray, scale: float, edge: float, end: f
     return out
 
 
-def _runs(rows: np.ndarray, gap: int) -> list[tuple[int, int]]:
-    """(first, last + 1) of the runs of True rows, runs less than `gap` apart joined."""
+def runs(rows: np.ndarray, gap: int) -> list[tuple[int, int]]:
+    """(first, last + 1) of the runs of True values, runs at most `gap` False values apart joined."""
     marked = np.flatnonzero(rows)
     if marked.size == 0:
         return []

@@ -31,6 +31,7 @@ import numpy as np
 from extractors.floats import union
 from extractors.layout import join_spans
 from extractors.model import Line, Span
+from extractors.ocr_labels import runs
 
 _MIDDLE = (0.2, 0.8)  # where on the page's width gutters are looked for
 _MIN_GUTTER = 6.0  # points: the narrowest gutter (word spacing is 2-4 points)
@@ -216,10 +217,9 @@ def _own_band(inked: np.ndarray, top: float, bottom: float) -> tuple[int, int] |
     """Of the runs of inked rows (`inked`, a window round the box), the one overlapping the box's rows (`top` to
     `bottom`) at least twice as much as any other, as (first row, row after the last); None when there is none,
     or when a run reaches the window's edge (where it ends is not known)."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], inked.view(np.int8), [0]))))
-    runs = list(zip(edges[::2], edges[1::2]))
-    overlaps = sorted(((min(end, bottom) - max(start, top), (start, end)) for start, end in runs), reverse=True)
+    overlaps = sorted(((min(end, bottom) - max(start, top), (start, end)) for start, end in runs(inked, 0)),
+                      reverse=True)
     if not overlaps or overlaps[0][0] <= 0 or len(overlaps) > 1 and overlaps[1][0] * 2 > overlaps[0][0]:
         return None
     start, end = overlaps[0][1]
-    return None if start == 0 or end == len(inked) else (int(start), int(end))
+    return None if start == 0 or end == len(inked) else (start, end)
