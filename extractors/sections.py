@@ -85,11 +85,12 @@ _MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|symbol|stix|mt?math|rmtmi|l
 
 def _uniform(line: Line) -> bool:
     """Every word of the line in one weight and slant: not a run-in heading followed by body
-    text. Spans without letters (a plain section number, a footnote mark) and math variables
-    (one or two italic or math-font letters) do not count."""
+    text. Spans without letters (a plain section number, a footnote mark), math variables
+    (one or two italic or math-font letters) and names in capitals (a system's name in small caps,
+    which most fonts cut in one weight only: '2.2 Type Checking with HMM-T') do not count."""
     for s in line.spans:
         letters = sum(map(str.isalpha, s.text))
-        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)):
+        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)) or s.text.isupper():
             continue
         if s.bold != line.bold or s.italic != line.italic:
             return False

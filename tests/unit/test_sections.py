@@ -7,8 +7,8 @@ from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
-from tests.pdf_factory import (journal_paper, one_column_paper, printed_twice, prose, run_in_paper, stored_rotated,
-                                two_column_paper, write)
+from tests.pdf_factory import (BOLD, REGULAR, Writer, journal_paper, one_column_paper, printed_twice, prose,
+                                run_in_paper, stored_rotated, two_column_paper, write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -147,3 +147,26 @@ def test_pages_stored_rotated_read_as_they_are_shown(tmp_path, rotation):
     assert len(boxes) == sum(len(chunk.boxes) for chunk in upright.chunks)
     for (page, box), expected in zip(boxes, (box for chunk in upright.chunks for box in chunk.boxes)):
         assert page == expected.page and all(abs(p - q) < 1 for p, q in zip(box, expected.bbox)), (box, expected)
+
+
+def test_a_heading_holding_a_name_in_regular_small_caps_is_one_heading(tmp_path):
+    """Fonts rarely cut small caps in bold, so a system's name in a bold heading comes out regular ('2.2 Type
+    Checking with HMM-T', the 'MM' smaller): the heading is still whole, not a bold lead followed by text."""
+    w = Writer()
+    for number, title in (("1", "Introduction"), ("2", "Method")):
+        w.heading(f"{number} {title}")
+        w.paragraph(prose(5))
+    w.space(10)
+    w._advance(40)
+    x, y = w.x(), w.y + 11
+    lead = "2.1 Type Checking with "
+    w.page.insert_text((x, y), lead, fontname=BOLD, fontsize=11)
+    x += pymupdf.get_text_length(lead, fontname=BOLD, fontsize=11)
+    w.page.insert_text((x, y), "H", fontname=REGULAR, fontsize=11)
+    w.page.insert_text((x + pymupdf.get_text_length("H", fontname=REGULAR, fontsize=11), y), "MM",
+                       fontname=REGULAR, fontsize=8.8)
+    w.y += 18
+    w.paragraph(prose(5, offset=1))
+    doc = parse_pdf(write(tmp_path, "small-caps.pdf", w.bytes()))
+    assert [(s.number, s.title) for s in doc.sections] == \
+        [("1", "Introduction"), ("2", "Method"), ("2.1", "Type Checking with HMM")]
