@@ -1,5 +1,5 @@
-"""Lines of an OCR'd page put back together as they are printed: cut at the gutter between columns, and a
-heading's number joined to its title.
+"""Lines of an OCR'd page put back together as they are printed: cut at the gutter between columns, a heading's
+number joined to its title, boxes set to their ink, second readings dropped and lost dots of numbers restored.
 
 Tesseract finds a page's columns by the blank between them. When the gutter is narrow (two-column proceedings set
 it at a quarter of an inch), it often reads a row of the left column and the row of the right column beside it as
@@ -17,6 +17,14 @@ it stands before on the same row.
 Tesseract's line boxes are a rough guess at the type's height (the same body type comes back anywhere from 7 to 14
 points high), so the white space above a heading, by which it is told from a numbered paragraph
 (extractors/sections.py), disappears between them. Each line's top and bottom are set where its ink is.
+
+Tesseract sometimes reads the same ink twice, the second time as a few broken words over the first reading ('3.
+Imi . L' over '3. Imitation Learning in Matrix Games'); beside a heading, such a line makes the heading's row look
+like a table's. The words a shorter line reads over a longer one, alike, are dropped.
+
+A dot between two digits is what OCR loses most often ('1.1 Privacy Definition' read as '11 Privacy
+Definition'), and sections are found by their numbers in sequence; a two-digit number before a title is read as the
+sub-section number its siblings printed elsewhere in the paper say it is.
 """
 
 from __future__ import annotations
@@ -27,34 +35,67 @@ from collections import defaultdict
 from dataclasses import replace
 
 import numpy as np
+from rapidfuzz import fuzz
 
 from extractors.floats import union
 from extractors.layout import join_spans
-from extractors.model import Line, Span
+from extractors.model import Line, PageLayout, Span
 from extractors.ocr_labels import runs
 
 _MIDDLE = (0.2, 0.8)  # where on the page's width gutters are looked for
 _MIN_GUTTER = 6.0  # points: the narrowest gutter (word spacing is 2-4 points)
 _FEW = 0.05  # share of the page's lines whose words may cross a gutter (titles, wide captions)
 _MIN_SIDE_WORDS = 20  # words ending left of a gutter, and as many starting right of it, for it to be one
+_OVERREACH = 3.0  # points: how far a word's box may reach into a gutter and still be its side's
 _BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark of no letter or digit, this short...
 _BAR_EMS = 0.8  # ...and no wider than this
 _NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
+_DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.?\s+[A-Z]")  # a sub-section number at a line's start, before its title
+_DOT_LOST = re.compile(r"(\d)(\d)(\s+)(?=[A-Z])")  # the same with its dot lost ('11 Privacy Definition')
 _NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
 _MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a run of lower-case letters)
 _ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
 _INSIDE = 0.6  # ...lying this much inside another line's box
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
+_SHARED_ROW = 0.5  # of the taller box's height: how much of it two readings of one row's ink share
+_ROWS_HIGH = 2.0  # of the page's median line height: a box this tall holds more than one row
+_SAME_READING = 70  # rapidfuzz partial ratio at which two readings of the same place are one misread twice
 
 
-def as_printed(lines: list[Line], width: float) -> list[Line]:
-    """The page's lines (OCR'd, a span per word) with those that run across a gutter cut at it, specks read
-    inside other words dropped, and lone section numbers joined to their titles."""
+def as_printed(lines: list[Line], width: float, ink: np.ndarray | None = None, scale: float = 1.0) -> list[Line]:
+    """The page's lines (OCR'd, a span per word) with those that run across a gutter cut at it, their tops and
+    bottoms set where their ink is (`ink`: the page's pixels, `scale` per point; left as read without it), specks
+    read inside other words and words read a second time dropped, and lone section numbers joined to their titles."""
     gutters = _gutters(lines, width)
     for gutter in gutters:
         lines = [part for line in lines for part in _cut(line, gutter)]
-    return _numbers_joined(_without_specks(lines), gutters)
+    if ink is not None:
+        lines = fitted_to_ink(lines, ink, scale)
+    return _numbers_joined(_without_second_readings(_without_specks(lines)), gutters)
+
+
+def with_dots(pages: list[PageLayout], read: list[int]) -> list[PageLayout]:
+    """`pages` with each OCR'd line (of the 1-based pages `read`) that begins with two digits before a title
+    ('11 Privacy Definition') read with a dot between them when the paper holds that sub-section's siblings
+    ('1.2 Calibrating Noise') but not that number."""
+    lines = [line for page in pages if page.page in read for line in page.lines]
+    printed = {(int(m[1]), int(m[2])) for line in lines if (m := _DOTTED.match(line.text.strip()))}
+    if not printed:
+        return pages
+
+    def dotted(line: Line) -> Line:
+        m = _DOT_LOST.match(line.text)
+        if m is None or not line.spans or not line.spans[0].text.startswith(m[1] + m[2]):
+            return line
+        major, minor = int(m[1]), int(m[2])
+        if minor == 0 or (major, minor) in printed or not {(major, minor - 1), (major, minor + 1)} & printed:
+            return line
+        first = line.spans[0]
+        return replace(line, text=f"{m[1]}.{m[2]}{line.text[2:]}",
+                       spans=[replace(first, text=f"{m[1]}.{m[2]}{first.text[2:]}"), *line.spans[1:]])
+    return [replace(page, lines=[dotted(line) for line in page.lines]) if page.page in read else page
+            for page in pages]
 
 
 def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
@@ -99,7 +140,7 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
     if not (line.bbox[0] < g0 and line.bbox[2] > g1):
         return [line]
     words = [s for s in line.spans if s.text.strip()]
-    sides = [0 if s.bbox[2] <= g0 + 1 else 1 if s.bbox[0] >= g1 - 1 else None for s in words]
+    sides = [_side(s, gutter) for s in words]
     if any(side is None and not _bar(s) for s, side in zip(words, sides)):
         return [line]  # a word over the gutter: a line set across both columns
     left = [s for s, side in zip(words, sides) if side == 0]
@@ -111,6 +152,17 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
     if not left or not right:
         return [line]
     return [_piece(line, left), _piece(line, right)]
+
+
+def _side(word: Span, gutter: tuple[float, float]) -> int | None:
+    """0 for a word left of the gutter, 1 for one right of it, None for one over it. A word box reaching a few
+    points into the gutter is the word's own side's: Tesseract starts a word's box where the mark it read in the
+    gutter ends ('_', then ' tences')."""
+    g0, g1 = gutter
+    x0, x1 = word.bbox[0], word.bbox[2]
+    if min(x1, g1) - max(x0, g0) <= _OVERREACH:
+        return 0 if x0 + x1 < g0 + g1 else 1
+    return None
 
 
 def _piece(line: Line, spans: list[Span]) -> Line:
@@ -153,6 +205,58 @@ def _without_specks(lines: list[Line]) -> list[Line]:
                    and any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans)
                    for o in _near(line, buckets))
     return [line for line in lines if not speck(line)]
+
+
+def _without_second_readings(lines: list[Line]) -> list[Line]:
+    """The lines without the words Tesseract read a second time: a line sharing its row with a longer one whose box
+    covers half its width or more is a second, garbled reading of the same ink ('3. Imi . L' over '3. Imitation
+    Learning in Matrix Games', 'feren' over 'References'). Its words over the longer line are dropped, and what it
+    read beyond (the '3.' before the title) is kept; as a line of its own beside a heading, it would make that
+    heading's row none, or take its number. Equation labels are always kept."""
+    if not lines:
+        return lines
+    tallest = _ROWS_HIGH * statistics.median(line.bbox[3] - line.bbox[1] for line in lines)
+    buckets = _rows([line for line in lines if line.bbox[3] - line.bbox[1] <= tallest])
+    out = []
+    for line in lines:
+        over = [o for o in _near(line, buckets) if len(o.text.strip()) > len(line.text.strip())
+                and _read_over(line, o) and _same_reading(line, o)] if line.bbox[3] - line.bbox[1] <= tallest else []
+        spans = [s for s in line.spans if _number(s.text)
+                 or not any(o.bbox[0] <= (s.bbox[0] + s.bbox[2]) / 2 <= o.bbox[2] for o in over)]
+        if spans == line.spans:
+            out.append(line)
+        elif any(s.text.strip() for s in spans):
+            out.append(_piece(line, spans))
+    return out
+
+
+def _number(text: str) -> bool:
+    """Whether `text` is a number or a label ('12', '3.', '(4)', '(A.1)'), which is never taken for a speck."""
+    text = text.strip()
+    return any(c.isdigit() for c in text) and (re.fullmatch(r"\([\w.]{1,6}\)", text) is not None
+                                               or not any(c.isalpha() for c in text))
+
+
+def _read_over(line: Line, other: Line) -> bool:
+    """Whether `other` was read over `line`'s ink: the two boxes share most of the taller one's height (a box
+    stretched down over the next row shares little of it) and `other` reaches over half of `line`'s width."""
+    (x0, y0, x1, y1), (a0, b0, a1, b1) = line.bbox, other.bbox
+    shared = min(y1, b1) - max(y0, b0)
+    return shared >= _SHARED_ROW * max(y1 - y0, b1 - b0) and min(x1, a1) - max(x0, a0) >= 0.5 * (x1 - x0)
+
+
+def _same_reading(line: Line, other: Line) -> bool:
+    """Whether `line`'s words over `other` read much as `other`'s words under them do ('Imi' under 'Imitation'), or
+    are a few letters only, so that two lines Tesseract boxed over each other, both read right, are both kept."""
+    def letters(spans: list[Span]) -> str:
+        return "".join(c for s in spans for c in s.text.lower() if c.isalnum())
+    x0, x1 = other.bbox[0], other.bbox[2]
+    mine = [s for s in line.spans if x0 <= (s.bbox[0] + s.bbox[2]) / 2 <= x1]
+    if len(read := letters(mine)) <= _SPECK_CHARS:
+        return True  # a speck's few letters ('oe' in a bold word's ink) are no reading to compare
+    left, right = min(s.bbox[0] for s in mine), max(s.bbox[2] for s in mine)
+    under = letters([s for s in other.spans if s.bbox[0] < right and s.bbox[2] > left])
+    return fuzz.partial_ratio(read, under) >= _SAME_READING
 
 
 def _inside(small: tuple[float, ...], big: tuple[float, ...]) -> bool:
@@ -203,7 +307,7 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
         height = y1 - y0
         lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
         left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
-        band = _own_band(ink[lo:hi, left:right].sum(axis=1) >= _ROW_INK, y0 * scale - lo, y1 * scale - lo)
+        band = _own_band(ink[lo:hi, left:right].sum(axis=1), y0 * scale - lo, y1 * scale - lo)
         if band is None or band[1] - band[0] < _MIN_INK_HEIGHT * line.size * scale:
             out.append(line)
             continue
@@ -213,13 +317,16 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
     return out
 
 
-def _own_band(inked: np.ndarray, top: float, bottom: float) -> tuple[int, int] | None:
-    """Of the runs of inked rows (`inked`, a window round the box), the one overlapping the box's rows (`top` to
-    `bottom`) at least twice as much as any other, as (first row, row after the last); None when there is none,
-    or when a run reaches the window's edge (where it ends is not known)."""
-    overlaps = sorted(((min(end, bottom) - max(start, top), (start, end)) for start, end in runs(inked, 0)),
-                      reverse=True)
+def _own_band(row_ink: np.ndarray, top: float, bottom: float) -> tuple[int, int] | None:
+    """Of the runs of inked rows (`row_ink`: the inked pixels of each row of a window round the box), the one
+    holding at least twice as much ink within the box's rows (`top` to `bottom`) as any other, as (first row, row
+    after the last); None when there is none, or when a run reaches the window's edge (where it ends is not known).
+    Ink, not rows, since a box stretched from a short line's row down to a heading's holds more of the heading's
+    bolder, wider type than of the short line."""
+    first, last = max(0, int(top)), int(bottom) + 1
+    overlaps = sorted(((int(row_ink[max(start, first):min(end, last)].sum()), (start, end))
+                       for start, end in runs(row_ink >= _ROW_INK, 0)), reverse=True)
     if not overlaps or overlaps[0][0] <= 0 or len(overlaps) > 1 and overlaps[1][0] * 2 > overlaps[0][0]:
         return None
     start, end = overlaps[0][1]
-    return None if start == 0 or end == len(inked) else (start, end)
+    return None if start == 0 or end == len(row_ink) else (start, end)

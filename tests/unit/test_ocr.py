@@ -5,6 +5,7 @@ pages triage flags, at most the cap, and says what it left unread."""
 from __future__ import annotations
 
 import numpy as np
+import pymupdf
 import pytest
 
 from bench.ocr import (char_accuracy, label_recall, rasterized, regions_found, section_precision, section_recall,
@@ -14,7 +15,7 @@ from extractors.errors import NoTextLayerError
 from extractors.limits import ParseLimits
 from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import one_column_paper, stored_rotated, write
+from tests.pdf_factory import ITALIC, Writer, one_column_paper, prose, stored_rotated, write
 
 SCAN_DPI = 200  # a common office-scanner setting
 # What OCR must recover of the generated paper: its sections, and its words (measured on Tesseract 5 with the
@@ -230,3 +231,38 @@ def test_a_letter_a_digit_or_a_tall_stroke_stays_as_read():
     for first, mark in (("o", ring), ("a", bold), ("I", bar), ("1", np.ones((5, 5), dtype=bool))):
         line, ink = _item(first, mark)
         assert ocr._bullet(line, ink, 1.0) == line
+
+
+def test_italic_type_is_told_by_its_lean_and_upright_type_is_not():
+    """OCR names no font, so a heading set in italic ('2.1. Piezoresistive effect', as many journals set their
+    sub-headings) looked like body text: the slant is read from the ink."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=300)
+    faces = {"tiit": True, "heit": True, "tiro": False, "tibo": False, "helv": False, "cour": False}
+    for k, font in enumerate(faces):
+        page.insert_text((72, 60 + 30 * k), "2.1. Piezoresistive effect of the strained gauges", fontname=font,
+                         fontsize=11)
+    scale = 200 / 72
+    pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < 128
+    boxes = [line["bbox"] for block in page.get_text("dict")["blocks"] for line in block["lines"]]
+    lines = [Line("2.1. Piezoresistive effect of the strained gauges", 1, tuple(box), 11.0, "GlyphLessFont")
+             for box in boxes]
+    assert [ocr._leans(ink, line, scale) for line in lines] == list(faces.values())
+
+
+def test_a_scanned_sub_heading_set_in_italic_is_a_section(tmp_path):
+    w = Writer()
+    w.heading("1 Introduction", size=11)
+    w.paragraph(prose(4))
+    for number, title in (("1.1", "Scope of the Study"), ("1.2", "Related Measures")):
+        w.space(8)
+        w.line(f"{number} {title}", size=10, font=ITALIC)
+        w.space(3)
+        w.paragraph(prose(4, offset=1))
+    w.heading("2 Method", size=11)
+    w.paragraph(prose(3, offset=2))
+    data = rasterized(w.bytes(), 200)
+    found = [(s.number, s.title) for s in parse_pdf(write(tmp_path, "italic.pdf", data)).sections]
+    assert found == [("1", "Introduction"), ("1.1", "Scope of the Study"), ("1.2", "Related Measures"),
+                     ("2", "Method")]

@@ -1,16 +1,18 @@
 """OCR'd lines put back together as printed (extractors/ocr_lines.py): a row Tesseract read across a narrow
-gutter is cut into its two columns' lines, a section number read apart from its title is joined to it, and specks
-read a second time inside a heading's ink are dropped. The lines are built as Tesseract's come back (a span per
+gutter is cut into its two columns' lines, a section number read apart from its title is joined to it, specks and
+second readings of a heading's ink are dropped, and a sub-section number that lost its dot gets it back. The lines are built as Tesseract's come back (a span per
 word, no spaces in the spans); the last test checks the whole route on a scanned two-column page."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pymupdf
 
 from bench.ocr import rasterized
-from extractors.model import Line, Span
-from extractors.ocr_lines import _gutters, as_printed, fitted_to_ink
+from extractors.model import Line, PageLayout, Span
+from extractors.ocr_lines import _gutters, as_printed, fitted_to_ink, with_dots
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import write
 
@@ -51,6 +53,15 @@ def test_a_row_read_across_the_gutter_is_cut_into_its_two_columns():
     assert sorted(texts) == ["3 Multiple Instance Learning", "that the pair is"]
     right = next(line for line in out if line.text.startswith("3 "))
     assert right.bbox[0] == 312 and [s.text for s in right.spans][0] == "3"
+
+
+def test_a_word_whose_box_starts_just_inside_the_gutter_is_its_side_s():
+    """Tesseract starts the box of the right column's first word where the mark it read in the gutter ends; the
+    row is still two columns' (else the whole line sets the left column's right edge, and every line of it looks
+    short enough for a heading)."""
+    merged = _line(_words("set of posi-", 230) + [("_", 303)] + [("tences", 310), ("with", 352)], 300)
+    out = as_printed(_column_rows(20) + [merged], WIDTH)
+    assert sorted(line.text for line in out if line.bbox[1] == 300) == ["set of posi-", "tences with"]
 
 
 def test_a_line_with_a_word_over_the_gutter_stays_whole():
@@ -131,6 +142,43 @@ def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
     assert inside not in out and heading in out and beside in out and label in out
 
 
+def test_a_second_garbled_reading_of_a_heading_is_dropped_and_its_number_kept():
+    """Tesseract sometimes reads a bold heading twice, as a few broken words over the whole reading; beside the
+    heading, the broken reading would make its row none and take its number."""
+    title = _line(_words("Imitation Learning in Matrix Games", 76), 286, size=11)
+    broken = _line([("3.", 56), ("Imi", 71), ("L", 130)], 286, size=11)
+    speck = _line([("oe", 200)], 287, size=10)
+    out = as_printed([broken, title, speck], WIDTH)
+    assert [line.text for line in out] == ["3. Imitation Learning in Matrix Games"]
+
+
+def test_two_lines_read_over_each_other_are_both_kept_unless_they_read_alike():
+    """Boxes Tesseract did not fit to one row overlap their neighbours' and may read alike ('where the
+    coefficient' over 'the coefficient of'); two lines boxed over each other that read differently are two
+    lines."""
+    tall = _line(_words("where p is the piezoresistive coefficient", 72), 100, size=26)
+    below = _line(_words("the piezoresistive coefficient of the resistor", 72), 108, size=26)
+    page = [_line(_words("text of the paper", 72), 200 + 12 * k, size=10) for k in range(9)]
+    assert tall in as_printed([tall, below, *page], WIDTH)
+    first = _line(_words("The results of the first", 72), 100)
+    other = _line(_words("experiment are shown below here", 80), 101)
+    assert first in as_printed([first, other], WIDTH)
+
+
+def test_a_sub_section_number_that_lost_its_dot_is_read_by_its_siblings():
+    page = PageLayout(1, WIDTH, 792, lines=[_line(_words("1 Introduction", 72), 100),
+                                           _line(_words("11 Privacy Definition", 72), 200),
+                                           _line(_words("1.2 Calibrating Noise", 72), 300),
+                                           _line(_words("12 cats were seen", 72), 400)])
+    assert [line.text for line in with_dots([page], [1])[0].lines] == \
+        ["1 Introduction", "1.1 Privacy Definition", "1.2 Calibrating Noise", "12 cats were seen"]
+    assert with_dots([page], [])[0] == page  # a page with a text layer is left as it is
+    alone = replace(page, lines=page.lines[:2])  # no sibling: '11' may be section 11
+    assert with_dots([alone], [1])[0] == alone
+    printed = replace(page, lines=[*page.lines, _line(_words("1.1 Privacy", 72), 500)])
+    assert with_dots([printed], [1])[0].lines[1].text == "11 Privacy Definition"
+
+
 def scanned_two_columns() -> tuple[bytes, list[str]]:
     """A page of two justified columns 12 points apart, each with bold numbered headings, rasterized; and the
     headings' titles."""
@@ -198,6 +246,18 @@ def test_a_box_stretched_over_two_rows_alike_keeps_its_place():
     assert fitted_to_ink([line], ink, 1.0)[0].bbox == line.bbox
     sliver = _line(_words("the running text of a paragraph set", 72), 107, size=14)  # two rows of the one, 9 of this
     assert fitted_to_ink([sliver], ink, 1.0)[0].bbox[1::2] == (112, 121)
+
+
+def test_a_box_stretched_up_over_a_short_line_is_set_to_the_heading_that_holds_most_of_its_ink():
+    """A heading's box sometimes reaches up over the last, short line of the paragraph above ('of an appropriate
+    value for C.' over '4. Duality and Efficient Optimization'): it holds about as many of that line's rows as of
+    its own, but far less of its ink."""
+    ink = np.zeros((400, 612), dtype=bool)
+    ink[100:109, 72:160:2] = True  # the paragraph's last line: short, light
+    ink[124:136, 72:290] = True  # the heading: a full row of bold type
+    heading = replace(_line(_words("4. Duality and Efficient Optimization", 72), 100, size=44),  # rows 100-144
+                      size=20)  # Tesseract's size for it
+    assert fitted_to_ink([heading], ink, 1.0)[0].bbox[1::2] == (124, 136)
 
 
 def test_a_band_too_thin_for_the_line_s_type_keeps_its_box():
