@@ -15,6 +15,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from extractors.bitmap_fonts import has_type3, split_blocks
+from extractors.disjoint import DisjointSets
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf, read_content
 from extractors.text import (EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, is_plain, mark_unmapped,
@@ -273,26 +274,19 @@ def _join_touching(boxes: list[BBox], grid: float) -> list[BBox]:
     """The bounding boxes of the groups of boxes that touch one another, in the order of each group's first box.
     Each box is compared only with those sharing a bucket of the page with it (buckets a few dozen points wide)."""
     side = max(64.0, 8 * grid)
-    parent = list(range(len(boxes)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    sets = DisjointSets(len(boxes))
     buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
     for i, box in enumerate(boxes):
         for bx in range(int((box[0] - grid) // side), int((box[2] + grid) // side) + 1):
             for by in range(int((box[1] - grid) // side), int((box[3] + grid) // side) + 1):
                 bucket = buckets[(bx, by)]
                 for j in bucket:
-                    if find(i) != find(j) and _touch(box, boxes[j], grid):
-                        parent[find(i)] = find(j)
+                    if sets.find(i) != sets.find(j) and _touch(box, boxes[j], grid):
+                        sets.join(i, j)
                 bucket.append(i)
     groups: dict[int, list[BBox]] = {}
     for i, box in enumerate(boxes):
-        groups.setdefault(find(i), []).append(box)
+        groups.setdefault(sets.find(i), []).append(box)
     return [(min(b[0] for b in g), min(b[1] for b in g), max(b[2] for b in g), max(b[3] for b in g))
             for g in groups.values()]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from extractors.disjoint import DisjointSets
 from extractors.layout import merge_touching
 from extractors.model import BBox, Line, Span
 from extractors.ocr_labels import runs
@@ -51,22 +52,14 @@ def _components(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
     """The boxes (in cells, end exclusive) of the groups of inked cells that touch or stand one blank cell apart:
     each row's runs of cells (a blank cell inside a run does not end it) joined to the runs of the two rows above
     that they reach, in one pass over the runs, so a page of scattered specks costs no more than its runs."""
-    parent: list[int] = []
+    sets = DisjointSets()
     boxes: list[list[int]] = []
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     previous: list[list[tuple[int, int, int]]] = [[], []]  # (start, end, run id) of the two rows above
     for row in range(cells.shape[0]):
         here: list[tuple[int, int, int]] = []
         for start, end in runs(cells[row], 1):  # one blank cell apart: the same run
-            parent.append(len(parent))
             boxes.append([start, row, end, row + 1])
-            here.append((start, end, len(parent) - 1))
+            here.append((start, end, sets.add()))
         for above in previous:
             k = 0
             for start, end, run in here:
@@ -74,14 +67,12 @@ def _components(cells: np.ndarray) -> list[tuple[int, int, int, int]]:
                     k += 1
                 j = k
                 while j < len(above) and above[j][0] <= end + 1:
-                    a, b = find(run), find(above[j][2])
-                    if a != b:
-                        parent[a] = b
+                    sets.join(run, above[j][2])
                     j += 1
         previous = [previous[1], here]
     groups: dict[int, list[int]] = {}
     for i, box in enumerate(boxes):
-        group = groups.setdefault(find(i), [box[0], box[1], box[2], box[3]])
+        group = groups.setdefault(sets.find(i), [box[0], box[1], box[2], box[3]])
         group[0], group[1], group[2], group[3] = (min(group[0], box[0]), min(group[1], box[1]),
                                                   max(group[2], box[2]), max(group[3], box[3]))
     return [tuple(group) for group in groups.values()]
