@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -51,15 +52,18 @@ _BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark 
 _BAR_EMS = 0.8  # ...and no wider than this
 _NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.?\s+[A-Z]")  # a sub-section number at a line's start, before its title
-_DOT_LOST = re.compile(r"(\d)(\d)(\s+)(?=[A-Z])")  # the same with its dot lost ('11 Privacy Definition')
+_DOT_LOST = re.compile(r"(\d)(\d)\s+(?=[A-Z])")  # the same with its dot lost ('11 Privacy Definition')
+_TITLE_WORDS = 10  # the most words of a sub-section title whose number may have lost its dot
 _NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
 _MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a run of lower-case letters)
+_CLAIM_HIGH = 1.5  # of a band's height: the tallest box of another line that is that band's
 _ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
 _INSIDE = 0.6  # ...lying this much inside another line's box
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
 _SHARED_ROW = 0.5  # of the taller box's height: how much of it two readings of one row's ink share
 _ROWS_HIGH = 2.0  # of the page's median line height: a box this tall holds more than one row
+_CROWDED = 64  # lines in one row bucket past which its lines are not compared (a page holds a few per column)
 _SAME_READING = 70  # rapidfuzz partial ratio at which two readings of the same place are one misread twice
 
 
@@ -76,26 +80,40 @@ def as_printed(lines: list[Line], width: float, ink: np.ndarray | None = None, s
 
 
 def with_dots(pages: list[PageLayout], read: list[int]) -> list[PageLayout]:
-    """`pages` with each OCR'd line (of the 1-based pages `read`) that begins with two digits before a title
-    ('11 Privacy Definition') read with a dot between them when the paper holds that sub-section's siblings
-    ('1.2 Calibrating Noise') but not that number."""
+    """`pages` with an OCR'd line (of the 1-based pages `read`) that begins with two digits before a short title
+    ('11 Privacy Definition') read with a dot between them when the paper holds that sub-section's siblings as
+    short titles, one before it or the next after it ('1.2 Calibrating Noise'), but not that number; once per
+    number. A line that reads on as a sentence (ending in a stop, or holding a digit after its number: a reference
+    entry, a date) is left as read."""
     lines = [line for page in pages if page.page in read for line in page.lines]
-    printed = {(int(m[1]), int(m[2])) for line in lines if (m := _DOTTED.match(line.text.strip()))}
-    if not printed:
-        return pages
-
-    def dotted(line: Line) -> Line:
+    at: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for k, line in enumerate(lines):
+        if (m := _DOTTED.match(line.text.strip())) and _short_title(line.text[m.end(2):]):
+            at[(int(m[1]), int(m[2]))].append(k)
+    changed: dict[int, Line] = {}
+    for k, line in enumerate(lines):
         m = _DOT_LOST.match(line.text)
-        if m is None or not line.spans or not line.spans[0].text.startswith(m[1] + m[2]):
-            return line
-        major, minor = int(m[1]), int(m[2])
-        if minor == 0 or (major, minor) in printed or not {(major, minor - 1), (major, minor + 1)} & printed:
-            return line
-        first = line.spans[0]
-        return replace(line, text=f"{m[1]}.{m[2]}{line.text[2:]}",
-                       spans=[replace(first, text=f"{m[1]}.{m[2]}{first.text[2:]}"), *line.spans[1:]])
-    return [replace(page, lines=[dotted(line) for line in page.lines]) if page.page in read else page
-            for page in pages]
+        if m is None or not line.spans or not line.spans[0].text.startswith(m[0].rstrip()) \
+                or not _short_title(line.text[m.end():]):
+            continue
+        number = (int(m[1]), int(m[2]))
+        before, after = at.get((number[0], number[1] - 1), []), at.get((number[0], number[1] + 1), [])
+        if number[1] == 0 or number in at or not (any(j < k for j in before) or any(j > k for j in after)):
+            continue
+        at[number].append(k)
+        first, dotted = line.spans[0], f"{m[1]}.{m[2]}"
+        changed[id(line)] = replace(line, text=dotted + line.text[2:],
+                                    spans=[replace(first, text=dotted + first.text[2:]), *line.spans[1:]])
+    if not changed:
+        return pages
+    return [replace(page, lines=[changed.get(id(line), line) for line in page.lines]) if page.page in read
+            else page for page in pages]
+
+
+def _short_title(text: str) -> bool:
+    text = text.strip()
+    return 0 < len(text.split()) <= _TITLE_WORDS and not text.endswith((".", ",", ";")) \
+        and not any(c.isdigit() for c in text)
 
 
 def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
@@ -156,11 +174,12 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
 
 def _side(word: Span, gutter: tuple[float, float]) -> int | None:
     """0 for a word left of the gutter, 1 for one right of it, None for one over it. A word box reaching a few
-    points into the gutter is the word's own side's: Tesseract starts a word's box where the mark it read in the
-    gutter ends ('_', then ' tences')."""
+    points into the gutter (no more than a quarter of it, so that a narrow gutter is not bridged by a word space)
+    is the word's own side's: Tesseract starts a word's box where the mark it read in the gutter ends ('_', then
+    ' tences')."""
     g0, g1 = gutter
     x0, x1 = word.bbox[0], word.bbox[2]
-    if min(x1, g1) - max(x0, g0) <= _OVERREACH:
+    if min(x1, g1) - max(x0, g0) <= min(_OVERREACH, 0.25 * (g1 - g0)):
         return 0 if x0 + x1 < g0 + g1 else 1
     return None
 
@@ -182,8 +201,13 @@ def _rows(lines: list[Line]) -> dict[int, list[Line]]:
 
 
 def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
+    """The other lines in the row buckets `line` reaches into; none in a row more crowded than any page's (a
+    hostile page's), which is left as read rather than compared line by line."""
+    keys = range(int(line.bbox[1] // _ROW), int(line.bbox[3] // _ROW) + 1)
+    if any(len(buckets.get(k, ())) > _CROWDED for k in keys):
+        return []
     seen: dict[int, Line] = {}
-    for k in range(int(line.bbox[1] // _ROW), int(line.bbox[3] // _ROW) + 1):
+    for k in keys:
         for other in buckets.get(k, ()):
             if other is not line:
                 seen[id(other)] = other
@@ -212,15 +236,19 @@ def _without_second_readings(lines: list[Line]) -> list[Line]:
     covers half its width or more is a second, garbled reading of the same ink ('3. Imi . L' over '3. Imitation
     Learning in Matrix Games', 'feren' over 'References'). Its words over the longer line are dropped, and what it
     read beyond (the '3.' before the title) is kept; as a line of its own beside a heading, it would make that
-    heading's row none, or take its number. Equation labels are always kept."""
+    heading's row none, or take its number. Longer means more letters and digits, so that a reading broken into
+    pieces does not win. A reading of three letters or fewer over another (a speck: 'oe' in a bold word's ink) is a
+    second one whatever it reads. Numbers and equation labels are always kept, and so is a box over two rows or
+    more (one its ink did not settle): two such boxes of consecutive lines overlap, and their words may read alike."""
     if not lines:
         return lines
     tallest = _ROWS_HIGH * statistics.median(line.bbox[3] - line.bbox[1] for line in lines)
     buckets = _rows([line for line in lines if line.bbox[3] - line.bbox[1] <= tallest])
     out = []
     for line in lines:
-        over = [o for o in _near(line, buckets) if len(o.text.strip()) > len(line.text.strip())
-                and _read_over(line, o) and _same_reading(line, o)] if line.bbox[3] - line.bbox[1] <= tallest else []
+        over = [] if line.bbox[3] - line.bbox[1] > tallest else \
+            [o for o in _near(line, buckets) if _letters(o.text) > _letters(line.text)
+             and _read_over(line, o) and _same_reading(line, o)]
         spans = [s for s in line.spans if _number(s.text)
                  or not any(o.bbox[0] <= (s.bbox[0] + s.bbox[2]) / 2 <= o.bbox[2] for o in over)]
         if spans == line.spans:
@@ -230,8 +258,15 @@ def _without_second_readings(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _letters(text: str) -> int:
+    """How many letters and digits `text` holds: a reading broken into pieces ('Re fe ren ces .') is no longer
+    for its spaces."""
+    return sum(c.isalnum() for c in text)
+
+
 def _number(text: str) -> bool:
-    """Whether `text` is a number or a label ('12', '3.', '(4)', '(A.1)'), which is never taken for a speck."""
+    """Whether `text` is a number or a label ('12', '3.', '(4)', '(A.1)'), which is never dropped as a second
+    reading."""
     text = text.strip()
     return any(c.isdigit() for c in text) and (re.fullmatch(r"\([\w.]{1,6}\)", text) is not None
                                                or not any(c.isalpha() for c in text))
@@ -293,11 +328,15 @@ def _same_row(a: Line, b: Line) -> bool:
 
 def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
     """The lines with their tops and bottoms where their ink is (`ink`: the page's pixels, `scale` per point): the
-    band of inked pixel rows, under the line's width and between blank rows, that holds most of the box. A box that
-    reaches over two rows about equally (Tesseract sometimes stretches one down to the next line's baseline), whose
-    band runs on to the end of the rows looked at (ink that joins the next line's), or that holds no band as high
-    as its type, keeps its place as read; so does a line set upright (a side stamp), whose words are side by side
-    down the page."""
+    band of inked pixel rows, under the line's width and between blank rows, that holds most of the ink in its box
+    of the bands no other line claims (a band is another line's when that line's box is about as high as the band
+    and lies on it, unless that line is a second reading of this one's ink, as `_without_second_readings` drops
+    it). Tesseract sometimes stretches a box over the next or the last row: the box goes to its own
+    row, not to the neighbour's that already has a box of its own. A box whose bands hold its ink about alike, whose
+    band runs on to the end of the rows looked at (ink that joins the next line's), or that holds no band as high as
+    its type, keeps its place as read; so does a line set upright (a side stamp), whose words are side by side down
+    the page."""
+    buckets = _rows(lines)
     out = []
     for line in lines:
         if line.vertical:
@@ -307,7 +346,10 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
         height = y1 - y0
         lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
         left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
-        band = _own_band(ink[lo:hi, left:right].sum(axis=1), y0 * scale - lo, y1 * scale - lo)
+        others = [o.bbox for o in _near(line, buckets) if not o.vertical and o.bbox[0] < x1 and o.bbox[2] > x0
+                  and not (_letters(o.text) < _letters(line.text) and _same_reading(o, line))]
+        band = _own_band(ink[lo:hi, left:right].sum(axis=1), y0 * scale - lo, y1 * scale - lo,
+                         lambda start, end: _claimed((lo + start) / scale, (lo + end) / scale, others))
         if band is None or band[1] - band[0] < _MIN_INK_HEIGHT * line.size * scale:
             out.append(line)
             continue
@@ -317,15 +359,23 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
     return out
 
 
-def _own_band(row_ink: np.ndarray, top: float, bottom: float) -> tuple[int, int] | None:
-    """Of the runs of inked rows (`row_ink`: the inked pixels of each row of a window round the box), the one
-    holding at least twice as much ink within the box's rows (`top` to `bottom`) as any other, as (first row, row
-    after the last); None when there is none, or when a run reaches the window's edge (where it ends is not known).
-    Ink, not rows, since a box stretched from a short line's row down to a heading's holds more of the heading's
-    bolder, wider type than of the short line."""
+def _claimed(top: float, bottom: float, boxes: list[tuple[float, ...]]) -> bool:
+    """Whether one of `boxes` (other lines') is the band's from `top` to `bottom`: no more than half as high again
+    as the band, and over half of it."""
+    high = bottom - top
+    return any(box[3] - box[1] <= _CLAIM_HIGH * high and min(box[3], bottom) - max(box[1], top) > 0.5 * high
+               for box in boxes)
+
+
+def _own_band(row_ink: np.ndarray, top: float, bottom: float,
+              claimed: Callable[[int, int], bool]) -> tuple[int, int] | None:
+    """Of the runs of inked rows (`row_ink`: the inked pixels of each row of a window round the box) that are not
+    `claimed` by another line, the one holding at least twice as much ink within the box's rows (`top` to `bottom`)
+    as any other, as (first row, row after the last); None when there is none, or when a run reaches the window's
+    edge (where it ends is not known)."""
     first, last = max(0, int(top)), int(bottom) + 1
     overlaps = sorted(((int(row_ink[max(start, first):min(end, last)].sum()), (start, end))
-                       for start, end in runs(row_ink >= _ROW_INK, 0)), reverse=True)
+                       for start, end in runs(row_ink >= _ROW_INK, 0) if not claimed(start, end)), reverse=True)
     if not overlaps or overlaps[0][0] <= 0 or len(overlaps) > 1 and overlaps[1][0] * 2 > overlaps[0][0]:
         return None
     start, end = overlaps[0][1]

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from extractors.body import Placed
-from extractors.model import BBox, Box, Line, Section, element_id
+from extractors.model import BBox, Box, Line, Section, Span, element_id
 from extractors.references import AUTHOR_START_RE, right_edges
 from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
 
@@ -90,11 +90,18 @@ def _uniform(line: Line) -> bool:
     which most fonts cut in one weight only: '2.2 Type Checking with HMM-T') do not count."""
     for s in line.spans:
         letters = sum(map(str.isalpha, s.text))
-        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)) or s.text.isupper():
+        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)) or _caps_name(s, line):
             continue
         if s.bold != line.bold or s.italic != line.italic:
             return False
     return True
+
+
+def _caps_name(span: Span, line: Line) -> bool:
+    """Whether `span` is a name in capitals set lighter than its bold or italic line (small caps in a bold heading),
+    not a bold lead in capitals before regular text ('2.1. DATA SOURCES. We ...', a run-in heading)."""
+    return (span.text.isupper() and len(span.text.split()) <= 2 and not span.bold and not span.italic
+            and (line.bold or line.italic))
 
 
 def _run_in(line: Line) -> tuple[str, tuple] | None:

@@ -64,6 +64,27 @@ def test_a_word_whose_box_starts_just_inside_the_gutter_is_its_side_s():
     assert sorted(line.text for line in out if line.bbox[1] == 300) == ["set of posi-", "tences with"]
 
 
+def test_a_title_whose_word_space_falls_in_a_narrow_gutter_stays_whole():
+    """Between columns 9 points apart, a word space of a title set across both lies in the gutter with both its
+    words reaching into it: those words are over the gutter, not beside it."""
+    rows = []
+    for k in range(20):
+        for x0, x1 in ((72.0, 300.0), (309.0, 540.0)):
+            rows.append(_line([("word", x0 + (x1 - x0 - 24) / 7 * i) for i in range(8)], 100 + 14 * k))
+    assert _gutters(rows, WIDTH) == [(300, 309)]
+    title = _line([("Figure", 248.75), ("3:", 288.75), ("the", 284.75), ("rest", 306.25), ("of", 334.25),
+                   ("it", 350.25)], 60)
+    assert title in as_printed(rows + [title], WIDTH)
+
+
+def test_a_row_crowded_past_any_page_s_is_left_as_read():
+    """A hostile page can put thousands of lines on one row; they are not compared with one another (the cost
+    would grow with their square), so none is taken for another's second reading."""
+    crowd = [line for k in range(40) for line in (_line([("References", 20 + 14 * k)], 300),
+                                                  _line([("feren", 22 + 14 * k)], 300))]
+    assert as_printed(crowd, WIDTH) == crowd
+
+
 def test_a_line_with_a_word_over_the_gutter_stays_whole():
     title = _line(_words("A Title Set Across Both Columns Of The Page", 160), 60)
     assert title.bbox[0] < 300 and title.bbox[2] > 312
@@ -152,10 +173,10 @@ def test_a_second_garbled_reading_of_a_heading_is_dropped_and_its_number_kept():
     assert [line.text for line in out] == ["3. Imitation Learning in Matrix Games"]
 
 
-def test_two_lines_read_over_each_other_are_both_kept_unless_they_read_alike():
-    """Boxes Tesseract did not fit to one row overlap their neighbours' and may read alike ('where the
-    coefficient' over 'the coefficient of'); two lines boxed over each other that read differently are two
-    lines."""
+def test_two_lines_boxed_over_two_rows_or_reading_differently_are_both_kept():
+    """Boxes Tesseract did not fit to one row (taller than two of the page's lines) overlap their neighbours'
+    and may read alike ('where p is the piezoresistive coefficient' over 'the piezoresistive coefficient of'):
+    both are lines. So are two lines of one row's height boxed over each other that read differently."""
     tall = _line(_words("where p is the piezoresistive coefficient", 72), 100, size=26)
     below = _line(_words("the piezoresistive coefficient of the resistor", 72), 108, size=26)
     page = [_line(_words("text of the paper", 72), 200 + 12 * k, size=10) for k in range(9)]
@@ -177,6 +198,15 @@ def test_a_sub_section_number_that_lost_its_dot_is_read_by_its_siblings():
     assert with_dots([alone], [1])[0] == alone
     printed = replace(page, lines=[*page.lines, _line(_words("1.1 Privacy", 72), 500)])
     assert with_dots([printed], [1])[0].lines[1].text == "11 Privacy Definition"
+
+
+def test_only_a_short_title_between_its_siblings_gets_its_dot_back_and_once():
+    texts = ["13 Early Remarks",  # its sibling 1.2 comes after it, and no 1.4: not a sub-section
+             "1.2 Calibrating Noise", "19 May 2020 was the deadline", "21 Smith J, Jones K. A study. Nature, 2019.",
+             "21 Data Sets", "21 Data Sets Again", "2.2 Results", "1.5 Million samples were drawn from the data."]
+    page = PageLayout(1, WIDTH, 792, lines=[_line(_words(text, 72), 100 + 20 * k) for k, text in enumerate(texts)])
+    out = [line.text for line in with_dots([page], [1])[0].lines]
+    assert out == [*texts[:4], "2.1 Data Sets", *texts[5:]]
 
 
 def scanned_two_columns() -> tuple[bytes, list[str]]:
@@ -258,6 +288,20 @@ def test_a_box_stretched_up_over_a_short_line_is_set_to_the_heading_that_holds_m
     heading = replace(_line(_words("4. Duality and Efficient Optimization", 72), 100, size=44),  # rows 100-144
                       size=20)  # Tesseract's size for it
     assert fitted_to_ink([heading], ink, 1.0)[0].bbox[1::2] == (124, 136)
+    speck = _line([("oe", 200)], 125, size=9)  # a second reading of a few of the heading's letters claims no row
+    assert fitted_to_ink([heading, speck], ink, 1.0)[0].bbox[1::2] == (124, 136)
+
+
+def test_a_short_line_s_box_stretched_down_over_a_heading_stays_on_its_own_row():
+    """The other way round: the short line's box reaches down over the heading, which has a box of its own there.
+    The heading's row is the heading's, so the short line keeps its own, lighter row."""
+    ink = np.zeros((400, 612), dtype=bool)
+    ink[100:109, 72:160:2] = True
+    ink[124:136, 72:290] = True
+    short = replace(_line(_words("value for C.", 72), 100, size=44), size=10)
+    heading = _line(_words("4. Duality and Efficient Optimization", 72), 124, size=12)
+    fitted = fitted_to_ink([short, heading], ink, 1.0)
+    assert [line.bbox[1::2] for line in fitted] == [(100, 109), (124, 136)]
 
 
 def test_a_band_too_thin_for_the_line_s_type_keeps_its_box():

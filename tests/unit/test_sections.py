@@ -170,3 +170,20 @@ def test_a_heading_holding_a_name_in_regular_small_caps_is_one_heading(tmp_path)
     doc = parse_pdf(write(tmp_path, "small-caps.pdf", w.bytes()))
     assert [(s.number, s.title) for s in doc.sections] == \
         [("1", "Introduction"), ("2", "Method"), ("2.1", "Type Checking with HMM")]
+
+
+def test_a_run_in_heading_in_bold_capitals_is_still_set_apart_from_its_paragraph(tmp_path):
+    """Names in capitals are left out of a line's weight only when lighter than the line: a bold lead in capitals
+    before regular text ('2.1. DATA SOURCES. We ...') is a run-in heading."""
+    w = Writer()
+    for number, title in (("1", "Introduction"), ("2", "Method")):
+        w.heading(f"{number} {title}")
+        w.paragraph(prose(5))
+    for number, title in (("2.1", "DATA SOURCES"), ("2.2", "TRAINING SETUP")):
+        w.space(8)
+        w.paragraph(prose(6, offset=2), run_in=f"{number}. {title}.")
+    w.heading("3 Results")
+    w.paragraph(prose(4))
+    doc = parse_pdf(write(tmp_path, "run-in-caps.pdf", w.bytes()))
+    assert [(s.number, s.title) for s in doc.sections] == \
+        [("1", "Introduction"), ("2", "Method"), ("2.1", "DATA SOURCES"), ("2.2", "TRAINING SETUP"), ("3", "Results")]
