@@ -31,6 +31,7 @@ _KNOWN = re.compile(
     r"broader impacts?|author contributions|funding|competing interests|conflicts? of interest|"
     r"data availability|supplementary (?:material|information)|supplemental information|future work|"
     r"summary|declarations?)$", re.I)
+_ABSTRACT = re.compile(rf"^({ABSTRACT_NAMES})\b", re.I)
 _FRONT = re.compile(rf"^({ABSTRACT_NAMES}|keywords?|key words|index terms|categories and subject descriptors|"
                     r"general terms|ccs concepts|acm reference format)\b", re.I)
 # the bibliography's heading under the names journals give it ("References and Notes": Science; "Reference": many
@@ -231,6 +232,10 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     top: int | None = None  # current top-level number
     seen_top = in_refs = in_list = False  # in_list: from the References heading to the next heading
     front_y: float | None = None  # top of the Abstract heading on page 1
+    # above the abstract on page 1 stand the title and the authors' addresses ('1 University Station C0500'), whose
+    # numbers are no section's
+    abstract_top = min((line.bbox[1] for line in lines if line.page == 1 and _ABSTRACT.match(line.text.strip())),
+                       default=None)
     styles: dict[tuple, Counter] = defaultdict(Counter)
     taken: set[int] = set()
     for i, line in enumerate(lines):
@@ -260,7 +265,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         head: Heading | None = None
         if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])):
             numbered = None  # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and')
-        if numbered and (gap_ok or short):
+        if numbered and (gap_ok or short) and not (abstract_top is not None and line.page == 1
+                                                   and line.bbox[3] <= abstract_top):
             scheme, number, title = numbered
             style = run_in[1] if run_in else _style(line, title)
             if _distinct(style, size, True) and len(title.split()) <= 18 and not title.rstrip().endswith(","):

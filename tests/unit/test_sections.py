@@ -187,3 +187,21 @@ def test_a_run_in_heading_in_bold_capitals_is_still_set_apart_from_its_paragraph
     doc = parse_pdf(write(tmp_path, "run-in-caps.pdf", w.bytes()))
     assert [(s.number, s.title) for s in doc.sections] == \
         [("1", "Introduction"), ("2", "Method"), ("2.1", "DATA SOURCES"), ("2.2", "TRAINING SETUP"), ("3", "Results")]
+
+
+def test_a_numbered_address_above_the_abstract_is_no_section(tmp_path):
+    """An author's street address set in the header's larger type ('1 University Station C0500') reads like a
+    numbered heading; above the abstract it is front matter, and the paper's own section 1 keeps its number."""
+    w = Writer()
+    w.line("Learning Relations from Bags of Sentences", size=16, font=BOLD, full_width=True, center=True)
+    w.space(6)
+    for text in ("Ann Author", "University of Testing", "1 University Station C0500", "Austin, TX 78712"):
+        w.line(text, size=12, full_width=True, center=True)
+    w.space(12)
+    w.line("Abstract", size=12, font=BOLD, full_width=True, center=True)
+    w.paragraph(prose(4), full_width=True)
+    for number, title in (("1", "Introduction"), ("2", "Method")):
+        w.heading(f"{number} {title}")
+        w.paragraph(prose(5))
+    doc = parse_pdf(write(tmp_path, "address.pdf", w.bytes()))
+    assert [(s.number, s.title) for s in doc.sections] == [("1", "Introduction"), ("2", "Method")]
