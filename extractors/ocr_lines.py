@@ -247,7 +247,7 @@ def _without_second_readings(lines: list[Line]) -> list[Line]:
     out = []
     for line in lines:
         over = [] if line.bbox[3] - line.bbox[1] > tallest else \
-            [o for o in _near(line, buckets) if _letters(o.text) > _letters(line.text)
+            [o for o in _near(line, buckets) if len(_letters(o.text)) > len(_letters(line.text))
              and _read_over(line, o) and _same_reading(line, o)]
         spans = [s for s in line.spans if _number(s.text)
                  or not any(o.bbox[0] <= (s.bbox[0] + s.bbox[2]) / 2 <= o.bbox[2] for o in over)]
@@ -258,10 +258,10 @@ def _without_second_readings(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _letters(text: str) -> int:
-    """How many letters and digits `text` holds: a reading broken into pieces ('Re fe ren ces .') is no longer
-    for its spaces."""
-    return sum(c.isalnum() for c in text)
+def _letters(text: str) -> str:
+    """The letters and digits of `text`, in lower case: what two readings are compared by, and how long a reading
+    is (one broken into pieces, 'Re fe ren ces .', is no longer for its spaces)."""
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _number(text: str) -> bool:
@@ -283,14 +283,12 @@ def _read_over(line: Line, other: Line) -> bool:
 def _same_reading(line: Line, other: Line) -> bool:
     """Whether `line`'s words over `other` read much as `other`'s words under them do ('Imi' under 'Imitation'), or
     are a few letters only, so that two lines Tesseract boxed over each other, both read right, are both kept."""
-    def letters(spans: list[Span]) -> str:
-        return "".join(c for s in spans for c in s.text.lower() if c.isalnum())
     x0, x1 = other.bbox[0], other.bbox[2]
     mine = [s for s in line.spans if x0 <= (s.bbox[0] + s.bbox[2]) / 2 <= x1]
-    if len(read := letters(mine)) <= _SPECK_CHARS:
+    if len(read := "".join(_letters(s.text) for s in mine)) <= _SPECK_CHARS:
         return True  # a speck's few letters ('oe' in a bold word's ink) are no reading to compare
     left, right = min(s.bbox[0] for s in mine), max(s.bbox[2] for s in mine)
-    under = letters([s for s in other.spans if s.bbox[0] < right and s.bbox[2] > left])
+    under = "".join(_letters(s.text) for s in other.spans if s.bbox[0] < right and s.bbox[2] > left)
     return fuzz.partial_ratio(read, under) >= _SAME_READING
 
 
@@ -347,7 +345,7 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
         lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
         left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
         others = [o.bbox for o in _near(line, buckets) if not o.vertical and o.bbox[0] < x1 and o.bbox[2] > x0
-                  and not (_letters(o.text) < _letters(line.text) and _same_reading(o, line))]
+                  and not (len(_letters(o.text)) < len(_letters(line.text)) and _same_reading(o, line))]
         band = _own_band(ink[lo:hi, left:right].sum(axis=1), y0 * scale - lo, y1 * scale - lo,
                          lambda start, end: _claimed((lo + start) / scale, (lo + end) / scale, others))
         if band is None or band[1] - band[0] < _MIN_INK_HEIGHT * line.size * scale:
