@@ -53,10 +53,10 @@ def running_neo4j(data_dir: Path) -> Iterator[Settings]:
 
 
 @contextmanager
-def throwaway_neo4j(settings: Settings) -> Iterator[LocalNeo4j]:
+def throwaway_neo4j(settings: Settings, server_type: type[LocalNeo4j] = LocalNeo4j) -> Iterator[LocalNeo4j]:
     """A local server started as `kg db start` starts it, in a folder nobody reads afterwards: killed at the end
     (discard_neo4j), not stopped. For tests whose question is not how the server stops."""
-    server = LocalNeo4j(settings)
+    server = server_type(settings)
     server.start()
     try:
         yield server

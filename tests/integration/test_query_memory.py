@@ -18,9 +18,11 @@ from api.app import create_app
 from kg.db import store
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest, value
 from tests.integration.test_api_endpoints import error_of
+from kg.db.localserver.server import LocalNeo4j
 from tests.neo4j_harness import local_settings, throwaway_neo4j
 
 TX_LIMIT_MB = 128  # of the tests' 512 MB heap; Neo4j's pool for all transactions is 70% of it
+POOL_MB = 128
 
 
 @pytest.fixture(scope="module")
@@ -71,15 +73,33 @@ def test_an_aggregation_past_the_transaction_limit_is_422(client, own_driver, qu
     assert_reads_and_writes(client, own_driver)
 
 
-def test_without_a_transaction_limit_the_pool_of_all_transactions_stops_the_query(neo4j_settings):
-    """A server whose transactions have no limit of their own (PAPERKG_NEO4J_TX_MEMORY_MAX=0, or one above the pool,
-    as on a small heap): the query meets the pool of all transactions instead, and is refused all the same. The
-    session's server is such a one: the default limit on the tests' small heap."""
-    settings = neo4j_settings.model_copy(update={"qa_vectors": False, "cypher_timeout_s": 120.0})
+class PooledNeo4j(LocalNeo4j):
+    """A server whose pool for all transactions (dbms.memory.transaction.total.max) is far below its heap. At
+    Neo4j's default, 70% of the heap, the heap's other tenants may leave less than the pool, and Java's
+    OutOfMemoryError then comes first."""
+
+    def _write_config(self) -> None:
+        super()._write_config()
+        with (self.conf_dir / "neo4j.conf").open("a") as conf:
+            conf.write(f"dbms.memory.transaction.total.max={POOL_MB}m\n")
+
+
+@pytest.fixture(scope="module")
+def pooled_server(tmp_path_factory):
+    settings = local_settings(tmp_path_factory.mktemp("pooled"), neo4j_tx_memory_max="0")
+    with throwaway_neo4j(settings, PooledNeo4j):
+        yield settings
+
+
+def test_without_a_transaction_limit_the_pool_of_all_transactions_stops_the_query(pooled_server):
+    """A server whose transactions have no limit of their own (PAPERKG_NEO4J_TX_MEMORY_MAX=0, or one above the
+    pool): the query meets the pool of all transactions instead, and is refused all the same."""
+    settings = pooled_server.model_copy(update={"qa_vectors": False, "cypher_timeout_s": 120.0})
     with TestClient(create_app(settings), base_url="http://localhost") as unlimited:
         error = error_of(cypher(unlimited, ACCOUNTED["collect"]), 422, "QUERY_MEMORY_LIMIT")
         assert "transactions together" in error["message"]
         assert "dbms.memory.transaction.total.max" in error["details"]["info"], error
+        assert f"{POOL_MB:.1f} MiB" in error["details"]["info"], error  # the pool this server was given
         assert cypher(unlimited, "RETURN 1 AS one").json()["rows"] == [{"one": 1}]
 
 
