@@ -1,6 +1,6 @@
 """Disjoint sets of the numbers 0, 1, 2, ... (union-find with path halving): the groups of path boxes that touch
-(extractors/layout.py) and of ink runs that meet on a scan (extractors/ocr_graphics.py), found in about linear
-time however many boxes or runs a hostile page holds."""
+(extractors/layout.py), of ink runs that meet on a scan (extractors/ocr_graphics.py) and of names that stand for
+one entity (extractors/semantic/salience.py), found in about linear time however many a hostile page holds."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from extractors.disjoint import DisjointSets
 from extractors.semantic import lexicons
 from extractors.semantic.abbreviations import Abbreviation
 from extractors.semantic.canonical import match_key
@@ -68,22 +69,22 @@ class Entity:
 
 
 class _Clusters:
-    """Union-find over match keys."""
+    """Disjoint sets of match keys: the names that stand for one entity."""
 
     def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
+        self._sets = DisjointSets()
+        self._ids: dict[str, int] = {}
 
-    def find(self, key: str) -> str:
-        self.parent.setdefault(key, key)
-        while self.parent[key] != key:
-            self.parent[key] = self.parent[self.parent[key]]
-            key = self.parent[key]
-        return key
+    def _id(self, key: str) -> int:
+        if key not in self._ids:
+            self._ids[key] = self._sets.add()
+        return self._ids[key]
+
+    def find(self, key: str) -> int:
+        return self._sets.find(self._id(key))
 
     def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
+        self._sets.join(self._id(a), self._id(b))
 
 
 def abbreviation_cues(pairs: list[Abbreviation]) -> list[Located]:
@@ -175,7 +176,7 @@ def rank_entities(passages: list[Passage], located: list[Located], pairs: list[A
         for lex in (lexicons.datasets(), lexicons.metrics()):
             if (canonical := lex.lookup(item.cue.name)) is not None:
                 clusters.union(match_key(item.cue.name), match_key(canonical))
-    by_root: dict[str, list[Located]] = defaultdict(list)
+    by_root: dict[int, list[Located]] = defaultdict(list)
     for item in located:
         by_root[clusters.find(match_key(item.cue.name))].append(item)
     lowered = [p.text.lower() for p in passages]
