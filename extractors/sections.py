@@ -13,15 +13,18 @@ flush right on their row) are not headings.
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, Span, element_id
+from extractors.ocr_labels import PROSE_CHARS
 from extractors.references import AUTHOR_START_RE, right_edges
 from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
 
 _DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
+_APPENDIX_LABEL = re.compile(r"^(?:appendix|appendices)(?:\s+[A-Z0-9](?:\.\d+)*)?[.:]?$", re.I)
 _LETTER_NUM = re.compile(r"^(?:appendix\s+)?(?P<num>[A-Z](?:\.\d{1,2}){0,3})(?P<dot>[.:]?)\s+(?P<title>\S.*)$", re.I)
 _ROMAN_NUM = re.compile(r"^(?P<num>[IVX]{1,5})(?P<dot>\.?)\s+(?P<title>[^\W\d_].*)$")
 _KNOWN = re.compile(
@@ -227,6 +230,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
     right = right_edges(lines)
+    measure = _measures(lines)
     recurring = _standalone_styles(lines, size, in_floats)
     heads: list[Heading] = []
     top: int | None = None  # current top-level number
@@ -263,8 +267,13 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
-        if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])):
-            numbered = None  # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and')
+        if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])
+                                     or top is None and numbered[0] != "letter"):
+            # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and'), or in a paper whose
+            # sections have no numbers, any numbered line ('1. World Health Organization. World prevalence of')
+            numbered = None
+        if numbered and not run_in and _runs_on(lines, i, size, measure[(line.page, line.column)]):
+            numbered = None  # a numbered paragraph ('5. The coefficients are extracted by computing a' / 'linear ...')
         if numbered and (gap_ok or short) and not (abstract_top is not None and line.page == 1
                                                    and line.bbox[3] <= abstract_top):
             scheme, number, title = numbered
@@ -312,7 +321,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if head is None:
             continue
         if not head.run_in:
-            _absorb_wrapped(lines, head, taken, size)
+            _absorb_wrapped(lines, head, taken, size, measure[(line.page, line.column)])
         if not head.front and not head.run_in:  # a run-in title's font also sets lead words that are no heading
             if head.number is not None or head.fixed:
                 styles[head.style][head.level] += 1
@@ -399,6 +408,18 @@ def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple
     return [lines[i] for i in kept], heads
 
 
+def _runs_on(lines: list[Line], i: int, size: float, measure: float) -> bool:
+    """Whether the line, in regular weight and filling its column's measure, runs on into the next line of its
+    column as body text does: right below it, in the body's size and weight, starting in lower case (a heading
+    ends its line; a long heading wraps in its own type)."""
+    line = lines[i]
+    if i + 1 >= len(lines) or line.bold or line.bbox[2] - line.bbox[0] < measure - 1.5 * size:
+        return False
+    nxt = lines[i + 1]
+    return (nxt.page == line.page and nxt.column == line.column and nxt.text[:1].islower() and not nxt.bold
+            and abs(_size(nxt) - size) < 0.6 and 0 <= nxt.bbox[1] - line.bbox[3] < 0.8 * size)
+
+
 def _gap_above(lines: list[Line], i: int) -> bool:
     """A heading has white space above it, or starts a column or page."""
     if i == 0:
@@ -425,8 +446,12 @@ def _level(scheme: str, number: str, roman_doc: bool, in_refs: bool) -> int:
     return depth
 
 
-def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: float) -> None:
-    """A long heading wraps: take the following lines set in the same style right below it."""
+def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: float, measure: float) -> None:
+    """A long heading wraps: take the following lines set in the same style right below it. A line breaks near
+    the column's measure, where the next word does not fit; a line below one that filled less than half of it
+    and had room for its first word is a heading of its own ('Introduction' over its first sub-section 'HCI and
+    smartphones', set alike). An appendix's label takes its title on the next line ('APPENDIX' over 'MEAN
+    ADMISSION DELAY')."""
     last = lines[head.lines[-1]]
     j = head.lines[-1] + 1
     while j < len(lines) and len(head.lines) < 3:
@@ -437,7 +462,8 @@ def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: flo
                 and style[:3] == head.style[:3] and (style[3] or not head.style[3])  # "METHODS" + "Cell Culture"
                 and _distinct(style, size, head.number is not None)
                 and -0.3 * nxt.size <= nxt.bbox[1] - last.bbox[3] < 0.6 * nxt.size and not head.title.endswith(".")
-                and _numbering(text, False) is None and not _KNOWN.match(text) and not _FRONT.match(text))
+                and _numbering(text, False) is None and not _KNOWN.match(text) and not _FRONT.match(text)
+                and (_APPENDIX_LABEL.match(head.title) or not _room_for(nxt, last, measure)))
         if not same:
             break
         head.lines.append(j)
@@ -446,6 +472,28 @@ def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: flo
         taken.add(j)
         last = nxt
         j += 1
+
+
+def _measures(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """The width of each (page, column)'s running text: the median width of its lines of prose (the longest lines
+    when it has none), which fill the column but for a paragraph's last line."""
+    widths: dict[tuple[int, int], list[float]] = defaultdict(list)
+    longest: dict[tuple[int, int], float] = defaultdict(float)
+    for line in lines:
+        key, width = (line.page, line.column), line.bbox[2] - line.bbox[0]
+        longest[key] = max(longest[key], width)
+        if len(line.text) >= PROSE_CHARS:
+            widths[key].append(width)
+    return {key: statistics.median(widths[key]) if widths[key] else width for key, width in longest.items()}
+
+
+def _room_for(nxt: Line, last: Line, measure: float) -> bool:
+    """Whether `last` filled less than half of the measure and left room, an em to spare, for the first word of
+    `nxt` (its share of the line's width by letters) after a word space."""
+    text = nxt.text.strip()
+    word = len(text.split()[0]) * (nxt.bbox[2] - nxt.bbox[0]) / max(len(text), 1)
+    used = last.bbox[2] - last.bbox[0]
+    return used < 0.5 * measure and used + 0.3 * nxt.size + word < measure - nxt.size
 
 
 def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]) -> None:

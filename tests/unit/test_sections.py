@@ -48,6 +48,23 @@ def test_list_items_and_tables_rows_in_body_font_are_not_headings():
     assert [(h.number, h.title) for h in heads] == [("1", "Introduction"), ("3", "Method")]
 
 
+def test_a_numbered_paragraph_that_runs_on_in_lower_case_is_no_heading():
+    """OCR's sizes are rough: a numbered paragraph's first line may come back larger than the text. It fills its
+    column and runs on into the next line in lower case, as a heading never does; a long heading wraps in its own
+    type."""
+    body = [f"Body sentence {i:02d} of the paper goes on for a full line here." for i in range(30)]
+    lines = [_line("1 Introduction", 12, True, 80)]
+    lines += [_line(text, y=100 + 12 * i) for i, text in enumerate(body[:20])]
+    lines += [_line("2. The coefficients are extracted by computing the fit of all", 11, y=345),
+              _line("linear interpolations of the mobility over the whole range.", y=358)]
+    lines += [_line(text, y=372 + 12 * i) for i, text in enumerate(body[20:])]
+    lines += [_line("2 Measuring the Coefficients of Piezoresistive Sensors in", 12, y=500),
+              _line("silicon wafers under strain", 12, y=513), _line(body[0], y=530)]
+    heads = find_headings(lines)
+    assert [(h.number, h.title) for h in heads] == [
+        ("1", "Introduction"), ("2", "Measuring the Coefficients of Piezoresistive Sensors in silicon wafers under strain")]
+
+
 def test_out_of_sequence_numbers_are_rejected():
     lines = [_line("1 Introduction", 12, True, 80), _line("Body text that runs for a while here.", y=100),
              _line("17 Bold Number Out Of Nowhere", 12, True, 130), _line("More body text after it, long.", y=150),
@@ -205,3 +222,48 @@ def test_a_numbered_address_above_the_abstract_is_no_section(tmp_path):
         w.paragraph(prose(5))
     doc = parse_pdf(write(tmp_path, "address.pdf", w.bytes()))
     assert [(s.number, s.title) for s in doc.sections] == [("1", "Introduction"), ("2", "Method")]
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+def test_a_heading_set_alike_right_under_a_short_one_is_its_own(columns, tmp_path):
+    """A line breaks where its next word does not fit: a bold 'Introduction' with most of its column free, over
+    a bold 'Data and Setting' in the same type, is two headings. A long heading's first line fills most of its
+    column (ragged right) and wraps onto the next, and an appendix's label takes its title below it: each is one
+    heading."""
+    w = Writer(columns=columns)
+    first, rest = (("Retrieval of Scalable Video Streams from Large Disk Arrays Using", "Hybrid Data Placement") if columns == 1
+                   else ("Storage and Retrieval of Scalable", "Video Streams Using Hybrid Data Placement"))
+    assert 0.6 * w.col_width < pymupdf.get_text_length(first, fontname=BOLD, fontsize=10) < 0.85 * w.col_width
+    long = f"{first} {rest}"
+    w.heading("Introduction", size=10)
+    w.line("Data and Setting", 10, BOLD)
+    w.space(3)
+    w.paragraph(prose(5))
+    w.heading("Method", size=10)
+    w.paragraph(prose(4, offset=1))
+    w.heading(first, size=10)
+    w.line(rest, 10, BOLD)
+    w.space(3)
+    w.paragraph(prose(5, offset=2))
+    w.heading("APPENDIX", size=10)
+    w.line("MEAN ADMISSION DELAY", 10, BOLD)
+    w.space(3)
+    w.paragraph(prose(4, offset=3))
+    doc = parse_pdf(write(tmp_path, "stacked.pdf", w.bytes()))
+    assert [s.title for s in doc.sections] == ["Introduction", "Data and Setting", "Method", long,
+                                               "APPENDIX MEAN ADMISSION DELAY"]
+
+
+def test_a_numbered_entry_of_the_bibliography_of_an_unnumbered_paper_is_no_section(tmp_path):
+    """A paper whose sections have no numbers does not start numbering them in its bibliography: a numbered entry
+    set apart like a heading ('1. World Health Organization.', read from a scan in a heavier face) is an entry."""
+    w = Writer()
+    for title in ("Introduction", "Methods", "References"):
+        w.heading(title)
+        w.paragraph(prose(4))
+    for n, source in enumerate(("World Health Organization", "National Institutes of Health"), start=1):
+        w.space(6)
+        w.line(f"{n}. {source}. Annual report on anaemia.", 10, BOLD)
+    doc = parse_pdf(write(tmp_path, "entries.pdf", w.bytes()))
+    assert [(s.number, s.title) for s in doc.sections] == [(None, "Introduction"), (None, "Methods"),
+                                                          (None, "References")]
