@@ -45,11 +45,13 @@ from extractors.ocr_labels import runs
 
 _MIDDLE = (0.2, 0.8)  # where on the page's width gutters are looked for
 _MIN_GUTTER = 6.0  # points: the narrowest gutter (word spacing is 2-4 points)
-_FEW = 0.05  # share of the page's lines whose words may cross a gutter (titles, wide captions)
+_FEW = 0.05  # share of the page's lines whose words may cross a gutter (titles, wide captions)...
+_FEW_AT_MOST = 0.15  # ...besides those of a table or figure set across the page, which cross it all the way
 _MIN_SIDE_WORDS = 20  # words ending left of a gutter, and as many starting right of it, for it to be one
 _OVERREACH = 3.0  # points: how far a word's box may reach into a gutter and still be its side's
 _BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark of no letter or digit, this short...
 _BAR_EMS = 0.8  # ...and no wider than this
+_GLUED = re.compile(r"(.*[^\W_])[_|—–]+([^\W_].*)")  # two words with the gutter's blank read between them as marks
 _NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.?\s+[A-Z]")  # a sub-section number at a line's start, before its title
 _DOT_LOST = re.compile(r"(\d)(\d)\s+(?=[A-Z])")  # the same with its dot lost ('11 Privacy Definition')
@@ -59,6 +61,7 @@ _MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a
 _CLAIM_HIGH = 1.5  # of a band's height: the tallest box of another line that is that band's
 _ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
+_WORD = re.compile(r"[^\W\d_]{3,}[.,;:]?")  # a word of letters, which holds no digit's ink
 _INSIDE = 0.6  # ...lying this much inside another line's box
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
 _SHARED_ROW = 0.5  # of the taller box's height: how much of it two readings of one row's ink share
@@ -117,8 +120,9 @@ def _short_title(text: str) -> bool:
 
 
 def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
-    """The upright strips in the page's middle that the words of nearly no line cover, each with many words
-    ending left of it and starting right of it: one on a page of two columns, two on a page of three."""
+    """The upright strips in the page's middle that the words of nearly no line cover (but those of a table or
+    figure set across the page, which cover the whole strip), each with many words ending left of it and starting
+    right of it: one on a page of two columns, two on a page of three."""
     lo, hi = round(width * _MIDDLE[0]), round(width * _MIDDLE[1])
     if not lines or hi <= lo:
         return []
@@ -130,7 +134,11 @@ def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
             if span.text.strip() and not _bar(span):
                 seen[min(hi - lo, max(0, int(span.bbox[0]) - lo)):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
         covered += seen
-    free = np.append(covered <= _FEW * len(lines), False)
+    # the lines of what is set across the page: the fewest that cover a strip as wide as a gutter
+    floor = np.lib.stride_tricks.sliding_window_view(covered, min(len(covered), int(_MIN_GUTTER))).max(axis=1).min()
+    if floor > _FEW_AT_MOST * len(lines):
+        return []
+    free = np.append(covered <= floor + _FEW * len(lines), False)
     out, start = [], None
     for x, is_free in enumerate(free):
         if is_free and start is None:
@@ -152,17 +160,17 @@ def _bar(span: Span) -> bool:
 
 
 def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
-    """The line as one, or as its words left of the gutter and its words right of it (bars in between or at the
-    pieces' inner ends dropped)."""
+    """The line as one, or as its words left of the gutter and its words right of it (marks read in the gutter
+    dropped, and bars at the pieces' inner ends)."""
     g0, g1 = gutter
     if not (line.bbox[0] < g0 and line.bbox[2] > g1):
         return [line]
-    words = [s for s in line.spans if s.text.strip()]
+    words = [piece for s in line.spans if s.text.strip() for piece in _parted(s, gutter)]
     sides = [_side(s, gutter) for s in words]
-    if any(side is None and not _bar(s) for s, side in zip(words, sides)):
+    if any(side is None and not _gutter_mark(s, gutter) for s, side in zip(words, sides)):
         return [line]  # a word over the gutter: a line set across both columns
-    left = [s for s, side in zip(words, sides) if side == 0]
-    right = [s for s, side in zip(words, sides) if side == 1]
+    left = [s for s, side in zip(words, sides) if side == 0 and not _gutter_mark(s, gutter)]
+    right = [s for s, side in zip(words, sides) if side == 1 and not _gutter_mark(s, gutter)]
     while left and _bar(left[-1]):
         left.pop()
     while right and _bar(right[0]):
@@ -170,6 +178,25 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
     if not left or not right:
         return [line]
     return [_piece(line, left), _piece(line, right)]
+
+
+def _gutter_mark(span: Span, gutter: tuple[float, float]) -> bool:
+    """What Tesseract read in the gutter's blank: no letter or digit, within the gutter (give or take a word's
+    overreach), however wide ('—_' over a gutter of 13 points)."""
+    g0, g1 = gutter
+    return not any(c.isalnum() for c in span.text) and \
+        g0 - _OVERREACH <= span.bbox[0] and span.bbox[2] <= g1 + _OVERREACH
+
+
+def _parted(word: Span, gutter: tuple[float, float]) -> list[Span]:
+    """The word, or the two words a mark read in the gutter glued together ('a__route'): each side's part given the
+    box from the word's end to the gutter's edge."""
+    parts = _GLUED.fullmatch(word.text.strip()) if _side(word, gutter) is None else None
+    if parts is None:
+        return [word]
+    (x0, y0, x1, y1), (g0, g1) = word.bbox, gutter
+    return [replace(word, text=parts[1], bbox=(x0, y0, min(x1, g0), y1)),
+            replace(word, text=parts[2], bbox=(max(x0, g1), y0, x1, y1))]
 
 
 def _side(word: Span, gutter: tuple[float, float]) -> int | None:
@@ -217,18 +244,33 @@ def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
 def _without_specks(lines: list[Line]) -> list[Line]:
     """The lines but the few characters Tesseract reads a second time inside a word of another line ('.' or 'ee'
     in a bold heading's ink: within the line's box and across no more than one of its words): beside a heading,
-    such a line would make its row no heading's. Digits and parentheses are never specks (a number, an equation's
-    label)."""
+    such a line would make its row no heading's. Parentheses are never specks (an equation's label), nor are digits
+    but over a word of letters or the space between two ('8' from the tail of the 'g' in 'Learning Framework'),
+    where no number is printed."""
     buckets = _rows(lines)
 
     def speck(line: Line) -> bool:
         text = line.text.strip()
-        if len(text) > _SPECK_CHARS or any(c.isdigit() or c in "()" for c in text):
+        if len(text) > _SPECK_CHARS or any(c in "()" for c in text):
             return False
+        digits = any(c.isdigit() for c in text)
         return any(len(o.text.strip()) >= max(5, 2 * len(text)) and _inside(line.bbox, o.bbox)
-                   and any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans)
+                   and (_over_letters(line, o) if digits else
+                        any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans))
                    for o in _near(line, buckets))
     return [line for line in lines if not speck(line)]
+
+
+def _over_letters(speck: Line, line: Line) -> bool:
+    """Whether `speck` lies over a word of letters of `line`, or in the space between two such words."""
+    x0, x1 = speck.bbox[0], speck.bbox[2]
+    letters = [bool(_WORD.fullmatch(s.text.strip())) for s in line.spans]
+    for i, span in enumerate(line.spans):
+        if span.bbox[0] <= x0 and x1 <= span.bbox[2]:
+            return letters[i]
+        if i and line.spans[i - 1].bbox[2] <= x0 and x1 <= span.bbox[0]:
+            return letters[i - 1] and letters[i]
+    return False
 
 
 def _without_second_readings(lines: list[Line]) -> list[Line]:

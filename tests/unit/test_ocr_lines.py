@@ -115,6 +115,24 @@ def test_the_gutter_read_as_underscores_or_dashes_is_still_a_gutter():
     assert _gutters(rows, WIDTH) == [(300, 312)]
 
 
+def test_a_mark_as_wide_as_the_gutter_or_glued_to_a_word_still_cuts_the_row():
+    """Tesseract reads a gutter's blank as marks as wide as the gutter ('—_'), or glues them to the words on
+    either side ('a__route'); the row is still two columns' rows."""
+    rows = _column_rows(20)
+    wide = _line(_words("the routes are static", 180) + [("—_", 301)] + _words("dealing with highly", 312), 300)
+    glued = _line(_words("willing to be", 200) + [("a__route", 293)] + _words("for reliable data", 345), 320)
+    out = [line.text for line in as_printed(rows + [wide, glued], WIDTH)]
+    assert {"the routes are static", "dealing with highly", "willing to be a", "route for reliable data"} <= set(out)
+
+
+def test_a_page_with_a_table_set_across_both_columns_keeps_its_gutter():
+    """A table or figure set across the page has words over the gutter on a tenth of the page's lines; the gutter is
+    still there above and below it."""
+    rows = _column_rows(20)
+    table = [_line([("h-pos,", 72), ("d-pos,", 150), ("dir(h,d),", 290), ("g-f/l", 380)], 400 + 12 * k) for k in range(4)]
+    assert _gutters(rows + table, WIDTH) == [(300, 312)]
+
+
 def test_each_gutter_of_a_three_column_page_cuts():
     columns = [(50.0, 200.0), (212.0, 362.0), (374.0, 524.0)]
     rows = [_line([("word", x0 + (x1 - x0 - 24) / 5 * i) for i in range(6)], 100 + 14 * k)
@@ -148,8 +166,8 @@ def test_a_number_far_from_the_text_or_before_lower_case_is_not_joined():
 
 
 def test_a_number_is_not_joined_to_text_across_the_gutter():
-    number = _line([("12", 284)], 300)
-    text = _line(_words("The next row of the right column", 312), 300)
+    number = _line([("12", 284)], 400)  # on a row of its own, below the columns' rows
+    text = _line(_words("The next row of the right column", 312), 400)
     out = as_printed(_column_rows(20) + [number, text], WIDTH)
     assert number in out and text in out
 
@@ -161,6 +179,17 @@ def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
     label = _line([("(1)", 120)], 352)  # digits and parentheses are a number, never a speck
     out = as_printed([heading, inside, beside, label], WIDTH)
     assert inside not in out and heading in out and beside in out and label in out
+
+
+def test_a_digit_read_in_a_heading_s_word_space_is_dropped_and_one_beside_a_number_kept():
+    """Tesseract reads the tail of a 'g' and the word space after it as an '8' on a line of its own; over a word of
+    letters or the space between two no number is printed. A digit over another number is left as read."""
+    heading = _line([("5", 72), ("Learning", 90), ("Framework", 140)], 170, size=12)
+    tail = _line([("8", 131)], 173)
+    equation = _line([("x=2y+1", 100), ("and", 150), ("more", 180)], 300)
+    over_number = _line([("1", 110)], 301)
+    out = as_printed([heading, tail, equation, over_number], WIDTH)
+    assert tail not in out and heading in out and over_number in out
 
 
 def test_a_second_garbled_reading_of_a_heading_is_dropped_and_its_number_kept():
