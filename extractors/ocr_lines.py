@@ -7,7 +7,8 @@ one line ("...highly likely that the 3 Multiple Instance Learning"), sometimes w
 "|". Such lines lose the page's headings, which start a line of their own column, and the reading order. The
 gutter is still there in the words' boxes: an upright strip in the middle of the page that no word, or almost none,
 covers, between text on both sides. A line whose words leave a gap over that strip is cut there into two lines;
-what Tesseract read in the strip itself (the "|") is dropped. A line with a word over the strip (a title or a
+what Tesseract read in the strip itself (the "|", or "__" glued to the words beside it) is dropped. A line with a
+word over the strip (a title or a
 caption set across both columns) stays whole.
 
 The other way round, a section number set a quad apart from its title ("5   Two Types of Bias") often comes back as
@@ -61,8 +62,8 @@ _MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a
 _CLAIM_HIGH = 1.5  # of a band's height: the tallest box of another line that is that band's
 _ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
 _SPECK_CHARS = 3  # a second reading of a few characters of ink...
-_WORD = re.compile(r"[^\W\d_]{3,}[.,;:]?")  # a word of letters, which holds no digit's ink
 _INSIDE = 0.6  # ...lying this much inside another line's box
+_WORD = re.compile(r"[^\W\d_]{3,}[.,;:]?")  # a word of letters, which holds no digit's ink
 _ROW = 20.0  # points: the height of the buckets lines are found by row in
 _SHARED_ROW = 0.5  # of the taller box's height: how much of it two readings of one row's ink share
 _ROWS_HIGH = 2.0  # of the page's median line height: a box this tall holds more than one row
@@ -134,11 +135,18 @@ def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
             if span.text.strip() and not _bar(span):
                 seen[min(hi - lo, max(0, int(span.bbox[0]) - lo)):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
         covered += seen
-    # the lines of what is set across the page: the fewest that cover a strip as wide as a gutter
+    out = _free_strips(covered <= _FEW * len(lines), lo, words)
+    # no gutter: a table or figure set across the page may cover it, with as many lines as cover the page's emptiest
+    # strip a gutter wide
     floor = np.lib.stride_tricks.sliding_window_view(covered, min(len(covered), int(_MIN_GUTTER))).max(axis=1).min()
-    if floor > _FEW_AT_MOST * len(lines):
-        return []
-    free = np.append(covered <= floor + _FEW * len(lines), False)
+    if out or floor > _FEW_AT_MOST * len(lines):
+        return out
+    return _free_strips(covered <= floor + _FEW * len(lines), lo, words)
+
+
+def _free_strips(free: np.ndarray, lo: int, words: list[Span]) -> list[tuple[float, float]]:
+    """The runs of `free` (from x = `lo`) at least a gutter wide with many words ending left and starting right."""
+    free = np.append(free, False)
     out, start = [], None
     for x, is_free in enumerate(free):
         if is_free and start is None:
@@ -167,7 +175,7 @@ def _cut(line: Line, gutter: tuple[float, float]) -> list[Line]:
         return [line]
     words = [piece for s in line.spans if s.text.strip() for piece in _parted(s, gutter)]
     sides = [_side(s, gutter) for s in words]
-    if any(side is None and not _gutter_mark(s, gutter) for s, side in zip(words, sides)):
+    if any(side is None and not (_bar(s) or _gutter_mark(s, gutter)) for s, side in zip(words, sides)):
         return [line]  # a word over the gutter: a line set across both columns
     left = [s for s, side in zip(words, sides) if side == 0 and not _gutter_mark(s, gutter)]
     right = [s for s, side in zip(words, sides) if side == 1 and not _gutter_mark(s, gutter)]
@@ -189,14 +197,19 @@ def _gutter_mark(span: Span, gutter: tuple[float, float]) -> bool:
 
 
 def _parted(word: Span, gutter: tuple[float, float]) -> list[Span]:
-    """The word, or the two words a mark read in the gutter glued together ('a__route'): each side's part given the
-    box from the word's end to the gutter's edge."""
-    parts = _GLUED.fullmatch(word.text.strip()) if _side(word, gutter) is None else None
+    """The word, or the two words a mark read in the gutter glued together ('a__route'): a word reaching across the
+    gutter whose marks lie in it (placed by their share of the word's letters; the dash of 'Navier–Stokes' in a
+    title across both columns does not), each side's part given the box from the word's end to the gutter's edge."""
+    (x0, y0, x1, y1), (g0, g1) = word.bbox, gutter
+    text = word.text.strip()
+    parts = _GLUED.fullmatch(text) if x0 < g0 and x1 > g1 else None
     if parts is None:
         return [word]
-    (x0, y0, x1, y1), (g0, g1) = word.bbox, gutter
-    return [replace(word, text=parts[1], bbox=(x0, y0, min(x1, g0), y1)),
-            replace(word, text=parts[2], bbox=(max(x0, g1), y0, x1, y1))]
+    per_char = (x1 - x0) / len(text)
+    middle = x0 + per_char * (len(parts[1]) + (len(text) - len(parts[1]) - len(parts[2])) / 2)
+    if not g0 - _OVERREACH <= middle <= g1 + _OVERREACH:
+        return [word]
+    return [replace(word, text=parts[1], bbox=(x0, y0, g0, y1)), replace(word, text=parts[2], bbox=(g1, y0, x1, y1))]
 
 
 def _side(word: Span, gutter: tuple[float, float]) -> int | None:
@@ -262,8 +275,12 @@ def _without_specks(lines: list[Line]) -> list[Line]:
 
 
 def _over_letters(speck: Line, line: Line) -> bool:
-    """Whether `speck` lies over a word of letters of `line`, or in the space between two such words."""
+    """Whether `speck` lies over a word of letters of `line`, or in the space between two such words, as high as
+    half the line and down to its foot (a raised citation mark between two words is a number printed there)."""
     x0, x1 = speck.bbox[0], speck.bbox[2]
+    high = line.bbox[3] - line.bbox[1]
+    if speck.bbox[3] - speck.bbox[1] < 0.5 * high or speck.bbox[3] < line.bbox[3] - 0.25 * high:
+        return False
     letters = [bool(_WORD.fullmatch(s.text.strip())) for s in line.spans]
     for i, span in enumerate(line.spans):
         if span.bbox[0] <= x0 and x1 <= span.bbox[2]:

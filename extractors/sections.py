@@ -268,11 +268,11 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
         if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])
-                                     or top is None and numbered[0] != "letter"):
+                                     or top is None and numbered[0] != "letter" and not in_outline):
             # a bibliography's entry, its authors in bold ('1. Agogue, H., M. Brink, and'), or in a paper whose
-            # sections have no numbers, any numbered line ('1. World Health Organization. World prevalence of')
+            # sections have no numbers, a line numbered in digits or Roman numerals ('1. World Health Organization.')
             numbered = None
-        if numbered and not run_in and _runs_on(lines, i, size, measure[(line.page, line.column)]):
+        if numbered and not run_in and not in_outline and _runs_on(lines, i, size, measure[(line.page, line.column)]):
             numbered = None  # a numbered paragraph ('5. The coefficients are extracted by computing a' / 'linear ...')
         if numbered and (gap_ok or short) and not (abstract_top is not None and line.page == 1
                                                    and line.bbox[3] <= abstract_top):
@@ -409,14 +409,15 @@ def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple
 
 
 def _runs_on(lines: list[Line], i: int, size: float, measure: float) -> bool:
-    """Whether the line, in regular weight and filling its column's measure, runs on into the next line of its
-    column as body text does: right below it, in the body's size and weight, starting in lower case (a heading
-    ends its line; a long heading wraps in its own type)."""
+    """Whether the line, upright in regular weight and filling its column's measure, runs on into the next line of
+    its column as body text does: right below it, in the body's size, upright and regular, starting in lower case
+    (a heading ends its line; a long heading wraps in its own type)."""
     line = lines[i]
-    if i + 1 >= len(lines) or line.bold or line.bbox[2] - line.bbox[0] < measure - 1.5 * size:
+    if i + 1 >= len(lines) or line.bold or line.italic or line.bbox[2] - line.bbox[0] < measure - 1.5 * size:
         return False
     nxt = lines[i + 1]
     return (nxt.page == line.page and nxt.column == line.column and nxt.text[:1].islower() and not nxt.bold
+            and not nxt.italic
             and abs(_size(nxt) - size) < 0.6 and 0 <= nxt.bbox[1] - line.bbox[3] < 0.8 * size)
 
 
@@ -448,10 +449,9 @@ def _level(scheme: str, number: str, roman_doc: bool, in_refs: bool) -> int:
 
 def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: float, measure: float) -> None:
     """A long heading wraps: take the following lines set in the same style right below it. A line breaks near
-    the column's measure, where the next word does not fit; a line below one that filled less than half of it
-    and had room for its first word is a heading of its own ('Introduction' over its first sub-section 'HCI and
-    smartphones', set alike). An appendix's label takes its title on the next line ('APPENDIX' over 'MEAN
-    ADMISSION DELAY')."""
+    the column's measure, where the next word does not fit; a line below one that filled less than half of it is
+    a heading of its own ('Introduction' over its first sub-section 'HCI and smartphones', set alike). An
+    appendix's label takes its title on the next line ('APPENDIX' over 'MEAN ADMISSION DELAY')."""
     last = lines[head.lines[-1]]
     j = head.lines[-1] + 1
     while j < len(lines) and len(head.lines) < 3:
@@ -463,7 +463,7 @@ def _absorb_wrapped(lines: list[Line], head: Heading, taken: set[int], size: flo
                 and _distinct(style, size, head.number is not None)
                 and -0.3 * nxt.size <= nxt.bbox[1] - last.bbox[3] < 0.6 * nxt.size and not head.title.endswith(".")
                 and _numbering(text, False) is None and not _KNOWN.match(text) and not _FRONT.match(text)
-                and (_APPENDIX_LABEL.match(head.title) or not _room_for(nxt, last, measure)))
+                and (_APPENDIX_LABEL.match(head.title) or last.bbox[2] - last.bbox[0] >= 0.5 * measure))
         if not same:
             break
         head.lines.append(j)
@@ -485,15 +485,6 @@ def _measures(lines: list[Line]) -> dict[tuple[int, int], float]:
         if len(line.text) >= PROSE_CHARS:
             widths[key].append(width)
     return {key: statistics.median(widths[key]) if widths[key] else width for key, width in longest.items()}
-
-
-def _room_for(nxt: Line, last: Line, measure: float) -> bool:
-    """Whether `last` filled less than half of the measure and left room, an em to spare, for the first word of
-    `nxt` (its share of the line's width by letters) after a word space."""
-    text = nxt.text.strip()
-    word = len(text.split()[0]) * (nxt.bbox[2] - nxt.bbox[0]) / max(len(text), 1)
-    used = last.bbox[2] - last.bbox[0]
-    return used < 0.5 * measure and used + 0.3 * nxt.size + word < measure - nxt.size
 
 
 def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]) -> None:

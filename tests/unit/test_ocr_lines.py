@@ -117,12 +117,16 @@ def test_the_gutter_read_as_underscores_or_dashes_is_still_a_gutter():
 
 def test_a_mark_as_wide_as_the_gutter_or_glued_to_a_word_still_cuts_the_row():
     """Tesseract reads a gutter's blank as marks as wide as the gutter ('—_'), or glues them to the words on
-    either side ('a__route'); the row is still two columns' rows."""
+    either side ('a__route'); the row is still two columns' rows. A dash in a word or set apart, not in the
+    gutter, leaves a title across both columns whole."""
     rows = _column_rows(20)
     wide = _line(_words("the routes are static", 180) + [("—_", 301)] + _words("dealing with highly", 312), 300)
     glued = _line(_words("willing to be", 200) + [("a__route", 293)] + _words("for reliable data", 345), 320)
-    out = [line.text for line in as_printed(rows + [wide, glued], WIDTH)]
+    hyphened = _line(_words("Solving Navier–Stokes Equations with Neural Operators", 200), 60)
+    dashed = _line(_words("Scaling Laws", 200) + [("———", 290)] + _words("A Survey", 316), 80)
+    out = [line.text for line in as_printed(rows + [wide, glued, hyphened, dashed], WIDTH)]
     assert {"the routes are static", "dealing with highly", "willing to be a", "route for reliable data"} <= set(out)
+    assert hyphened.text in out and dashed.text in out
 
 
 def test_a_page_with_a_table_set_across_both_columns_keeps_its_gutter():
@@ -166,7 +170,8 @@ def test_a_number_far_from_the_text_or_before_lower_case_is_not_joined():
 
 
 def test_a_number_is_not_joined_to_text_across_the_gutter():
-    number = _line([("12", 284)], 400)  # on a row of its own, below the columns' rows
+    # on a row of its own: boxed over a row's word of letters, a digit is a second reading of that word's ink
+    number = _line([("12", 284)], 400)
     text = _line(_words("The next row of the right column", 312), 400)
     out = as_printed(_column_rows(20) + [number, text], WIDTH)
     assert number in out and text in out
@@ -183,13 +188,16 @@ def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
 
 def test_a_digit_read_in_a_heading_s_word_space_is_dropped_and_one_beside_a_number_kept():
     """Tesseract reads the tail of a 'g' and the word space after it as an '8' on a line of its own; over a word of
-    letters or the space between two no number is printed. A digit over another number is left as read."""
-    heading = _line([("5", 72), ("Learning", 90), ("Framework", 140)], 170, size=12)
-    tail = _line([("8", 131)], 173)
+    letters or the space between two no number is printed. A digit over another number, or raised between two words
+    (a citation mark), is left as read."""
+    heading = _line([("5", 72), ("Learning", 90), ("Framework", 150)], 170, size=12)
+    tail = _line([("8", 141)], 173)
     equation = _line([("x=2y+1", 100), ("and", 150), ("more", 180)], 300)
     over_number = _line([("1", 110)], 301)
-    out = as_printed([heading, tail, equation, over_number], WIDTH)
-    assert tail not in out and heading in out and over_number in out
+    prose = _line([("results", 72), ("by", 120), ("Smith", 156), ("and", 200), ("Jones", 226)], 400)
+    citation = _line([("12", 187)], 399, size=5)  # raised between 'Smith' and 'and'
+    out = as_printed([heading, tail, equation, over_number, prose, citation], WIDTH)
+    assert tail not in out and heading in out and over_number in out and citation in out
 
 
 def test_a_second_garbled_reading_of_a_heading_is_dropped_and_its_number_kept():

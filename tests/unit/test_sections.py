@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pymupdf
 import pytest
 
@@ -51,7 +53,7 @@ def test_list_items_and_tables_rows_in_body_font_are_not_headings():
 def test_a_numbered_paragraph_that_runs_on_in_lower_case_is_no_heading():
     """OCR's sizes are rough: a numbered paragraph's first line may come back larger than the text. It fills its
     column and runs on into the next line in lower case, as a heading never does; a long heading wraps in its own
-    type."""
+    type (an italic sub-heading onto an italic line)."""
     body = [f"Body sentence {i:02d} of the paper goes on for a full line here." for i in range(30)]
     lines = [_line("1 Introduction", 12, True, 80)]
     lines += [_line(text, y=100 + 12 * i) for i, text in enumerate(body[:20])]
@@ -60,9 +62,15 @@ def test_a_numbered_paragraph_that_runs_on_in_lower_case_is_no_heading():
     lines += [_line(text, y=372 + 12 * i) for i, text in enumerate(body[20:])]
     lines += [_line("2 Measuring the Coefficients of Piezoresistive Sensors in", 12, y=500),
               _line("silicon wafers under strain", 12, y=513), _line(body[0], y=530)]
+    italic = [_line("3.1 Effects of temperature on the measured coefficients in", y=560), _line("silicon", y=573)]
+    lines += [replace(line, italic=True, spans=[replace(span, italic=True) for span in line.spans]) for line in italic]
+    lines += [_line(body[2], y=590), _line("4 Results of the Measurements on all of the Sensor Wafers", 11, y=620),
+              _line(f"The {body[1]}", y=633)]
     heads = find_headings(lines)
     assert [(h.number, h.title) for h in heads] == [
-        ("1", "Introduction"), ("2", "Measuring the Coefficients of Piezoresistive Sensors in silicon wafers under strain")]
+        ("1", "Introduction"), ("2", "Measuring the Coefficients of Piezoresistive Sensors in silicon wafers under strain"),
+        ("3.1", "Effects of temperature on the measured coefficients in silicon"),
+        ("4", "Results of the Measurements on all of the Sensor Wafers")]
 
 
 def test_out_of_sequence_numbers_are_rejected():
@@ -264,6 +272,8 @@ def test_a_numbered_entry_of_the_bibliography_of_an_unnumbered_paper_is_no_secti
     for n, source in enumerate(("World Health Organization", "National Institutes of Health"), start=1):
         w.space(6)
         w.line(f"{n}. {source}. Annual report on anaemia.", 10, BOLD)
+    w.heading("A. Supplementary Proofs")  # an appendix's letter is no entry's number
+    w.paragraph(prose(3, offset=1))
     doc = parse_pdf(write(tmp_path, "entries.pdf", w.bytes()))
     assert [(s.number, s.title) for s in doc.sections] == [(None, "Introduction"), (None, "Methods"),
-                                                          (None, "References")]
+                                                          (None, "References"), ("A", "Supplementary Proofs")]
