@@ -8,8 +8,7 @@ one line ("...highly likely that the 3 Multiple Instance Learning"), sometimes w
 gutter is still there in the words' boxes: an upright strip in the middle of the page that no word, or almost none,
 covers, between text on both sides. A line whose words leave a gap over that strip is cut there into two lines;
 what Tesseract read in the strip itself (the "|", or "__" glued to the words beside it) is dropped. A line with a
-word over the strip (a title or a
-caption set across both columns) stays whole.
+word over the strip (a title or a caption set across both columns) stays whole.
 
 The other way round, a section number set a quad apart from its title ("5   Two Types of Bias") often comes back as
 a line of its own beside the title's; sections are found by their numbers, so the number is joined to the title
@@ -135,13 +134,12 @@ def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
             if span.text.strip() and not _bar(span):
                 seen[min(hi - lo, max(0, int(span.bbox[0]) - lo)):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
         covered += seen
-    out = _free_strips(covered <= _FEW * len(lines), lo, words)
+    if out := _free_strips(covered <= _FEW * len(lines), lo, words):
+        return out
     # no gutter: a table or figure set across the page may cover it, with as many lines as cover the page's emptiest
     # strip a gutter wide
     floor = np.lib.stride_tricks.sliding_window_view(covered, min(len(covered), int(_MIN_GUTTER))).max(axis=1).min()
-    if out or floor > _FEW_AT_MOST * len(lines):
-        return out
-    return _free_strips(covered <= floor + _FEW * len(lines), lo, words)
+    return [] if floor > _FEW_AT_MOST * len(lines) else _free_strips(covered <= floor + _FEW * len(lines), lo, words)
 
 
 def _free_strips(free: np.ndarray, lo: int, words: list[Span]) -> list[tuple[float, float]]:
