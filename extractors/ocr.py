@@ -19,7 +19,6 @@ none, and triage refuses the paper saying why.
 from __future__ import annotations
 
 import re
-import statistics
 import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,7 +32,8 @@ from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.ocr_graphics import drawn_regions, ink_extent
 from extractors.ocr_lines import as_printed, with_dots
-from extractors.ocr_labels import PROSE_CHARS, relabel
+from extractors.ocr_labels import relabel
+from extractors.ocr_type import common_sizes, typeset
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
 
@@ -44,11 +44,6 @@ MAX_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 _INK = 128  # grey level below which a pixel is ink
 _BULLET_FILL = 0.65  # share of its box a bullet's ink fills (a dot, a square); a letter's fills under half
-# A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
-# are this much thicker than the page's prose (stroke width over font size) is taken as bold.
-_BOLD_STROKE = 1.35
-_ITALIC_SHEARS = (0.2, 0.3)  # the lean of an italic, horizontal points per vertical point (tan 11 and 17 degrees)
-_ITALIC_GAIN = 1.15  # how much sharper its columns stack sheared back: upright type loses sharpness when sheared
 # A Roman section number as OCR misreads it ("Il.", "fil.", "Iv."): I's strokes come out as l, |, i, f or t, and V,
 # X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
 # left alone ("1. INTRODUCTION" is an Arabic number).
@@ -134,7 +129,7 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     out = list(pages)
     for number in read:
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder, cache)
-    out = with_dots(out, read)
+    out = common_sizes(with_dots(out, read), read)
     for number in filled:
         page = doc[number - 1]
         out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder, cache))
@@ -160,7 +155,7 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width, ink, dpi / 72)
-    lines = _faces(lines, ink, dpi / 72)
+    lines = typeset(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
     return replace(layout, lines=[_roman_number(_bullet(line, ink, dpi / 72)) for line in lines],
                    drawings=layout.drawings + drawn_regions(ink, lines, dpi / 72))
@@ -219,49 +214,3 @@ def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
         return line
     spans = [replace(line.spans[0], text=line.spans[0].text.replace(first, "•")), *line.spans[1:]]
     return replace(line, text=line.text.replace(first, "•", 1), spans=spans)
-
-
-def _faces(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
-    """The lines with `bold` and `italic` measured from the ink (the page's pixels, `scale` per point), since OCR
-    names no font: headings are found by their weight and slant (extractors/sections.py), and Tesseract's size
-    estimates are too rough to tell a heading by size alone."""
-    if not lines:
-        return lines
-    strokes = [_stroke(ink, line, scale) for line in lines]
-    prose = [s for s, line in zip(strokes, lines) if len(line.text) >= PROSE_CHARS and s > 0]
-    regular = statistics.median(prose) if prose else None
-    out = []
-    for stroke, line in zip(strokes, lines):
-        bold = line.bold if regular is None else stroke >= _BOLD_STROKE * regular
-        italic = _leans(ink, line, scale)
-        out.append(replace(line, bold=bold, italic=italic,
-                           spans=[replace(s, bold=bold, italic=italic) for s in line.spans]))
-    return out
-
-
-def _leans(ink: np.ndarray, line: Line, scale: float) -> bool:
-    """Whether the line is set in italic: its ink, sheared back by an italic's slant, stacks into sharper columns
-    than as it stands. Upright letters' stems are upright, so any shear spreads them; an italic's lean 10-17
-    degrees, and the shear that undoes the lean gathers each stem into one column (the sum of the squared column
-    counts grows)."""
-    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
-    rows, cols = np.nonzero(ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1])
-    if len(rows) == 0:
-        return False
-    height = rows.max()
-
-    def sharpness(shear: float) -> float:
-        moved = cols - np.round(shear * (height - rows)).astype(int)
-        return float((np.bincount(moved - moved.min()).astype(float) ** 2).sum())
-    upright = sharpness(0.0)
-    return max(sharpness(shear) for shear in _ITALIC_SHEARS) >= _ITALIC_GAIN * upright
-
-
-def _stroke(ink: np.ndarray, line: Line, scale: float) -> float:
-    """The mean width of the line's horizontal ink runs (its strokes), relative to its font size."""
-    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
-    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
-    if box.size == 0:
-        return 0.0
-    starts = int((box[:, 1:] & ~box[:, :-1]).sum() + box[:, 0].sum())
-    return float(box.sum()) / starts / (line.size * scale) if starts and line.size > 0 else 0.0
