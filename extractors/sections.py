@@ -21,9 +21,12 @@ from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, Span, element_id
 from extractors.ocr_labels import PROSE_CHARS
 from extractors.references import AUTHOR_START_RE, right_edges
-from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, join_lines
+from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, UNKNOWN, join_lines
 
-_DIGIT_NUM = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){0,3})(?P<dot>\.?)(?P<sep>\s*)(?P<title>[^\W\d_].*)$")
+# A glyph its font names no character for (UNKNOWN) after a number's space and before its title is a separator the
+# font draws, such as a fixed space ('1.1 \ufffdOur Contribution'): a title is read from its first letter.
+_DIGIT_NUM = re.compile(rf"^(?P<num>\d{{1,2}}(?:\.\d{{1,2}}){{0,3}})(?P<dot>\.?)(?P<sep>(?:\s+{UNKNOWN})?\s*)"
+                        r"(?P<title>[^\W\d_].*)$")
 _APPENDIX_LABEL = re.compile(r"^(?:appendix|appendices)(?:\s+[A-Z0-9](?:\.\d+)*)?[.:]?$", re.I)
 _LETTER_NUM = re.compile(r"^(?:appendix\s+)?(?P<num>[A-Z](?:\.\d{1,2}){0,3})(?P<dot>[.:]?)\s+(?P<title>\S.*)$", re.I)
 _ROMAN_NUM = re.compile(r"^(?P<num>[IVX]{1,5})(?P<dot>\.?)\s+(?P<title>[^\W\d_].*)$")

@@ -277,3 +277,16 @@ def test_a_numbered_entry_of_the_bibliography_of_an_unnumbered_paper_is_no_secti
     doc = parse_pdf(write(tmp_path, "entries.pdf", w.bytes()))
     assert [(s.number, s.title) for s in doc.sections] == [(None, "Introduction"), (None, "Methods"),
                                                           (None, "References"), ("A", "Supplementary Proofs")]
+
+
+def test_a_glyph_without_a_character_between_number_and_title_separates_them():
+    """A font that draws its fixed space after a heading's number as a glyph it names no character for gives
+    '1.1 \ufffdOur Contribution': the number is the section's, the title starts at its first letter. The mark
+    glued to a number is no separator ('3\ufffdA' may be a formula)."""
+    lines = [_line("1 \ufffdIntroduction", 12, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(30)]
+    lines += [_line("1.1 \ufffdOur Contribution", 12, True, 470), _line("Body sentence that follows it.", y=490),
+              _line("2 \ufffdMethod", 12, True, 520), _line("3\ufffdA Bold Formula", 12, True, 560)]
+    heads = find_headings(lines)
+    assert [(h.number, h.title) for h in heads if h.number] == [("1", "Introduction"), ("1.1", "Our Contribution"),
+                                                                ("2", "Method")]
