@@ -30,7 +30,7 @@ from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
-from extractors.ocr_graphics import drawn_regions, ink_extent
+from extractors.ocr_graphics import drawn_regions, ink_extent, ink_within
 from extractors.ocr_lines import as_printed, with_dots
 from extractors.ocr_labels import relabel
 from extractors.ocr_type import common_sizes, typeset
@@ -129,7 +129,7 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     out = list(pages)
     for number in read:
         out[number - 1] = _read(doc[number - 1], pages[number - 1], folder, cache)
-    out = common_sizes(with_dots(out, read), read)
+    out = common_sizes(with_dots(out, read), read, DPI / 72)
     for number in filled:
         page = doc[number - 1]
         out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder, cache))
@@ -201,8 +201,7 @@ def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:
     the item like a lettered sub-heading ('A query string ...')."""
     if len(line.spans) < 2 or len(first := line.spans[0].text.strip()) != 1 or first.isdigit():
         return line
-    x0, y0, x1, y1 = (round(v * scale) for v in line.spans[0].bbox)
-    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
+    box = ink_within(ink, line.spans[0].bbox, scale)[0]
     if (extent := ink_extent(box)) is None:
         return line
     top, left, bottom, right = extent

@@ -86,6 +86,14 @@ def _tight(ink: np.ndarray, box: BBox, scale: float) -> BBox:
     return (x0 + left) / scale, (y0 + top) / scale, (x0 + right) / scale, (y0 + bottom) / scale
 
 
+def ink_within(ink: np.ndarray, box: BBox, scale: float) -> tuple[np.ndarray, int, int]:
+    """The pixels of `ink` under `box` (in points, `scale` pixels per point) with the pixel column and row it starts
+    at, clipped to the page: a box reaching off the page holds the page's pixels under it, one off it none."""
+    x0, y0 = min(max(round(box[0] * scale), 0), ink.shape[1]), min(max(round(box[1] * scale), 0), ink.shape[0])
+    x1, y1 = max(round(box[2] * scale) + 1, x0), max(round(box[3] * scale) + 1, y0)
+    return ink[y0:y1, x0:x1], x0, y0
+
+
 def ink_extent(part: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, left, bottom + 1, right + 1) of the True pixels of `part`, None when it has none."""
     rows, cols = np.flatnonzero(part.any(axis=1)), np.flatnonzero(part.any(axis=0))

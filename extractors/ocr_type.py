@@ -8,11 +8,13 @@ headings are told from body text by their type (extractors/sections.py).
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import replace
 
 import numpy as np
 
 from extractors.model import Line, PageLayout
+from extractors.ocr_graphics import ink_within
 from extractors.ocr_labels import PROSE_CHARS
 
 # How much of the em a lower-case 'x' and a capital (or a digit) stand (Times 0.45 and 0.66, Computer Modern 0.43
@@ -26,9 +28,13 @@ _BAND = 0.3
 # this factor at least on average, and over at least _TIGHT of the rows of the letters.
 _LEVELS, _TIGHT = 1.6, 0.6
 _LOWER_SHARE = 0.75  # a word of letters this much in lower case shows the x band ('Introduction', 'the')
-# Sizes measured within this share of each other are one size: a measure in whole pixels moves an x band of 19
-# pixels (10 pt type at 300 dpi) by 5 %.
+# Sizes measured within this share of each other, or a pixel of the x band, are one size: a measure in whole pixels
+# moves 10 pt type's x band of 19 pixels at 300 dpi by 5.3 %, 8 pt type's of 15 pixels by 6.7 %.
 _SAME_SIZE = 0.05
+# A measure is kept when it is within these shares of Tesseract's size (which ran from 0.8 to 1.3 times the printed
+# size): beyond, the box holds other ink, such as a shaded background or a figure.
+_AGREES = (0.5, 2.0)
+_TALLEST = 4.0  # a box taller than this many times Tesseract's size holds more than one line: not measured
 _MIN_LETTERS = 5  # fewer letters in such words: the line is measured as capitals, or keeps the size OCR gave
 
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
@@ -48,33 +54,33 @@ def typeset(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
     return _faces([_sized(line, ink, scale) for line in lines], ink, scale)
 
 
-def common_sizes(pages: list[PageLayout], read: list[int]) -> list[PageLayout]:
-    """`pages` with the size of each line OCR read (on the 1-based pages `read`) replaced by the size the most text
-    of the paper is set in within _SAME_SIZE of it. Measuring rounds a line's height to whole pixels, so one
-    heading style came back as 8.6 and 8.9 pt, which tell two styles apart (extractors/sections.py); the size the
-    most text near it has is what the style measures, as a text layer would say."""
-    lines = [line for page in pages if page.page in read for line in page.lines]
-    if not lines:
-        return pages
-    sizes = np.array([line.size for line in lines])
-    weights = np.array([len(line.text) for line in lines], dtype=float)
-    order = np.argsort(sizes)
-    sizes, weights = sizes[order], np.cumsum(weights[order])
-
-    def text_within(share: float) -> np.ndarray:
-        low = np.searchsorted(sizes, sizes * (1 - share), side="left")
-        high = np.searchsorted(sizes, sizes * (1 + share), side="right")
-        return weights[high - 1] - np.where(low > 0, weights[low - 1], 0.0)
+def common_sizes(pages: list[PageLayout], read: list[int], scale: float) -> list[PageLayout]:
+    """`pages` with the size of each line OCR read (on the 1-based pages `read`, measured at `scale` pixels per
+    point) replaced by the nearest of the sizes that most text of those pages is set in, when it is one size with
+    it (within _SAME_SIZE or a pixel). Measuring rounds a line's height to whole pixels, so one heading style came
+    back as 8.6 and 8.9 pt, which tell two styles apart (extractors/sections.py). A size leads only by the text set
+    in it, not by the text near it, so a stray size between body text and headings does not join them."""
+    text: Counter[float] = Counter()
+    for page in pages:
+        if page.page in read:
+            for line in page.lines:
+                text[line.size] += len(line.text)
+    pixel = 1 / (scale * _X_HEIGHT)
     peaks: list[float] = []
-    for k in np.lexsort((-text_within(0.0), -text_within(_SAME_SIZE))):  # between equals, the size more text has
-        if not any(abs(sizes[k] - peak) <= _SAME_SIZE * peak for peak in peaks):
-            peaks.append(float(sizes[k]))
+    for size, _ in sorted(text.items(), key=lambda item: (-item[1], item[0])):
+        if not any(_same(size, peak, pixel) for peak in peaks):
+            peaks.append(size)
 
     def common(size: float) -> float:
-        return next((peak for peak in peaks if abs(size - peak) <= _SAME_SIZE * peak), size)
+        near = [peak for peak in peaks if _same(size, peak, pixel)]
+        return min(near, key=lambda peak: abs(peak - size), default=size)
     return [replace(page, lines=[replace(line, size=(size := common(line.size)),
                                          spans=[replace(s, size=size) for s in line.spans]) for line in page.lines])
             if page.page in read else page for page in pages]
+
+
+def _same(size: float, peak: float, pixel: float) -> bool:
+    return abs(size - peak) <= max(_SAME_SIZE * peak, pixel) + 1e-6
 
 
 def _sized(line: Line, ink: np.ndarray, scale: float) -> Line:
@@ -87,33 +93,38 @@ def _sized(line: Line, ink: np.ndarray, scale: float) -> Line:
 def _size(line: Line, ink: np.ndarray, scale: float) -> float | None:
     """The line's font size from its ink: the height of the band its lower-case letters fill (the x-height), over
     the words set mostly in lower case, since capitals and digits stand above that band; for a line of capitals
-    and digits, their height from the baseline to the top of the tallest (a small capital stands lower than its
-    word's initial). None when the line has neither to measure."""
-    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
-    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
-    if box.size == 0:
+    and digits, their height from the foot of its dense rows (the baseline) to the top of the tallest (a small
+    capital stands lower than its word's initial). None when the line has neither to measure, runs up or down the
+    page, or its box holds ink that is no line of type (a box taller than _TALLEST sizes of OCR's, or a measure
+    outside _AGREES of OCR's size)."""
+    box, left, _ = ink_within(ink, line.bbox, scale)
+    if line.vertical or not 0 < box.shape[0] <= _TALLEST * line.size * scale:
         return None
     columns = np.zeros(box.shape[1], dtype=bool)
     letters = 0
     for span in line.spans:
-        if _lower_case_word(span.text):
-            columns[max(round(span.bbox[0] * scale) - x0, 0):round(span.bbox[2] * scale) - x0 + 1] = True
-            letters += len(span.text)
+        if word := _lower_case_word(span.text):
+            start, end = (min(max(round(x * scale) - left, 0), box.shape[1]) for x in (span.bbox[0], span.bbox[2]))
+            columns[start:end + 1] = True
+            letters += len(word)
     if letters >= _MIN_LETTERS and (band := _x_band(box[:, columns].sum(axis=1))) is not None:
-        return (band[1] - band[0] + 1) / scale / _X_HEIGHT
-    signs = [c for c in line.text if c.isalnum()]
-    if len(signs) < 2 or sum(c.isupper() or c.isdigit() for c in signs) < _LOWER_SHARE * len(signs):
-        return None
-    rows = box.sum(axis=1)
-    if (band := _dense_run(rows)) is None:
-        return None
-    top = _around(rows > 0, band[0])[0]  # up through the ink over the band: small capitals stand below initials
-    return (band[1] - top + 1) / scale / _CAP_HEIGHT
+        size = (band[1] - band[0] + 1) / scale / _X_HEIGHT
+    else:
+        signs = [c for c in line.text if c.isalnum()]
+        rows = box.sum(axis=1)
+        if len(signs) < 2 or sum(c.isupper() or c.isdigit() for c in signs) < _LOWER_SHARE * len(signs) \
+                or (band := _dense_run(rows)) is None:
+            return None
+        top = _around(rows > 0, band[0])[0]  # up through the ink over the band: small capitals stand below initials
+        size = (band[1] - top + 1) / scale / _CAP_HEIGHT
+    return size if _AGREES[0] <= size / line.size <= _AGREES[1] else None
 
 
-def _lower_case_word(text: str) -> bool:
+def _lower_case_word(text: str) -> str:
+    """The word `text` holds (punctuation stripped) when it is set mostly in lower case, else ''."""
     word = text.strip(".,;:!?()[]'\"‘’“”-–—")
-    return len(word) >= 2 and word.isalpha() and sum(c.islower() for c in word) >= _LOWER_SHARE * len(word)
+    return word if len(word) >= 2 and word.isalpha() and sum(map(str.islower, word)) >= _LOWER_SHARE * len(word) \
+        else ""
 
 
 def _x_band(rows: np.ndarray) -> tuple[int, int] | None:
@@ -147,15 +158,16 @@ def _around(dense: np.ndarray, row: int) -> tuple[int, int]:
 def _otsu(values: np.ndarray) -> float | None:
     """Otsu's threshold splitting `values` into a sparse and a dense level (the split with the largest variance
     between them), or None when the dense level is not _LEVELS times the sparse one."""
-    best, split = 0.0, None
-    for threshold in np.unique(values)[1:]:
-        low, high = values[values < threshold], values[values >= threshold]
-        between = len(low) * len(high) * (high.mean() - low.mean()) ** 2
-        if between > best:
-            best, split = between, threshold
-    if split is None or values[values >= split].mean() < _LEVELS * values[values < split].mean():
+    values = np.sort(values).astype(float)
+    thresholds = np.unique(values)[1:]
+    if thresholds.size == 0:
         return None
-    return float(split)
+    low = np.searchsorted(values, thresholds)  # how many values lie below each threshold
+    sums = np.cumsum(values)
+    low_mean = sums[low - 1] / low
+    high_mean = (sums[-1] - sums[low - 1]) / (len(values) - low)
+    best = int(np.argmax(low * (len(values) - low) * (high_mean - low_mean) ** 2))
+    return float(thresholds[best]) if high_mean[best] >= _LEVELS * low_mean[best] else None
 
 
 def _faces(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
@@ -177,12 +189,12 @@ def _faces(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
 def _leans(ink: np.ndarray, line: Line, scale: float) -> bool:
     """Whether the line is set in italic: its ink, sheared back by an italic's slant, stacks into sharper columns
     (the sum of the squared column counts grows) than sheared as far the other way. An upright letter's stems
-    spread alike either way, whatever its shape, while the shear that undoes an italic's lean (6 to 17 degrees)
-    gathers each stem into one column and the opposite shear spreads it twice as far. Compared with the line as
+    spread alike either way, whatever its shape, while the shear that undoes an italic's lean gathers each stem
+    into one column and the opposite shear spreads it twice as far (a lean steeper than the steepest shear tried
+    is gathered in part, and still spread more the other way). Compared with the line as
     it stands instead, the gathering of a slight lean (7 degrees, in one journal's italic sub-headings) did not
     outweigh what its round letters lost."""
-    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
-    rows, cols = np.nonzero(ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1])
+    rows, cols = np.nonzero(ink_within(ink, line.bbox, scale)[0])
     if len(rows) == 0:
         return False
     height = rows.max()
@@ -195,8 +207,7 @@ def _leans(ink: np.ndarray, line: Line, scale: float) -> bool:
 
 def _stroke(ink: np.ndarray, line: Line, scale: float) -> float:
     """The mean width of the line's horizontal ink runs (its strokes), relative to its font size."""
-    x0, y0, x1, y1 = (round(v * scale) for v in line.bbox)
-    box = ink[max(y0, 0):y1 + 1, max(x0, 0):x1 + 1]
+    box = ink_within(ink, line.bbox, scale)[0]
     if box.size == 0:
         return 0.0
     starts = int((box[:, 1:] & ~box[:, :-1]).sum() + box[:, 0].sum())

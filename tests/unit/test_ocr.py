@@ -4,6 +4,8 @@ pages triage flags, at most the cap, and says what it left unread."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pymupdf
 import pytest
@@ -328,8 +330,25 @@ def test_a_scanned_line_s_size_is_measured_from_its_ink():
 
 
 def test_a_line_without_letters_or_capitals_to_measure_keeps_the_size_ocr_gave():
-    lines, ink, scale = _typed([("= + - x", "tiro", 10), ("a, b", "tiro", 10)])
-    assert [line.size for line in ocr_type.typeset(lines, ink, scale)] == [9.0, 9.0]
+    """Too few letters in lower-case words to measure an x band by ('of it'), one capital alone, or signs only."""
+    lines, ink, scale = _typed([("= + - x", "tiro", 10), ("a, b", "tiro", 10), ("of it", "tiro", 10),
+                                ("= A +", "tiro", 10)])
+    assert [line.size for line in ocr_type.typeset(lines, ink, scale)] == [9.0] * 4
+
+
+def test_a_box_off_the_page_or_over_other_ink_is_not_measured():
+    """A box partly off the page is measured from the page's pixels under it, one wholly off the page not at all
+    (its slice must not wrap around to the page's far edge), and a box whose ink gives a size far from OCR's
+    (a shaded background) keeps OCR's."""
+    lines, ink, scale = _typed([("the results of the first experiment are shown", "tiro", 10)])
+    line = lines[0]
+    shifted = replace(line, bbox=(-20, line.bbox[1], line.bbox[2], line.bbox[3]))
+    off = replace(line, bbox=(100, -40, 300, -10), spans=[replace(s, bbox=(s.bbox[0], -40, s.bbox[2], -10))
+                                                          for s in line.spans])
+    shaded = np.ones_like(ink)
+    assert ocr_type.typeset([shifted], ink, scale)[0].size == pytest.approx(10, rel=0.1)
+    assert ocr_type.typeset([off], ink, scale)[0].size == 9.0
+    assert ocr_type.typeset([line], shaded, scale)[0].size == 9.0
 
 
 def test_a_heading_in_small_capitals_measures_as_its_initials():
@@ -352,8 +371,9 @@ def test_a_heading_in_small_capitals_measures_as_its_initials():
 
 def test_sizes_measured_a_pixel_apart_are_one_size_across_the_paper():
     """Measuring rounds to whole pixels, so one heading style came back as 8.6 and 8.9 pt, two styles to
-    extractors/sections.py: sizes within 5 % of each other take the size most of the paper's text near them has.
-    Sizes farther apart stay apart, and a page with a text layer keeps its exact sizes."""
+    extractors/sections.py: sizes within 5 % of each other (or a pixel) take the nearest size that more of the
+    paper's text is set in. Sizes 7 % apart stay apart, a stray size between two does not join them, and a page
+    with a text layer keeps its exact sizes."""
     def line(text: str, size: float) -> Line:
         return Line(text, 1, (72, 100, 300, 110), size, "GlyphLessFont", spans=[Span(text, (72, 100, 300, 110),
                                                                                      size, "GlyphLessFont")])
@@ -361,9 +381,13 @@ def test_sizes_measured_a_pixel_apart_are_one_size_across_the_paper():
     pages = [PageLayout(1, 612, 792, [line("I. INTRODUCTION", 8.6), line(body, 9.9), line(body, 10.1),
                                       line("A Title in Large Type", 12.0)]),
              PageLayout(2, 612, 792, [line("II. RELATED WORK", 8.9), line("III. METHOD", 8.9), line(body, 9.9)]),
-             PageLayout(3, 612, 792, [line("IV. RESULTS", 8.6), line(body, 10.1)])]
+             PageLayout(3, 612, 792, [line("IV. RESULTS", 8.6), line(body, 10.1)]),
+             PageLayout(4, 612, 792, [line("4.1 Sub-section", 10.6), line("4.2 Sub-section", 10.6),
+                                      line("4.3 Sub-section", 11.3), line("4.4 Sub-section", 11.3),
+                                      line("4.5", 11.0)])]
     sizes = [[(ln.size, {s.size for s in ln.spans}) for ln in page.lines]
-             for page in ocr_type.common_sizes(pages, [1, 2])]
+             for page in ocr_type.common_sizes(pages, [1, 2, 4], 300 / 72)]
     assert sizes == [[(8.9, {8.9}), (9.9, {9.9}), (9.9, {9.9}), (12.0, {12.0})],
                      [(8.9, {8.9}), (8.9, {8.9}), (9.9, {9.9})],
-                     [(8.6, {8.6}), (10.1, {10.1})]]
+                     [(8.6, {8.6}), (10.1, {10.1})],
+                     [(10.6, {10.6}), (10.6, {10.6}), (11.3, {11.3}), (11.3, {11.3}), (11.3, {11.3})]]
