@@ -399,8 +399,10 @@ def fitted_to_ink(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line
             continue
         x0, y0, x1, y1 = line.bbox
         height = y1 - y0
-        lo, hi = max(0, int((y0 - 0.3 * height) * scale)), min(ink.shape[0], int((y1 + 0.4 * height) * scale))
-        left, right = max(0, int(x0 * scale)), int(x1 * scale) + 1
+        lo = min(max(0, int((y0 - 0.3 * height) * scale)), ink.shape[0])
+        hi = max(lo, min(ink.shape[0], int((y1 + 0.4 * height) * scale)))  # off the page: no rows, not the far edge's
+        left = min(max(0, int(x0 * scale)), ink.shape[1])
+        right = max(left, int(x1 * scale) + 1)
         others = [o.bbox for o in _near(line, buckets) if not o.vertical and o.bbox[0] < x1 and o.bbox[2] > x0
                   and not (len(_letters(o.text)) < len(_letters(line.text)) and _same_reading(o, line))]
         band = _own_band(ink[lo:hi, left:right].sum(axis=1), y0 * scale - lo, y1 * scale - lo,

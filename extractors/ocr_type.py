@@ -34,7 +34,7 @@ _SAME_SIZE = 0.05
 # A measure is kept when it is within these shares of Tesseract's size (which ran from 0.8 to 1.3 times the printed
 # size): beyond, the box holds other ink, such as a shaded background or a figure.
 _AGREES = (0.5, 2.0)
-_TALLEST = 4.0  # a box taller than this many times Tesseract's size holds more than one line: not measured
+_TALLEST = 4.0  # a box taller than this many times Tesseract's size holds three lines or more: not measured
 _MIN_LETTERS = 5  # fewer letters in such words: the line is measured as capitals, or keeps the size OCR gave
 
 # A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
@@ -105,8 +105,9 @@ def _size(line: Line, ink: np.ndarray, scale: float) -> float | None:
     for span in line.spans:
         if word := _lower_case_word(span.text):
             start, end = (min(max(round(x * scale) - left, 0), box.shape[1]) for x in (span.bbox[0], span.bbox[2]))
-            columns[start:end + 1] = True
-            letters += len(word)
+            if start < end:  # a word wholly outside the line's box on the page is no part of it
+                columns[start:end + 1] = True
+                letters += len(word)
     if letters >= _MIN_LETTERS and (band := _x_band(box[:, columns].sum(axis=1))) is not None:
         size = (band[1] - band[0] + 1) / scale / _X_HEIGHT
     else:

@@ -24,7 +24,8 @@ from extractors.references import AUTHOR_START_RE, right_edges
 from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, UNKNOWN, join_lines
 
 # A glyph its font names no character for (UNKNOWN) after a number's space and before its title is a separator the
-# font draws, such as a fixed space ('1.1 \ufffdOur Contribution'): a title is read from its first letter.
+# font draws, such as a fixed space ('1.1 \ufffdOur Contribution'): a title is read from its first letter (a title
+# whose own first letter is such a glyph loses it, as it would be unreadable anyway).
 _DIGIT_NUM = re.compile(rf"^(?P<num>\d{{1,2}}(?:\.\d{{1,2}}){{0,3}})(?P<dot>\.?)(?P<sep>(?:\s+{UNKNOWN})?\s*)"
                         r"(?P<title>[^\W\d_].*)$")
 _APPENDIX_LABEL = re.compile(r"^(?:appendix|appendices)(?:\s+[A-Z0-9](?:\.\d+)*)?[.:]?$", re.I)

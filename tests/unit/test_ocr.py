@@ -340,9 +340,10 @@ def test_a_box_off_the_page_or_over_other_ink_is_not_measured():
     """A box partly off the page is measured from the page's pixels under it, one wholly off the page not at all
     (its slice must not wrap around to the page's far edge), and a box whose ink gives a size far from OCR's
     (a shaded background) keeps OCR's."""
-    lines, ink, scale = _typed([("the results of the first experiment are shown", "tiro", 10)])
+    lines, ink, scale = _typed([("the results of the GASTROENTEROLOGY 2008 (PMID:18775429)", "tiro", 10)])
     line = lines[0]
-    shifted = replace(line, bbox=(-20, line.bbox[1], line.bbox[2], line.bbox[3]))
+    # its lower-case words' columns are found in the box cut from the page's left edge, not 80 pt to their right
+    shifted = replace(line, bbox=(-80, line.bbox[1], line.bbox[2], line.bbox[3]))
     off = replace(line, bbox=(100, -40, 300, -10), spans=[replace(s, bbox=(s.bbox[0], -40, s.bbox[2], -10))
                                                           for s in line.spans])
     shaded = np.ones_like(ink)

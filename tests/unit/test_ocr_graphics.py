@@ -7,7 +7,7 @@ import pytest
 
 from bench.ocr import rasterized, regions_found
 from extractors.model import Line, Span
-from extractors.ocr_graphics import drawn_regions
+from extractors.ocr_graphics import drawn_regions, ink_within
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import floats_paper, write
 
@@ -110,3 +110,13 @@ def test_a_scanned_paper_s_figures_and_tables_keep_their_regions(tmp_path):
     assert len(floats) == len(truth.figures) + len(truth.tables)
     assert regions_found([(f.kind, f.label, f.page, f.bbox) for f in scanned.figures + scanned.tables],
                          floats) == len(floats)
+
+
+def test_a_box_reaching_off_the_page_is_clipped_to_it():
+    """A box's pixels are cut from the page it lies on: a box partly off the page gets the pixels under it (and
+    where they start), one wholly off any edge none, never those of the page's far edge (a negative slice end)."""
+    ink = np.arange(100 * 200).reshape(100, 200) % 7 == 0
+    part, x, y = ink_within(ink, (-10, -5, 20, 10), 2.0)
+    assert (x, y) == (0, 0) and np.array_equal(part, ink[0:21, 0:41])
+    for box in ((10, -40, 50, -10), (-60, 10, -20, 20), (150, 10, 200, 20), (10, 60, 50, 90)):
+        assert ink_within(ink, box, 2.0)[0].size == 0
