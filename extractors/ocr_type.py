@@ -74,8 +74,7 @@ def common_sizes(pages: list[PageLayout], read: list[int], scale: float) -> list
     def common(size: float) -> float:
         near = [peak for peak in peaks if _same(size, peak, pixel)]
         return min(near, key=lambda peak: abs(peak - size), default=size)
-    return [replace(page, lines=[replace(line, size=(size := common(line.size)),
-                                         spans=[replace(s, size=size) for s in line.spans]) for line in page.lines])
+    return [replace(page, lines=[_with_size(line, common(line.size)) for line in page.lines])
             if page.page in read else page for page in pages]
 
 
@@ -85,8 +84,10 @@ def _same(size: float, peak: float, pixel: float) -> bool:
 
 def _sized(line: Line, ink: np.ndarray, scale: float) -> Line:
     size = _size(line, ink, scale)
-    if size is None:
-        return line
+    return line if size is None else _with_size(line, size)
+
+
+def _with_size(line: Line, size: float) -> Line:
     return replace(line, size=size, spans=[replace(s, size=size) for s in line.spans])
 
 
