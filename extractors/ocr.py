@@ -33,7 +33,7 @@ from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.ocr_graphics import drawn_regions, ink_extent, ink_within
 from extractors.ocr_lines import as_printed, with_dots
 from extractors.ocr_labels import relabel
-from extractors.ocr_type import common_sizes, typeset
+from extractors.ocr_type import calibrated_capitals, capitals_ratios, common_sizes, typeset
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
 
@@ -127,9 +127,11 @@ def ocr_missing_text(doc: pymupdf.Document, pages: list[PageLayout], max_pages: 
     most = sorted(unnamed, key=lambda number: -unmapped_count(pages[number - 1]))
     filled, unfilled = sorted(most[:room]), sorted(most[room:])
     out = list(pages)
+    ratios: list[float] = []
     for number in read:
-        out[number - 1] = _read(doc[number - 1], pages[number - 1], folder, cache)
-    out = common_sizes(with_dots(out, read), read, DPI / 72)
+        out[number - 1], found = _read(doc[number - 1], pages[number - 1], folder, cache)
+        ratios += found
+    out = common_sizes(with_dots(calibrated_capitals(out, read, ratios), read), read, DPI / 72)
     for number in filled:
         page = doc[number - 1]
         out[number - 1] = fill_unmapped(pages[number - 1], _textpage(page, _dpi(page), folder, cache))
@@ -148,17 +150,19 @@ def _textpage(page: pymupdf.Page, dpi: int, folder: str, cache: Path | None) -> 
     return textpage
 
 
-def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | None) -> PageLayout:
+def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | None) -> tuple[PageLayout, list[float]]:
     """The page's lines as Tesseract reads its rendering; its images and drawings stay as the page has them (a
-    figure is still a figure), and the ink that is no word is drawn on it too (extractors/ocr_graphics.py)."""
+    figure is still a figure), and the ink that is no word is drawn on it too (extractors/ocr_graphics.py). With
+    them, the ratios of its capitals to its x band (extractors/ocr_type.py), which the whole paper's calibrate."""
     dpi = _dpi(page)
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width, ink, dpi / 72)
     lines = typeset(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
-    return replace(layout, lines=[_roman_number(_bullet(line, ink, dpi / 72)) for line in lines],
-                   drawings=layout.drawings + drawn_regions(ink, lines, dpi / 72))
+    return (replace(layout, lines=[_roman_number(_bullet(line, ink, dpi / 72)) for line in lines],
+                    drawings=layout.drawings + drawn_regions(ink, lines, dpi / 72)),
+            capitals_ratios(lines, ink, dpi / 72))
 
 
 def _read_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None) -> str:
