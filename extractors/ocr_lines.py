@@ -122,16 +122,17 @@ def _short_title(text: str) -> bool:
 def _gutters(lines: list[Line], width: float) -> list[tuple[float, float]]:
     """The upright strips in the page's middle that the words of nearly no line cover (but those of a table or
     figure set across the page, which cover the whole strip), each with many words ending left of it and starting
-    right of it: one on a page of two columns, two on a page of three."""
+    right of it: one on a page of two columns, two on a page of three. Marks without a letter or digit cover
+    nothing: Tesseract reads a gutter's blank as '__' on some rows, reaching over half of it."""
     lo, hi = round(width * _MIDDLE[0]), round(width * _MIDDLE[1])
     if not lines or hi <= lo:
         return []
     covered = np.zeros(hi - lo, dtype=int)
-    words = [span for line in lines for span in line.spans if span.text.strip() and not _bar(span)]
+    words = [span for line in lines for span in line.spans if any(c.isalnum() for c in span.text)]
     for line in lines:
         seen = np.zeros(hi - lo, dtype=bool)
         for span in line.spans:
-            if span.text.strip() and not _bar(span):
+            if any(c.isalnum() for c in span.text):
                 seen[min(hi - lo, max(0, int(span.bbox[0]) - lo)):max(0, int(np.ceil(span.bbox[2])) - lo)] = True
         covered += seen
     if out := _free_strips(covered <= _FEW * len(lines), lo, words):
@@ -255,9 +256,10 @@ def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
 def _without_specks(lines: list[Line]) -> list[Line]:
     """The lines but the few characters Tesseract reads a second time inside a word of another line ('.' or 'ee'
     in a bold heading's ink: within the line's box and across no more than one of its words): beside a heading,
-    such a line would make its row no heading's. Parentheses are never specks (an equation's label), nor are digits
-    but over a word of letters or the space between two ('8' from the tail of the 'g' in 'Learning Framework'),
-    where no number is printed."""
+    such a line would make its row no heading's. A mark without letters or digits need only reach into the line's
+    box (the dot of an 'i', read on its own, stands up out of the word's box). Parentheses are never specks (an
+    equation's label), nor are digits but over a word of letters or the space between two ('8' from the tail of
+    the 'g' in 'Learning Framework'), where no number is printed."""
     buckets = _rows(lines)
 
     def speck(line: Line) -> bool:
@@ -265,7 +267,9 @@ def _without_specks(lines: list[Line]) -> list[Line]:
         if len(text) > _SPECK_CHARS or any(c in "()" for c in text):
             return False
         digits = any(c.isdigit() for c in text)
-        return any(len(o.text.strip()) >= max(5, 2 * len(text)) and _inside(line.bbox, o.bbox)
+        mark = not any(c.isalnum() for c in text)
+        return any(len(o.text.strip()) >= max(5, 2 * len(text))
+                   and (_inside(line.bbox, o.bbox) or mark and line.bbox[1] < o.bbox[3] and o.bbox[1] < line.bbox[3])
                    and (_over_letters(line, o) if digits else
                         any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans))
                    for o in _near(line, buckets))

@@ -115,6 +115,20 @@ def test_the_gutter_read_as_underscores_or_dashes_is_still_a_gutter():
     assert _gutters(rows, WIDTH) == [(300, 312)]
 
 
+def test_marks_read_over_half_the_gutter_on_many_rows_leave_it_whole():
+    """Tesseract reads the blank of an 18-point gutter as '__' from its middle to the next column on a quarter of
+    the rows: those marks cover no column, so the gutter keeps its width, and a row read across it is cut."""
+    rows = []
+    for k in range(20):
+        for x0, x1 in ((72.0, 288.0), (306.0, 528.0)):
+            words = [("word", x0 + (x1 - x0 - 24) / 7 * i) for i in range(8)]
+            rows.append(_line(([("__", 296)] if x0 > 300 and k % 4 == 0 else []) + words, 100 + 14 * k))
+    merged = _line(_words("the medicinally used", 172) + [("__", 296)] + _words("decade as well", 306), 400)
+    assert _gutters(rows, WIDTH) == [(288, 306)]
+    out = [line.text for line in as_printed(rows + [merged], WIDTH) if line.bbox[1] == 400]
+    assert sorted(out) == ["decade as well", "the medicinally used"]
+
+
 def test_a_mark_as_wide_as_the_gutter_or_glued_to_a_word_still_cuts_the_row():
     """Tesseract reads a gutter's blank as marks as wide as the gutter ('—_'), or glues them to the words on
     either side ('a__route'); the row is still two columns' rows. A dash in a word or set apart, not in the
@@ -184,6 +198,17 @@ def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
     label = _line([("(1)", 120)], 352)  # digits and parentheses are a number, never a speck
     out = as_printed([heading, inside, beside, label], WIDTH)
     assert inside not in out and heading in out and beside in out and label in out
+
+
+def test_the_dot_of_an_i_read_on_its_own_over_a_heading_is_dropped():
+    """Tesseract reads the dot of a bold heading's 'i' as a '.' of its own, boxed up out of the word's box; beside
+    the heading, it would make its row none. A mark over the gap between two lines, or beside a word, is kept."""
+    heading = _line(_words("Materials and Methods", 312), 202, size=10)
+    tittle = _line([(".", 350)], 197.5, size=7)  # reaches 2.5 points into the heading's box, over 'Materials'
+    between = _line([(".", 350)], 180, size=7)  # over the heading, not into its box
+    beside = _line([("*", 450)], 200, size=7)  # past the heading's last word
+    out = as_printed([heading, tittle, between, beside], WIDTH)
+    assert tittle not in out and heading in out and between in out and beside in out
 
 
 def test_a_digit_read_in_a_heading_s_word_space_is_dropped_and_one_beside_a_number_kept():
