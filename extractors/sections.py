@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, Span, element_id
@@ -71,6 +71,19 @@ def body_size(lines: list[Line]) -> float:
     for line in lines:
         sizes[round(line.size * 2) / 2] += len(line.text)
     return sizes.most_common(1)[0][0] if sizes else 10.0
+
+
+def _measured_body_size(lines: list[Line], size: float) -> float:
+    """The median size of the characters set in the body size `size` (sizes are grouped by the half point): OCR
+    measures a line's size to a fraction of a point, and one paper's headings, a point below its body text, fell
+    below the small-print cut when the body's 9.86 pt was taken as 10."""
+    held = sorted((line.size, len(line.text)) for line in lines if round(line.size * 2) / 2 == size and line.text)
+    half, seen = sum(n for _, n in held) / 2, 0
+    for measured, n in held:
+        seen += n
+        if seen >= half:
+            return measured
+    return size
 
 
 def _caps(text: str) -> bool:
@@ -192,10 +205,18 @@ def _clean_title(title: str) -> str:
     return title.strip().rstrip(".:").strip()
 
 
-def outline_levels(toc: list) -> dict[str, tuple[int, int]]:
-    """heading key -> (level, page) from the PDF outline, when it has at least three entries.
-    A lone shallowest first entry is the paper's title; levels count from the next depth.
-    Outline pages are often off (every entry on page 1), so a page only bounds where to look."""
+@dataclass(frozen=True)
+class OutlineEntry:
+    """Headings the PDF outline names by one title: each entry names one heading, so a line of body text that
+    reads as the title later on ('catch trials).' ending a paragraph) is none."""
+    level: int
+    page: int  # of the first entry: outline pages are often off, so it only bounds where to look
+    count: int = 1
+
+
+def outline_levels(toc: list) -> dict[str, OutlineEntry]:
+    """heading key -> its OutlineEntry from the PDF outline, when it has at least three entries.
+    A lone shallowest first entry is the paper's title; levels count from the next depth."""
     entries = []
     front_level = None  # entries under Abstract (structured abstracts) are not sections
     for lvl, title, page, *_ in toc or []:
@@ -209,9 +230,9 @@ def outline_levels(toc: list) -> dict[str, tuple[int, int]]:
     if len(entries) < 3:
         return {}
     top = min(e[0] for e in entries)
-    out: dict[str, tuple[int, int]] = {}
+    out: dict[str, OutlineEntry] = {}
     for lvl, key, page in entries:
-        out.setdefault(key, (lvl - top + 1, page))
+        out[key] = replace(out[key], count=out[key].count + 1) if key in out else OutlineEntry(lvl - top + 1, page)
     return out
 
 
@@ -222,15 +243,17 @@ def _key(text: str) -> str:
 
 
 def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
-                  outline: dict[str, tuple[int, int]] | None = None, hinted: set[int] = frozenset()) -> list[Heading]:
+                  outline: dict[str, OutlineEntry] | None = None, hinted: set[int] = frozenset()) -> list[Heading]:
     """Headings in reading order (front-matter ones like Abstract flagged `front`). Lines in
     `in_floats` (inside figure/table regions) can only be numbered or named headings: a region
     that reaches over a heading must not hide it, but table cells must not borrow a heading style.
     `outline` (from outline_levels) names headings outright: a line whose text is an outline
-    entry of its page is a heading at the outline's level. `hinted` lines (the layout model's section headers, see
-    extractors/escalation.py) are headings when they look like one by _hinted's checks."""
+    entry of its page, not yet found as often as the outline names it, is a heading at the outline's level.
+    `hinted` lines (the layout model's section headers, see extractors/escalation.py) are headings when they look
+    like one by _hinted's checks."""
     outline = outline or {}
     size = body_size(lines)
+    small_print = _measured_body_size(lines, size) - 1.2  # a line below this is no heading...
     roman_doc = sum(1 for line in lines if (m := _ROMAN_NUM.match(line.text.strip())) and m["num"] in ("II", "III")
                     and _distinct(_style(line, m["title"]), size, True)) >= 1
     right = right_edges(lines)
@@ -246,15 +269,16 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
                        default=None)
     styles: dict[tuple, Counter] = defaultdict(Counter)
     taken: set[int] = set()
+    named: Counter[str] = Counter()  # headings found of each outline title
     for i, line in enumerate(lines):
         if i in taken:
             continue
         text = line.text.strip()
-        if len(text) < 2 or len(text) > 160 or _size(line) < size - (2.5 if _FRONT.match(text) else 1.2):
-            continue  # front-matter labels (ABSTRACT) may be set smaller than the body
+        if len(text) < 2 or len(text) > 160 or _size(line) < small_print - (1.3 if _FRONT.match(text) else 0):
+            continue  # ...but a front-matter label (ABSTRACT), which may be set smaller still
         bare = _clean_title(text)
-        entry = outline.get(_key(bare))
-        in_outline = entry[0] if entry and line.page >= entry[1] - 1 else None
+        entry = outline.get(key := _key(bare))
+        in_outline = entry.level if entry and line.page >= entry.page - 1 and named[key] < entry.count else None
         run_in = None
         if not in_outline and not _uniform(line):
             run_in = _run_in(line)
@@ -268,7 +292,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             continue  # only a numbered heading is set run-in; bold lead words of a paragraph are not headings
         if _toc_entry(lines, i):
             continue
-        if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i):
+        if (numbered or seen_top or _KNOWN.match(bare) or _FRONT.match(bare)) and _shares_row(lines, i, i in in_floats):
             continue  # table cells share their row; headings stand alone
         head: Heading | None = None
         if numbered and in_list and (run_in or AUTHOR_START_RE.match(numbered[2])
@@ -324,6 +348,7 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             seen_top = seen_top or head is not None
         if head is None:
             continue
+        named[key] += 1
         if not head.run_in:
             _absorb_wrapped(lines, head, taken, size, measure[(line.page, line.column)])
         if not head.front and not head.run_in:  # a run-in title's font also sets lead words that are no heading
@@ -386,15 +411,18 @@ def unsure_numbered(lines: list[Line], heads: list[Heading], in_floats: set[int]
     return out
 
 
-def _shares_row(lines: list[Line], i: int) -> bool:
+def _shares_row(lines: list[Line], i: int, anywhere: bool = False) -> bool:
     """Whether another line of the same page and column sits on this line's row nearby (table
-    cells do; a margin note level with a heading does not count)."""
+    cells do; a margin note level with a heading does not count), or anywhere on it: inside a table's region, its
+    cells stand far apart ('Group', 'A GI', 'A No GI': a header row, not an appendix). A line of marks without a
+    letter or digit is no cell (OCR reads a speck of a heading's ink as ';' beside it)."""
     line = lines[i]
     x0, y0, x1, y1 = line.bbox
-    reach = 4 * line.size
+    reach = float("inf") if anywhere else 4 * line.size
     for j in range(max(0, i - 6), min(len(lines), i + 7)):
         other = lines[j]
-        if j == i or other.page != line.page or other.column != line.column:
+        if j == i or other.page != line.page or other.column != line.column \
+                or not any(c.isalnum() for c in other.text):
             continue
         ox0, oy0, ox1, oy1 = other.bbox
         if max(ox0 - x1, x0 - ox1) < reach and min(y1, oy1) - max(y0, oy0) > 0.5 * min(y1 - y0, oy1 - oy0):

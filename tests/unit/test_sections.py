@@ -290,3 +290,63 @@ def test_a_glyph_without_a_character_between_number_and_title_separates_them():
     heads = find_headings(lines)
     assert [(h.number, h.title) for h in heads if h.number] == [("1", "Introduction"), ("1.1", "Our Contribution"),
                                                                 ("2", "Method")]
+
+
+def test_an_outline_entry_names_one_heading_and_not_a_line_that_reads_as_it_later(tmp_path):
+    """A PDF outline names each heading once: a paragraph's last line that reads as an entry's title further on
+    ('catch trials).') is body text, while a title the outline names twice is two headings."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72
+    body = [f"Plain body sentence {i} in the regular font." for i in range(8)]
+    headings = ("Overview of the Field", "Results", "Closing Remarks")
+    for text in ["Overview of the Field", *body, "Results", *body, "overview of the field).", *body, "Results",
+                 *body, "Closing Remarks", "The end of the paper in the regular font."]:
+        page.insert_text((72, y), text, fontsize=10)  # headings in the body font: only the outline tells
+        y += 20 if text in headings else 13
+    doc.set_toc([[1, "Paper Title", 1], [2, "Overview of the Field", 1], [3, "Results", 1], [3, "Results", 1],
+                 [2, "Closing Remarks", 1]])
+    parsed = parse_pdf(write(tmp_path, "outline.pdf", doc.tobytes()))
+    assert [(s.title, s.level) for s in parsed.sections] == [
+        ("Overview of the Field", 1), ("Results", 2), ("Results", 2), ("Closing Remarks", 1)]
+
+
+def test_a_table_header_cell_that_reads_as_an_appendix_is_no_heading():
+    """In a table's region the cells of a row stand far apart ('Group', 'A GI', 'A No GI'): one that reads as a
+    lettered heading shares its row and is none. A lettered heading standing alone in a region is one."""
+    def cell(text: str, x: float, y: float) -> Line:
+        box = (x, y, x + 5 * len(text), y + 10)
+        return Line(text=text, page=1, bbox=box, size=10, font="Times", bold=True,
+                    spans=[Span(text=text, bbox=box, size=10, font="Times", bold=True)])
+    lines = [_line("1 Introduction", 12, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
+    table = [cell("Group", 72, 400), cell("A GI", 200, 400), cell("A No GI", 320, 400)]
+    lines += table + [_line(f"Row {i} of the table, in the body font.", y=420 + 12 * i) for i in range(4)]
+    lines += [_line("A Appendix Title", 12, True, 600), _line("Body sentence that follows it.", y=620)]
+    heads = find_headings(lines, set(range(21, 29)))
+    assert [(h.number, h.title) for h in heads] == [("1", "Introduction"), ("A", "Appendix Title")]
+
+
+def test_headings_a_point_below_body_text_measured_by_ocr_are_headings():
+    """OCR measures sizes to a fraction of a point: body text at 9.86 pt is grouped as 10 pt, but headings a point
+    below it (8.71 pt, measured) are above the small-print cut, which lies 1.2 pt below the body's own measure.
+    Small print 1.5 pt below it is still no heading."""
+    lines = [_line("1 INTRODUCTION", 8.71, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", 9.86, y=100 + 12 * i) for i in range(30)]
+    lines += [_line("2 METHOD", 8.71, True, 480), _line("Body sentence that follows it.", 9.86, y=500),
+              _line("3 A FOOTNOTE IN SMALL PRINT", 8.3, True, 700)]
+    assert [(h.number, h.title) for h in find_headings(lines)] == [("1", "INTRODUCTION"), ("2", "METHOD")]
+
+
+def test_a_mark_read_beside_a_heading_does_not_make_its_row_a_table_s():
+    """OCR reads a speck of a heading's ink as ';' or '.' standing beside it: a line of marks without a letter or
+    digit is no table cell, while a word beside the heading is one."""
+    lines = [_line("INTRODUCTION", 10, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
+    speck = Line(text=";", page=1, bbox=(108, 354, 109, 355), size=2, font="Times",
+                 spans=[Span(text=";", bbox=(108, 354, 109, 355), size=2, font="Times")])
+    cell = Line(text="0.91", page=1, bbox=(120, 420, 140, 430), size=10, font="Times",
+                spans=[Span(text="0.91", bbox=(120, 420, 140, 430), size=10, font="Times")])
+    lines += [_line("METHODS", 10, True, 350), speck, _line("Body sentence that follows it.", y=366),
+              _line("RESULTS", 10, True, 420), cell, _line("Body sentence that follows it.", y=436)]
+    assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "METHODS"]
