@@ -48,6 +48,8 @@ _BULLET_FILL = 0.65  # share of its box a bullet's ink fills (a dot, a square); 
 # X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
 # left alone ("1. INTRODUCTION" is an Arabic number).
 _ROMAN_MISREAD = re.compile(r"^([IVXlivx|ft]{1,4})(\.\s+)(?=[A-Z]{2})")
+# 'VI.' read as 'VL' (the stop at an I's foot) before a title in capitals; no section is numbered XL or L
+_ROMAN_DOT_AS_L = re.compile(r"^([IV]{1,3})L(?=\s+[A-Z][A-Z\s]+$)")
 _ROMAN_LETTERS = str.maketrans({"l": "I", "i": "I", "|": "I", "f": "I", "t": "I", "v": "V", "x": "X"})
 
 
@@ -187,15 +189,18 @@ def _dpi(page: pymupdf.Page) -> int:
 
 def _roman_number(line: Line) -> Line:
     """The line with a misread Roman section number at its start read as one (sections are found by their
-    numbers in sequence, so one misread number loses the rest of the paper's)."""
-    m = _ROMAN_MISREAD.match(line.text)
-    if m is None or m[1].isupper() and m[1].isalpha():
+    numbers in sequence, so one misread number loses the rest of the paper's): its I read as l, f or t, or its
+    last I and the stop at its foot read as an L ('VL CONCLUSION')."""
+    if m := _ROMAN_DOT_AS_L.match(line.text):
+        read, number = m[0], m[1] + "I."
+    elif (m := _ROMAN_MISREAD.match(line.text)) and not (m[1].isupper() and m[1].isalpha()):
+        read, number = m[1], m[1].translate(_ROMAN_LETTERS)
+    else:
         return line
-    number = m[1].translate(_ROMAN_LETTERS)
     spans = line.spans
-    if spans and spans[0].text.startswith(m[1]):
-        spans = [replace(spans[0], text=number + spans[0].text[len(m[1]):]), *spans[1:]]
-    return replace(line, text=number + line.text[len(m[1]):], spans=spans)
+    if spans and spans[0].text.startswith(read):
+        spans = [replace(spans[0], text=number + spans[0].text[len(read):]), *spans[1:]]
+    return replace(line, text=number + line.text[len(read):], spans=spans)
 
 
 def _bullet(line: Line, ink: np.ndarray, scale: float) -> Line:

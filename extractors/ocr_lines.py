@@ -256,8 +256,8 @@ def _near(line: Line, buckets: dict[int, list[Line]]) -> list[Line]:
 def _without_specks(lines: list[Line]) -> list[Line]:
     """The lines but the few characters Tesseract reads a second time inside a word of another line ('.' or 'ee'
     in a bold heading's ink: within the line's box and across no more than one of its words): beside a heading,
-    such a line would make its row no heading's. A mark without letters or digits need only reach into the line's
-    box (the dot of an 'i', read on its own, stands up out of the word's box). Parentheses are never specks (an
+    such a line would make its row no heading's. A mark without letters or digits may stand up out of the top of
+    the line's box (the dot of an 'i', read on its own). Parentheses are never specks (an
     equation's label), nor are digits but over a word of letters or the space between two ('8' from the tail of
     the 'g' in 'Learning Framework'), where no number is printed."""
     buckets = _rows(lines)
@@ -269,7 +269,7 @@ def _without_specks(lines: list[Line]) -> list[Line]:
         digits = any(c.isdigit() for c in text)
         mark = not any(c.isalnum() for c in text)
         return any(len(o.text.strip()) >= max(5, 2 * len(text))
-                   and (_inside(line.bbox, o.bbox) or mark and line.bbox[1] < o.bbox[3] and o.bbox[1] < line.bbox[3])
+                   and (_inside(line.bbox, o.bbox) or mark and line.bbox[1] < o.bbox[1] < line.bbox[3] <= o.bbox[3])
                    and (_over_letters(line, o) if digits else
                         any(s.bbox[0] <= line.bbox[0] and line.bbox[2] <= s.bbox[2] for s in o.spans))
                    for o in _near(line, buckets))

@@ -39,8 +39,8 @@ _AGREES = (0.5, 2.0)
 _TALLEST = 4.0  # a box taller than this many times Tesseract's size holds three lines or more: not measured
 _MIN_LETTERS = 5  # fewer letters in such words: the line is measured as capitals, or keeps the size OCR gave
 _PUNCTUATION = ".,;:!?()[]'\"‘’“”-–—"  # stripped from a word's ends before its case is told
-# A paper's ratio of capitals to x band is taken from this many lines at least, and within these bounds (Helvetica
-# 1.38, Times 1.47, Computer Modern 1.58; a paper whose acronyms are set in small capitals gives less)
+# A paper's ratio of capitals to x band is taken from this many lines at least, each within these bounds (Helvetica
+# 1.37, Times 1.47, Computer Modern 1.58; an acronym set in small capitals gives less)
 _CALIBRATION_LINES = 10
 _CAPITALS_RATIO = (1.3, 1.7)
 
@@ -140,7 +140,7 @@ def capitals_ratios(lines: list[Line], ink: np.ndarray, scale: float) -> list[fl
         upper, capitals = _columns(line, box, left, scale, _capitals_word)
         if letters >= _MIN_LETTERS and capitals and (band := _x_band(box[:, lower].sum(axis=1))) \
                 and (height := _capitals_height(box[:, upper].sum(axis=1))):
-            out.append(height / band)
+            out.append(float(height / band))
     return out
 
 
@@ -149,12 +149,13 @@ def calibrated_capitals(pages: list[PageLayout], read: list[int], ratios: list[f
     own ratio of capitals to x band (`ratios`, from capitals_ratios) instead of the usual one, when at least
     _CALIBRATION_LINES lines gave it. Times' capitals stand 1.47 times its x band, not the usual 1.52, so one
     paper's headings in small capitals measured 1.15 pt below its body text where they are 1 pt below, and were
-    taken for small print (extractors/sections.py). A ratio past _CAPITALS_RATIO (acronyms set in small capitals)
-    is taken at its bound."""
-    if len(ratios) < _CALIBRATION_LINES:
+    taken for small print (extractors/sections.py). Lines whose ratio is no typeface's (an acronym or an author's
+    name set in small capitals, a misread word) are left out. A line in capitals whose measure failed keeps OCR's
+    size and is scaled alike: that size is as rough either way."""
+    typical = [ratio for ratio in ratios if _CAPITALS_RATIO[0] <= ratio <= _CAPITALS_RATIO[1]]
+    if len(typical) < _CALIBRATION_LINES:
         return pages
-    ratio = min(max(statistics.median(ratios), _CAPITALS_RATIO[0]), _CAPITALS_RATIO[1])
-    factor = _CAP_HEIGHT / _X_HEIGHT / ratio
+    factor = _CAP_HEIGHT / _X_HEIGHT / statistics.median(typical)
     return [replace(page, lines=[_with_size(line, line.size * factor) if _measured_by_capitals(line) else line
                                  for line in page.lines]) if page.page in read else page for page in pages]
 
@@ -226,12 +227,13 @@ def _x_band(rows: np.ndarray) -> float | None:
     if bottom - top + 1 < _TIGHT * (loose[1] - loose[0] + 1):
         return float(loose[1] - loose[0] + 1)
     level = (values[values < split].mean() + values[values >= split].mean()) / 2
-    return _crossing(rows, bottom, bottom + 1, level) - _crossing(rows, top, top - 1, level)
+    return float(_crossing(rows, bottom, bottom + 1, level) - _crossing(rows, top, top - 1, level))
 
 
 def _crossing(rows: np.ndarray, inside: int, outside: int, level: float) -> float:
     """Where the ink crosses `level` between the band's edge row `inside` and the row `outside` it, its rows' ink
-    taken as linear between their middles; half a row out when the band reaches the box's edge."""
+    taken as linear between their middles (at one of the two when `level` lies beyond both); half a row out when
+    the band reaches the box's edge."""
     if not 0 <= outside < len(rows):
         return inside + (outside - inside) / 2
     denser, sparser = float(rows[inside]), float(rows[outside])

@@ -348,7 +348,8 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
             seen_top = seen_top or head is not None
         if head is None:
             continue
-        named[key] += 1
+        if in_outline:
+            named[key] += 1
         if not head.run_in:
             _absorb_wrapped(lines, head, taken, size, measure[(line.page, line.column)])
         if not head.front and not head.run_in:  # a run-in title's font also sets lead words that are no heading
@@ -414,20 +415,26 @@ def unsure_numbered(lines: list[Line], heads: list[Heading], in_floats: set[int]
 def _shares_row(lines: list[Line], i: int, anywhere: bool = False) -> bool:
     """Whether another line of the same page and column sits on this line's row nearby (table
     cells do; a margin note level with a heading does not count), or anywhere on it: inside a table's region, its
-    cells stand far apart ('Group', 'A GI', 'A No GI': a header row, not an appendix). A line of marks without a
-    letter or digit is no cell (OCR reads a speck of a heading's ink as ';' beside it)."""
+    cells stand far apart ('Group', 'A GI', 'A No GI': a header row, not an appendix). A speck of a few marks
+    without a letter or digit, less than half the line's height, is no cell (OCR reads one of a heading's ink as
+    ';' beside it), while a cell's tick or dash is."""
     line = lines[i]
     x0, y0, x1, y1 = line.bbox
     reach = float("inf") if anywhere else 4 * line.size
     for j in range(max(0, i - 6), min(len(lines), i + 7)):
         other = lines[j]
-        if j == i or other.page != line.page or other.column != line.column \
-                or not any(c.isalnum() for c in other.text):
+        if j == i or other.page != line.page or other.column != line.column or _speck(other, line):
             continue
         ox0, oy0, ox1, oy1 = other.bbox
         if max(ox0 - x1, x0 - ox1) < reach and min(y1, oy1) - max(y0, oy0) > 0.5 * min(y1 - y0, oy1 - oy0):
             return True
     return False
+
+
+def _speck(other: Line, line: Line) -> bool:
+    text = other.text.strip()
+    return len(text) <= 3 and not any(c.isalnum() for c in text) \
+        and other.bbox[3] - other.bbox[1] < 0.5 * (line.bbox[3] - line.bbox[1])
 
 
 def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple[list[Line], list[Heading]]:

@@ -202,13 +202,16 @@ def test_a_speck_inside_a_headings_box_is_dropped_and_one_beside_it_is_kept():
 
 def test_the_dot_of_an_i_read_on_its_own_over_a_heading_is_dropped():
     """Tesseract reads the dot of a bold heading's 'i' as a '.' of its own, boxed up out of the word's box; beside
-    the heading, it would make its row none. A mark over the gap between two lines, or beside a word, is kept."""
+    the heading, it would make its row none. A mark over the gap between two lines, beside a word, or hanging from
+    a line into the next (a table's dash under its header) is kept."""
     heading = _line(_words("Materials and Methods", 312), 202, size=10)
     tittle = _line([(".", 350)], 197.5, size=7)  # reaches 2.5 points into the heading's box, over 'Materials'
     between = _line([(".", 350)], 180, size=7)  # over the heading, not into its box
     beside = _line([("*", 450)], 200, size=7)  # past the heading's last word
-    out = as_printed([heading, tittle, between, beside], WIDTH)
-    assert tittle not in out and heading in out and between in out and beside in out
+    header = _line(_words("Accuracy", 312), 300, size=10)
+    dash = _line([("—", 320)], 308, size=10)  # the cell under the header, its box reaching up into the header's
+    out = as_printed([heading, tittle, between, beside, header, dash], WIDTH)
+    assert tittle not in out and heading in out and between in out and beside in out and dash in out
 
 
 def test_a_digit_read_in_a_heading_s_word_space_is_dropped_and_one_beside_a_number_kept():

@@ -350,3 +350,17 @@ def test_a_mark_read_beside_a_heading_does_not_make_its_row_a_table_s():
     lines += [_line("METHODS", 10, True, 350), speck, _line("Body sentence that follows it.", y=366),
               _line("RESULTS", 10, True, 420), cell, _line("Body sentence that follows it.", y=436)]
     assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "METHODS"]
+
+
+def test_a_row_label_beside_ticks_in_a_table_is_no_heading():
+    """A table's ticks and dashes are cells, though they hold no letter or digit: a row labelled 'Method' beside
+    them is a row, not a section."""
+    def cell(text: str, x: float, y: float) -> Line:
+        box = (x, y, x + 6 * len(text), y + 10)
+        return Line(text=text, page=1, bbox=box, size=10, font="Times", bold=True,
+                    spans=[Span(text=text, bbox=box, size=10, font="Times", bold=True)])
+    lines = [_line("1 Introduction", 12, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
+    lines += [cell("Method", 72, 400), cell("\u2713", 160, 400), cell("\u2717", 220, 400),
+              _line("Body sentence after the table.", y=440)]
+    assert [h.title for h in find_headings(lines, {21, 22, 23})] == ["Introduction"]
