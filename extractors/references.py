@@ -35,6 +35,8 @@ NAME_WORDS = {"and", "et", "al", "van", "von", "der", "den", "de", "da", "del", 
 INITIAL_END_RE = re.compile(r"(?:\b[A-Z]|\b(?:al|eds?|Proc|Vol|vol|pp|no|No|Jr|Sr|St|Inc|Ltd|Conf|Int|Trans|"
                             r"Univ|Dept|etc|vs|cf|Fig|Eq|Ch|Sec|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec))$")
 
+_EDGE_SHARE = 0.9  # of a column's lines that end at its right edge or before
+
 
 KEY_RE = re.compile(r"^\s*\[(?P<key>[A-Za-z][A-Za-z+\-.]{0,12}\d{2,4}[a-z]?)\]\s*")
 
@@ -101,11 +103,16 @@ def left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
 
 
 def right_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
-    """Right edge of the text in each (page, column)."""
-    edges: dict[tuple[int, int], float] = defaultdict(float)
+    """Right edge of the text in each (page, column): where nine in ten of its lines end at most, so that a few
+    lines reaching past the column (a figure's labels no region covers, read by OCR) do not make every line of
+    it look short."""
+    ends: dict[tuple[int, int], list[float]] = defaultdict(list)
     for line in lines:
-        key = (line.page, line.column)
-        edges[key] = max(edges[key], line.bbox[2])
+        ends[(line.page, line.column)].append(line.bbox[2])
+    edges: dict[tuple[int, int], float] = defaultdict(float)
+    for key, xs in ends.items():
+        xs.sort()
+        edges[key] = xs[min(len(xs) - 1, int(_EDGE_SHARE * len(xs)))]
     return edges
 
 

@@ -364,3 +364,20 @@ def test_a_row_label_beside_ticks_in_a_table_is_no_heading():
     lines += [cell("Method", 72, 400), cell("\u2713", 160, 400), cell("\u2717", 220, 400),
               _line("Body sentence after the table.", y=440)]
     assert [h.title for h in find_headings(lines, {21, 22, 23})] == ["Introduction"]
+
+
+def test_sub_headings_stand_out_though_a_figure_s_labels_reach_past_the_column():
+    """A column's right edge is where its lines end, not its widest line's end: a figure's labels that no region
+    covers (an OCR'd plot reaching past the column) made every body line look short, so the bold sub-headings'
+    paragraphs no longer ran full and their style was no heading style."""
+    def body(y: float) -> Line:
+        return _line("Body text of the paper, running to its edge.", y=y)  # 44 characters: to x = 292
+    lines, y = [_line("INTRODUCTION", 12, True, 60)], 80.0
+    for title in ("Design", "Forces", "Catch trials"):
+        lines += [body(y + 12 * i) for i in range(8)] + [_line(title, 10, True, y + 106)]
+        y += 126
+    lines += [body(y + 12 * i) for i in range(8)]
+    lines += [Line(text=text, page=1, bbox=(200, 700 + 8 * k, 425, 706 + 8 * k), size=6, font="Times",
+                   spans=[Span(text=text, bbox=(200, 700 + 8 * k, 425, 706 + 8 * k), size=6, font="Times")])
+              for k, text in enumerate(["Velocity X-Direction [m/s]", "0.05 0.10 0.15 0.20", "Force [N]"])]
+    assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "Design", "Forces", "Catch trials"]
