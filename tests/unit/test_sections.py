@@ -36,10 +36,10 @@ def test_body_text_belongs_to_its_section(tmp_path):
     assert doc.text[refs.char_start:refs.char_end].count("A. Author.") == 3
 
 
-def _line(text, size=10.0, bold=False, y=100.0, page=1):
-    return Line(text=text, page=page, bbox=(72, y, 72 + 5 * len(text), y + size), size=size, font="Times",
-                bold=bold, spans=[Span(text=text, bbox=(72, y, 72 + 5 * len(text), y + size), size=size,
-                                       font="Times", bold=bold)])
+def _line(text, size=10.0, bold=False, y=100.0, page=1, x=72.0):
+    box = (x, y, x + 5 * len(text), y + size)
+    return Line(text=text, page=page, bbox=box, size=size, font="Times", bold=bold,
+                spans=[Span(text=text, bbox=box, size=size, font="Times", bold=bold)])
 
 
 def test_list_items_and_tables_rows_in_body_font_are_not_headings():
@@ -314,13 +314,9 @@ def test_an_outline_entry_names_one_heading_and_not_a_line_that_reads_as_it_late
 def test_a_table_header_cell_that_reads_as_an_appendix_is_no_heading():
     """In a table's region the cells of a row stand far apart ('Group', 'A GI', 'A No GI'): one that reads as a
     lettered heading shares its row and is none. A lettered heading standing alone in a region is one."""
-    def cell(text: str, x: float, y: float) -> Line:
-        box = (x, y, x + 5 * len(text), y + 10)
-        return Line(text=text, page=1, bbox=box, size=10, font="Times", bold=True,
-                    spans=[Span(text=text, bbox=box, size=10, font="Times", bold=True)])
     lines = [_line("1 Introduction", 12, True, 80)]
     lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
-    table = [cell("Group", 72, 400), cell("A GI", 200, 400), cell("A No GI", 320, 400)]
+    table = [_line(text, 10, True, 400, x=x) for text, x in (("Group", 72), ("A GI", 200), ("A No GI", 320))]
     lines += table + [_line(f"Row {i} of the table, in the body font.", y=420 + 12 * i) for i in range(4)]
     lines += [_line("A Appendix Title", 12, True, 600), _line("Body sentence that follows it.", y=620)]
     heads = find_headings(lines, set(range(21, 29)))
@@ -343,26 +339,20 @@ def test_a_mark_read_beside_a_heading_does_not_make_its_row_a_table_s():
     digit is no table cell, while a word beside the heading is one."""
     lines = [_line("INTRODUCTION", 10, True, 80)]
     lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
-    speck = Line(text=";", page=1, bbox=(108, 354, 109, 355), size=2, font="Times",
-                 spans=[Span(text=";", bbox=(108, 354, 109, 355), size=2, font="Times")])
-    cell = Line(text="0.91", page=1, bbox=(120, 420, 140, 430), size=10, font="Times",
-                spans=[Span(text="0.91", bbox=(120, 420, 140, 430), size=10, font="Times")])
-    lines += [_line("METHODS", 10, True, 350), speck, _line("Body sentence that follows it.", y=366),
-              _line("RESULTS", 10, True, 420), cell, _line("Body sentence that follows it.", y=436)]
+    lines += [_line("METHODS", 10, True, 350), _line(";", 2, False, 354, x=108),
+              _line("Body sentence that follows it.", y=366),
+              _line("RESULTS", 10, True, 420), _line("0.91", 10, False, 420, x=120),
+              _line("Body sentence that follows it.", y=436)]
     assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "METHODS"]
 
 
 def test_a_row_label_beside_ticks_in_a_table_is_no_heading():
     """A table's ticks and dashes are cells, though they hold no letter or digit: a row labelled 'Method' beside
     them is a row, not a section."""
-    def cell(text: str, x: float, y: float) -> Line:
-        box = (x, y, x + 6 * len(text), y + 10)
-        return Line(text=text, page=1, bbox=box, size=10, font="Times", bold=True,
-                    spans=[Span(text=text, bbox=box, size=10, font="Times", bold=True)])
     lines = [_line("1 Introduction", 12, True, 80)]
     lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
-    lines += [cell("Method", 72, 400), cell("\u2713", 160, 400), cell("\u2717", 220, 400),
-              _line("Body sentence after the table.", y=440)]
+    lines += [_line(text, 10, True, 400, x=x) for text, x in (("Method", 72), ("\u2713", 160), ("\u2717", 220))]
+    lines += [_line("Body sentence after the table.", y=440)]
     assert [h.title for h in find_headings(lines, {21, 22, 23})] == ["Introduction"]
 
 
