@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from extractors.bitmap_fonts import has_type3, split_blocks
 from extractors.disjoint import DisjointSets
+from extractors.font_weight import weigh_fonts
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf, read_content
 from extractors.text import (EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, is_plain, mark_unmapped,
@@ -35,8 +36,8 @@ _SWEEP = 50  # the regions made last that merge_touching's sweep compares a box 
 
 
 def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
-    """Lines of every page in reading order, furniture removed."""
-    return finish_layout([read_page(page) for page in doc])
+    """Lines of every page in reading order, furniture removed, fonts weighed (extractors/font_weight.py)."""
+    return finish_layout(weigh_fonts(doc, [read_page(page) for page in doc]))
 
 
 def finish_layout(pages: list[PageLayout]) -> list[PageLayout]:

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from extractors.font_weight import BOLD_STROKE, stroke_width
 from extractors.model import Line, PageLayout
 from extractors.ocr_graphics import ink_within
 from extractors.ocr_labels import PROSE_CHARS
@@ -44,9 +45,6 @@ _PUNCTUATION = ".,;:!?()[]'\"‘’“”-–—"  # stripped from a word's ends
 _CALIBRATION_LINES = 10
 _CAPITALS_RATIO = (1.3, 1.7)
 
-# A bold face's strokes are about half as thick again as its regular face's at the same size; a line whose strokes
-# are this much thicker than the page's prose (stroke width over font size) is taken as bold.
-_BOLD_STROKE = 1.35
 # The lean of an italic, horizontal points per vertical point (tan 6, 8.5 and 11 degrees; a steeper lean gathers
 # its stems best past 11 degrees, but more than it spreads them at -11)...
 _ITALIC_SHEARS = (0.1, 0.15, 0.2)
@@ -280,7 +278,7 @@ def _faces(lines: list[Line], ink: np.ndarray, scale: float) -> list[Line]:
     regular = statistics.median(prose) if prose else None
     out = []
     for stroke, line in zip(strokes, lines):
-        bold = line.bold if regular is None else stroke >= _BOLD_STROKE * regular
+        bold = line.bold if regular is None else stroke >= BOLD_STROKE * regular
         italic = _leans(ink, line, scale)
         out.append(replace(line, bold=bold, italic=italic,
                            spans=[replace(s, bold=bold, italic=italic) for s in line.spans]))
@@ -308,8 +306,4 @@ def _leans(ink: np.ndarray, line: Line, scale: float) -> bool:
 
 def _stroke(ink: np.ndarray, line: Line, scale: float) -> float:
     """The mean width of the line's horizontal ink runs (its strokes), relative to its font size."""
-    box = ink_within(ink, line.bbox, scale)[0]
-    if box.size == 0:
-        return 0.0
-    starts = int((box[:, 1:] & ~box[:, :-1]).sum() + box[:, 0].sum())
-    return float(box.sum()) / starts / (line.size * scale) if starts and line.size > 0 else 0.0
+    return stroke_width(ink_within(ink, line.bbox, scale)[0]) / (line.size * scale) if line.size > 0 else 0.0

@@ -10,6 +10,7 @@ from extractors import EXTRACTOR_VERSION
 from extractors.body import Placed, assemble, body_lines, in_regions
 from extractors.chunking import chunk_document
 from extractors.floats import find_floats
+from extractors.font_weight import weigh_fonts
 from extractors.layout import finish_layout, read_page
 from extractors.limits import ParseLimits, check_layout
 from extractors.metadata import extract_metadata
@@ -112,7 +113,7 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("open"):
         doc, sha256 = open_pdf(path, limits)
     with timer("layout"), reading(path.name):
-        pages = [read_page(page) for page in doc]
+        pages = weigh_fonts(doc, [read_page(page) for page in doc])
     with timer("ocr"), reading(path.name):
         ocr = ocr_missing_text(doc, pages, limits.max_ocr_pages, limits.ocr_cache)
     pages = finish_layout(ocr.pages)

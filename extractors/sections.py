@@ -47,6 +47,12 @@ REFERENCES = re.compile(rf"^({REFERENCES_NAMES}|references and notes|notes and r
                         r"cited literature|works cited)$", re.I)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
           "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
+# An unnumbered paper's top level is the style of its bibliography's heading when this many headings of its body
+# are set in it too: a style it shares only with the back matter's headings says less than prominence does
+_TOP_STYLE_SHARED = 2
+_BACK_MATTER = re.compile(r"^(acknowledge?ments?|notes|endnotes|funding|competing interests|conflicts? of interest|"
+                          r"author contributions|data availability|declarations?|ethics statement|appendix.*|"
+                          r"appendices|supplementary (?:material|information))$", re.I)
 
 
 @dataclass
@@ -528,11 +534,16 @@ def _measures(lines: list[Line]) -> dict[tuple[int, int], float]:
 
 def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]) -> None:
     """Unnumbered headings take the level of numbered headings in their style; in a document
-    without numbering the most prominent style is level 1 and the others level 2."""
+    without numbering the style of the bibliography's heading, a top-level section's, is level 1 when other
+    headings share it (a boxed summary's title may be set larger), else the most prominent style; the others are
+    level 2."""
     numbered = {style: max((lv for lv in counts if lv), key=lambda lv: counts[lv])
                 for style, counts in styles.items() if any(lv for lv in counts)}
-    loose = {h.style for h in heads if h.number is None and not h.front and h.style not in numbered}
-    top = max(loose, key=lambda s: (s[0], s[3], s[1])) if loose else None
+    loose = [h for h in heads if h.number is None and not h.front and h.style not in numbered]
+    body = Counter(h.style for h in loose if not REFERENCES.match(h.title) and not _BACK_MATTER.match(h.title))
+    bibliography = next((h.style for h in loose if REFERENCES.match(h.title)), None)
+    top = (bibliography if bibliography and body[bibliography] >= _TOP_STYLE_SHARED
+           else max({h.style for h in loose}, key=lambda s: (s[0], s[3], s[1])) if loose else None)
     for h in heads:
         if h.number is not None or h.fixed:
             continue

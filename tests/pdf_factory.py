@@ -1113,10 +1113,12 @@ def experiments_paper(title: str, experiments: str, related: str) -> bytes:
 # --- heading conventions other than numbered bold lines (issue 26's failure classes) -------------------------
 
 
-def journal_paper(columns: int = 2, abstract_label: bool = True) -> tuple[bytes, Truth]:
+def journal_paper(columns: int = 2, abstract_label: bool = True, boxed_summary: bool = False) -> tuple[bytes, Truth]:
     """A journal layout: a small upper-case ABSTRACT label (or none) over a structured abstract (Background:,
     Methods:, Conclusions:), upper-case bold level-1 headings and unnumbered bold body-size sub-headings, one of them set
-    directly under its section's heading with no space between ("MATERIALS AND METHODS" / "Cell Culture")."""
+    directly under its section's heading with no space between ("MATERIALS AND METHODS" / "Cell Culture").
+    `boxed_summary` adds two summary boxes, each a title ("Key messages", bold, larger than the section headings)
+    over bulleted points, after the results and after the discussion."""
     parts = [("Background:", prose(2)), ("Methods:", prose(2, offset=2)), ("Conclusions:", prose(2, offset=4))]
     truth = Truth(title="Stress Responses of Cultured Cells Under Heat", authors=["Alice Smith", "Bob Jones"],
                   abstract=" ".join(f"{label} {text}" for label, text in parts))
@@ -1146,6 +1148,11 @@ def journal_paper(columns: int = 2, abstract_label: bool = True) -> tuple[bytes,
             truth.sections.append((None, title, 2, w.heading(title, size=10)))
         for n in range(paragraphs):
             w.paragraph(prose(5, offset=n + level))
+        if boxed_summary and title in ("Primary Outcome", "DISCUSSION"):
+            box = "Key messages" if title == "Primary Outcome" else "Open questions"
+            truth.sections.append((None, box, 2, w.heading(box, size=11)))
+            for n in range(3):
+                w.paragraph(f"- {SENTENCES[n]} {SENTENCES[n + 1]}")
     for n in range(1, 4):
         w.paragraph(f"{n}. A. Author. A cited paper number {n}. Journal of Tests, 20{10 + n}.", size=9)
     truth.pages = w.page_number
@@ -1681,3 +1688,34 @@ def unmapped_digits_paper(sentences: int = 2) -> bytes:
     doc.update_stream(xref, "".join(content).encode())
     doc.xref_set_key(page.xref, "Contents", f"{xref} 0 R")
     return doc.tobytes()
+
+
+def opaque_font_subheadings_paper(heavy: bool = True) -> tuple[bytes, list[str]]:
+    """A journal-style paper whose section headings are bold capitals and whose unnumbered sub-headings ('Search
+    strategy') stand alone in the body's size, set in a font with an opaque name ('Fk', as some typesetting systems
+    name their fonts) that says nothing of its weight: printed heavy (filled and stroked) when `heavy`, in the
+    body's weight otherwise. Returns the PDF and the sub-headings."""
+    w = Writer(columns=1)
+    w.line("Iron Deficiency and Infection: a Meta-analysis", size=17, font=BOLD, center=True, full_width=True)
+    w.space(12)
+    w.paragraph(prose(4))
+    subheadings = []
+    for n, (title, subs) in enumerate([("METHODS", ["Search strategy", "Inclusion criteria", "Data extraction"]),
+                                       ("RESULTS", ["Study characteristics", "Summary estimates"])]):
+        w.heading(title)
+        w.paragraph(prose(3, offset=n))
+        for k, sub in enumerate(subs):
+            w.space(6)
+            w._advance(40)
+            w.page.insert_text((w.x(), w.y + 10), sub, fontname="cour", fontsize=10,
+                               render_mode=2 if heavy else 0, border_width=0.05)
+            w.y += 12.5
+            subheadings.append(sub)
+            w.paragraph(prose(6, offset=n + k))
+    w.heading("REFERENCES")
+    w.paragraph("[1] A. Author. A study of iron. 2001.")
+    doc = pymupdf.open("pdf", w.bytes())
+    for xref in range(1, doc.xref_length()):  # Courier renamed: an opaque name, printed in the viewer's serif face
+        if doc.xref_get_key(xref, "BaseFont") == ("name", "/Courier"):
+            doc.xref_set_key(xref, "BaseFont", "/Fk")
+    return doc.tobytes(), subheadings

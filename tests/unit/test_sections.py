@@ -140,6 +140,14 @@ def test_unnumbered_bold_sub_headings_under_upper_case_headings(columns, tmp_pat
     assert doc.text[by_title["Cell Culture"].char_start:].startswith(prose(1, offset=2))  # its first paragraph
 
 
+def test_a_summary_box_title_set_larger_stays_below_the_headings_the_bibliography_shares(tmp_path):
+    """An unnumbered paper's top level is the style its References heading shares with the section headings, not
+    the more prominent style of a summary box's title."""
+    data, truth = journal_paper(2, boxed_summary=True)
+    doc = parse_pdf(write(tmp_path, "journal.pdf", data))
+    assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+
+
 def test_numbered_run_in_headings_and_a_printed_table_of_contents(tmp_path):
     """"2.1. First Measure. The ..." is a section whose body starts on its own line; the contents page's entries
     (and the bold lead "Remark.") are no headings, so every heading comes once, on the page it is printed on."""
