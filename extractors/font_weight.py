@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,6 +49,7 @@ def stroke_width(ink: np.ndarray) -> float:
     return float(runs.mean()) if runs.size else 0.0
 
 
+@lru_cache(maxsize=1024)
 def opaque(font: str) -> bool:
     """Whether a font's name is a code that says nothing of its face ('AdvPECFD36', 'Fk', 'AdvTT5bf2ac07'); a
     style suffix ('AdvTTaf7f9f4f.B') is read by the name rules of extractors/layout.py before this is asked."""
@@ -57,32 +59,44 @@ def opaque(font: str) -> bool:
 
 def weigh_fonts(doc: pymupdf.Document, pages: list[PageLayout]) -> list[PageLayout]:
     """The text layer's pages with the spans of opaque-named fonts that print heavier than the body font marked
-    bold; pages read by OCR have their weight measured already (extractors/ocr_type.py)."""
-    samples: dict[str, list[tuple[int, tuple[float, ...], float]]] = defaultdict(list)
-    letters: Counter[str] = Counter()
+    bold; pages read by OCR have their weight measured already (extractors/ocr_type.py). Every span of every page
+    passes here, so a paper without such a font costs one count of its characters."""
+    chars: Counter[str] = Counter()
     flagged: set[str] = set()
+    for layout in pages:
+        for line in layout.lines:
+            for span in line.spans:
+                chars[span.font] += len(span.text)
+                if span.bold:
+                    flagged.add(span.font)
+    if not chars:
+        return pages
+    body = chars.most_common(1)[0][0]
+    unknown = {font for font in chars if font != body and font not in flagged and opaque(font)}
+    if not unknown or body in flagged:
+        return pages
+    samples = _samples(pages, unknown | {body})
+    shown: dict[int, pymupdf.DisplayList] = {}
+    regular = _runs(doc, samples[body], shown)
+    if not regular.size:
+        return pages
+    heavy = {font for font in unknown if _heavier(_runs(doc, samples[font], shown), regular)}
+    return [_with_bold(layout, heavy) for layout in pages] if heavy else pages
+
+
+def _samples(pages: list[PageLayout], fonts: set[str]) -> dict[str, list[tuple[int, tuple[float, ...], float]]]:
+    """Up to _SAMPLES spans (page number, box, size) of each of `fonts` in upright lines, each with enough letters
+    or digits to measure."""
+    samples: dict[str, list[tuple[int, tuple[float, ...], float]]] = defaultdict(list)
     for layout in pages:
         for line in layout.lines:
             if line.vertical:
                 continue
             for span in line.spans:
-                count = sum(c.isalnum() for c in span.text)
-                letters[span.font] += count
-                if span.bold:
-                    flagged.add(span.font)
-                elif count >= _MIN_LETTERS and len(samples[span.font]) < _SAMPLES:
+                if (span.font in fonts and len(samples[span.font]) < _SAMPLES
+                        and sum(c.isalnum() for c in span.text) >= _MIN_LETTERS):
                     samples[span.font].append((layout.page, span.bbox, span.size))
-    if not letters:
-        return pages
-    body = letters.most_common(1)[0][0]
-    unknown = [font for font in samples if font != body and font not in flagged and opaque(font)]
-    if not unknown or body in flagged:
-        return pages
-    regular = _runs(doc, samples[body])
-    if not regular.size:
-        return pages
-    heavy = {font for font in unknown if _heavier(_runs(doc, samples[font]), regular)}
-    return [_with_bold(layout, heavy) for layout in pages] if heavy else pages
+    return samples
 
 
 def _heavier(runs: np.ndarray, regular: np.ndarray) -> bool:
@@ -94,15 +108,19 @@ def _heavier(runs: np.ndarray, regular: np.ndarray) -> bool:
             and float(np.median(runs)) >= _BOLD_STEM)
 
 
-def _runs(doc: pymupdf.Document, spans: list[tuple[int, tuple[float, ...], float]]) -> np.ndarray:
-    """The horizontal ink runs of `spans` (page number, box, size) as rendered, each as a share of its size."""
+def _runs(doc: pymupdf.Document, spans: list[tuple[int, tuple[float, ...], float]],
+          shown: dict[int, pymupdf.DisplayList]) -> np.ndarray:
+    """The horizontal ink runs of `spans` (page number, box, size) as rendered, each as a share of its size;
+    `shown` keeps each page's display list, so a page sampled for several fonts is interpreted once."""
     runs = [np.empty(0)]
     for number, bbox, size in spans:
         page = doc[number - 1]
         if page.rotation or size <= 0:  # the boxes are upright, the page is drawn turned
             continue
-        picture = page.get_pixmap(matrix=pymupdf.Matrix(_SCALE, _SCALE), clip=pymupdf.Rect(bbox),
-                                  colorspace=pymupdf.csGRAY, alpha=False)
+        if number not in shown:
+            shown[number] = page.get_displaylist()
+        picture = shown[number].get_pixmap(matrix=pymupdf.Matrix(_SCALE, _SCALE), clip=pymupdf.Rect(bbox),
+                                           colorspace=pymupdf.csGRAY, alpha=False)
         grey = np.frombuffer(picture.samples, dtype=np.uint8).reshape(picture.height, picture.stride)
         runs.append(ink_runs(grey[:, :picture.width] < _INK) / (size * _SCALE))
     return np.concatenate(runs)
