@@ -50,6 +50,7 @@ _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII":
 # An unnumbered paper's top level is the style of its bibliography's heading when this many headings of its body
 # are set in it too: a style it shares only with the back matter's headings says less than prominence does
 _TOP_STYLE_SHARED = 2
+_LOOK_BACK = 4  # lines looked back over for the one above a heading, past those in the margin left of it
 _BACK_MATTER = re.compile(r"^(acknowledge?ments?|notes|endnotes|funding|competing interests|conflicts? of interest|"
                           r"author contributions|data availability|declarations?|ethics statement|appendix.*|"
                           r"appendices|supplementary (?:material|information))$", re.I)
@@ -467,13 +468,16 @@ def _runs_on(lines: list[Line], i: int, size: float, measure: float) -> bool:
 
 
 def _gap_above(lines: list[Line], i: int) -> bool:
-    """A heading has white space above it, or starts a column or page."""
-    if i == 0:
-        return True
-    prev, line = lines[i - 1], lines[i]
-    if prev.page != line.page or prev.column != line.column:
-        return True
-    return line.bbox[1] - prev.bbox[3] >= 0.35 * line.size or prev.bbox[3] > line.bbox[3]
+    """A heading has white space above it, or starts a column or page. A line ending left of where the heading
+    starts (a mark in the margin, a speck OCR read as a letter) is not above it: a heading starts at its column's
+    edge or further in."""
+    line = lines[i]
+    for prev in reversed(lines[max(0, i - _LOOK_BACK):i]):
+        if prev.page != line.page or prev.column != line.column:
+            return True
+        if prev.bbox[2] > line.bbox[0]:
+            return line.bbox[1] - prev.bbox[3] >= 0.35 * line.size or prev.bbox[3] > line.bbox[3]
+    return True
 
 
 def _top_value(scheme: str, number: str) -> int:

@@ -1719,3 +1719,19 @@ def opaque_font_subheadings_paper(heavy: bool = True) -> tuple[bytes, list[str]]
         if doc.xref_get_key(xref, "BaseFont") == ("name", "/Courier"):
             doc.xref_set_key(xref, "BaseFont", "/Fk")
     return doc.tobytes(), subheadings
+
+
+def margin_speck_paper() -> tuple[bytes, list[str]]:
+    """Unnumbered bold headings, one of them ('Methods') with a speck in the margin left of it that reaches to just
+    above its top (a mark a scan's OCR reads as a letter). Returns the PDF and the headings."""
+    w = Writer(columns=1)
+    w.line("Reading Scanned Pages", size=17, font=BOLD, center=True, full_width=True)
+    w.space(12)
+    headings = ["Introduction", "Methods", "Results", "Discussion", "References"]
+    for n, heading in enumerate(headings):
+        page = w.heading(heading)
+        if heading == "Methods":
+            top = w.y - 12 * 1.25 - 12 * 0.3  # the heading line's top: Writer.heading advanced past it
+            w.doc[page - 1].insert_text((w.margin - 30, top + 1), "L", fontname=REGULAR, fontsize=9)
+        w.paragraph(prose(5, offset=n))
+    return w.bytes(), headings

@@ -9,8 +9,8 @@ from extractors.model import Line, Span
 from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
-from tests.pdf_factory import (BOLD, REGULAR, Writer, journal_paper, one_column_paper, printed_twice, prose,
-                                run_in_paper, stored_rotated, two_column_paper, write)
+from tests.pdf_factory import (BOLD, REGULAR, Writer, journal_paper, margin_speck_paper, one_column_paper,
+                                printed_twice, prose, run_in_paper, stored_rotated, two_column_paper, write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -146,6 +146,11 @@ def test_a_summary_box_title_set_larger_stays_below_the_headings_the_bibliograph
     data, truth = journal_paper(2, boxed_summary=True)
     doc = parse_pdf(write(tmp_path, "journal.pdf", data))
     assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
+
+
+def test_a_speck_in_the_margin_beside_a_heading_leaves_the_white_space_above_it(tmp_path):
+    data, headings = margin_speck_paper()
+    assert [s.title for s in parse_pdf(write(tmp_path, "speck.pdf", data)).sections] == headings
 
 
 def test_numbered_run_in_headings_and_a_printed_table_of_contents(tmp_path):
