@@ -33,6 +33,8 @@ _EDGE_MIN_LINES = 8  # a page with fewer lines is not read for running heads out
 _BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
 _SWEEP = 50  # the regions made last that merge_touching's sweep compares a box with
+SECTION_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number, alone
+NUMBER_GAP_EMS = 2.0  # the most a section number stands apart from its title (a quad or two)
 
 
 def read_layout(doc: pymupdf.Document) -> list[PageLayout]:
@@ -210,19 +212,25 @@ def _union(boxes: list[BBox]) -> BBox:
 
 def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     """PyMuPDF splits a visual line at wide gaps ("1" + "Introduction"); join pieces of one block
-    on one baseline when the gap is at most about a word gap plus an em."""
+    on one baseline when the gap is at most about a word gap plus an em, or two ems after a section number
+    (IEEE sets 'I.' a quad and more before its title)."""
     out: list[Line] = []
     for line in lines:
         prev = out[-1] if out else None
         if (prev is not None and prev.block == line.block and not line.vertical
                 and abs(prev.bbox[3] - line.bbox[3]) < 0.3 * line.size
-                and -1 <= line.bbox[0] - prev.bbox[2] < 1.5 * max(prev.size, line.size)):
+                and -1 <= line.bbox[0] - prev.bbox[2] < _joining_gap(prev) * max(prev.size, line.size)):
             spans = prev.spans + line.spans
             main = prev if len(prev.text) >= len(line.text) else line
             out[-1] = replace(main, text=join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
         else:
             out.append(line)
     return out
+
+
+def _joining_gap(prev: Line) -> float:
+    """In ems, the widest gap after `prev` that still runs on within its line."""
+    return NUMBER_GAP_EMS if SECTION_NUMBER.fullmatch(prev.text.strip()) else 1.5
 
 
 def _graphics(drawn: list[tuple[str, BBox]], area: pymupdf.Rect,

@@ -39,7 +39,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from extractors.floats import union
-from extractors.layout import join_spans
+from extractors.layout import NUMBER_GAP_EMS, SECTION_NUMBER, join_spans
 from extractors.model import Line, PageLayout, Span
 from extractors.ocr_labels import runs
 
@@ -52,11 +52,9 @@ _OVERREACH = 3.0  # points: how far a word's box may reach into a gutter and sti
 _BAR_CHARS = 2  # what the blank of a gutter reads as ('|', '_', '—'): a mark of no letter or digit, this short...
 _BAR_EMS = 0.8  # ...and no wider than this
 _GLUED = re.compile(r"(.*[^\W_])[_|—–]+([^\W_].*)")  # two words with the gutter's blank read between them as marks
-_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number
 _DOTTED = re.compile(r"(\d{1,2})\.(\d{1,2})\.?\s+[A-Z]")  # a sub-section number at a line's start, before its title
 _DOT_LOST = re.compile(r"(\d)(\d)\s+(?=[A-Z])")  # the same with its dot lost ('11 Privacy Definition')
 _TITLE_WORDS = 10  # the most words of a sub-section title whose number may have lost its dot
-_NUMBER_GAP_EMS = 2.0  # the most a number stands apart from its title
 _MIN_INK_HEIGHT = 0.5  # of the line's size: the least height of a line's ink (a run of lower-case letters)
 _CLAIM_HIGH = 1.5  # of a band's height: the tallest box of another line that is that band's
 _ROW_INK = 2  # pixels of ink a pixel row of a line needs to be part of it (a lone pixel is scanner noise)
@@ -367,10 +365,10 @@ def _numbers_joined(lines: list[Line], gutters: list[tuple[float, float]]) -> li
     buckets = _rows(lines)
     out, used = [], set()
     for line in lines:
-        if id(line) in used or not _NUMBER.fullmatch(line.text.strip()):
+        if id(line) in used or not SECTION_NUMBER.fullmatch(line.text.strip()):
             continue
         title = min((o for o in _near(line, buckets) if id(o) not in used and _same_row(line, o)
-                     and 0 <= o.bbox[0] - line.bbox[2] <= _NUMBER_GAP_EMS * max(line.size, o.size)
+                     and 0 <= o.bbox[0] - line.bbox[2] <= NUMBER_GAP_EMS * max(line.size, o.size)
                      and o.text[:1].isupper() and not any(line.bbox[2] <= g0 and o.bbox[0] >= g1 for g0, g1 in gutters)),
                     key=lambda o: o.bbox[0], default=None)
         if title is not None:

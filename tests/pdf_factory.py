@@ -1735,3 +1735,26 @@ def margin_speck_paper() -> tuple[bytes, list[str]]:
             w.doc[page - 1].insert_text((w.margin - 30, top + 1), "L", fontname=REGULAR, fontsize=9)
         w.paragraph(prose(5, offset=n))
     return w.bytes(), headings
+
+
+def spaced_numbers_paper() -> tuple[bytes, list[tuple[str, str]]]:
+    """Headings numbered 'I.', 'II.' ... set one and three quarter ems before their titles in capitals (an IEEE
+    conference's centred headings), over running text. Returns the PDF and the (number, title) of each heading."""
+    w = Writer(columns=1)
+    w.line("Zone Routing for Mobile Sensor Networks", size=17, font=BOLD, center=True, full_width=True)
+    w.space(12)
+    headings = [("I", "INTRODUCTION"), ("II", "RELATED WORK"), ("III", "NETWORK SETUP"), ("IV", "CONCLUSION")]
+    for n, (number, title) in enumerate(headings):
+        w.space(10)
+        w._advance(60)
+        x = w.x() + 150
+        w.page.insert_text((x, w.y + 10), f"{number}.", fontname=REGULAR, fontsize=10)
+        gap = pymupdf.get_text_length(f"{number}.", fontname=REGULAR, fontsize=10) + 1.75 * 10
+        w.page.insert_text((x + gap, w.y + 10), title, fontname=REGULAR, fontsize=10)
+        w.y += 12.5
+        w.space(3)
+        for k in range(3):
+            w.paragraph(prose(5, offset=n + k))
+    w.heading("REFERENCES", size=10)
+    w.paragraph("[1] A. Author. Routing in sensor networks. 2001.")
+    return w.bytes(), headings

@@ -10,7 +10,8 @@ from extractors.pipeline import parse_pdf
 from extractors.section_kinds import assign_kinds, classify_title
 from extractors.sections import build_sections, find_headings
 from tests.pdf_factory import (BOLD, REGULAR, Writer, journal_paper, margin_speck_paper, one_column_paper,
-                                printed_twice, prose, run_in_paper, stored_rotated, two_column_paper, write)
+                                printed_twice, prose, run_in_paper, spaced_numbers_paper, stored_rotated,
+                                two_column_paper, write)
 
 
 @pytest.mark.parametrize("builder", [one_column_paper, two_column_paper])
@@ -151,6 +152,12 @@ def test_a_summary_box_title_set_larger_stays_below_the_headings_the_bibliograph
 def test_a_speck_in_the_margin_beside_a_heading_leaves_the_white_space_above_it(tmp_path):
     data, headings = margin_speck_paper()
     assert [s.title for s in parse_pdf(write(tmp_path, "speck.pdf", data)).sections] == headings
+
+
+def test_a_section_number_set_a_quad_and_more_before_its_title_numbers_it(tmp_path):
+    data, headings = spaced_numbers_paper()
+    sections = parse_pdf(write(tmp_path, "spaced.pdf", data)).sections
+    assert [(s.number, s.title) for s in sections] == [*headings, (None, "REFERENCES")]
 
 
 def test_numbered_run_in_headings_and_a_printed_table_of_contents(tmp_path):
