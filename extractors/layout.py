@@ -33,7 +33,8 @@ _EDGE_MIN_LINES = 8  # a page with fewer lines is not read for running heads out
 _BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
 _SWEEP = 50  # the regions made last that merge_touching's sweep compares a box with
-SECTION_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?")  # a section number, alone
+# a section number, alone: '3', '3.1.', 'IV.', or a letter with its stop ('B.', IEEE's sub-sections)
+SECTION_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2}){0,3}|[IVX]{1,4})\.?|[A-Z]\.")
 NUMBER_GAP_EMS = 2.0  # the most a section number stands apart from its title (a quad or two)
 
 

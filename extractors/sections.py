@@ -439,9 +439,13 @@ def _shares_row(lines: list[Line], i: int, anywhere: bool = False) -> bool:
 
 
 def _speck(other: Line, line: Line) -> bool:
+    """Whether `other`, beside `line`, is a speck rather than a cell of its row: a few marks without letters or
+    digits, under half the line's height or narrower than a quarter of it (a stop or colon OCR boxed from the
+    row above to the line's foot); a table's dashes and ticks are as wide as they are high or wider."""
     text = other.text.strip()
+    height = line.bbox[3] - line.bbox[1]
     return len(text) <= 3 and not any(c.isalnum() for c in text) \
-        and other.bbox[3] - other.bbox[1] < 0.5 * (line.bbox[3] - line.bbox[1])
+        and (other.bbox[3] - other.bbox[1] < 0.5 * height or other.bbox[2] - other.bbox[0] < 0.25 * height)
 
 
 def drop_lines(lines: list[Line], heads: list[Heading], drop: set[int]) -> tuple[list[Line], list[Heading]]:

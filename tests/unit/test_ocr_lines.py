@@ -176,6 +176,13 @@ def test_a_section_number_read_apart_from_its_title_is_joined_to_it():
     assert out[0].bbox[0] == 72
 
 
+def test_a_sub_section_s_letter_and_stop_read_apart_are_joined_to_its_title():
+    """IEEE numbers sub-sections 'A.', 'B.'; a capital without its stop is a word ('A Second Look')."""
+    lines = [_line([("B.", 72)], 200), _line(_words("Simulation Results", 90), 200),
+             _line([("A", 72)], 260), _line(_words("Second Look", 90), 260)]
+    assert [line.text for line in as_printed(lines, WIDTH)] == ["A", "Second Look", "B. Simulation Results"]
+
+
 def test_a_number_far_from_the_text_or_before_lower_case_is_not_joined():
     far = [_line([("5", 72)], 200), _line(_words("Two Types of Bias", 200), 200)]
     assert [line.text for line in as_printed(far, WIDTH)] == ["5", "Two Types of Bias"]

@@ -366,6 +366,17 @@ def test_a_mark_read_beside_a_heading_does_not_make_its_row_a_table_s():
     assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "METHODS"]
 
 
+def test_a_stop_boxed_tall_beside_a_heading_is_no_cell_of_its_row():
+    """OCR may box a stop or a semicolon from the row above down to a heading's foot: taller than the heading, but
+    a sliver wide, it is a speck and the heading's row no table's."""
+    lines = [_line("INTRODUCTION", 10, True, 80)]
+    lines += [_line(f"Body sentence number {i} goes on and on.", y=100 + 12 * i) for i in range(20)]
+    speck = _line(";", 14, False, 343, x=108)
+    speck = replace(speck, bbox=(108, 343, 109, 360), spans=[replace(speck.spans[0], bbox=(108, 343, 109, 360))])
+    lines += [_line("METHODS", 10, True, 350), speck, _line("Body sentence that follows it.", y=366)]
+    assert [h.title for h in find_headings(lines)] == ["INTRODUCTION", "METHODS"]
+
+
 def test_a_row_label_beside_ticks_in_a_table_is_no_heading():
     """A table's ticks and dashes are cells, though they hold no letter or digit: a row labelled 'Method' beside
     them is a row, not a section."""
