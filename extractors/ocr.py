@@ -31,8 +31,9 @@ from extractors.mupdf import pymupdf
 from extractors.ocr_cache import cached_reading
 from extractors.ocr_data import ENGINE, LANGUAGE, tessdata
 from extractors.ocr_graphics import drawn_regions, ink_extent, ink_within
-from extractors.ocr_lines import as_printed, with_dots
 from extractors.ocr_labels import relabel
+from extractors.ocr_lines import as_printed, with_dots
+from extractors.ocr_rows import rows_read_again
 from extractors.ocr_type import calibrated_capitals, capitals_ratios, common_sizes, typeset
 from extractors.triage import lacks_text, unusable_text_layer
 from extractors.unmapped import MIN_SHARE, fill_unmapped, unmapped_count, unmapped_share
@@ -160,6 +161,7 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
     ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width, ink, dpi / 72)
+    lines = rows_read_again(lines, ink, dpi / 72, lambda box: _words_alone(page, box, dpi, folder, cache))
     lines = typeset(lines, ink, dpi / 72)
     lines = relabel(lines, ink, dpi / 72, lambda box: _read_alone(page, box, dpi, folder, cache))
     return (replace(layout, lines=[_roman_number(_bullet(line, ink, dpi / 72)) for line in lines],
@@ -169,9 +171,24 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
 
 def _read_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None) -> str:
     """Tesseract's reading of a box of the page cut out on its own (extractors/ocr_labels.py)."""
+    return _reading_alone(page, box, dpi, folder, cache).get_text()
+
+
+def _words_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None
+                 ) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The words Tesseract reads in a box of the page cut out on its own, each with its box on the page
+    (extractors/ocr_rows.py)."""
+    reading = _reading_alone(page, box, dpi, folder, cache)
+    scale = (box[2] - box[0]) / reading.rect.width if reading.rect.width else 1.0
+    return [(w[4], (box[0] + w[0] * scale, box[1] + w[1] * scale, box[0] + w[2] * scale, box[1] + w[3] * scale))
+            for w in reading.get_text("words")]
+
+
+def _reading_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: str, cache: Path | None
+                   ) -> pymupdf.Page:
     picture = page.get_pixmap(dpi=dpi, clip=pymupdf.Rect(box))  # in colour: MuPDF's OCR reads no text in grey
     picture.set_origin(0, 0)  # nor in a picture placed away from the origin
-    return _ocr_reading(picture, folder, cache).get_text()
+    return _ocr_reading(picture, folder, cache)
 
 
 def _ocr_reading(picture: pymupdf.Pixmap, folder: str, cache: Path | None) -> pymupdf.Page:
