@@ -1113,7 +1113,8 @@ def experiments_paper(title: str, experiments: str, related: str) -> bytes:
 # --- heading conventions other than numbered bold lines (issue 26's failure classes) -------------------------
 
 
-def journal_paper(columns: int = 2, abstract_label: bool = True, boxed_summary: bool = False) -> tuple[bytes, Truth]:
+def journal_paper(columns: int = 2, abstract_label: bool = True, boxed_summary: bool = False
+                  ) -> tuple[bytes, Truth]:
     """A journal layout: a small upper-case ABSTRACT label (or none) over a structured abstract (Background:,
     Methods:, Conclusions:), upper-case bold level-1 headings and unnumbered bold body-size sub-headings, one of them set
     directly under its section's heading with no space between ("MATERIALS AND METHODS" / "Cell Culture").
