@@ -24,13 +24,17 @@ from extractors.mupdf import pymupdf
 BOLD_STROKE = 1.35
 # A name says its typeface when it holds a word ('Times', 'Helvetica', 'Roman', 'bold') or is a TeX font's
 # name (two to six capitals and the design size: 'CMR10', 'SFRM0800'); what is left is an opaque code.
-_WORD = re.compile(r"[A-Z][a-z]{3,}|[a-z]{4,}")
+_WORD = re.compile(r"[A-Z][a-z]{3,}|[a-z]{4,}")  # ...with a letter past 'f': 'AdvTTabcd1234' is hexadecimal
 _TEX_NAME = re.compile(r"^[A-Z]{2,6}\d{1,4}$")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")  # the prefix of an embedded subset ('ELGKHA+AdvPECFD36')
 # The median horizontal ink run, as a share of the size, of the bold faces of 80 papers measured 0.11-0.22 (Times,
 # Helvetica and Arial bold 0.13-0.16) and of their regular faces' prose 0.05-0.11 (Helvetica 0.08-0.10)
 _BOLD_STEM = 0.11
-_SAMPLES = 8  # spans measured per font: their median stroke is the font's
+_SAMPLES = 8  # spans measured per font
+_MAX_FONTS = 16  # opaque-named fonts weighed per paper, those setting most text first
+_TALLEST = 3.0  # of its size: a span's box taller than this holds more than its letters and is not measured
+_MAX_PIXELS = 2_000_000  # a span's box is rendered at _SCALE only up to this many pixels, else not measured
+_MOSTLY_INK = 0.6  # a rendering this much ink is of a filled box (white letters on a dark cell), not of letters
 _MIN_LETTERS = 3  # a span with fewer letters or digits is too little ink to measure
 _SCALE = 4.0  # pixels per point of the rendered spans: a 10 pt regular stem spans about 3 pixels
 _INK = 128  # grey level below which a pixel is ink
@@ -54,7 +58,8 @@ def opaque(font: str) -> bool:
     """Whether a font's name is a code that says nothing of its face ('AdvPECFD36', 'Fk', 'AdvTT5bf2ac07'); a
     style suffix ('AdvTTaf7f9f4f.B') is read by the name rules of extractors/layout.py before this is asked."""
     name = _SUBSET.sub("", font)
-    return not _WORD.search(name) and not _TEX_NAME.match(name)
+    return not any(max(word.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) > "f" for word in _WORD.findall(name)) \
+        and not _TEX_NAME.match(name)
 
 
 def weigh_fonts(doc: pymupdf.Document, pages: list[PageLayout]) -> list[PageLayout]:
@@ -72,10 +77,11 @@ def weigh_fonts(doc: pymupdf.Document, pages: list[PageLayout]) -> list[PageLayo
     if not chars:
         return pages
     body = chars.most_common(1)[0][0]
-    unknown = {font for font in chars if font != body and font not in flagged and opaque(font)}
+    unknown = sorted((font for font in chars if font != body and font not in flagged and opaque(font)),
+                     key=lambda font: -chars[font])[:_MAX_FONTS]
     if not unknown or body in flagged:
         return pages
-    samples = _samples(pages, unknown | {body})
+    samples = _samples(pages, {*unknown, body})
     shown: dict[int, pymupdf.DisplayList] = {}
     regular = _runs(doc, samples[body], shown)
     if not regular.size:
@@ -93,7 +99,9 @@ def _samples(pages: list[PageLayout], fonts: set[str]) -> dict[str, list[tuple[i
             if line.vertical:
                 continue
             for span in line.spans:
-                if (span.font in fonts and len(samples[span.font]) < _SAMPLES
+                x0, y0, x1, y1 = span.bbox
+                if (span.font in fonts and len(samples[span.font]) < _SAMPLES and 0 < y1 - y0 <= _TALLEST * span.size
+                        and (x1 - x0) * (y1 - y0) * _SCALE ** 2 <= _MAX_PIXELS
                         and sum(c.isalnum() for c in span.text) >= _MIN_LETTERS):
                     samples[span.font].append((layout.page, span.bbox, span.size))
     return samples
@@ -115,14 +123,16 @@ def _runs(doc: pymupdf.Document, spans: list[tuple[int, tuple[float, ...], float
     runs = [np.empty(0)]
     for number, bbox, size in spans:
         page = doc[number - 1]
-        if page.rotation or size <= 0:  # the boxes are upright, the page is drawn turned
+        if page.rotation or size <= 0:  # turned pages are left out: their spans are weighed on the upright ones
             continue
         if number not in shown:
             shown[number] = page.get_displaylist()
         picture = shown[number].get_pixmap(matrix=pymupdf.Matrix(_SCALE, _SCALE), clip=pymupdf.Rect(bbox),
                                            colorspace=pymupdf.csGRAY, alpha=False)
-        grey = np.frombuffer(picture.samples, dtype=np.uint8).reshape(picture.height, picture.stride)
-        runs.append(ink_runs(grey[:, :picture.width] < _INK) / (size * _SCALE))
+        ink = np.frombuffer(picture.samples, dtype=np.uint8).reshape(picture.height, picture.stride)[
+            :, :picture.width] < _INK
+        if ink.size and ink.mean() < _MOSTLY_INK:
+            runs.append(ink_runs(ink) / (size * _SCALE))
     return np.concatenate(runs)
 
 

@@ -220,7 +220,7 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
         prev = out[-1] if out else None
         if (prev is not None and prev.block == line.block and not line.vertical
                 and abs(prev.bbox[3] - line.bbox[3]) < 0.3 * line.size
-                and -1 <= line.bbox[0] - prev.bbox[2] < _joining_gap(prev) * max(prev.size, line.size)):
+                and -1 <= line.bbox[0] - prev.bbox[2] < _joining_gap(prev, line) * max(prev.size, line.size)):
             spans = prev.spans + line.spans
             main = prev if len(prev.text) >= len(line.text) else line
             out[-1] = replace(main, text=join_spans(spans), spans=spans, bbox=_union([prev.bbox, line.bbox]))
@@ -229,9 +229,10 @@ def _merge_same_baseline(lines: list[Line]) -> list[Line]:
     return out
 
 
-def _joining_gap(prev: Line) -> float:
-    """In ems, the widest gap after `prev` that still runs on within its line."""
-    return NUMBER_GAP_EMS if SECTION_NUMBER.fullmatch(prev.text.strip()) else 1.5
+def _joining_gap(prev: Line, line: Line) -> float:
+    """In ems, the widest gap between `prev` and `line` that still runs on within one line: wider between a section
+    number and a title starting with a capital."""
+    return NUMBER_GAP_EMS if SECTION_NUMBER.fullmatch(prev.text.strip()) and line.text[:1].isupper() else 1.5
 
 
 def _graphics(drawn: list[tuple[str, BBox]], area: pymupdf.Rect,

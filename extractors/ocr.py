@@ -178,9 +178,12 @@ def _words_alone(page: pymupdf.Page, box: tuple[float, ...], dpi: int, folder: s
                  ) -> list[tuple[str, tuple[float, float, float, float]]]:
     """The words Tesseract reads in a box of the page cut out on its own, each with its box on the page
     (extractors/ocr_rows.py)."""
-    reading = _reading_alone(page, box, dpi, folder, cache)
-    scale = (box[2] - box[0]) / reading.rect.width if reading.rect.width else 1.0
-    return [(w[4], (box[0] + w[0] * scale, box[1] + w[1] * scale, box[0] + w[2] * scale, box[1] + w[3] * scale))
+    area = pymupdf.Rect(box) & page.rect  # what is rendered: the box cut to the page
+    if area.is_empty:
+        return []
+    reading = _reading_alone(page, tuple(area), dpi, folder, cache)
+    scale = area.width / reading.rect.width if reading.rect.width else 1.0
+    return [(w[4], (area.x0 + w[0] * scale, area.y0 + w[1] * scale, area.x0 + w[2] * scale, area.y0 + w[3] * scale))
             for w in reading.get_text("words")]
 
 

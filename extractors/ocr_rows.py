@@ -23,8 +23,9 @@ from extractors.ocr_labels import PROSE_CHARS, runs
 
 _TALL = 1.3  # of the page's prose line height: a box this tall may hold two rows
 _ROW_HEIGHT = (0.5, 1.5)  # of the prose line height: a row's ink, from x band to ascenders and descenders
-_REACH_EMS = 1.0  # a line this many ems beside those on the rows is read with them (a gutter is wider)
-_PAD_EMS = 0.2  # blank kept around a row when it is cut out for reading
+_REACH = 1.0  # of the prose line height: a line this near those on the rows is read with them (a gutter is wider)
+_GAP = 1.2  # of the prose line height: a blank this wide inside a row parts two columns, or a formula and its number
+_PAD = 0.2  # of the prose line height: blank kept around a row when it is cut out for reading
 _MAX_READS = 40  # rows read again per page, at most: a page of garbled rows cannot cost more
 _WORD_LETTERS = 2  # a row whose reading holds no word of this many letters is not taken
 _EDGE_MARKS = "|[]"  # what a neighbour's stroke at the cut-out's edge reads as
@@ -40,17 +41,21 @@ def rows_read_again(lines: list[Line], ink: np.ndarray, scale: float, read: Call
         return lines
     height = statistics.median(prose)
     reads = 0
+    tried: set[int] = set()  # lines of the groups looked at: each group's rows are read once
     for tall in [line for line in lines if not line.vertical and line.bbox[3] - line.bbox[1] >= _TALL * height]:
-        if tall not in lines:
-            continue  # read again with an earlier tall line's rows
+        if id(tall) in tried:
+            continue
+        if reads >= _MAX_READS - 1:
+            break
         group = _beside(tall, lines, height)
+        tried.update(id(line) for line in group)
         box = (min(b.bbox[0] for b in group), min(b.bbox[1] for b in group), max(b.bbox[2] for b in group),
                max(b.bbox[3] for b in group))
         bands = _rows(ink, box, scale, height)
         if len(bands) < 2 or reads + len(bands) > _MAX_READS:
             continue
         reads += len(bands)
-        pad = _PAD_EMS * height
+        pad = _PAD * height
         words = [_trimmed(read((x0 - pad, y0 - pad, x1 + pad, y1 + pad))) for x0, y0, x1, y1 in bands]
         if not all(any(sum(c.isalpha() for c in text) >= _WORD_LETTERS for text, _ in row) for row in words):
             continue
@@ -71,19 +76,21 @@ def _trimmed(words: list[tuple[str, BBox]]) -> list[tuple[str, BBox]]:
 
 
 def _beside(tall: Line, lines: list[Line], height: float) -> list[Line]:
-    """The tall line and the lines on its rows that reach into its width or come within _REACH_EMS of the ones
+    """The tall line and the lines on its rows that reach into its width or come within _REACH of the ones
     that do, left or right: what Tesseract read of those rows."""
     y0, y1 = tall.bbox[1], tall.bbox[3]
     on_rows = [line for line in lines if not line.vertical and line.bbox[1] < y1 and line.bbox[3] > y0
                and line.bbox[3] - line.bbox[1] <= y1 - y0]
     group, x0, x1 = [tall], tall.bbox[0], tall.bbox[2]
-    reach = _REACH_EMS * height
+    taken = {id(tall)}
+    reach = _REACH * height
     grown = True
     while grown:
         grown = False
         for line in on_rows:
-            if all(line is not b for b in group) and line.bbox[0] < x1 + reach and line.bbox[2] > x0 - reach:
+            if id(line) not in taken and line.bbox[0] < x1 + reach and line.bbox[2] > x0 - reach:
                 group.append(line)
+                taken.add(id(line))
                 x0, x1 = min(x0, line.bbox[0]), max(x1, line.bbox[2])
                 grown = True
     return group
@@ -92,7 +99,7 @@ def _beside(tall: Line, lines: list[Line], height: float) -> list[Line]:
 def _rows(ink: np.ndarray, box: BBox, scale: float, height: float) -> list[BBox]:
     """Boxes (points) of the rows of ink in `box` parted by blank pixel rows, each a text row's height (lower
     bands at its top and bottom edges are the tips of the rows above and below); none when some band of ink there
-    is no such row (a formula, a figure, a large title)."""
+    is no such row (a formula, a figure, a large title) or is parted by a wide blank."""
     part, left, top = ink_within(ink, box, scale)
     bands = runs(part.any(axis=1), gap=0)
     low, high = _ROW_HEIGHT[0] * height * scale, _ROW_HEIGHT[1] * height * scale
@@ -105,6 +112,8 @@ def _rows(ink: np.ndarray, box: BBox, scale: float, height: float) -> list[BBox]
     out = []
     for start, bottom in bands:
         columns = np.flatnonzero(part[start:bottom].any(axis=0))
+        if columns.size > 1 and np.diff(columns).max() > _GAP * height * scale:
+            return []  # two columns' rows side by side, or a formula and its number: each read apart already
         out.append((float(left + columns[0]) / scale, (top + start) / scale, float(left + columns[-1] + 1) / scale,
                     (top + bottom) / scale))
     return out

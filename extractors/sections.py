@@ -50,7 +50,8 @@ _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII":
 # An unnumbered paper's top level is the style of its bibliography's heading when this many headings of its body
 # are set in it too: a style it shares only with the back matter's headings says less than prominence does
 _TOP_STYLE_SHARED = 2
-_LOOK_BACK = 4  # lines looked back over for the one above a heading, past those in the margin left of it
+_LOOK_BACK = 4  # lines looked back over for the one above a heading, past marks in the margin left of it...
+_MARK_CHARS = 3  # ...of at most this many characters
 _BACK_MATTER = re.compile(r"^(acknowledge?ments?|notes|endnotes|funding|competing interests|conflicts? of interest|"
                           r"author contributions|data availability|declarations?|ethics statement|appendix.*|"
                           r"appendices|supplementary (?:material|information))$", re.I)
@@ -422,9 +423,8 @@ def unsure_numbered(lines: list[Line], heads: list[Heading], in_floats: set[int]
 def _shares_row(lines: list[Line], i: int, anywhere: bool = False) -> bool:
     """Whether another line of the same page and column sits on this line's row nearby (table
     cells do; a margin note level with a heading does not count), or anywhere on it: inside a table's region, its
-    cells stand far apart ('Group', 'A GI', 'A No GI': a header row, not an appendix). A speck of a few marks
-    without a letter or digit, less than half the line's height, is no cell (OCR reads one of a heading's ink as
-    ';' beside it), while a cell's tick or dash is."""
+    cells stand far apart ('Group', 'A GI', 'A No GI': a header row, not an appendix). A speck (_speck) is no
+    cell (OCR reads one of a heading's ink as ';' beside it), while a cell's tick or dash is."""
     line = lines[i]
     x0, y0, x1, y1 = line.bbox
     reach = float("inf") if anywhere else 4 * line.size
@@ -472,16 +472,19 @@ def _runs_on(lines: list[Line], i: int, size: float, measure: float) -> bool:
 
 
 def _gap_above(lines: list[Line], i: int) -> bool:
-    """A heading has white space above it, or starts a column or page. A line ending left of where the heading
-    starts (a mark in the margin, a speck OCR read as a letter) is not above it: a heading starts at its column's
-    edge or further in."""
+    """A heading has white space above it, or starts a column or page. A mark of a few characters ending left of
+    where the heading starts (in the margin: a speck OCR read as 'L' or ':') is not above it."""
+    if i == 0:
+        return True
     line = lines[i]
-    for prev in reversed(lines[max(0, i - _LOOK_BACK):i]):
-        if prev.page != line.page or prev.column != line.column:
-            return True
-        if prev.bbox[2] > line.bbox[0]:
-            return line.bbox[1] - prev.bbox[3] >= 0.35 * line.size or prev.bbox[3] > line.bbox[3]
-    return True
+    prev = next((p for p in reversed(lines[max(0, i - _LOOK_BACK):i]) if not _margin_mark(p, line)), lines[i - 1])
+    if prev.page != line.page or prev.column != line.column:
+        return True
+    return line.bbox[1] - prev.bbox[3] >= 0.35 * line.size or prev.bbox[3] > line.bbox[3]
+
+
+def _margin_mark(other: Line, line: Line) -> bool:
+    return len(other.text.strip()) <= _MARK_CHARS and other.bbox[2] <= line.bbox[0] and other.page == line.page
 
 
 def _top_value(scheme: str, number: str) -> int:
@@ -543,15 +546,18 @@ def _measures(lines: list[Line]) -> dict[tuple[int, int], float]:
 def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]) -> None:
     """Unnumbered headings take the level of numbered headings in their style; in a document
     without numbering the style of the bibliography's heading, a top-level section's, is level 1 when other
-    headings share it (a boxed summary's title may be set larger), else the most prominent style; the others are
-    level 2."""
+    headings share it and no more prominent style sets as many (a summary box's title may be set larger; a journal
+    that sets its sections larger may set References as its sub-headings), else the most prominent style; the
+    others are level 2."""
     numbered = {style: max((lv for lv in counts if lv), key=lambda lv: counts[lv])
                 for style, counts in styles.items() if any(lv for lv in counts)}
     loose = [h for h in heads if h.number is None and not h.front and h.style not in numbered]
     body = Counter(h.style for h in loose if not REFERENCES.match(h.title) and not _BACK_MATTER.match(h.title))
     bibliography = next((h.style for h in loose if REFERENCES.match(h.title)), None)
+    prominent = max({h.style for h in loose}, key=_prominence) if loose else None
     top = (bibliography if bibliography and body[bibliography] >= _TOP_STYLE_SHARED
-           else max({h.style for h in loose}, key=lambda s: (s[0], s[3], s[1])) if loose else None)
+           and not any(_prominence(s) > _prominence(bibliography) and n >= body[bibliography] for s, n in body.items())
+           else prominent)
     for h in heads:
         if h.number is not None or h.fixed:
             continue
@@ -561,6 +567,11 @@ def _assign_unnumbered_levels(heads: list[Heading], styles: dict[tuple, Counter]
             h.level = 1
         else:
             h.level = 2
+
+
+def _prominence(style: tuple) -> tuple:
+    """How a heading style stands out: size, then capitals, then weight."""
+    return style[0], style[3], style[1]
 
 
 def build_sections(heads: list[Heading], placed: list[Placed], text_length: int, sha256: str) -> list[Section]:

@@ -35,7 +35,7 @@ def test_the_heavy_font_is_bold_on_every_span_and_the_body_font_is_not():
 
 
 @pytest.mark.parametrize("font, expected", [
-    ("ELGKHA+AdvPECFD36", True), ("AdvTT5bf2ac07", True), ("Fk", True), ("F12", True),
+    ("ELGKHA+AdvPECFD36", True), ("AdvTT5bf2ac07", True), ("AdvTTabcd1234", True), ("Fk", True), ("F12", True),
     ("Times-Roman", False), ("ArialMT", False), ("NimbusRomNo9L-Regu", False), ("CMR10", False),
     ("SFRM0800", False), ("ABCDEF+Helvetica", False), ("DejaVuSans", False)])
 def test_a_name_is_opaque_when_it_holds_no_word_and_is_no_tex_font_name(font, expected):

@@ -75,3 +75,30 @@ def test_a_tall_line_over_one_row_of_ink_is_not_read_again():
     title = _line("A Large Title", (72, 300, 200, 318))
     out = rows_read_again(lines + [title], ink, 1.0, reader := Reader({}))
     assert reader.boxes == [] and out == lines + [title]
+
+
+def test_rows_that_do_not_read_as_words_are_read_once():
+    ink, lines = _page()
+    tall = _line("Sere", (72, 200, 110, 218))
+    piece = _line("d selecti", (180, 200, 215, 218))  # a second tall line of the same rows
+    rows_read_again(lines + [tall, piece], ink, 1.0, reader := Reader({203: "-25 0 2", 214: "Search strategy"}))
+    assert len(reader.boxes) == 2
+
+
+def test_rows_parted_by_a_wide_blank_are_left_as_read():
+    """Two columns' rows side by side (or a formula and its number) were read apart already."""
+    ink, lines = _page()
+    ink[200:207, 200:240] = True  # the upper row's ink goes on 70 points right of the heading
+    tall = _line("Sere", (72, 200, 110, 218))
+    rest = _line("earch strategy and selection", (76, 210, 250, 218))
+    out = rows_read_again(lines + [tall, rest], ink, 1.0, reader := Reader({203: "METHODS", 214: "Search"}))
+    assert reader.boxes == [] and out == lines + [tall, rest]
+
+
+def test_a_tall_box_over_one_row_of_ink_is_not_read_again():
+    """A box Tesseract stretched past its row's ink: one row, nothing to cut apart."""
+    ink, lines = _page()
+    ink[300:308, 72:200] = True
+    stretched = _line("a row of text", (72, 296, 200, 314))
+    out = rows_read_again(lines + [stretched], ink, 1.0, reader := Reader({}))
+    assert reader.boxes == [] and out == lines + [stretched]

@@ -149,6 +149,19 @@ def test_a_summary_box_title_set_larger_stays_below_the_headings_the_bibliograph
     assert [(s.number, s.title, s.level, s.page_start) for s in doc.sections] == truth.sections
 
 
+def test_references_set_as_the_sub_headings_leave_the_larger_section_headings_on_top():
+    lines, y = [], 80
+    for title, size in [("Introduction", 12), ("Background", 10), ("Methods", 12), ("Data Sources", 10),
+                        ("Results", 12), ("Discussion", 12), ("References", 10)]:
+        lines.append(_line(title, size, True, y))
+        lines += [_line(f"Body sentence number {k} of {title} goes on and on.", y=y + 20 + 12 * k) for k in range(5)]
+        y += 100
+    heads = find_headings(lines)
+    assert [(h.title, h.level) for h in heads] == [("Introduction", 1), ("Background", 2), ("Methods", 1),
+                                                   ("Data Sources", 2), ("Results", 1), ("Discussion", 1),
+                                                   ("References", 1)]
+
+
 def test_a_speck_in_the_margin_beside_a_heading_leaves_the_white_space_above_it(tmp_path):
     data, headings = margin_speck_paper()
     assert [s.title for s in parse_pdf(write(tmp_path, "speck.pdf", data)).sections] == headings
