@@ -40,6 +40,12 @@ _SCALE = 4.0  # pixels per point of the rendered spans: a 10 pt regular stem spa
 _INK = 128  # grey level below which a pixel is ink
 
 
+def ink_of(picture: pymupdf.Pixmap) -> np.ndarray:
+    """The pixels of a grey `picture` (one byte each) that are ink: darker than mid-grey."""
+    grey = np.frombuffer(picture.samples, dtype=np.uint8).reshape(picture.height, picture.stride)
+    return grey[:, :picture.width] < _INK
+
+
 def ink_runs(ink: np.ndarray) -> np.ndarray:
     """The lengths in pixels of the horizontal ink runs of `ink` (boolean, True where a pixel is ink): where a run
     crosses a letter's stem or bowl, the thickness of its stroke."""
@@ -129,8 +135,7 @@ def _runs(doc: pymupdf.Document, spans: list[tuple[int, tuple[float, ...], float
             shown[number] = page.get_displaylist()
         picture = shown[number].get_pixmap(matrix=pymupdf.Matrix(_SCALE, _SCALE), clip=pymupdf.Rect(bbox),
                                            colorspace=pymupdf.csGRAY, alpha=False)
-        ink = np.frombuffer(picture.samples, dtype=np.uint8).reshape(picture.height, picture.stride)[
-            :, :picture.width] < _INK
+        ink = ink_of(picture)
         if ink.size and ink.mean() < _MOSTLY_INK:
             runs.append(ink_runs(ink) / (size * _SCALE))
     return np.concatenate(runs)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from extractors.font_weight import ink_of
 from extractors.layout import read_page
 from extractors.model import Line, PageLayout
 from extractors.mupdf import pymupdf
@@ -43,7 +44,6 @@ DPI = 300  # Tesseract's own recommendation for body text; lower resolutions los
 # read at a lower resolution, so one untrusted page cannot take gigabytes (the page size cap alone allows 5,000 pt).
 MAX_PIXELS = 40_000_000
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-_INK = 128  # grey level below which a pixel is ink
 _BULLET_FILL = 0.65  # share of its box a bullet's ink fills (a dot, a square); a letter's fills under half
 # A Roman section number as OCR misreads it ("Il.", "fil.", "Iv."): I's strokes come out as l, |, i, f or t, and V,
 # X in lower case. Only at the start of a line, before a title in capitals, where section numbers are; digits are
@@ -159,7 +159,7 @@ def _read(page: pymupdf.Page, layout: PageLayout, folder: str, cache: Path | Non
     them, the ratios of its capitals to its x band (extractors/ocr_type.py), which the whole paper's calibrate."""
     dpi = _dpi(page)
     pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-    ink = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.stride)[:, :pix.w] < _INK
+    ink = ink_of(pix)
     lines = as_printed(read_page(page, _textpage(page, dpi, folder, cache)).lines, page.rect.width, ink, dpi / 72)
     lines = rows_read_again(lines, ink, dpi / 72, lambda box: _words_alone(page, box, dpi, folder, cache))
     lines = typeset(lines, ink, dpi / 72)

@@ -5,6 +5,7 @@ Tesseract."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from extractors.model import Line, Span
 from extractors.ocr_rows import rows_read_again
@@ -68,13 +69,16 @@ def test_rows_are_left_as_read_when_one_reads_as_no_word():
     assert out == lines + [tall]
 
 
-def test_a_tall_line_over_one_row_of_ink_is_not_read_again():
-    """A title in large type is one row, however tall: nothing to cut apart."""
+@pytest.mark.parametrize("rows, text, box", [
+    ((300, 318), "A Large Title", (72, 300, 200, 318)),  # a title in large type: one row, however tall
+    ((300, 308), "a row of text", (72, 296, 200, 314)),  # a box Tesseract stretched past its row's ink
+])
+def test_a_tall_line_over_one_row_of_ink_is_not_read_again(rows, text, box):
     ink, lines = _page()
-    ink[300:318, 72:200] = True
-    title = _line("A Large Title", (72, 300, 200, 318))
-    out = rows_read_again(lines + [title], ink, 1.0, reader := Reader({}))
-    assert reader.boxes == [] and out == lines + [title]
+    ink[rows[0]:rows[1], 72:200] = True
+    tall = _line(text, box)
+    out = rows_read_again(lines + [tall], ink, 1.0, reader := Reader({}))
+    assert reader.boxes == [] and out == lines + [tall]
 
 
 def test_rows_that_do_not_read_as_words_are_read_once():
@@ -93,12 +97,3 @@ def test_rows_parted_by_a_wide_blank_are_left_as_read():
     rest = _line("earch strategy and selection", (76, 210, 250, 218))
     out = rows_read_again(lines + [tall, rest], ink, 1.0, reader := Reader({203: "METHODS", 214: "Search"}))
     assert reader.boxes == [] and out == lines + [tall, rest]
-
-
-def test_a_tall_box_over_one_row_of_ink_is_not_read_again():
-    """A box Tesseract stretched past its row's ink: one row, nothing to cut apart."""
-    ink, lines = _page()
-    ink[300:308, 72:200] = True
-    stretched = _line("a row of text", (72, 296, 200, 314))
-    out = rows_read_again(lines + [stretched], ink, 1.0, reader := Reader({}))
-    assert reader.boxes == [] and out == lines + [stretched]
