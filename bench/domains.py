@@ -47,7 +47,7 @@ MANIFEST_DOMAINS = {
     "CS/software engineering": "systems",
 }
 _NOTE = re.compile(r"domain=(?P<value>[^;]+)")
-_VENUE = re.compile(r"\s*\([^()]*\)\s*$")
+_VENUE = re.compile(r"\s*\(.*$")  # from the first bracket on: a venue may hold brackets ('PVLDB 14(3)')
 NOT_GOLD, WHOLE_CORPUS = "corpus (not gold)", "corpus (all)"
 
 

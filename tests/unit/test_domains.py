@@ -144,6 +144,9 @@ def test_the_shipped_seeds_define_the_five_fields():
     ("CS/systems (OSDI 2006)", "systems"), ("CS/programming languages (PLDI 2009)", "systems"),
     ("CS/security/privacy (IEEE TIFS 2016 preprint)", "systems"), ("NLP (ACL 2022, arXiv 2203.00274v2)", "nlp"),
     ("earth science/hydrology (J. Hydrology 2005)", None),
+    # a venue with brackets of its own
+    ("CS/databases (VLDB 2021, PVLDB 14(3))", "systems"),
+    ("CS/networking (Proc. ACM Meas. Anal. Comput. Syst. (SIGMETRICS) 2022)", "systems"),
 ])
 def test_manifest_notes_map_to_domains_by_the_fixed_table(note, domain):
     assert expected_domain(note) == domain
