@@ -149,6 +149,7 @@ class DomainSummary(BaseModel):
     id: str
     name: str
     phrases: list[str] = Field(description="the domain's seed phrases")
+    venues: list[str] = Field(description="the domain's journals and conferences, as bibliographies name them")
     papers: int = Field(description="papers tagged with the domain (rejected tags not counted)")
     sections: int = Field(description="sections tagged with the domain")
 
@@ -161,8 +162,12 @@ class DomainTag(BaseModel):
                                                  "embeddings")
     keyword_hits: int | None = Field(description="occurrences of the domain's seed phrases in the text")
     matched: list[str] = Field(description="the seed phrases that occur, most frequent first")
+    venue_hits: int = Field(description="how often the paper's bibliography names the domain's venues (0 on a "
+                                        "section's tag)")
+    cited_venues: list[str] = Field(description="the domain's venues the bibliography names, most often first")
     seeds: str | None = Field(description="digest of the seeds file the tag was scored with")
-    source_chunk_ids: list[str] = Field(description="the chunks the matched phrases occur in")
+    source_chunk_ids: list[str] = Field(description="the chunks the matched phrases occur in, then those of the "
+                                                    "venues cited")
     pages: list[int]
     extractor: str | None
     verification_status: str | None

@@ -64,7 +64,8 @@ def domains_bench(
                       f"{', '.join(paper[0].matched[:5]) if paper else ''}", highlight=False)
         papers.append({"paper": stem, "set": subset[stem], "note": notes.get(stem), "expected": expected[stem],
                        "predicted": [{"domain": s.domain.id, "score": s.score, "similarity": s.similarity,
-                                      "keyword_hits": s.keyword_hits, "matched": list(s.matched)} for s in paper]})
+                                      "keyword_hits": s.keyword_hits, "matched": list(s.matched),
+                                      "venue_hits": s.venue_hits, "cited_venues": list(s.venues)} for s in paper]})
     seconds = time.perf_counter() - began
     named = {"all": gold_stems, **report_groups(gold_stems, corpus / "MANIFEST.tsv"), **wider}
     groups = per_group({s: s for s in stems}, named,

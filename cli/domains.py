@@ -46,7 +46,8 @@ def list_(as_json: bool = typer.Option(False, "--json", help="Print JSON instead
 @app.command("paper")
 def paper(name: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "."),
           as_json: bool = typer.Option(False, "--json", help="Print the API's JSON instead of a table.")) -> None:
-    """A paper's domains and its sections', each with its score and the seed phrases that matched."""
+    """A paper's domains and its sections', each with its score, the seed phrases that matched and, for the
+    paper, the domain's venues its bibliography cites."""
     settings = get_settings()
     with store.open_graph(settings) as graph:
         report = paper_domains(graph, name)
@@ -54,13 +55,14 @@ def paper(name: str = typer.Argument(..., help="The paper: " + PAPER_NAME + ".")
         typer.echo(json.dumps(report, indent=2))
         return
     table = Table(title=escape(report["title"] or report["paper_id"]))
-    for column in ("of", "domain", "score", "matched phrases"):
+    for column in ("of", "domain", "score", "matched phrases", "venues cited"):
         table.add_column(column, overflow="fold")
     for tag in report["domains"]:
-        table.add_row("paper", tag["id"], f"{tag['score']:.3f}", escape(", ".join(tag["matched"])))
+        table.add_row("paper", tag["id"], f"{tag['score']:.3f}", escape(", ".join(tag["matched"])),
+                      escape(", ".join(tag["cited_venues"])))
     for tag in report["sections"]:
         table.add_row(escape(tag["section_title"] or tag["section_id"]), tag["id"], f"{tag['score']:.3f}",
-                      escape(", ".join(tag["matched"])))
+                      escape(", ".join(tag["matched"])), "")
     console.print(table)
 
 

@@ -12,8 +12,14 @@ Two kinds of evidence, both kept as provenance so a reader sees why a paper is i
   number of words, because a term of several words ("complex network") belongs to one field where a single word
   ("algorithm") is shared by many.
 
-A domain's score is the mean of its two shares, from 0 to 1; without keyword evidence (no seed phrase occurs) it
-is half the meaning share, and without embeddings (ingestion with embeddings off) the keyword share alone.
+- venues: which of the domain's journals and conferences its bibliography cites (a domain's optional `venues` in
+  the seeds), each counted by the log of its occurrences. A field publishes in its own venues and its papers cite
+  them, so a bibliography tells a paper's field where its prose shares words with another's ("memory" in a
+  psychology paper, "treatment" in a machine learning one).
+
+A domain's score is the weighted mean of its shares, from 0 to 1, venues weighing VENUE_WEIGHT and the others
+1: without keyword evidence (no seed phrase occurs) the words' share is 0, a bibliography citing none of the
+seeds' venues leaves venues out, and without embeddings (ingestion with embeddings off) meaning is left out.
 
 The embedder lives in kg/, above this layer: callers pass its `embed` function, or None.
 """
@@ -36,13 +42,17 @@ from extractors.model import Document
 from ontology.errors import PaperKGError
 
 EXTRACTOR = "paperkg-domains"
-VERSION = "2"  # bump when the scoring changes; the seeds' own version is their hash (Seeds.digest)
+VERSION = "3"  # bump when the scoring changes; the seeds' own version is their hash (Seeds.digest)
 DEFAULT_SEEDS = "data/domains.yaml"  # in the extractors package
 MIN_SCORE = 0.2  # a domain scoring less is not tagged (the top domain of a paper always is)
 MAX_DOMAINS = 3  # domains tagged per paper or section at most
 MIN_WORDS = 40  # a section with fewer words of its own is not tagged: too little text to tell
 MAX_MATCHED = 10  # matched phrases kept as provenance, most frequent first
 MAX_EVIDENCE_CHUNKS = 10  # chunks kept as provenance (source_chunk_ids), those with most matches first
+# The venues' share counts half as much as the prose's words and meaning: a paper cites its neighbours' venues too
+# (a language paper cites machine learning's), so they settle what the prose leaves close rather than outvote it.
+VENUE_WEIGHT = 0.5
+MAX_VENUE_CHUNKS = 3  # reference chunks kept besides them, those citing the domain's venues most
 TOP_PHRASES = 5  # a domain's meaning: the mean cosine to its closest phrases
 TEMPERATURE = 0.05  # of the softmax over the domains' mean cosines
 UNTAGGED_CORE_KINDS = frozenset({"reference", "navigation"})  # lists, not prose about the paper's subject
@@ -64,6 +74,7 @@ class Domain:
     id: str
     name: str
     phrases: tuple[str, ...]
+    venues: tuple[str, ...] = ()  # journals and conferences of the field, as bibliographies name them
 
     @property
     def node_id(self) -> str:
@@ -95,7 +106,13 @@ class Seeds:
                     or not all(isinstance(p, str) and p.strip() for p in phrases)):
                 raise SeedsError(f"{where}: domain {key!r} needs a list of 1 to {_MAX_PHRASES} non-empty phrases")
             phrases = tuple(dict.fromkeys(" ".join(p.split()) for p in phrases))
-            domains.append(Domain(key, entry["name"].strip(), phrases))
+            venues = entry.get("venues", [])
+            if (not isinstance(venues, list) or len(venues) > _MAX_PHRASES
+                    or not all(isinstance(v, str) and v.strip() for v in venues)):
+                raise SeedsError(f"{where}: domain {key!r}: venues must be a list of up to {_MAX_PHRASES} "
+                                 "non-empty names")
+            venues = tuple(dict.fromkeys(" ".join(v.split()) for v in venues))
+            domains.append(Domain(key, entry["name"].strip(), phrases, venues))
         return cls(tuple(domains), hashlib.sha256(text.encode()).hexdigest()[:16])
 
     @classmethod
@@ -133,8 +150,10 @@ class DomainScore:
     similarity: float | None  # mean cosine to the domain's closest phrases; None without embeddings
     keyword_hits: int  # occurrences of the domain's phrases
     matched: tuple[str, ...]  # the phrases that occur, most frequent first
-    chunk_ids: tuple[str, ...]  # the chunks they occur in, most matches first
+    chunk_ids: tuple[str, ...]  # the chunks they occur in, most matches first, then the cited venues' chunks
     pages: tuple[int, ...]
+    venue_hits: int = 0  # citations of the domain's venues in the bibliography
+    venues: tuple[str, ...] = ()  # the venues cited, most often first
 
 
 @dataclass(frozen=True)
@@ -162,38 +181,50 @@ class Tagger:
                                                                                                 reverse=True))
                                      + r")\b", re.IGNORECASE) for d in seeds.domains]
         self._canonical = [{_fold(p): p for p in d.phrases} for d in seeds.domains]
+        self._venues = [_Venues(d.venues) for d in seeds.domains]
         self._vectors = None
         if embed is not None:
             self._vectors = [_unit(np.asarray(embed(list(d.phrases)), dtype=np.float32)) for d in seeds.domains]
 
-    def score(self, passages: Sequence[Passage]) -> list[DomainScore]:
-        """Every domain's score for the passages taken as one text, best first (ties by domain order)."""
-        hits = [self._hits(i, passages) for i in range(len(self.seeds.domains))]
+    def score(self, passages: Sequence[Passage], bibliography: Sequence[Passage] = ()) -> list[DomainScore]:
+        """Every domain's score for the passages taken as one text and the venues their `bibliography` (the
+        paper's reference chunks) cites, best first (ties by domain order)."""
+        domains = range(len(self.seeds.domains))
+        hits = [self._hits(i, passages) for i in domains]
+        cited = [_occurrences(bibliography, self._venues[i].cited) for i in domains]
         weight = [sum(len(phrase.split()) * math.log1p(n) for phrase, n in counts.items()) for counts, _ in hits]
-        total = sum(weight)
         similarity = self._similarity(passages)
-        shares = _softmax(similarity) if similarity is not None else None
+        shares, weights = [_shares(weight)], [1.0]
+        if similarity is not None:
+            shares.append(_softmax(similarity))
+            weights.append(1.0)
+        venue_weight = [sum(math.log1p(n) for n in counts.values()) for counts, _ in cited]
+        if any(venue_weight):
+            shares.append(_shares(venue_weight))
+            weights.append(VENUE_WEIGHT)
+        value = np.average(shares, axis=0, weights=weights)
         out = []
         for i, domain in enumerate(self.seeds.domains):
-            words = weight[i] / total if total else 0.0
-            value = (shares[i] + words) / 2 if shares is not None else words
-            counts, chunks = hits[i]
+            (counts, chunks), (venues, venue_chunks) = hits[i], cited[i]
             ranked_chunks = [c for c, _ in chunks.most_common(MAX_EVIDENCE_CHUNKS)]
+            ranked_chunks += [c for c, _ in venue_chunks.most_common(MAX_VENUE_CHUNKS) if c not in ranked_chunks]
             evidence = set(ranked_chunks)
-            pages = sorted({p.page for p in passages if p.chunk_id in evidence})
-            out.append(DomainScore(domain, round(min(1.0, float(value)), 4),
+            pages = sorted({p.page for p in [*passages, *bibliography] if p.chunk_id in evidence})
+            out.append(DomainScore(domain, round(min(1.0, float(value[i])), 4),
                                    None if similarity is None else round(float(similarity[i]), 4),
                                    sum(counts.values()), tuple(p for p, _ in counts.most_common(MAX_MATCHED)),
-                                   tuple(ranked_chunks), tuple(pages)))
+                                   tuple(ranked_chunks), tuple(pages), sum(venues.values()),
+                                   tuple(v for v, _ in venues.most_common(MAX_MATCHED))))
         order = {d.id: i for i, d in enumerate(self.seeds.domains)}
         return sorted(out, key=lambda s: (-s.score, order[s.domain.id]))
 
     def tag_paper(self, passages: Sequence[Passage]) -> list[Tag]:
-        """The paper's domains (its prose outside bibliography and navigation) and each section's, from its own
-        text. Up to MAX_DOMAINS each, those scoring MIN_SCORE or more; a paper always gets its best domain when
+        """The paper's domains (its prose outside bibliography and navigation, and the venues its bibliography
+        cites) and each section's, from its own text. Up to MAX_DOMAINS each, those scoring MIN_SCORE or more; a paper always gets its best domain when
         it has any text, a section only when it has MIN_WORDS words."""
         prose = [p for p in passages if p.core_kind not in UNTAGGED_CORE_KINDS]
-        tags = [Tag(None, s) for s in _kept(self.score(prose), keep_best=True)] if prose else []
+        bibliography = [p for p in passages if p.core_kind == "reference"]
+        tags = [Tag(None, s) for s in _kept(self.score(prose, bibliography), keep_best=True)] if prose else []
         by_section: dict[str, list[Passage]] = {}
         for p in prose:
             if p.section_id is not None:
@@ -205,16 +236,10 @@ class Tagger:
 
     def _hits(self, index: int, passages: Iterable[Passage]) -> tuple[Counter[str], Counter[str]]:
         """(occurrences per phrase, matches per chunk) of one domain."""
-        phrases: Counter[str] = Counter()
-        chunks: Counter[str] = Counter()
         canonical = self._canonical[index]
-        for p in passages:
-            found = [f for f in (_canonical(m.group(0), canonical) for m in self._patterns[index].finditer(p.text))
-                     if f is not None]
-            phrases.update(found)
-            if found:
-                chunks[p.chunk_id] += len(found)
-        return phrases, chunks
+        return _occurrences(passages, lambda text: [
+            f for f in (_canonical(m.group(0), canonical) for m in self._patterns[index].finditer(text))
+            if f is not None])
 
     def _similarity(self, passages: Sequence[Passage]) -> np.ndarray | None:
         """Each domain's mean cosine between the passages' summed vector and its TOP_PHRASES closest phrases; the
@@ -232,6 +257,56 @@ class Tagger:
             return None
         text /= norm
         return np.array([_closest(v, text) for v in self._vectors])
+
+
+class _Venues:
+    """A domain's venues as bibliographies print them: a name of one word ('ACL', 'Neuron', 'JHEP', 'hep-th') in
+    its own case, since in another case it is an everyday word ('cell') or part of one; a longer name in any case,
+    its words parted by spaces or the full stops of an abbreviation ('J. Biol. Chem.', 'Phys Rev Lett')."""
+
+    def __init__(self, venues: Sequence[str]):
+        self._names = {_venue_key(v): v for v in venues}
+        words = [v for v in venues if " " not in v]
+        names = [v for v in venues if " " in v]
+        self._patterns = [re.compile(_alternation(v, flags)) for v, flags in ((words, ""), (names, "(?i)")) if v]
+
+    def cited(self, text: str) -> list[str]:
+        """The venues `text` names, once per mention, in reading order."""
+        found = [(m.start(), name) for pattern in self._patterns for m in pattern.finditer(text)
+                 if (name := self._names.get(_venue_key(m.group(0)))) is not None]
+        return [name for _, name in sorted(found)]
+
+
+def _venue_key(text: str) -> str:
+    """A venue's name or a mention of it, its words apart from the spaces and stops between them; a name of
+    several words in lower case."""
+    words = re.findall(r"[^\s.]+", text) if " " in text.strip() or text.count(".") > 1 else [text]
+    return " ".join(words).lower() if len(words) > 1 else words[0]
+
+
+def _alternation(venues: Sequence[str], flags: str) -> str:
+    between = r"(?:\.\s*|\s+)"  # 'J. Biol.', 'J Biol', 'J.Biol'
+    names = sorted(venues, key=len, reverse=True)  # the longest name a mention can be
+    return (flags + r"(?<![\w&])(?:" + "|".join(between.join(re.escape(w) for w in v.split()) for v in names)
+            + r")(?![\w&])")
+
+
+def _occurrences(passages: Iterable[Passage], find: Callable[[str], list[str]]) -> tuple[Counter[str], Counter[str]]:
+    """(occurrences per name `find` reads in a text, names per chunk) over the passages."""
+    names: Counter[str] = Counter()
+    chunks: Counter[str] = Counter()
+    for p in passages:
+        found = find(p.text)
+        names.update(found)
+        if found:
+            chunks[p.chunk_id] += len(found)
+    return names, chunks
+
+
+def _shares(weights: Sequence[float]) -> np.ndarray:
+    """Each domain's part of the evidence; all 0 without any."""
+    total = sum(weights)
+    return np.array([w / total if total else 0.0 for w in weights])
 
 
 def _closest(phrases: np.ndarray, vector: np.ndarray) -> float:

@@ -17,7 +17,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from extractors.domains import EXTRACTOR, VERSION, Passage, Seeds, Tag, Tagger
+from extractors.domains import EXTRACTOR, VERSION, Domain, Passage, Seeds, Tag, Tagger
 from extractors.model import paper_id
 from kg.db.graph import Graph
 from kg.ingest.mapping import provenance
@@ -60,7 +60,8 @@ MATCH (d:Domain)
 OPTIONAL MATCH (p:Paper)-[r:IN_DOMAIN]->(d) WHERE r.verification_status <> 'rejected'
 WITH d, count(DISTINCT p) AS papers
 OPTIONAL MATCH (s:Section)-[r:IN_DOMAIN]->(d) WHERE r.verification_status <> 'rejected'
-RETURN d.id AS id, d.name AS name, coalesce(d.phrases, []) AS phrases, papers, count(DISTINCT s) AS sections
+RETURN d.id AS id, d.name AS name, coalesce(d.phrases, []) AS phrases, coalesce(d.venues, []) AS venues, papers,
+       count(DISTINCT s) AS sections
 ORDER BY papers DESC, d.id
 """
 _PAPER_DOMAINS = """
@@ -76,16 +77,18 @@ ORDER BY s.ordinal, r.score DESC, d.id
 """
 
 
-def domain_node(domain_id: str, name: str, phrases: Sequence[str]) -> NodeRecord:
-    return NodeRecord("Domain", domain_id, {"name": name, "phrases": list(phrases),
-                                            **provenance(None, confidence=DOMAIN_CONFIDENCE, extractor=TAGGER)})
+def domain_node(domain: Domain) -> NodeRecord:
+    props: dict[str, Any] = {"name": domain.name, "phrases": list(domain.phrases),
+                             **provenance(None, confidence=DOMAIN_CONFIDENCE, extractor=TAGGER)}
+    if domain.venues:  # no empty list: Neo4j cannot tell its type
+        props["venues"] = list(domain.venues)
+    return NodeRecord("Domain", domain.node_id, props)
 
 
 def records(sha: str, paper_id: str, tags: Sequence[Tag], seeds: Seeds) -> tuple[list[NodeRecord], list[EdgeRecord]]:
     """The Domain nodes a paper's tags point at and its IN_DOMAIN edges, each with its score and evidence: the
-    matched phrases, the chunks they occur in and those chunks' pages."""
-    nodes = {t.score.domain.id: domain_node(t.score.domain.node_id, t.score.domain.name, t.score.domain.phrases)
-             for t in tags}
+    matched phrases, the venues cited, the chunks they occur in and those chunks' pages."""
+    nodes = {t.score.domain.id: domain_node(t.score.domain) for t in tags}
     edges = []
     for t in tags:
         s = t.score
@@ -96,6 +99,8 @@ def records(sha: str, paper_id: str, tags: Sequence[Tag], seeds: Seeds) -> tuple
             props["similarity"] = s.similarity
         if s.matched:  # no empty list: Neo4j cannot tell its type
             props["matched"] = list(s.matched)
+        if s.venues:
+            props["venue_hits"], props["cited_venues"] = s.venue_hits, list(s.venues)
         source = ("Section", t.section_id) if t.section_id else ("Paper", paper_id)
         edges.append(EdgeRecord("IN_DOMAIN", *source, "Domain", s.domain.node_id, props))
     return list(nodes.values()), edges
@@ -128,7 +133,7 @@ def _retag(tx: ManagedTransaction, schema: Schema, tagger: Tagger) -> RetagRepor
     for sha in shas:  # the lock order of every writer: papers first, then shared nodes
         lock_paper(tx, sha)
     seeds = tagger.seeds
-    nodes = [domain_node(d.node_id, d.name, d.phrases) for d in seeds.domains]
+    nodes = [domain_node(d) for d in seeds.domains]
     edges: list[EdgeRecord] = []
     for sha in shas:
         passages = [Passage(r["id"], r["text"] or "", r["page"], r["vector"], r["section"], r["core_kind"])
@@ -167,6 +172,7 @@ def paper_domains(graph: Graph, name: str) -> dict[str, Any]:
 def _evidence(props: dict[str, Any]) -> dict[str, Any]:
     return {"score": props.get("score"), "similarity": props.get("similarity"),
             "keyword_hits": props.get("keyword_hits"), "matched": props.get("matched") or [],
+            "venue_hits": props.get("venue_hits") or 0, "cited_venues": props.get("cited_venues") or [],
             "seeds": props.get("seeds"), "source_chunk_ids": props.get("source_chunk_ids") or [],
             "pages": props.get("pages") or [], "extractor": props.get("extractor"),
             "verification_status": props.get("verification_status")}

@@ -68,6 +68,11 @@ def assert_evidence(driver, tag: dict, seeds: Seeds) -> None:
         assert phrase in phrases
         assert re.search(r"[\s-]+".join(map(re.escape, phrase.lower().split())), text), phrase
     assert props["keyword_hits"] >= len(props.get("matched", []))
+    venues = next(d.venues for d in seeds.domains if d.node_id == tag["domain"])
+    words = " ".join(re.findall(r"[^\s.]+", text))  # bibliographies print 'J. Biol. Chem.' for 'J Biol Chem'
+    for venue in props.get("cited_venues", []):
+        assert venue in venues and venue.lower() in words, venue
+    assert props.get("venue_hits", 0) >= len(props.get("cited_venues", []))
     assert sorted(props["pages"]) == sorted({c["page"] for c in chunks})
 
 
@@ -86,6 +91,8 @@ def test_ingest_tags_the_paper_and_its_sections_with_their_evidence(driver, inge
         assert tag["props"]["similarity"] is not None  # embeddings were on
         assert_evidence(driver, tag, seeds)
     assert any(t["props"].get("matched") for t in paper)
+    assert any(t["props"].get("cited_venues") for t in paper)  # the sample cites machine learning's venues
+    assert not any(t["props"].get("cited_venues") for t in found if t["label"] == "Section")
     names = {r["id"]: r["name"] for r in driver.execute_query("MATCH (d:Domain) RETURN d.id AS id, d.name AS name")
              .records}
     assert {t["domain"] for t in found} == set(names)

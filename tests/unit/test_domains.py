@@ -1,14 +1,15 @@
 """Domain tagging (issue 30): hand-written paragraphs of each field rank that field first, with the project's own
 embedder and with keywords alone; the matched phrases are the ones in the text; a paper is tagged from its prose
-and each section from its own; a broken seeds file is a clear error; the bench's table of MANIFEST notes is fixed,
-and it scores the corpus papers outside the gold apart from the gold ones."""
+and each section from its own; the venues a bibliography cites settle what the prose leaves close, read as
+bibliographies print them; a broken seeds file is a clear error; the bench's table of MANIFEST notes is fixed, and it
+scores the corpus papers outside the gold apart from the gold ones."""
 
 from __future__ import annotations
 
 import pytest
 
 from bench.domains import NOT_GOLD, WHOLE_CORPUS, agreement, corpus_groups, expected_domain, manifest_notes
-from extractors.domains import MIN_WORDS, Passage, Seeds, SeedsError, Tagger
+from extractors.domains import MIN_WORDS, VENUE_WEIGHT, Passage, Seeds, SeedsError, Tagger
 from kg.embeddings import load_embedder
 
 # Written for this test, in each field's ordinary vocabulary.
@@ -102,6 +103,74 @@ def test_a_paper_is_tagged_from_its_prose_and_each_long_section_from_its_own(tag
     assert best == {"s1": "biomedicine", "s2": "physics"}
 
 
+VENUE_SEEDS = Seeds.parse(
+    "nlp: {name: NLP, phrases: [parsing], venues: [ACL, Computational Linguistics, Empirical Methods in Natural "
+    "Language Processing]}\n"
+    "cs_ml: {name: ML, phrases: [classifier], venues: [NeurIPS, ICML]}\n"
+    "biomedicine: {name: Biomedicine, phrases: [patient], venues: [Cell, J Biol Chem]}\n"
+    "physics: {name: Physics, phrases: [quark], venues: [Phys Rev, Phys Rev Lett, hep-th]}\n")
+
+
+def cited(bibliography: str) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Each domain's (venue hits, venues cited) for a bibliography of one chunk."""
+    scores = Tagger(VENUE_SEEDS).score([passage("Nothing of any field.")], [passage(bibliography, chunk_id="r1")])
+    return {s.domain.id: (s.venue_hits, s.venues) for s in scores}
+
+
+@pytest.mark.parametrize("bibliography, domain, expected", [
+    # the stops of an abbreviation, or none, or no space after them
+    ("Smith J. J. Biol. Chem. 279:1-9. Doe A. J Biol Chem 12. Roe B. J.Biol.Chem. 3.", "biomedicine",
+     (3, ("J Biol Chem",))),
+    # a longer name is read whole: 'Phys. Rev. Lett.' is not also 'Phys. Rev.'
+    ("Phys. Rev. Lett. 81, 1 (1998); Phys. Rev. D 57, 2 (1998); arXiv:hep-th/9711200.", "physics",
+     (3, ("Phys Rev Lett", "Phys Rev", "hep-th"))),
+    # a name of several words in any case; one word only in its own case and not inside another word
+    ("In Proceedings of ACL 2004. COMPUTATIONAL LINGUISTICS 30(1). The acl of the knee. ACLs. "
+     "Proc. of ACL-IJCNLP.", "nlp", (3, ("ACL", "Computational Linguistics"))),
+    ("Cell 12:3. A cell line was grown.", "biomedicine", (1, ("Cell",))),
+])
+def test_venues_are_read_as_bibliographies_print_them(bibliography, domain, expected):
+    assert cited(bibliography)[domain] == expected
+
+
+def test_a_bibliography_settles_a_paper_whose_prose_two_fields_share(embedder):
+    tagger = Tagger(Seeds.load(), embedder.embed)
+    prose = [passage(PARAGRAPHS["nlp"] + " " + PARAGRAPHS["cs_ml"], embedder, "c1")]
+    language = [passage("Smith. 2004. In Proceedings of ACL, pages 1-8. Doe. 2010. In EMNLP. Roe. 2012. "
+                        "Computational Linguistics 38(2).", chunk_id="r1", core_kind="reference")]
+    learning = [passage("Smith. 2004. In NeurIPS, pages 1-8. Doe. 2010. In ICML. Roe. 2012. Journal of Machine "
+                        "Learning Research 13.", chunk_id="r1", core_kind="reference")]
+    by_language = [t.score for t in tagger.tag_paper([*prose, *language]) if t.section_id is None]
+    by_learning = [t.score for t in tagger.tag_paper([*prose, *learning]) if t.section_id is None]
+    assert by_language[0].domain.id == "nlp" and by_learning[0].domain.id == "cs_ml"
+    assert by_language[0].venues == ("ACL", "EMNLP", "Computational Linguistics") and by_language[0].venue_hits == 3
+    assert by_language[0].chunk_ids[-1] == "r1"  # the bibliography's chunk is evidence too, after the prose's
+
+
+def test_venues_weigh_less_than_the_prose(embedder):
+    """A paper's bibliography names its neighbours' venues too: they cannot outvote prose of one field."""
+    tagger = Tagger(Seeds.load(), embedder.embed)
+    prose = [passage(PARAGRAPHS["biomedicine"], embedder, "c1")]
+    other = [passage("In NeurIPS. In ICML. In ICLR. In CVPR. In KDD. In AAAI.", chunk_id="r1", core_kind="reference")]
+    scores = tagger.score(prose, other)
+    assert scores[0].domain.id == "biomedicine"
+    assert scores[1].domain.id == "cs_ml" and scores[1].venue_hits == 6
+    # meaning and words weigh 1 each, venues VENUE_WEIGHT: a share of all the venues cited adds at most a fifth
+    alone = {s.domain.id: s.score for s in tagger.score(prose)}
+    assert scores[1].score == pytest.approx((2 * alone["cs_ml"] + VENUE_WEIGHT) / (2 + VENUE_WEIGHT), abs=0.001)
+    assert scores[0].score == pytest.approx(2 * alone["biomedicine"] / (2 + VENUE_WEIGHT), abs=0.001)
+
+
+def test_sections_are_tagged_from_their_prose_only(tagger, embedder):
+    bio = " ".join([PARAGRAPHS["biomedicine"]] * 2)
+    tags = tagger.tag_paper([passage(bio, embedder, "c1", section_id="s1"),
+                             passage("Cell 1:2. J Biol Chem 3.", chunk_id="r1", section_id="s9",
+                                     core_kind="reference")])
+    assert [t.score.venue_hits for t in tags if t.section_id is None][0] == 2
+    assert all(t.score.venue_hits == 0 for t in tags if t.section_id)
+    assert "s9" not in {t.section_id for t in tags}
+
+
 def test_a_paper_without_text_has_no_domain(tagger):
     assert tagger.tag_paper([]) == []
 
@@ -113,6 +182,8 @@ def test_a_paper_without_text_has_no_domain(tagger):
     ("nlp:\n  phrases: [a]\n", "'nlp' needs a name"),
     ("nlp:\n  name: NLP\n  phrases: []\n", "'nlp' needs a list"),
     ("nlp:\n  name: NLP\n  phrases: [parsing, 3]\n", "'nlp' needs a list"),
+    ("nlp:\n  name: NLP\n  phrases: [parsing]\n  venues: ACL\n", "'nlp': venues must be a list"),
+    ("nlp:\n  name: NLP\n  phrases: [parsing]\n  venues: [ACL, '']\n", "'nlp': venues must be a list"),
 ])
 def test_a_broken_seeds_file_is_a_clear_error(text, problem):
     with pytest.raises(SeedsError, match=problem):
@@ -133,6 +204,8 @@ def test_seeds_load_from_a_file_and_their_digest_follows_the_text(tmp_path):
 
 def test_the_shipped_seeds_define_the_five_fields():
     assert [d.id for d in Seeds.load().domains] == ["cs_ml", "nlp", "biomedicine", "physics", "systems"]
+    assert all(d.venues for d in Seeds.load().domains)
+    assert Seeds.parse("nlp: {name: NLP, phrases: [parsing]}").domains[0].venues == ()  # venues are optional
 
 
 @pytest.mark.parametrize("note, domain", [

@@ -64,6 +64,8 @@ ADVERSARIAL = {
         [domains.Passage("c", text, 1)]), repeat("meta-")),
     "domain seed phrases: words then spaces": (lambda text: domains.Tagger(domains.Seeds.load()).score(
         [domains.Passage("c", text, 1)]), repeat("randomized controlled  ")),
+    "domain venues: abbreviations' stops and spaces": (lambda text: domains.Tagger(domains.Seeds.load()).score(
+        [], [domains.Passage("c", text, 1)]), repeat("Phys. Rev.  J ")),
     "summary words: a letter then hyphens": (summaries._WORD.findall, "a" + repeat("-")),
     "summary words: letters and underscores": (summaries._WORD.findall, repeat("a_", "_")),
     "received dates without a year": (pubyear._MILESTONE.search, repeat("received 12 may ")),
