@@ -52,7 +52,6 @@ MAX_EVIDENCE_CHUNKS = 10  # chunks kept as provenance (source_chunk_ids), those 
 # The venues' share counts half as much as the prose's words and meaning: a paper cites its neighbours' venues too
 # (a language paper cites machine learning's), so they settle what the prose leaves close rather than outvote it.
 VENUE_WEIGHT = 0.5
-MAX_VENUE_CHUNKS = 3  # reference chunks kept besides them, those citing the domain's venues most
 TOP_PHRASES = 5  # a domain's meaning: the mean cosine to its closest phrases
 TEMPERATURE = 0.05  # of the softmax over the domains' mean cosines
 UNTAGGED_CORE_KINDS = frozenset({"reference", "navigation"})  # lists, not prose about the paper's subject
@@ -150,7 +149,7 @@ class DomainScore:
     similarity: float | None  # mean cosine to the domain's closest phrases; None without embeddings
     keyword_hits: int  # occurrences of the domain's phrases
     matched: tuple[str, ...]  # the phrases that occur, most frequent first
-    chunk_ids: tuple[str, ...]  # the chunks they occur in, most matches first, then the cited venues' chunks
+    chunk_ids: tuple[str, ...]  # the chunks they occur in, most matches first, then chunks naming each venue
     pages: tuple[int, ...]
     venue_hits: int = 0  # citations of the domain's venues in the bibliography
     venues: tuple[str, ...] = ()  # the venues cited, most often first
@@ -181,7 +180,7 @@ class Tagger:
                                                                                                 reverse=True))
                                      + r")\b", re.IGNORECASE) for d in seeds.domains]
         self._canonical = [{_fold(p): p for p in d.phrases} for d in seeds.domains]
-        self._venues = [_Venues(d.venues) for d in seeds.domains]
+        self._venues = [Venues(d.venues) for d in seeds.domains]
         self._vectors = None
         if embed is not None:
             self._vectors = [_unit(np.asarray(embed(list(d.phrases)), dtype=np.float32)) for d in seeds.domains]
@@ -191,30 +190,31 @@ class Tagger:
         paper's reference chunks) cites, best first (ties by domain order)."""
         domains = range(len(self.seeds.domains))
         hits = [self._hits(i, passages) for i in domains]
-        cited = [_occurrences(bibliography, self._venues[i].cited) for i in domains]
+        cited = [[(p.chunk_id, Counter(self._venues[i].cited(p.text))) for p in bibliography] for i in domains]
+        venue_counts = [sum((found for _, found in chunks), Counter()) for chunks in cited]
         weight = [sum(len(phrase.split()) * math.log1p(n) for phrase, n in counts.items()) for counts, _ in hits]
         similarity = self._similarity(passages)
         shares, weights = [_shares(weight)], [1.0]
         if similarity is not None:
             shares.append(_softmax(similarity))
             weights.append(1.0)
-        venue_weight = [sum(math.log1p(n) for n in counts.values()) for counts, _ in cited]
+        venue_weight = [sum(math.log1p(n) for n in counts.values()) for counts in venue_counts]
         if any(venue_weight):
             shares.append(_shares(venue_weight))
             weights.append(VENUE_WEIGHT)
         value = np.average(shares, axis=0, weights=weights)
         out = []
         for i, domain in enumerate(self.seeds.domains):
-            (counts, chunks), (venues, venue_chunks) = hits[i], cited[i]
+            (counts, chunks), venues = hits[i], venue_counts[i]
+            named = [v for v, _ in venues.most_common(MAX_MATCHED)]
             ranked_chunks = [c for c, _ in chunks.most_common(MAX_EVIDENCE_CHUNKS)]
-            ranked_chunks += [c for c, _ in venue_chunks.most_common(MAX_VENUE_CHUNKS) if c not in ranked_chunks]
+            ranked_chunks += [c for c in _covering(cited[i], named) if c not in ranked_chunks]
             evidence = set(ranked_chunks)
             pages = sorted({p.page for p in [*passages, *bibliography] if p.chunk_id in evidence})
             out.append(DomainScore(domain, round(min(1.0, float(value[i])), 4),
                                    None if similarity is None else round(float(similarity[i]), 4),
                                    sum(counts.values()), tuple(p for p, _ in counts.most_common(MAX_MATCHED)),
-                                   tuple(ranked_chunks), tuple(pages), sum(venues.values()),
-                                   tuple(v for v, _ in venues.most_common(MAX_MATCHED))))
+                                   tuple(ranked_chunks), tuple(pages), sum(venues.values()), tuple(named)))
         order = {d.id: i for i, d in enumerate(self.seeds.domains)}
         return sorted(out, key=lambda s: (-s.score, order[s.domain.id]))
 
@@ -236,10 +236,16 @@ class Tagger:
 
     def _hits(self, index: int, passages: Iterable[Passage]) -> tuple[Counter[str], Counter[str]]:
         """(occurrences per phrase, matches per chunk) of one domain."""
+        phrases: Counter[str] = Counter()
+        chunks: Counter[str] = Counter()
         canonical = self._canonical[index]
-        return _occurrences(passages, lambda text: [
-            f for f in (_canonical(m.group(0), canonical) for m in self._patterns[index].finditer(text))
-            if f is not None])
+        for p in passages:
+            found = [f for f in (_canonical(m.group(0), canonical) for m in self._patterns[index].finditer(p.text))
+                     if f is not None]
+            phrases.update(found)
+            if found:
+                chunks[p.chunk_id] += len(found)
+        return phrases, chunks
 
     def _similarity(self, passages: Sequence[Passage]) -> np.ndarray | None:
         """Each domain's mean cosine between the passages' summed vector and its TOP_PHRASES closest phrases; the
@@ -259,48 +265,57 @@ class Tagger:
         return np.array([_closest(v, text) for v in self._vectors])
 
 
-class _Venues:
+class Venues:
     """A domain's venues as bibliographies print them: a name of one word ('ACL', 'Neuron', 'JHEP', 'hep-th') in
-    its own case, since in another case it is an everyday word ('cell') or part of one; a longer name in any case,
-    its words parted by spaces or the full stops of an abbreviation ('J. Biol. Chem.', 'Phys Rev Lett')."""
+    its own case, since in another case it is an everyday word ('cell') or part of one, and a word ('Cell',
+    'Neuron') only before a volume or year, as a citation prints a journal ('Cell 117:1', 'Neuron, 45(3)'), not as
+    a title in title case does ('Cell Segmentation'); a longer name in any case,
+    its words parted by spaces or the full stops of an abbreviation ('J. Biol. Chem.', 'Phys.Rev.', 'Phys Rev Lett').
+    A mention is read as the longest name it can be ('Phys. Rev. Lett.', not also 'Phys. Rev.'; 'Mol. Cell', not also
+    'Cell')."""
 
     def __init__(self, venues: Sequence[str]):
         self._names = {_venue_key(v): v for v in venues}
-        words = [v for v in venues if " " not in v]
-        names = [v for v in venues if " " in v]
-        self._patterns = [re.compile(_alternation(v, flags)) for v, flags in ((words, ""), (names, "(?i)")) if v]
+        self._pattern = re.compile(_alternation(venues)) if venues else None
 
     def cited(self, text: str) -> list[str]:
         """The venues `text` names, once per mention, in reading order."""
-        found = [(m.start(), name) for pattern in self._patterns for m in pattern.finditer(text)
-                 if (name := self._names.get(_venue_key(m.group(0)))) is not None]
-        return [name for _, name in sorted(found)]
+        if self._pattern is None:
+            return []
+        return [name for m in self._pattern.finditer(text)
+                if (name := self._names.get(_venue_key(m.group(0)))) is not None]
 
 
 def _venue_key(text: str) -> str:
-    """A venue's name or a mention of it, its words apart from the spaces and stops between them; a name of
-    several words in lower case."""
-    words = re.findall(r"[^\s.]+", text) if " " in text.strip() or text.count(".") > 1 else [text]
-    return " ".join(words).lower() if len(words) > 1 else words[0]
+    """A venue's name or a mention of it: its words apart from the spaces and stops between them, in lower case."""
+    return " ".join(re.findall(r"[^\s.]+", text)).lower()
 
 
-def _alternation(venues: Sequence[str], flags: str) -> str:
+def _alternation(venues: Sequence[str]) -> str:
     between = r"(?:\.\s*|\s+)"  # 'J. Biol.', 'J Biol', 'J.Biol'
-    names = sorted(venues, key=len, reverse=True)  # the longest name a mention can be
-    return (flags + r"(?<![\w&])(?:" + "|".join(between.join(re.escape(w) for w in v.split()) for v in names)
-            + r")(?![\w&])")
+    forms = []
+    for venue in sorted(venues, key=len, reverse=True):  # the longest name a mention can be comes first
+        words = venue.split()
+        form = between.join(re.escape(w) for w in words)
+        if len(words) > 1:
+            form = f"(?i:{form})"
+        elif re.fullmatch(r"[A-Z][a-z]+", venue):  # a word ('Cell', 'Neuron') names the journal before its volume
+            form += r"(?=[.,;:]?\s*\(?\d)"
+        forms.append(form)
+    return r"(?<![\w&])(?:" + "|".join(forms) + r")(?![\w&])"
 
 
-def _occurrences(passages: Iterable[Passage], find: Callable[[str], list[str]]) -> tuple[Counter[str], Counter[str]]:
-    """(occurrences per name `find` reads in a text, names per chunk) over the passages."""
-    names: Counter[str] = Counter()
-    chunks: Counter[str] = Counter()
-    for p in passages:
-        found = find(p.text)
-        names.update(found)
-        if found:
-            chunks[p.chunk_id] += len(found)
-    return names, chunks
+def _covering(chunks: Sequence[tuple[str, Counter[str]]], names: Sequence[str]) -> list[str]:
+    """Chunks that together name each of `names`, so that each leads back to a place it is printed: for each name in
+    turn, unless a chunk taken already names it, the chunk naming it most often (the first of equals)."""
+    taken: list[str] = []
+    for name in names:
+        if any(found[name] for chunk, found in chunks if chunk in taken):
+            continue
+        best = max(chunks, key=lambda item: item[1][name], default=None)
+        if best is not None and best[1][name]:
+            taken.append(best[0])
+    return taken
 
 
 def _shares(weights: Sequence[float]) -> np.ndarray:

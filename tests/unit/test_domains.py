@@ -107,7 +107,7 @@ VENUE_SEEDS = Seeds.parse(
     "nlp: {name: NLP, phrases: [parsing], venues: [ACL, Computational Linguistics, Empirical Methods in Natural "
     "Language Processing]}\n"
     "cs_ml: {name: ML, phrases: [classifier], venues: [NeurIPS, ICML]}\n"
-    "biomedicine: {name: Biomedicine, phrases: [patient], venues: [Cell, J Biol Chem]}\n"
+    "biomedicine: {name: Biomedicine, phrases: [patient], venues: [Cell, Mol Cell, J Biol Chem]}\n"
     "physics: {name: Physics, phrases: [quark], venues: [Phys Rev, Phys Rev Lett, hep-th]}\n")
 
 
@@ -122,12 +122,14 @@ def cited(bibliography: str) -> dict[str, tuple[int, tuple[str, ...]]]:
     ("Smith J. J. Biol. Chem. 279:1-9. Doe A. J Biol Chem 12. Roe B. J.Biol.Chem. 3.", "biomedicine",
      (3, ("J Biol Chem",))),
     # a longer name is read whole: 'Phys. Rev. Lett.' is not also 'Phys. Rev.'
-    ("Phys. Rev. Lett. 81, 1 (1998); Phys. Rev. D 57, 2 (1998); arXiv:hep-th/9711200.", "physics",
-     (3, ("Phys Rev Lett", "Phys Rev", "hep-th"))),
+    ("Phys. Rev. Lett. 81, 1 (1998); Phys. Rev. D 57, 2 (1998); arXiv:hep-th/9711200; Phys.Rev.D 58, 3.",
+     "physics", (4, ("Phys Rev", "Phys Rev Lett", "hep-th"))),
     # a name of several words in any case; one word only in its own case and not inside another word
     ("In Proceedings of ACL 2004. COMPUTATIONAL LINGUISTICS 30(1). The acl of the knee. ACLs. "
      "Proc. of ACL-IJCNLP.", "nlp", (3, ("ACL", "Computational Linguistics"))),
-    ("Cell 12:3. A cell line was grown.", "biomedicine", (1, ("Cell",))),
+    # a word names its journal before a volume or year, not as a title's word; 'Mol. Cell' is not also 'Cell'
+    ("Cell 12:3. A cell line was grown. Deep Learning for Cell Segmentation. Mol. Cell 7, 2. Neuron Cell, 2004.",
+     "biomedicine", (3, ("Cell", "Mol Cell"))),
 ])
 def test_venues_are_read_as_bibliographies_print_them(bibliography, domain, expected):
     assert cited(bibliography)[domain] == expected
@@ -145,6 +147,18 @@ def test_a_bibliography_settles_a_paper_whose_prose_two_fields_share(embedder):
     assert by_language[0].domain.id == "nlp" and by_learning[0].domain.id == "cs_ml"
     assert by_language[0].venues == ("ACL", "EMNLP", "Computational Linguistics") and by_language[0].venue_hits == 3
     assert by_language[0].chunk_ids[-1] == "r1"  # the bibliography's chunk is evidence too, after the prose's
+
+
+def test_every_venue_cited_leads_to_a_chunk_that_names_it():
+    bibliography = [passage("Phys. Rev. 1, 2. Phys. Rev. 3, 4.", chunk_id="r1"),
+                    passage("Phys. Rev. 5, 6. hep-th/9901001.", chunk_id="r2"),
+                    passage("Phys. Rev. Lett. 7, 8.", chunk_id="r3"),
+                    passage("Phys. Rev. 9, 10. hep-th/9901002.", chunk_id="r4")]
+    physics = next(s for s in Tagger(VENUE_SEEDS).score([passage("Nothing of any field.")], bibliography)
+                   if s.domain.id == "physics")
+    assert physics.venues == ("Phys Rev", "hep-th", "Phys Rev Lett") and physics.venue_hits == 7
+    # the chunk naming each venue most often, unless one taken already names it
+    assert physics.chunk_ids == ("r1", "r2", "r3")
 
 
 def test_venues_weigh_less_than_the_prose(embedder):
