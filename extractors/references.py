@@ -76,15 +76,21 @@ def numbered_starts(lines: list[Line]) -> list[int] | None:
 
 def unheaded_list(lines: list[Line]) -> list[Line]:
     """A bibliography printed without a heading (as REVTeX and letters journals set it): from the last line
-    opening with "[1]", the lines in that line's type to the end of the document, when they hold entries
-    [1], [2], [3], ... in sequence; else []. Lines in another type (an Acknowledgments paragraph set between
-    the columns of the list) are not part of it."""
-    first = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].text.lstrip().startswith("[1]")), None)
+    opening entry 1 ("[1]", "1.", or a raised "1" before an author's name), the lines in that line's type to the
+    end of the document, when they hold entries 1, 2, 3, ... in sequence; else []. Lines in another type (an
+    Acknowledgments paragraph set between the columns of the list) are not part of it. A list numbered otherwise
+    than "[1]" is a bibliography only when most of its entries print a year, as citations do and the steps of a
+    procedure ("1. Run the statements ...") do not."""
+    first = next((i for i in range(len(lines) - 1, -1, -1) if opens_entry(lines, i) == 1), None)
     if first is None:
         return []
     size = lines[first].size
     run = [line for line in lines[first:] if abs(line.size - size) < 0.6]
-    return run if numbered_starts(run) else []
+    starts = numbered_starts(run)
+    if not starts or lines[first].text.lstrip().startswith("["):
+        return run if starts else []
+    entries = [" ".join(line.text for line in run[a:b]) for a, b in zip(starts, [*starts[1:], len(run)])]
+    return run if sum(bool(YEAR_RE.search(e)) for e in entries) * 2 >= len(entries) else []
 
 
 def keyed_starts(lines: list[Line]) -> list[int] | None:

@@ -1196,10 +1196,11 @@ def run_in_paper() -> tuple[bytes, Truth]:
     return w.bytes(), truth
 
 
-def letter_paper(references: int = 12) -> tuple[bytes, Truth, list[str]]:
+def letter_paper(references: int = 12, superscripts: bool = False) -> tuple[bytes, Truth, list[str]]:
     """A physics-letter layout (REVTeX): an abstract set smaller than the body under the byline with no heading,
     and a bibliography with no heading: on the last page the left column ends in body text and the right one
-    holds numbered entries in small type. Returns the PDF, the truth and the entries' texts."""
+    holds numbered entries in small type, "[1]", or with `superscripts` a raised small "1" before the authors'
+    names. Returns the PDF, the truth and the entries' texts (marker first)."""
     truth = Truth(title="Ultra Light Particles and the Microwave Background", authors=["Alice Smith", "Bob Jones"],
                   abstract=prose(5, offset=1))
     w = Writer(columns=2)
@@ -1219,10 +1220,16 @@ def letter_paper(references: int = 12) -> tuple[bytes, Truth, list[str]]:
     while w.y + 12.5 <= HEIGHT - w.margin - 20:  # the left column ends in body text ...
         w.line(filler.pop(0))
     w.column, w.y = 1, w.top  # ... and the right one holds only the list, in smaller type
-    entries = [f"[{n}] A. Author and B. Writer, Phys. Rev. D {40 + n}, {100 * n} (20{10 + n})." for n in
-               range(1, references + 1)]
+    entries = [f"{n if superscripts else f'[{n}]'} A. Author and B. Writer, Phys. Rev. D {40 + n}, {100 * n} "
+               f"(20{10 + n})." for n in range(1, references + 1)]
     for entry in entries:
-        w.line(entry, size=8)
+        if superscripts:
+            number, text = entry.split(" ", 1)
+            w._advance(8 * 1.25)  # the page or column the entry's line will be on
+            w.page.insert_text((w.x(), w.y + 8 - 3), number, fontname=REGULAR, fontsize=5.5)  # 3 pt above its base
+            w.line(text, size=8, x_offset=8)
+        else:
+            w.line(entry, size=8)
     truth.pages = w.page_number
     return w.bytes(), truth, entries
 

@@ -11,7 +11,8 @@ from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_
                                bare_number_bibliography, bibliography_paper, carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography,
                                one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
-                               small_caps_bibliography, spaced_bibliography, styled_entry_bibliography, write)
+                               prose, small_caps_bibliography, spaced_bibliography, styled_entry_bibliography,
+                               write)
 
 SHA = "0" * 64
 
@@ -118,13 +119,30 @@ def test_lines_handed_over_out_of_page_order_are_read_page_by_page():
     assert [r.marker for r in parse_references(page2 + page1, SHA)] == ["1.", "2.", "3.", "4."]
 
 
-def test_a_numbered_list_closing_the_paper_without_heading_is_the_bibliography(tmp_path):
-    """REVTeX sets the bibliography without a heading: the [1], [2], ... entries closing the paper are read as
-    one entry each, and no body line is taken for one."""
-    data, _, entries = letter_paper()
+@pytest.mark.parametrize("superscripts", [False, True], ids=["bracketed", "superscript"])
+def test_a_numbered_list_closing_the_paper_without_heading_is_the_bibliography(tmp_path, superscripts):
+    """REVTeX sets the bibliography without a heading: the [1], [2], ... entries closing the paper (in some of
+    its styles a raised 1, 2, ... before the authors' names) are read as one entry each, and no body line is
+    taken for one."""
+    data, _, entries = letter_paper(superscripts=superscripts)
     doc = parse_pdf(write(tmp_path, "letter.pdf", data))
     assert [(r.marker, r.raw) for r in doc.references] == [tuple(e.split(" ", 1)) for e in entries]
     assert [r.page for r in doc.references] == [doc.page_count] * len(entries)
+
+
+def test_numbered_steps_closing_a_report_are_no_bibliography(tmp_path):
+    """A technical report may close with the numbered steps of a procedure and no bibliography: a list numbered
+    otherwise than "[1]" is taken for one only when most of its entries print a year."""
+    w = Writer()
+    w.line("Access Control in a Database Server", size=14)
+    w.heading("1 Setting up the controls", size=12)
+    w.paragraph(prose(8))
+    for n, step in enumerate(["Run the statements that are shown in the example above.",
+                              "Look at the definition of the table in the navigation pane.",
+                              "Compare the advised indexes with and without the controls.",
+                              "Save the settings and close the window."], 1):
+        w.line(f"{n}. {step}")
+    assert parse_pdf(write(tmp_path, "steps.pdf", w.bytes())).references == []
 
 
 def test_author_year_entries_of_one_line_each_set_flush_and_unspaced():
