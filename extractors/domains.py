@@ -100,17 +100,13 @@ class Seeds:
                 raise SeedsError(f"{where}: domain id {key!r} is not lower-case letters, digits and underscores")
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
                 raise SeedsError(f"{where}: domain {key!r} needs a name")
-            phrases = entry.get("phrases")
-            if (not isinstance(phrases, list) or not phrases or len(phrases) > _MAX_PHRASES
-                    or not all(isinstance(p, str) and p.strip() for p in phrases)):
+            phrases = _texts(entry.get("phrases"))
+            if not phrases:
                 raise SeedsError(f"{where}: domain {key!r} needs a list of 1 to {_MAX_PHRASES} non-empty phrases")
-            phrases = tuple(dict.fromkeys(" ".join(p.split()) for p in phrases))
-            venues = entry.get("venues", [])
-            if (not isinstance(venues, list) or len(venues) > _MAX_PHRASES
-                    or not all(isinstance(v, str) and v.strip() for v in venues)):
+            venues = _texts(entry.get("venues", []))
+            if venues is None:
                 raise SeedsError(f"{where}: domain {key!r}: venues must be a list of up to {_MAX_PHRASES} "
                                  "non-empty names")
-            venues = tuple(dict.fromkeys(" ".join(v.split()) for v in venues))
             domains.append(Domain(key, entry["name"].strip(), phrases, venues))
         return cls(tuple(domains), hashlib.sha256(text.encode()).hexdigest()[:16])
 
@@ -118,6 +114,15 @@ class Seeds:
     def load(cls, path: Path | None = None) -> Seeds:
         """The seeds at `path`, or the shipped default."""
         return cls.parse(seeds_text(path), str(path or "default seeds"))
+
+
+def _texts(value: object) -> tuple[str, ...] | None:
+    """A seeds file's list of phrases or names, each with its spaces collapsed and once; None when it is no list of
+    up to _MAX_PHRASES non-empty strings."""
+    if (not isinstance(value, list) or len(value) > _MAX_PHRASES
+            or not all(isinstance(v, str) and v.strip() for v in value)):
+        return None
+    return tuple(dict.fromkeys(" ".join(v.split()) for v in value))
 
 
 def seeds_text(path: Path | None = None) -> str:
@@ -220,8 +225,8 @@ class Tagger:
 
     def tag_paper(self, passages: Sequence[Passage]) -> list[Tag]:
         """The paper's domains (its prose outside bibliography and navigation, and the venues its bibliography
-        cites) and each section's, from its own text. Up to MAX_DOMAINS each, those scoring MIN_SCORE or more; a paper always gets its best domain when
-        it has any text, a section only when it has MIN_WORDS words."""
+        cites) and each section's, from its own text. Up to MAX_DOMAINS each, those scoring MIN_SCORE or more; a
+        paper always gets its best domain when it has any text, a section only when it has MIN_WORDS words."""
         prose = [p for p in passages if p.core_kind not in UNTAGGED_CORE_KINDS]
         bibliography = [p for p in passages if p.core_kind == "reference"]
         tags = [Tag(None, s) for s in _kept(self.score(prose, bibliography), keep_best=True)] if prose else []
@@ -269,10 +274,9 @@ class Venues:
     """A domain's venues as bibliographies print them: a name of one word ('ACL', 'Neuron', 'JHEP', 'hep-th') in
     its own case, since in another case it is an everyday word ('cell') or part of one, and a word ('Cell',
     'Neuron') only before a volume or year, as a citation prints a journal ('Cell 117:1', 'Neuron, 45(3)'), not as
-    a title in title case does ('Cell Segmentation'); a longer name in any case,
-    its words parted by spaces or the full stops of an abbreviation ('J. Biol. Chem.', 'Phys.Rev.', 'Phys Rev Lett').
-    A mention is read as the longest name it can be ('Phys. Rev. Lett.', not also 'Phys. Rev.'; 'Mol. Cell', not also
-    'Cell')."""
+    a title in title case does ('Cell Segmentation'); a longer name in any case, its words parted by spaces or the
+    full stops of an abbreviation ('J. Biol. Chem.', 'Phys.Rev.', 'Phys Rev Lett'). A mention is read as the longest
+    name it can be ('Phys. Rev. Lett.', not also 'Phys. Rev.'; 'Mol. Cell', not also 'Cell')."""
 
     def __init__(self, venues: Sequence[str]):
         self._names = {_venue_key(v): v for v in venues}

@@ -87,10 +87,17 @@ def unheaded_list(lines: list[Line]) -> list[Line]:
     size = lines[first].size
     run = [line for line in lines[first:] if abs(line.size - size) < 0.6]
     starts = numbered_starts(run)
-    if not starts or lines[first].text.lstrip().startswith("["):
-        return run if starts else []
-    entries = [" ".join(line.text for line in run[a:b]) for a, b in zip(starts, [*starts[1:], len(run)])]
+    if not starts:
+        return []
+    if MARKER_RE.match(lines[first].text)["b"]:  # "[1]"
+        return run
+    entries = [join([line.text for line in run[a:b]]) for a, b in entry_bounds(starts, len(run))]
     return run if sum(bool(YEAR_RE.search(e)) for e in entries) * 2 >= len(entries) else []
+
+
+def entry_bounds(starts: list[int], end: int) -> list[tuple[int, int]]:
+    """(first, past-last) line index of each entry, from the lines that open entries and the list's end."""
+    return list(zip(starts, [*starts[1:], end]))
 
 
 def keyed_starts(lines: list[Line]) -> list[int] | None:
@@ -296,7 +303,7 @@ def parse_references(lines: list[Line], sha256: str) -> list[Reference]:
     lines = before_back_matter(by_columns(sorted(body_lines(lines), key=lambda l: l.page)))  # never back a page
     starts = numbered_starts(lines) or keyed_starts(lines) or layout_starts(lines)
     out = []
-    for n, (a, b) in enumerate(zip(starts, [*starts[1:], len(lines)]), 1):
+    for n, (a, b) in enumerate(entry_bounds(starts, len(lines)), 1):
         own = lines[a:b]
         raw = join([l.text for l in own])
         m = (MARKER_RE.match(raw) if marker_number(own[0].text) is not None else None) or KEY_RE.match(raw)
