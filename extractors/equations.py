@@ -12,11 +12,10 @@ import re
 
 from extractors.floats import body_size, inside, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
-from extractors.text import EQUATION_LABEL, MATH_RELATION
+from extractors.text import EQUATION_LABEL, MATH_FONT, MATH_RELATION
 
 MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
 WORD_RE = re.compile(r"[A-Za-z]{4,}")
-MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
 
 
 def column_edges(page: PageLayout, size: float) -> dict[int, tuple[float, float]]:

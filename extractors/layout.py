@@ -19,8 +19,8 @@ from extractors.disjoint import DisjointSets
 from extractors.font_weight import weigh_fonts
 from extractors.model import BBox, Line, PageLayout, Span
 from extractors.mupdf import pymupdf, read_content
-from extractors.text import (EQUATION_LABEL, FLOAT_LABEL, MATH_RELATION, UNKNOWN, UNMAPPED, is_plain, mark_unmapped,
-                             plain_text)
+from extractors.text import (EQUATION_LABEL, FLOAT_LABEL, MATH_FONT, MATH_RELATION, REFERENCES, UNKNOWN, UNMAPPED,
+                             is_plain, mark_unmapped, plain_text)
 
 _TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP  # no images, ligatures expanded
 _BOLD, _ITALIC = 16, 2
@@ -29,6 +29,7 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|demi|[.\-_,+]b$|[.\-_,]bd\b|[.\-_,]bi
 _ITALIC_NAME = re.compile(r"italic|oblique|[.\-_,]i$|[.\-_,]bi$|^cmti|^cmmi", re.I)
 _PAGE_NUMBER = re.compile(r"^(page\s+)?([0-9]{1,4}|[ivxlc]{1,6})(\s*(of|/)\s*[0-9]{1,4})?$", re.I)
 _DIGITS = re.compile(r"\d+")
+_SECTION_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+")  # '7 ', '7.', 'VII. ' before a heading's words
 _EDGE_MIN_LINES = 8  # a page with fewer lines is not read for running heads outside its bands
 _BAND = 0.13  # top/bottom share of the page where running heads and page numbers live
 _MAX_GRAPHICS = 4000  # beyond this many vector paths a page is a plot; its boxes are merged coarsely
@@ -396,13 +397,17 @@ _ROTATED_LINES = 8  # rotated lines from which a page holds rotated content, not
 
 def _numbers_a_formula(line: Line, content: list[Line]) -> bool:
     """The line is an equation number ('(15)') at the end of a formula's row, the formula being content (`content`:
-    the page's lines that are no furniture): a display equation set low on the page, whose number stands where
-    another page's equation number stood, repeats as a running foot would."""
+    the page's lines that are no furniture): a display equation set high or low on the page, whose number stands
+    where another page's equation number stood, repeats as a running head or foot would. The formula shows by a
+    relation or by its math fonts: a row of a longer display may hold neither '=' nor a big operator ('× (1 − s)'),
+    and a font may map its arrow or '≡' to no character the text layer can show."""
     if not EQUATION_LABEL.fullmatch(line.text.strip()):
         return False
     top, bottom = line.bbox[1], line.bbox[3]
     return any(not other.vertical and other.bbox[1] < bottom and other.bbox[3] > top and
-               other.bbox[2] <= line.bbox[0] + 1 and MATH_RELATION.search(other.text) for other in content)
+               other.bbox[2] <= line.bbox[0] + 1 and
+               (MATH_RELATION.search(other.text) or any(MATH_FONT.match(s.font) for s in other.spans))
+               for other in content)
 
 
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
@@ -619,6 +624,8 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
     i, by_rows_until = 0, 0
     while i < len(rows):
         if not across[i]:  # in a column, or across some of three (read with the column it starts in)
+            if band and _opens_bibliography_band(rows, i, gutters):
+                flush()
             band.append(rows[i])
             i += 1
             continue
@@ -635,6 +642,28 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
         i = end
     flush()
     return out, len(gutters) + 1
+
+
+def _opens_bibliography_band(rows: list[Line], i: int, gutters: list[float]) -> bool:
+    """Whether row `i` is a bibliography's heading that opens a band of its own: nothing beside it in the other
+    columns, and each of them going on level with the first line under it. Journals (PLoS's) close a paper with
+    its last sections and back matter in the columns above and the references in columns below them, read after
+    the band above; the list set beside the heading's column's last paragraphs is no part of them."""
+    head = rows[i]
+    if not REFERENCES.match(_SECTION_NUMBER.sub("", head.text.strip())):
+        return False
+    column = lambda line: bisect.bisect(gutters, (line.bbox[0] + line.bbox[2]) / 2)
+    own = column(head)
+    under = next((line for line in rows[i + 1:] if column(line) == own), None)
+    if under is None:
+        return False
+    top, level = head.bbox[1] - 0.5 * head.size, under.bbox[1]
+    for other in set(range(len(gutters) + 1)) - {own}:
+        lines = [line for line in rows if column(line) == other]
+        if any(line.bbox[3] > top and line.bbox[1] < level - 1 for line in lines) or \
+                not any(abs(line.bbox[1] - level) <= 0.5 * under.size for line in lines):
+            return False
+    return True
 
 
 def _parted(line: Line, gutters: list[float], starts: list[float | None], width: float) -> list[Line]:

@@ -22,10 +22,11 @@ from extractors.model import Audit, Chunk, Document, Float, Line, Metadata, Refe
 from extractors.mupdf import pymupdf
 from extractors.references import parse_references, unheaded_list
 from extractors.section_kinds import assign_kinds
-from extractors.sections import REFERENCES, Heading, build_sections, drop_lines, find_headings, outline_levels
+from extractors.sections import Heading, build_sections, drop_lines, find_headings, outline_levels
 from extractors.summaries import summarize_sections
 from extractors.tables import row_texts
 from extractors.triage import open_pdf, profile, reading
+from extractors.text import REFERENCES
 
 
 class _Timer:

@@ -21,7 +21,7 @@ from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, Span, element_id
 from extractors.ocr_labels import PROSE_CHARS
 from extractors.references import AUTHOR_START_RE, right_edges
-from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES_NAMES, UNKNOWN, join_lines
+from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES, REFERENCES_NAMES, UNKNOWN, join_lines
 
 # A glyph its font names no character for (UNKNOWN) after a number's space and before its title is a separator the
 # font draws, such as a fixed space ('1.1 \ufffdOur Contribution'): a title is read from its first letter (a title
@@ -41,10 +41,6 @@ _KNOWN = re.compile(
 _ABSTRACT = re.compile(rf"^({ABSTRACT_NAMES})\b", re.I)
 _FRONT = re.compile(rf"^({ABSTRACT_NAMES}|keywords?|key words|index terms|categories and subject descriptors|"
                     r"general terms|ccs concepts|acm reference format)\b", re.I)
-# the bibliography's heading under the names journals give it ("References and Notes": Science; "Reference": many
-# Word templates; "Works Cited": MLA)
-REFERENCES = re.compile(rf"^({REFERENCES_NAMES}|references and notes|notes and references|bibliography|literature cited|"
-                        r"cited literature|works cited)$", re.I)
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10,
           "XI": 11, "XII": 12, "XIII": 13, "XIV": 14, "XV": 15}
 # An unnumbered paper's top level is the style of its bibliography's heading when this many headings of its body

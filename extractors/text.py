@@ -113,6 +113,8 @@ def join_lines(texts: list[str]) -> str:
 EQUATION_LABEL = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
 # the relations and big operators a formula is written with
 MATH_RELATION = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
+# the fonts formulas are set in (TeX's math italic, symbols and extension, the AMS symbols, Word's and STIX's)
+MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
 
 # The headings of a paper's abstract and bibliography in the other languages research is commonly published in
 # (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them
@@ -122,6 +124,10 @@ ABSTRACT_NAMES = r"abstract|r[ée]sum[ée]|kurzfassung|resumen|resumo|riassunto"
 REFERENCES_NAMES = (r"references?|références|bibliographie|literatur|literaturverzeichnis|referencias|"
                     r"bibliografía|referências|referencias bibliográficas|referências bibliográficas|bibliografia|"
                     r"riferimenti bibliografici|referenties|literatuur")
+# the bibliography's heading under the names journals give it ("References and Notes": Science; "Reference": many
+# Word templates; "Works Cited": MLA)
+REFERENCES = re.compile(rf"^({REFERENCES_NAMES}|references and notes|notes and references|bibliography|literature cited|"
+                        r"cited literature|works cited)$", re.I)
 
 # A float's caption label at the start of a line ("Figure 3", "Fig. 3", "Table A1", "Scheme 2"): a caption or a
 # sentence about a float, never a heading or a running head.

@@ -571,21 +571,27 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
-def low_equations_paper() -> tuple[bytes, EquationTruth]:
+def low_equations_paper(symbols: bool = False) -> tuple[bytes, EquationTruth]:
     """Two pages, each ending in a display equation set in the page's bottom band, its number where the other
-    page's stands, as a running foot's would."""
+    page's stands, as a running foot's would. With `symbols`, each is a row of a longer display with no relation on
+    it, its letters set in Symbol ('l (1 + q)': λ(1 + θ))."""
     truth = EquationTruth()
     w = Writer(columns=1)
     w.heading("1 Model")
-    for n, formula in ((1, "E = m + c"), (2, "F = a * b")):
+    rows = ([("l", "symb"), (" (1 + ", REGULAR), ("q", "symb"), (")", REGULAR)],
+            [("a", "symb"), (" (2 + ", REGULAR), ("b", "symb"), (")", REGULAR)]) if symbols else \
+        ([("E = m + c", ITALIC)], [("F = a * b", ITALIC)])
+    for n, pieces in enumerate(rows, 1):
         while w.y < HEIGHT * 0.87 - 12:
             w.paragraph(prose(1, offset=n))
         baseline, tag = HEIGHT * 0.87 + 12, f"({n})"
-        width = pymupdf.get_text_length(formula, fontname=ITALIC, fontsize=10)
-        w.page.insert_text((w.x() + (w.col_width - width) / 2, baseline), formula, fontname=ITALIC, fontsize=10)
+        x = w.x() + (w.col_width - sum(pymupdf.get_text_length(t, fontname=f, fontsize=10) for t, f in pieces)) / 2
+        for text, font in pieces:
+            w.page.insert_text((x, baseline), text, fontname=font, fontsize=10)
+            x += pymupdf.get_text_length(text, fontname=font, fontsize=10)
         tag_x = w.x() + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10)
         w.page.insert_text((tag_x, baseline), tag, fontname=REGULAR, fontsize=10)
-        truth.numbered.append((str(n), w.page_number, formula))
+        truth.numbered.append((str(n), w.page_number, "".join(text for text, _ in pieces)))
         w.new_page()
     w.paragraph(prose(2))
     return w.bytes(), truth
@@ -984,6 +990,36 @@ def _bib_text(n: int) -> str:
     first, second = SURNAMES[n % len(SURNAMES)], SURNAMES[(3 * n + 5) % len(SURNAMES)]
     words = [TITLE_WORDS[(n + k) % len(TITLE_WORDS)] for k in range(2 + 5 * (n % 4 == 0) + 9 * (n % 7 == 0))]
     return f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
+
+
+def banded_bibliography(entries: int) -> tuple[bytes, int, list[str]]:
+    """A paper closing as PLoS journals set it: its last subsection and back matter in the two columns of the last
+    page's upper band, then the References heading in the left column of a band below, the numbered list running
+    in both columns of that band, its right column level with the list's first line. Returns the PDF, the count
+    and the section titles in reading order."""
+    w = _introduced("A Bibliography in a Band of Its Own", 2, 6)
+    w.new_page()
+    w.heading("2 Methods")
+    w.paragraph(prose(6, offset=1))
+    left_end = w.y
+    w.column, w.y = 1, w.top
+    w.heading("2.1 Measuring Velocities", size=10)
+    w.paragraph(prose(3, offset=2))
+    w.heading("Author Contributions", size=10)
+    w.paragraph("Conceived the experiments: AS. Wrote the paper: AS BJ.", size=9)
+    band = max(left_end, w.y) + 12
+    w.column, w.y = 0, band
+    w.heading("References", size=10)
+    first = w.y
+    for n in range(entries):
+        if n == (entries + 1) // 2:
+            w.column, w.y = 1, first
+        head, *rest = w.wrap(f"{n + 1}. {_bib_text(n)}", 9, REGULAR, w.col_width)
+        w.line(head, size=9)
+        for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
+            w.line(line, size=9, x_offset=12)
+    assert w.page_number == 2, "the list ends on the page it starts on"
+    return w.bytes(), entries, ["Introduction", "Methods", "Measuring Velocities", "Author Contributions", "References"]
 
 
 def marker_line_bibliography(entries: int) -> tuple[bytes, int]:

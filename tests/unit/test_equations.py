@@ -32,8 +32,9 @@ def test_prose_ending_in_eq_reference_or_year_is_not_an_equation(paper):
     assert not any("Eq." in e.text or "2019" in e.text for e in equations)
 
 
-def test_equation_numbers_low_on_two_pages_at_one_place_are_no_running_foot():
-    data, truth = low_equations_paper()
+@pytest.mark.parametrize("symbols", [False, True], ids=["relation", "math font"])
+def test_equation_numbers_low_on_two_pages_at_one_place_are_no_running_foot(symbols):
+    data, truth = low_equations_paper(symbols)
     pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
     assert all(p.lines[-1].bbox[1] > 0.87 * p.height for p in pages[:2])  # the display is in the bottom band
     assert [(e.label, e.page, e.text) for e in find_equations(pages, SHA) if e.label] == truth.numbered

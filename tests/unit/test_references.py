@@ -7,7 +7,7 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography,
+from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
                                bare_number_bibliography, bibliography_paper, carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography,
                                one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
@@ -206,6 +206,16 @@ def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
     refs = parse_pdf(write(tmp_path, "markers.pdf", data)).references
     assert [r.marker for r in refs] == [f"{n}." for n in range(1, count + 1)]
     assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
+
+
+def test_a_bibliography_in_a_band_below_the_last_sections_is_read_after_them(tmp_path):
+    """The References heading opens a band of its own when nothing stands beside it and the other column goes on
+    level with the list's first line: the band above (a subsection, the back matter) is read first, then the
+    whole list, left column then right."""
+    data, count, titles = banded_bibliography(24)
+    doc = parse_pdf(write(tmp_path, "banded.pdf", data))
+    assert [s.title for s in doc.sections] == titles
+    assert [r.marker for r in doc.references] == [f"{n}." for n in range(1, count + 1)]
 
 
 def test_an_entrys_tail_alone_on_the_next_page_stays_in_its_entry(tmp_path):
