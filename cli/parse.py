@@ -20,14 +20,15 @@ class Format(str, Enum):
 
 
 def prediction(doc: Document) -> dict:
-    """The prediction format of GOLD_SCHEMA.md; categories not extracted are left out."""
+    """The prediction format of GOLD_SCHEMA.md; categories not extracted are left out, and so are sections whose
+    heading is not printed (the gold lists printed headings)."""
     out = {
         "file": doc.file_name,
         "title": doc.metadata.title,
         "year": doc.metadata.year,
         "authors": [a.name for a in doc.metadata.authors],
         "abstract": doc.metadata.abstract,
-        "sections": [{"title": s.title, "level": s.level, "page": s.page_start} for s in doc.sections],
+        "sections": [{"title": s.title, "level": s.level, "page": s.page_start} for s in doc.sections if s.printed],
         "figures": [{"label": f.label, "page": f.page, "caption": f.caption} for f in doc.figures],
         "tables": [{"label": t.label, "page": t.page, "caption": t.caption} for t in doc.tables],
         "equations": [{"label": e.label, "page": e.page} for e in doc.equations if e.label],

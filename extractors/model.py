@@ -179,6 +179,9 @@ class Section(_Spanned):
     char_end: int
     summary: list[SummarySentence] = Field(default_factory=list)  # its most central sentences, in reading order
     text_source: str = "text_layer"  # "ocr": its heading was read by OCR from a page without a text layer
+    # False: no heading is printed (a bibliography closing the paper without one); the title names what it holds
+    # and the box is its first line
+    printed: bool = True
 
     def places(self) -> list[Box]:
         return [self.box]

@@ -53,19 +53,38 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
     return owner
 
 
-def _bibliography(lines: list[Line], heads: list[Heading], sha256: str) -> list[Reference]:
+def _unheaded_bibliography(lines: list[Line], heads: list[Heading]) -> list[Line]:
+    """The lines of a numbered list closing a paper that has no References heading (references.unheaded_list);
+    [] when it has one."""
+    if any(not h.front and REFERENCES.match(h.title) for h in heads):
+        return []
+    heading = {i for h in heads for i in h.lines}
+    return unheaded_list([line for i, line in enumerate(lines) if i not in heading])
+
+
+def _with_unprinted_heading(lines: list[Line], heads: list[Heading], listed: list[Line]) -> list[Heading]:
+    """The headings and, when a bibliography closes the paper without a heading (`listed`), an unprinted one at its
+    first line: the list is then a References section, as a printed heading would make it, so its chunks are read
+    as a bibliography (venues cited, no entities or summaries from it) and not as the last section's prose."""
+    if not listed:
+        return heads
+    at = next(i for i, line in enumerate(lines) if line is listed[0])
+    head = Heading(lines=[at], number=None, title="References", level=1, page=listed[0].page, bbox=listed[0].bbox,
+                   run_in=True, printed=False)
+    return sorted([*heads, head], key=lambda h: h.lines[0])
+
+
+def _bibliography(lines: list[Line], heads: list[Heading], listed: list[Line], sha256: str) -> list[Reference]:
     """The entries of the list under a References heading, up to the next heading (an appendix); of several such
     lists, the longest (a paper with supplementary material appended may close it with a short list of its own),
-    the last of equally long ones. Without such a heading, a numbered list closing the paper, else the lines after
-    the last line that is only the word "References" (set in a style the paper uses nowhere else, so not taken for
-    a heading), up to the next heading."""
-    ats = [n for n, h in enumerate(heads) if not h.front and REFERENCES.match(h.title)]
+    the last of equally long ones. Without such a heading, the numbered list closing the paper (`listed`), else the
+    lines after the last line that is only the word "References" (set in a style the paper uses nowhere else, so
+    not taken for a heading), up to the next heading."""
+    ats = [n for n, h in enumerate(heads) if h.printed and not h.front and REFERENCES.match(h.title)]
     if ats:
         lists = [parse_references(lines[heads[at].lines[-1] + 1:heads[at + 1].lines[0] if at + 1 < len(heads)
                                         else len(lines)], sha256) for at in ats]
         return max(reversed(lists), key=len)
-    heading = {i for h in heads for i in h.lines}
-    listed = unheaded_list([line for i, line in enumerate(lines) if i not in heading])
     word = max((i for i, line in enumerate(lines) if REFERENCES.match(line.text.strip())), default=None)
     if listed or word is None:
         return parse_references(listed, sha256)
@@ -142,12 +161,14 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
     with timer("sections"):
         first_section = min((h.lines[0] for h in heads if not h.front), default=len(lines))
         lines, heads = drop_lines(lines, heads, {i for i in floating if i > first_section})  # front matter stays
+        listed = _unheaded_bibliography(lines, heads)
+        heads = _with_unprinted_heading(lines, heads, listed)
         text, placed = assemble(lines, {i for h in heads if not h.run_in for i in h.lines})  # run-in: body too
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
         metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())
     with timer("references"):
-        references = _bibliography(lines, heads, sha256)
+        references = _bibliography(lines, heads, listed, sha256)
     body_end = len(text)
     with timer("chunking"):
         figures, tables, equations = (

@@ -66,6 +66,7 @@ class Heading:
     by_style: bool = False  # found only by sharing the style of other headings
     by_model: bool = False  # a line the layout model calls a section header, passing the checks of _hinted
     run_in: bool = False  # set at the start of its paragraph's first line: the line is body text too
+    printed: bool = True  # False: a section's start no heading marks (a bibliography closing the paper without one)
     style: tuple = field(default=())
 
 
@@ -590,7 +591,8 @@ def build_sections(heads: list[Heading], placed: list[Placed], text_length: int,
             id=element_id("section", sha256, len(sections), head.title), number=head.number, title=head.title,
             level=head.level, parent_id=stack[-1].id if stack else None, ordinal=len(sections),
             page_start=head.page, page_end=max(p.line.page for p in body), box=Box(page=head.page, bbox=head.bbox),
-            char_start=by_index[head.lines[0]].start if head.run_in else min(end, last.end + 2), char_end=end)
+            char_start=by_index[head.lines[0]].start if head.run_in else min(end, last.end + 2), char_end=end,
+            printed=head.printed)
         sections.append(section)
         stack.append(section)
     return sections

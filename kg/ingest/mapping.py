@@ -108,7 +108,7 @@ def map_document(doc: Document, embeddings: Mapping[str, Sequence[float]] | None
         nodes.append(NodeRecord("Section", s.id, {
             "title": s.title, "number": s.number, "level": s.level, "kind": s.kind, "core_kind": s.core_kind,
             "page_start": s.page_start, "page_end": s.page_end, "ordinal": s.ordinal, **_summary(s),
-            "text_source": s.text_source,
+            "text_source": s.text_source, "printed": s.printed,
             **provenance(sha, boxes=[s.box])}))
         parent = ("Section", s.parent_id) if s.parent_id else None
         if parent:

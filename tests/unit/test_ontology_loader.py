@@ -15,8 +15,8 @@ CONTRACT_LABELS = {"Paper", "Author", "Section", "Chunk", "Figure", "Table", "Eq
 def test_contract_labels_and_version():
     schema = get_schema()
     assert set(schema.labels) == CONTRACT_LABELS
-    assert schema.version == "1.17.0"
-    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.17.0")
+    assert schema.version == "1.18.0"
+    assert schema.version_iri == URIRef("https://w3id.org/paperkg/ontology/1.18.0")
 
 
 def test_contract_patterns():
@@ -148,6 +148,6 @@ def test_broken_ontology_is_a_clear_error(tmp_path):
     with pytest.raises(OntologyError, match="cannot parse"):
         load_schema(broken, SHAPES_FILE)
     unversioned = tmp_path / "unversioned.ttl"
-    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.17.0" ;', ""))
+    unversioned.write_text(ONTOLOGY_FILE.read_text().replace('owl:versionInfo "1.18.0" ;', ""))
     with pytest.raises(OntologyError, match="versionInfo"):
         load_schema(unversioned, SHAPES_FILE)

@@ -7,6 +7,7 @@ from extractors.layout import read_layout
 from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
+from cli.parse import prediction
 from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
                                bare_number_bibliography, bibliography_paper, carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography,
@@ -128,6 +129,22 @@ def test_a_numbered_list_closing_the_paper_without_heading_is_the_bibliography(t
     doc = parse_pdf(write(tmp_path, "letter.pdf", data))
     assert [(r.marker, r.raw) for r in doc.references] == [tuple(e.split(" ", 1)) for e in entries]
     assert [r.page for r in doc.references] == [doc.page_count] * len(entries)
+
+
+def test_a_bibliography_without_heading_is_a_references_section_no_heading_is_printed_for(tmp_path):
+    """The list closing a REVTeX paper is a References section all the same, marked as having no printed heading:
+    its text is the bibliography's (read as one, not as the last section's prose), the last section's text ends
+    before it, and the gold's printed headings are what the prediction lists."""
+    data, truth, entries = letter_paper()
+    doc = parse_pdf(write(tmp_path, "letter.pdf", data))
+    *printed, bibliography = doc.sections
+    assert [(s.number, s.title, s.printed) for s in printed] == [(n, t, True) for n, t, _, _ in truth.sections]
+    assert (bibliography.title, bibliography.printed, bibliography.core_kind) == ("References", False, "reference")
+    assert bibliography.box.page == doc.page_count and bibliography.number is None
+    text = doc.text[bibliography.char_start:bibliography.char_end]
+    assert text.startswith(entries[0]) and entries[-1] in text
+    assert not any(e in doc.text[printed[-1].char_start:printed[-1].char_end] for e in entries)
+    assert [s["title"] for s in prediction(doc)["sections"]] == [t for _, t, _, _ in truth.sections]
 
 
 def test_numbered_steps_closing_a_report_are_no_bibliography(tmp_path):
