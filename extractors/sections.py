@@ -21,7 +21,7 @@ from extractors.body import Placed
 from extractors.model import BBox, Box, Line, Section, Span, element_id
 from extractors.ocr_labels import PROSE_CHARS
 from extractors.references import AUTHOR_START_RE, right_edges
-from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, REFERENCES, REFERENCES_NAMES, UNKNOWN, join_lines
+from extractors.text import ABSTRACT_NAMES, FLOAT_LABEL, MATH_FONT, REFERENCES, REFERENCES_NAMES, UNKNOWN, join_lines
 
 # A glyph its font names no character for (UNKNOWN) after a number's space and before its title is a separator the
 # font draws, such as a fixed space ('1.1 \ufffdOur Contribution'): a title is read from its first letter (a title
@@ -106,9 +106,6 @@ def _style(line: Line, title: str) -> tuple:
     return round(_size(line) * 2) / 2, line.bold, line.italic, _caps(title) or small_caps
 
 
-_MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|symbol|stix|mt?math|rmtmi|lmmath)", re.I)
-
-
 def _uniform(line: Line) -> bool:
     """Every word of the line in one weight and slant: not a run-in heading followed by body
     text. Spans without letters (a plain section number, a footnote mark), math variables
@@ -116,7 +113,7 @@ def _uniform(line: Line) -> bool:
     which most fonts cut in one weight only: '2.2 Type Checking with HMM-T') do not count."""
     for s in line.spans:
         letters = sum(map(str.isalpha, s.text))
-        if not letters or letters <= 2 and (s.italic or _MATH_FONT.match(s.font)) or _caps_name(s, line):
+        if not letters or letters <= 2 and (s.italic or MATH_FONT.match(s.font)) or _caps_name(s, line):
             continue
         if s.bold != line.bold or s.italic != line.italic:
             return False

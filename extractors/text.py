@@ -113,8 +113,10 @@ def join_lines(texts: list[str]) -> str:
 EQUATION_LABEL = re.compile(r"\(\s*(?P<label>(?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-‐–]\d{1,3})*[a-z]?)\s*\)\s*$")
 # the relations and big operators a formula is written with
 MATH_RELATION = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏∫]|:=")
-# the fonts formulas are set in (TeX's math italic, symbols and extension, the AMS symbols, Word's and STIX's)
-MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex)", re.I)
+# the fonts formulas are set in (TeX's math italic, symbols and extension, the AMS symbols, Latin Modern Math,
+# MathTime, Word's Cambria Math, STIX, Symbol and the txfonts')
+MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex|mt?math|rmtmi|"
+                       r"lmmath)", re.I)
 
 # The headings of a paper's abstract and bibliography in the other languages research is commonly published in
 # (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them
