@@ -66,6 +66,13 @@ def is_mathy(line: Line) -> bool:
     return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
 
 
+def _formula_end(line: Line, before: str) -> bool:
+    """The text before a label is the end of a formula, not prose: set in math fonts and holding no word of three
+    letters. A formula that fills the measure leaves its number no gap ('π0) .(8)'), while a line of prose that
+    cites '(8)' holds words."""
+    return is_mathy(line) and not re.search(r"[A-Za-z]{3}", before)
+
+
 def left_label(page: PageLayout, line: Line, left: float) -> bool:
     """A label set alone at the column's left edge with a formula to its right on its row: equations numbered
     on the left (amsmath's `leqno`, common in mathematics and physics journals)."""
@@ -101,7 +108,7 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
             found.append((line, m["label"], True))
             continue
         before = line.text[:m.start()].strip(" ,.;")
-        if before and label_gap(line, m.start()) < 0.6 * line.size:
+        if before and label_gap(line, m.start()) < 0.6 * line.size and not _formula_end(line, before):
             continue  # ordinary word spacing: a reference in prose, "see eqs. (1)"
         at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
         # not at the column's right edge, nor flush with several text lines (a missed gutter)

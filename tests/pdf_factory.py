@@ -571,6 +571,35 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
+    """A display in Symbol and roman type that fills the measure, its "(1)" set right after its closing stop with
+    no gap, and a line of prose holding a Symbol letter that ends in a citation glued the same way ("Eq.(2)")."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.heading("1 Model")
+    w.paragraph(prose(3))
+
+    def row(pieces: list[tuple[str, str]]) -> None:
+        w._advance(20)
+        width = sum(pymupdf.get_text_length(t, fontname=f, fontsize=10) for t, f in pieces)
+        x = w.x() + w.col_width - width
+        for text, font in pieces:
+            w.page.insert_text((x, w.y + 10), text, fontname=font, fontsize=10)
+            x += pymupdf.get_text_length(text, fontname=font, fontsize=10)
+        w.y += 18
+
+    tag = [(".", REGULAR), ("(1)", REGULAR)]
+    formula: list[tuple[str, str]] = [("l", "symb"), (" (1 + ", REGULAR), ("q", "symb"), (")", REGULAR)]
+    while sum(pymupdf.get_text_length(t, fontname=f, fontsize=10) for t, f in formula + tag) < w.col_width - 30:
+        formula += [(" + ", REGULAR), ("a", "symb"), ("b", "symb")]
+    row(formula + tag)
+    truth.numbered.append(("1", w.page_number, "".join(t for t, _ in formula) + "."))
+    w.paragraph(prose(2, offset=1))
+    row([("where the weight ", REGULAR), ("q", "symb"), (" is bounded as shown before in Eq.(2)", REGULAR)])
+    w.paragraph(prose(2, offset=2))
+    return w.bytes(), truth
+
+
 def low_equations_paper(symbols: bool = False) -> tuple[bytes, EquationTruth]:
     """Two pages, each ending in a display equation set in the page's bottom band, its number where the other
     page's stands, as a running foot's would. With `symbols`, each is a row of a longer display with no relation on

@@ -5,7 +5,7 @@ from extractors.equations import find_equations
 from extractors.layout import read_layout
 from extractors.model import Float, Line, PageLayout, Span
 from tests.pdf_factory import (dashed_numbering_paper, equation_array_paper, equation_numbering_paper, equations_paper,
-                               low_equations_paper, wide_display_paper)
+                               full_measure_equation_paper, low_equations_paper, wide_display_paper)
 
 SHA = "0" * 64
 
@@ -30,6 +30,14 @@ def test_unnumbered_display_without_label(paper):
 def test_prose_ending_in_eq_reference_or_year_is_not_an_equation(paper):
     _, _, equations = paper
     assert not any("Eq." in e.text or "2019" in e.text for e in equations)
+
+
+def test_a_number_set_right_after_a_formula_that_fills_the_measure_is_its_label():
+    """No gap before the label: a formula's end in math type and no word ('(1 + q) + ab.(1)') is numbered by it;
+    prose in the same type that cites a number the same way ('as shown before in Eq.(2)') is not."""
+    data, truth = full_measure_equation_paper()
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert [(e.label, e.page) for e in find_equations(pages, SHA) if e.label] == [(l, p) for l, p, _ in truth.numbered]
 
 
 @pytest.mark.parametrize("symbols", [False, True], ids=["relation", "math font"])
