@@ -590,7 +590,8 @@ def _rows(lines: list[Line]) -> list[Line]:
 
 def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[Line], int]:
     """One column: top to bottom. Two (or three) columns: bands separated by full-width lines (title,
-    abstract, wide floats), each band read column by column, left to right."""
+    abstract, wide floats) or opened by a bibliography's heading set below the last sections
+    (_opens_bibliography_band), each band read column by column, left to right."""
     sizes: tuple[float, ...] = (body,)
     gutter = _gutter(lines, width, *sizes)
     if gutter is None:  # a page set mostly in another size than the document (a long table, references), or
