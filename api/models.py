@@ -119,6 +119,8 @@ class _Section(BaseModel):
     page_start: int | None
     page_end: int | None
     ordinal: int | None
+    printed: bool = Field(True, description="false when no heading is printed for the section: a bibliography "
+                                            "closing the paper without one is a References section all the same")
 
 
 class SectionNode(_Section):

@@ -63,7 +63,8 @@ def outline(paper: str = typer.Argument(..., help="The paper: " + PAPER_NAME + "
 def _add_sections(parent: Tree, sections: list[dict]) -> None:
     for section in sections:
         heading = " ".join(filter(None, (section["number"], section["title"])))
-        branch = parent.add(f"[bold]{escape(heading)}[/] [dim]p. {section['page_start']}[/]")
+        unprinted = "" if section["printed"] else " (no heading printed)"
+        branch = parent.add(f"[bold]{escape(heading)}[/][dim]{unprinted} p. {section['page_start']}[/]")
         for sentence in section["summary"]:
             branch.add(f"{escape(' '.join(sentence['text'].split()))} [dim](p. {sentence['page']})[/]")
         _add_sections(branch, section["children"])

@@ -67,9 +67,10 @@ def is_mathy(line: Line) -> bool:
 
 
 def _formula_end(line: Line, before: str) -> bool:
-    """The text before a label is the end of a formula, not prose: set in math fonts and holding no word of three
-    letters. A formula that fills the measure leaves its number no gap ('π0) .(8)'), while a line of prose that
-    cites '(8)' holds words."""
+    """The text before a label is the end of a formula, not prose: the line is mathy (a span in a math font, or
+    math symbols) and the text holds no word of three letters. A formula that fills the measure leaves its number
+    no gap ('π0) .(8)'), while a line of prose that cites '(8)' holds words; a formula's end that names an operator
+    ('exp', 'max') is refused too."""
     return is_mathy(line) and not re.search(r"[A-Za-z]{3}", before)
 
 

@@ -646,23 +646,26 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
 
 
 def _opens_bibliography_band(rows: list[Line], i: int, gutters: list[float]) -> bool:
-    """Whether row `i` is a bibliography's heading that opens a band of its own: nothing beside it in the other
-    columns, and each of them going on level with the first line under it. Journals (PLoS's) close a paper with
-    its last sections and back matter in the columns above and the references in columns below them, read after
-    the band above; the list set beside the heading's column's last paragraphs is no part of them."""
+    """Whether row `i` is a bibliography's heading that opens a band of its own: in the first column, nothing
+    beside it in the others, and each of them going on level with the first line under it in that line's type.
+    Journals (PLoS's) close a paper with its last sections and back matter in the columns above and the references
+    in columns below them, read after the band above. A heading further right, or a column going on in another
+    type (the body of a section after the list), leaves the page read column by column."""
     head = rows[i]
     if not REFERENCES.match(_SECTION_NUMBER.sub("", head.text.strip())):
         return False
     column = lambda line: bisect.bisect(gutters, (line.bbox[0] + line.bbox[2]) / 2)
-    own = column(head)
-    under = next((line for line in rows[i + 1:] if column(line) == own), None)
+    if column(head) != 0:
+        return False
+    under = next((line for line in rows[i + 1:] if column(line) == 0), None)
     if under is None:
         return False
     top, level = head.bbox[1] - 0.5 * head.size, under.bbox[1]
-    for other in set(range(len(gutters) + 1)) - {own}:
+    for other in range(1, len(gutters) + 1):
         lines = [line for line in rows if column(line) == other]
         if any(line.bbox[3] > top and line.bbox[1] < level - 1 for line in lines) or \
-                not any(abs(line.bbox[1] - level) <= 0.5 * under.size for line in lines):
+                not any(abs(line.bbox[1] - level) <= 0.5 * under.size and abs(line.size - under.size) < 0.6
+                        for line in lines):
             return False
     return True
 

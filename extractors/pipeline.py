@@ -41,7 +41,9 @@ class _Timer:
 
 
 def _section_at(sections: list[Section], placed: list[Placed], page: int, y: float) -> str | None:
-    """The section whose body holds the last body line above (page, y)."""
+    """The section whose body holds the last body line above (page, y); a section no printed heading opens (a
+    bibliography without one) holds no float: a figure set after it belongs where its place puts it in print."""
+    sections = [s for s in sections if s.printed]
     before = [p for p in placed if p.line.page < page or p.line.page == page and p.line.bbox[1] <= y]
     if not before:
         return None
@@ -101,7 +103,7 @@ def _warnings(ocr: OcrOutcome, limits: ParseLimits, metadata: Metadata, sections
                    "stand on the pages they were unsure of")
     if not metadata.title:
         out.append("no title found on page 1")
-    if not sections:
+    if not any(s.printed for s in sections):
         out.append("no section headings found; all text is front matter")
     if not metadata.abstract:
         out.append("no abstract found")
@@ -166,7 +168,8 @@ def parse_pdf(path: str | Path, limits: ParseLimits = ParseLimits()) -> Document
         text, placed = assemble(lines, {i for h in heads if not h.run_in for i in h.lines})  # run-in: body too
         sections = assign_kinds(build_sections(heads, placed, len(text), sha256))
     with timer("metadata"):
-        metadata = extract_metadata(pages[0], lines, heads, placed, text, doc.metadata or {}, doc.get_toc())
+        printed = [h for h in heads if h.printed]  # where the front matter ends is read from what is printed
+        metadata = extract_metadata(pages[0], lines, printed, placed, text, doc.metadata or {}, doc.get_toc())
     with timer("references"):
         references = _bibliography(lines, heads, listed, sha256)
     body_end = len(text)

@@ -49,8 +49,9 @@ def classify_title(title: str) -> tuple[str, float] | None:
 
 
 def assign_kinds(sections: list[Section]) -> list[Section]:
-    """Each section with kind, core_kind and confidence; sections after References whose number is
-    a letter (A, B.1) or that sit under an Appendix heading are appendix material."""
+    """Each section with kind, core_kind and confidence; sections after a printed References heading whose number
+    is a letter (A, B.1) or that sit under an Appendix heading are appendix material. A bibliography without a
+    heading may stand before the paper's own sections (Nature sets its list before the Methods)."""
     _, cores = _table()
     by_id: dict[str, Section] = {}
     out: list[Section] = []
@@ -66,7 +67,7 @@ def assign_kinds(sections: list[Section]) -> list[Section]:
             kind, confidence = parent.kind, round(parent.kind_confidence * 0.8, 3)
         else:
             kind, confidence = "Other", 0.0
-        after_refs = after_refs or kind == "References"
+        after_refs = after_refs or kind == "References" and s.printed  # a list set before a paper's Methods (Nature)
         if parent is not None and parent.kind == "Appendix":
             kind = "Appendix" if found is None else kind
         core = cores.get(kind, "body")

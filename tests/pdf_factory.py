@@ -1021,34 +1021,67 @@ def _bib_text(n: int) -> str:
     return f"{first}, A. and {second}, B. {2000 + n % 24}. {' '.join(words).capitalize()}. Proc. Conf. {n}."
 
 
-def banded_bibliography(entries: int) -> tuple[bytes, int, list[str]]:
+def banded_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, int, list[str]]:
     """A paper closing as PLoS journals set it: its last subsection and back matter in the two columns of the last
     page's upper band, then the References heading in the left column of a band below, the numbered list running
-    in both columns of that band, its right column level with the list's first line. Returns the PDF, the count
-    and the section titles in reading order."""
+    in both columns of that band, its right column level with the list's first line. With `appendix`, the right
+    column holds an appendix instead, its prose going on level with the list's first line after a gap beside the
+    heading: the list is the left column's alone, read before it. Returns the PDF, the count and the section titles
+    in reading order."""
     w = _introduced("A Bibliography in a Band of Its Own", 2, 6)
     w.new_page()
     w.heading("2 Methods")
     w.paragraph(prose(6, offset=1))
     left_end = w.y
     w.column, w.y = 1, w.top
-    w.heading("2.1 Measuring Velocities", size=10)
-    w.paragraph(prose(3, offset=2))
-    w.heading("Author Contributions", size=10)
-    w.paragraph("Conceived the experiments: AS. Wrote the paper: AS BJ.", size=9)
+    right = ["Proofs"] if appendix else ["Measuring Velocities", "Author Contributions"]
+    if appendix:
+        w.heading("A Proofs", size=10)
+        w.paragraph(prose(3, offset=2))
+    else:
+        w.heading("2.1 Measuring Velocities", size=10)
+        w.paragraph(prose(3, offset=2))
+        w.heading("Author Contributions", size=10)
+        w.paragraph("Conceived the experiments: AS. Wrote the paper: AS BJ.", size=9)
     band = max(left_end, w.y) + 12
     w.column, w.y = 0, band
     w.heading("References", size=10)
     first = w.y
-    for n in range(entries):
+    count = (entries + 1) // 2 if appendix else entries
+    for n in range(count):
         if n == (entries + 1) // 2:
             w.column, w.y = 1, first
         head, *rest = w.wrap(f"{n + 1}. {_bib_text(n)}", 9, REGULAR, w.col_width)
         w.line(head, size=9)
         for line in w.wrap(" ".join(rest), 9, REGULAR, w.col_width - 12) if rest else []:
             w.line(line, size=9, x_offset=12)
+    if appendix:
+        w.column, w.y = 1, first
+        w.paragraph(prose(4, offset=3))
     assert w.page_number == 2, "the list ends on the page it starts on"
-    return w.bytes(), entries, ["Introduction", "Methods", "Measuring Velocities", "Author Contributions", "References"]
+    titles = ["Introduction", "Methods", *right, "References"]
+    return w.bytes(), count, titles[:2] + ["References", "Proofs"] if appendix else titles
+
+
+def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
+    """A paper set as some letters journals set theirs: a title, prose without any heading and a numbered list of
+    references in small type closing the text, without a heading, then its figure, as preprints put figures last.
+    With `methods`, as Nature sets it, a Methods section with the figure follows the list. Returns the PDF and the
+    count."""
+    w = Writer(columns=1)
+    w.line("Light Bosons in the Early Universe", size=16, font=BOLD, center=True)
+    w.space(8)
+    for n in range(4):
+        w.paragraph(prose(5, offset=n))
+    entries = 10
+    for n in range(entries):
+        w.line(f"{n + 1}. {SURNAMES[n]}, A. & {SURNAMES[n + 3]}, B. Title of work {n}. Phys. Rev. D {40 + n}, "
+               f"{100 + n} ({2000 + n}).", size=8)
+    if methods:
+        w.heading("Methods")
+        w.paragraph(prose(4, offset=1))
+    _figure(w, "Figure 1:", "The spectrum of the bosons in the model.")
+    return w.bytes(), entries
 
 
 def marker_line_bibliography(entries: int) -> tuple[bytes, int]:

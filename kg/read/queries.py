@@ -101,11 +101,13 @@ RETURN e.id AS id, [label IN labels(e) WHERE label IN $labels][0] AS label, e.na
 ORDER BY coalesce(central, false) DESC, coalesce(salience, -1.0) DESC, confidence DESC, name, role
 """
 
-# A paper's sections with their parents, in reading order; {fields} are extra Section properties to return.
+# A paper's sections with their parents, in reading order; {fields} are extra Section properties to return. A
+# section written before ontology 1.18.0 has no `printed`: its heading was printed (none was made up before).
 _SECTION_ROWS = """
 MATCH (p:Paper {{id: $id}})-[:HAS_SECTION|HAS_SUBSECTION*1..8]->(s:Section)
 OPTIONAL MATCH (parent:Section)-[:HAS_SUBSECTION]->(s)
-RETURN DISTINCT s {{.id, .number, .title, .level, .kind, .page_start, .page_end, .ordinal{fields}}} AS section,
+RETURN DISTINCT s {{.id, .number, .title, .level, .kind, .page_start, .page_end, .ordinal,
+                   printed: coalesce(s.printed, true){fields}}} AS section,
        parent.id AS parent_id
 ORDER BY section.ordinal
 """

@@ -17,6 +17,7 @@ from extractors.model import paper_id
 from kg.errors import NotFoundError
 from kg.db.filestore import file_sha256
 from tests.ingest_support import SAMPLE_A, SAMPLE_B, run_ingest
+from tests.pdf_factory import letter_paper, write
 
 TITLE = "Sparse Routing Attention for Long Documents"
 DOI = "10.5555/paperkg.sample.1"
@@ -32,11 +33,18 @@ RETURN c.text AS text, c.char_start AS start, c.char_end AS end, c.pages AS page
 
 
 @pytest.fixture(scope="module")
-def ingested(driver, neo4j_settings, tmp_path_factory, reset_db):
+def letter(tmp_path_factory):
+    """A REVTeX-style letter whose bibliography closes it without a heading, and its truth."""
+    data, truth, _ = letter_paper()
+    return write(tmp_path_factory.mktemp("letter"), "letter.pdf", data), truth
+
+
+@pytest.fixture(scope="module")
+def ingested(driver, neo4j_settings, tmp_path_factory, reset_db, letter):
     settings = neo4j_settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("outline") / "data"})
     reset_db()
-    report = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B])
-    assert [p.status for p in report.papers] == ["ingested"] * 2, report.as_json()
+    report = run_ingest(settings, driver, [SAMPLE_A, SAMPLE_B, letter[0]])
+    assert [p.status for p in report.papers] == ["ingested"] * 3, report.as_json()
     return paper_id(file_sha256(SAMPLE_A)), settings
 
 
@@ -60,6 +68,20 @@ def test_the_outline_is_the_section_tree_in_reading_order(client, ingested):
     assert [(s["number"], s["title"], s["level"]) for s in sections] == SECTIONS
     ordinals = [s["ordinal"] for s in sections]
     assert ordinals == sorted(ordinals) and len(set(ordinals)) == len(ordinals)
+
+
+def test_a_section_without_a_printed_heading_says_so(client, ingested, letter, cli_env):
+    """The letter's bibliography is a References section with no heading printed: the outline marks it (and only
+    it), and `kg outline` says so beside it."""
+    path, truth = letter
+    sections = flat(client.get(f"/papers/{paper_id(file_sha256(path))}/outline").json()["sections"])
+    assert [(s["title"], s["printed"]) for s in sections] == \
+        [(t, True) for _, t, _, _ in truth.sections] + [("References", False)]
+    assert all(s["printed"] for s in flat(client.get(f"/papers/{ingested[0]}/outline").json()["sections"]))
+    tree = CliRunner().invoke(cli_app, ["outline", truth.title])
+    assert tree.exit_code == 0, tree.output
+    assert [line for line in tree.output.splitlines() if "no heading printed" in line] == \
+        [next(line for line in tree.output.splitlines() if "References" in line)]
 
 
 def test_every_summary_sentence_is_its_sections_text_at_its_span(client, ingested, driver):

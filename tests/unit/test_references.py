@@ -9,7 +9,7 @@ from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
 from cli.parse import prediction
 from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
-                               bare_number_bibliography, bibliography_paper, carried_over_bibliography,
+                               bare_number_bibliography, headingless_list_paper, bibliography_paper, carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography,
                                one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
                                prose, small_caps_bibliography, spaced_bibliography, styled_entry_bibliography,
@@ -147,6 +147,28 @@ def test_a_bibliography_without_heading_is_a_references_section_no_heading_is_pr
     assert [s["title"] for s in prediction(doc)["sections"]] == [t for _, t, _, _ in truth.sections]
 
 
+def test_a_paper_whose_only_section_is_a_headingless_list_still_warns_that_it_has_no_headings(tmp_path):
+    """The list is a section no heading opens: the paper still has no headings, and the figure printed after the
+    list is no part of the bibliography."""
+    data, count = headingless_list_paper(methods=False)
+    doc = parse_pdf(write(tmp_path, "letter.pdf", data))
+    assert len(doc.references) == count
+    assert [(s.title, s.printed) for s in doc.sections] == [("References", False)]
+    assert "no section headings found; all text is front matter" in doc.audit.warnings
+    assert [(f.label, f.section_id) for f in doc.figures] == [("1", None)]
+
+
+def test_sections_after_a_headingless_list_keep_their_kind_and_their_floats(tmp_path):
+    """Nature sets its list before the Methods: a list no printed heading opens makes no appendix of what follows,
+    and a figure of the Methods stays in the Methods."""
+    data, count = headingless_list_paper(methods=True)
+    doc = parse_pdf(write(tmp_path, "nature.pdf", data))
+    assert len(doc.references) == count
+    assert [(s.title, s.printed, s.kind, s.core_kind) for s in doc.sections] == \
+        [("References", False, "References", "reference"), ("Methods", True, "Method", "body")]
+    assert [f.section_id for f in doc.figures] == [doc.sections[1].id]
+
+
 def test_numbered_steps_closing_a_report_are_no_bibliography(tmp_path):
     """A technical report may close with the numbered steps of a procedure and no bibliography: a list numbered
     otherwise than "[1]" is taken for one only when most of its entries print a year."""
@@ -225,11 +247,13 @@ def test_markers_alone_on_their_lines_open_the_entries_below_them(tmp_path):
     assert refs[0].raw.startswith("Smith, A. and Novak, B. 2000.")
 
 
-def test_a_bibliography_in_a_band_below_the_last_sections_is_read_after_them(tmp_path):
+@pytest.mark.parametrize("appendix", [False, True], ids=["list in both columns", "appendix beside the list"])
+def test_a_bibliography_in_a_band_below_the_last_sections_is_read_after_them(tmp_path, appendix):
     """The References heading opens a band of its own when nothing stands beside it and the other column goes on
-    level with the list's first line: the band above (a subsection, the back matter) is read first, then the
-    whole list, left column then right."""
-    data, count, titles = banded_bibliography(24)
+    level with the list's first line in the list's type: the band above (a subsection, the back matter) is read
+    first, then the whole list, left column then right. An appendix's prose going on there in the body's type
+    is no part of the list: the page is read column by column."""
+    data, count, titles = banded_bibliography(24, appendix)
     doc = parse_pdf(write(tmp_path, "banded.pdf", data))
     assert [s.title for s in doc.sections] == titles
     assert [r.marker for r in doc.references] == [f"{n}." for n in range(1, count + 1)]
