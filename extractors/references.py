@@ -76,14 +76,20 @@ def numbered_starts(lines: list[Line]) -> list[int] | None:
 
 def unheaded_list(lines: list[Line]) -> list[Line]:
     """A bibliography printed without a heading (as REVTeX and letters journals set it): from the last line
-    opening entry 1 ("[1]", "1.", or a raised "1" before an author's name), the lines in that line's type to the
-    end of the document, when they hold entries 1, 2, 3, ... in sequence; else []. Lines in another type (an
-    Acknowledgments paragraph set between the columns of the list) are not part of it. A list numbered otherwise
-    than "[1]" is a bibliography only when most of its entries print a year, as citations do and the steps of a
-    procedure ("1. Run the statements ...") do not."""
-    first = next((i for i in range(len(lines) - 1, -1, -1) if opens_entry(lines, i) == 1), None)
-    if first is None:
-        return []
+    opening entry 1 ("[1]", "1.", or a raised "1" before an author's name) that opens one, the lines in that line's
+    type to the end of the document, when they hold entries 1, 2, 3, ... in sequence; else []. Lines in another type
+    (an Acknowledgments paragraph set between the columns of the list) are not part of it. A list numbered
+    otherwise than "[1]" is a bibliography only when most of its entries print a year, as citations do and the
+    steps of a procedure ("1. Run the statements ...") do not. A later line that only looks like entry 1 (a
+    sentence of the Methods after the list opening with '1 Gyr', a plot's tick label) does not hide the list."""
+    for first in (i for i in range(len(lines) - 1, -1, -1) if opens_entry(lines, i) == 1):
+        if run := _list_from(lines, first):
+            return run
+    return []
+
+
+def _list_from(lines: list[Line], first: int) -> list[Line]:
+    """The list unheaded_list reads from line `first`, or []."""
     size = lines[first].size
     run = [line for line in lines[first:] if abs(line.size - size) < 0.6]
     starts = numbered_starts(run)

@@ -1066,8 +1066,8 @@ def banded_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, in
 def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
     """A paper set as some letters journals set theirs: a title, prose without any heading and a numbered list of
     references in small type closing the text, without a heading, then its figure, as preprints put figures last.
-    With `methods`, as Nature sets it, a Methods section with the figure follows the list. Returns the PDF and the
-    count."""
+    With `methods`, as Nature sets it, a Methods section with the figure follows the list, one of its lines opening
+    with a number as an entry would ('1 Gyr after ...'). Returns the PDF and the count."""
     w = Writer(columns=1)
     w.line("Light Bosons in the Early Universe", size=16, font=BOLD, center=True)
     w.space(8)
@@ -1080,6 +1080,8 @@ def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
     if methods:
         w.heading("Methods")
         w.paragraph(prose(4, offset=1))
+        w.line("1 Gyr after the start of the run the bar has slowed to half of its first speed.")
+        w.paragraph(prose(2, offset=2))
     _figure(w, "Figure 1:", "The spectrum of the bosons in the model.")
     return w.bytes(), entries
 

@@ -160,7 +160,8 @@ def test_a_paper_whose_only_section_is_a_headingless_list_still_warns_that_it_ha
 
 def test_sections_after_a_headingless_list_keep_their_kind_and_their_floats(tmp_path):
     """Nature sets its list before the Methods: a list no printed heading opens makes no appendix of what follows,
-    and a figure of the Methods stays in the Methods."""
+    and a figure of the Methods stays in the Methods. A line of the Methods opening with a number ('1 Gyr') does
+    not hide the list before it."""
     data, count = headingless_list_paper(methods=True)
     doc = parse_pdf(write(tmp_path, "nature.pdf", data))
     assert len(doc.references) == count
