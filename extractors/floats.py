@@ -19,8 +19,10 @@ from extractors.text import SENTENCE_END
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
+# Nature's journals number the figures and tables of their Extended Data apart ("Extended Data Fig. 2 | ..."): the
+# label takes "ED" before the number, so they stay apart from the paper's own Figure 2
 CAPTION_RE = re.compile(
-    r"^(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
+    r"^(?P<extended>(?i:extended\s+data)\s+)?(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
     r"(?P<label>(?:[A-Z]{1,2}\.?\d+|S?\d+|[IVXL]+)(?:[.\-]\d+)*[a-z]?)(?![\w.]\w)"
     r"\s*(?P<sep>[:.|\u2014\u2013-](?!\d)|\((?i:\.*\s*cont)[^)]*\)|$)?\s*(?P<rest>.*)$"
 )
@@ -207,7 +209,7 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
     for page in pages:
         lines = page.lines
         matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
-                   if line.text.lstrip()[:1] in "FfTt"}
+                   if line.text.lstrip()[:1] in "FfTtEe"}
         graphics = page.images + page.drawings
         scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items() if m}
         starts = sorted(i for i, s in scores.items() if s >= MIN_SCORE)
@@ -217,7 +219,8 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
             own = caption_lines(lines, i, start_ids, not m["rest"])
             text = " ".join([m["rest"], *(line.text.strip() for line in own[1:])]).strip()
             kind = "table" if m["word"].lower().startswith("tab") else "figure"
-            found.append(Caption(kind, m["label"], page.page, i, tuple(own), dehyphenate(text), scores[i]))
+            label = ("ED" if m["extended"] else "") + m["label"]
+            found.append(Caption(kind, label, page.page, i, tuple(own), dehyphenate(text), scores[i]))
     return found
 
 

@@ -34,7 +34,7 @@ ITEM_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
 LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
 XREF_RE = re.compile(
-    rf"(?<!\w)(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
+    rf"(?<!\w)(?P<extended>Extended\s+Data\s+)?(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
     rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
 KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
 # a separator with spaces around it is tried from the first space of a run only (a later space matches only
@@ -152,6 +152,7 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
         word = m["kind"].lower()
         kind = next(v for k, v in KINDS.items() if word.startswith(k))
         for label in expand_labels(m["labels"]):
+            label = ("ED" if m["extended"] else "") + label  # "Extended Data Fig. 2" is ED2, not Figure 2
             target = targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))  # "Fig. 3b"
             out.append((m.start(), m.end(), m[0], kind, label, target))
     return out

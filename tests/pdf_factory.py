@@ -1086,6 +1086,22 @@ def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
     return w.bytes(), entries
 
 
+def extended_data_paper() -> tuple[bytes, str, str]:
+    """A Nature-format paper: Figure 1 in the main text and Extended Data Figure 1 after the Methods, each cited in
+    the text ("Fig. 1", "Extended Data Fig. 1"). Returns the PDF and the two citing sentences."""
+    w = Writer(columns=1)
+    w.line("Bars Slowed by Gas in Galaxies", size=16, font=BOLD, center=True)
+    w.heading("1 Results")
+    main, extended = "The bar slows down as Fig. 1 shows.", "The rotation curve is in Extended Data Fig. 1 below."
+    w.paragraph(prose(3) + " " + main)
+    _figure(w, "Figure 1 |", "Projected surface densities of the simulated galaxies.")
+    w.heading("2 Methods")
+    w.paragraph(prose(3, offset=1) + " " + extended)
+    _figure(w, "Extended Data Figure 1 |", "The circular velocity curve of the initial conditions.")
+    w.paragraph(prose(2, offset=2))
+    return w.bytes(), main, extended
+
+
 def marker_line_bibliography(entries: int) -> tuple[bytes, int]:
     """A bibliography whose markers ("1.") stand alone on their line, each entry's text on the lines below it
     (BMC's layout and many Word templates); returns the PDF and the count."""

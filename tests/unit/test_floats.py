@@ -7,9 +7,10 @@ from extractors.equations import find_equations
 from extractors.floats import _in_ruled_grid, find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
+from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
                                rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper, image_table_paper,
-                               table_conventions_paper, SIDEWAYS_ROWS)
+                               table_conventions_paper, SIDEWAYS_ROWS, extended_data_paper, write)
 
 SHA = "0" * 64
 
@@ -377,3 +378,15 @@ def test_a_table_set_sideways_in_one_column_beside_upright_text_is_found_and_kee
     assert tables[0].bbox[2] < 612 / 2
     assert [(e.label, e.page) for e in find_equations(pages, SHA, figures + tables)] == [
         (label, page) for label, page, _ in equations.numbered]
+
+
+def test_extended_data_figures_are_numbered_apart_and_cited_apart(tmp_path):
+    """Nature's "Extended Data Figure 1 | ..." is a figure of its own, labelled ED1 beside the paper's Figure 1, and
+    "Extended Data Fig. 1" in the text points to it, not to Figure 1."""
+    data, main, extended = extended_data_paper()
+    doc = parse_pdf(write(tmp_path, "nature.pdf", data))
+    figures = {f.label: f for f in doc.figures}
+    assert sorted(figures) == ["1", "ED1"]
+    assert figures["ED1"].caption.startswith("The circular velocity curve")
+    cited = {doc.text[m.char_start:m.char_end]: m.target_id for m in doc.mentions if m.kind == "figure"}
+    assert cited == {"Fig. 1": figures["1"].id, "Extended Data Fig. 1": figures["ED1"].id}
