@@ -34,7 +34,8 @@ ITEM_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
 LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
 XREF_RE = re.compile(
-    rf"(?<!\w)(?P<extended>Extended\s+Data\s+)?(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
+    rf"(?<!\w)(?P<extended>Extended\s+Data\s+)?"
+    rf"(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
     rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
 KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
 # a separator with spaces around it is tried from the first space of a run only (a later space matches only

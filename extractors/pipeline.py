@@ -55,10 +55,15 @@ def _section_at(sections: list[Section], placed: list[Placed], page: int, y: flo
     return owner
 
 
+def _bibliography_headings(heads: list[Heading]) -> list[int]:
+    """Indices of the printed headings that open a bibliography."""
+    return [n for n, h in enumerate(heads) if h.printed and not h.front and REFERENCES.match(h.title)]
+
+
 def _unheaded_bibliography(lines: list[Line], heads: list[Heading]) -> list[Line]:
     """The lines of a numbered list closing a paper that has no References heading (references.unheaded_list);
     [] when it has one."""
-    if any(not h.front and REFERENCES.match(h.title) for h in heads):
+    if _bibliography_headings(heads):
         return []
     heading = {i for h in heads for i in h.lines}
     return unheaded_list([line for i, line in enumerate(lines) if i not in heading])
@@ -82,8 +87,7 @@ def _bibliography(lines: list[Line], heads: list[Heading], listed: list[Line], s
     the last of equally long ones. Without such a heading, the numbered list closing the paper (`listed`), else the
     lines after the last line that is only the word "References" (set in a style the paper uses nowhere else, so
     not taken for a heading), up to the next heading."""
-    ats = [n for n, h in enumerate(heads) if h.printed and not h.front and REFERENCES.match(h.title)]
-    if ats:
+    if ats := _bibliography_headings(heads):
         lists = [parse_references(lines[heads[at].lines[-1] + 1:heads[at + 1].lines[0] if at + 1 < len(heads)
                                         else len(lines)], sha256) for at in ats]
         return max(reversed(lists), key=len)

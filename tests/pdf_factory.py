@@ -1034,7 +1034,6 @@ def banded_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, in
     w.paragraph(prose(6, offset=1))
     left_end = w.y
     w.column, w.y = 1, w.top
-    right = ["Proofs"] if appendix else ["Measuring Velocities", "Author Contributions"]
     if appendix:
         w.heading("A Proofs", size=10)
         w.paragraph(prose(3, offset=2))
@@ -1059,8 +1058,8 @@ def banded_bibliography(entries: int, appendix: bool = False) -> tuple[bytes, in
         w.column, w.y = 1, first
         w.paragraph(prose(4, offset=3))
     assert w.page_number == 2, "the list ends on the page it starts on"
-    titles = ["Introduction", "Methods", *right, "References"]
-    return w.bytes(), count, titles[:2] + ["References", "Proofs"] if appendix else titles
+    titles = ["References", "Proofs"] if appendix else ["Measuring Velocities", "Author Contributions", "References"]
+    return w.bytes(), count, ["Introduction", "Methods", *titles]
 
 
 def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
