@@ -345,13 +345,16 @@ def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
     return {key for key, on in seen.items() if len(on) >= 2}
 
 
-def _ruled_in(line: Line, drawings: list[BBox]) -> bool:
-    """Vector graphics reach the line's middle from above and from below (a rule on each side, or a box around
-    it): the line is a table cell. A running head has at most a rule under it, so tables of one design printed
-    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one."""
-    cx, cy = (line.bbox[0] + line.bbox[2]) / 2, (line.bbox[1] + line.bbox[3]) / 2
+def _ruled_in(line: Line, drawings: list[BBox], height: float) -> bool:
+    """Vector graphics over and under the line, each within the band's height of it (a rule on each side, or a box
+    around it): the line is a table cell. A running head has at most a rule under it, so tables of one design printed
+    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one. Graphics further off are the
+    page's figures, and a rule with a bar beside the head (Annals') stops short of the head's foot."""
+    x0, y0, x1, y1 = line.bbox
+    cx, reach = (x0 + x1) / 2, _BAND * height
     under = [d for d in drawings if d[0] <= cx <= d[2]]
-    return any(d[1] <= cy for d in under) and any(d[3] >= cy for d in under)
+    return (any(d[1] <= y0 + 1 and d[3] >= y0 - reach for d in under)
+            and any(d[3] >= y1 - 1 and d[1] <= y1 + reach for d in under))
 
 
 def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], drawings: list[BBox],
@@ -362,8 +365,9 @@ def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], dra
     key = _furniture_key(line, height, edge)
     if key is None:
         return False
-    return ((key in repeated and not _ruled_in(line, drawings) and not FLOAT_LABEL.match(line.text.strip()))
-            or _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip())))
+    if key in repeated and not (_ruled_in(line, drawings, height) or FLOAT_LABEL.match(line.text.strip())):
+        return True
+    return _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip()))
 
 
 def _text_extent(lines: list[Line]) -> tuple[float, float]:
@@ -621,7 +625,7 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
         band.clear()
 
     rows = _rows(lines)
-    across = [all(_crosses(line, g, tol) for g in gutters) for line in rows]
+    across = [all(_crosses(line, g, tol) for g in gutters) or _centred_over(line, gutters) for line in rows]
     i, by_rows_until = 0, 0
     while i < len(rows):
         if not across[i]:  # in a column, or across some of three (read with the column it starts in)
@@ -643,6 +647,16 @@ def _reading_order(lines: list[Line], width: float, body: float) -> tuple[list[L
         i = end
     flush()
     return out, len(gutters) + 1
+
+
+def _centred_over(line: Line, gutters: list[float]) -> bool:
+    """Whether a short line is centred over the gutter of two columns, reaching well into both: a heading set across
+    the page above the columns (AAS journals centre REFERENCES so), too short to cross the gutter by a column's
+    share. Text of one column stops at the gutter, so it never reaches two of its sizes past it."""
+    if len(gutters) != 1:
+        return False
+    x0, _, x1, _ = line.bbox
+    return abs((x0 + x1) / 2 - gutters[0]) <= line.size and _crosses(line, gutters[0], 2 * line.size)
 
 
 def _opens_bibliography_band(rows: list[Line], i: int, gutters: list[float]) -> bool:

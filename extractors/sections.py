@@ -184,6 +184,18 @@ def _standalone_styles(lines: list[Line], size: float, in_floats: set[int]) -> s
     return {style for style, n in count.items() if n >= 2}
 
 
+def _small_label(line: Line, text: str, roman_doc: bool, right: float, measure: float) -> bool:
+    """A heading that journals set below the body size: a front-matter label (ABSTRACT), or a section heading in
+    capitals named like a known section, or numbered and centred in its column (AAS journals set 'REFERENCES' and
+    '1. INTRODUCTION' so, two points below the body). A numbered line in small capitals flush left is a footnote's."""
+    if _FRONT.match(text):
+        return True
+    numbered = _numbering(text, roman_doc)
+    title = numbered[2] if numbered else text
+    centred = abs((line.bbox[0] + line.bbox[2]) / 2 - (right - measure / 2)) <= line.size
+    return _caps(title) and bool(_KNOWN.match(_clean_title(title)) or numbered and centred)
+
+
 def _distinct(style: tuple, size: float, numbered: bool) -> bool:
     fsize, bold, italic, caps = style
     return bold or caps or fsize >= size + 0.9 or (numbered and italic)
@@ -276,8 +288,10 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if i in taken:
             continue
         text = line.text.strip()
-        if len(text) < 2 or len(text) > 160 or _size(line) < small_print - (1.3 if _FRONT.match(text) else 0):
-            continue  # ...but a front-matter label (ABSTRACT), which may be set smaller still
+        if len(text) < 2 or len(text) > 160 or _size(line) < small_print and not (
+                _size(line) >= small_print - 1.3  # ...but a label that may be set smaller still
+                and _small_label(line, text, roman_doc, right[(line.page, line.column)], measure[(line.page, line.column)])):
+            continue
         bare = _clean_title(text)
         entry = outline.get(key := _key(bare))
         in_outline = entry.level if entry and line.page >= entry.page - 1 and named[key] < entry.count else None

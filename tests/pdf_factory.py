@@ -1881,3 +1881,47 @@ def spaced_numbers_paper() -> tuple[bytes, list[tuple[str, str]]]:
     w.heading("REFERENCES", size=10)
     w.paragraph("[1] A. Author. Routing in sensor networks. 2001.")
     return w.bytes(), headings
+
+
+def small_capitals_headings_paper(entries: int) -> tuple[bytes, list[str], int]:
+    """A paper set as AAS journals (emulateapj) set theirs: section headings numbered and in capitals two points
+    below the body type, centred in their column ('1. INTRODUCTION'), and REFERENCES in that type centred over
+    both columns at the top of a page, the author-year list running in the columns under it. Returns the PDF, the
+    section titles and the number of entries."""
+    w = Writer(columns=2)
+    w.line("Companions of Nearby Stars", size=14, full_width=True, center=True)
+    w.space(10)
+    w.start_columns()
+    titles = ["INTRODUCTION", "OBSERVATIONS AND DATA REDUCTION", "RESULTS", "DISCUSSION"]
+    for n, title in enumerate(titles, start=1):
+        w.space(8)
+        w._advance(40)
+        w.line(f"{n}. {title}", size=8, center=True)
+        w.space(3)
+        w.paragraph(prose(9, offset=n))
+        w.paragraph(prose(7, offset=n + 1))
+    w.new_page()
+    w.line("REFERENCES", size=8, full_width=True, center=True)
+    w.space(4)
+    w.start_columns()
+    _hanging_entries(w, entries)
+    return w.bytes(), [*titles, "REFERENCES"], entries
+
+
+def barred_running_head_paper(pages: int) -> tuple[bytes, str]:
+    """A journal's running head as Annals of Internal Medicine sets it: a rule across the page over it and a thick
+    bar parting its label ('Review') from its title, on every page, with a framed figure lower on each page under
+    the head's middle. Returns the PDF and the head's title."""
+    title = "Surveillance Systems for Outbreak Detection"
+    w = Writer(columns=1)
+    for n in range(pages):
+        if n:
+            w.new_page()
+        page = w.page
+        page.draw_line((72, 20), (540, 20), width=0.5)
+        page.draw_line((120, 32), (120.5, 32), width=24)
+        page.insert_text((72, 44), "Review", fontname=REGULAR, fontsize=16)
+        page.insert_text((126, 42), title, fontname=REGULAR, fontsize=9)
+        w.paragraph(prose(6, offset=n))
+        page.draw_rect(pymupdf.Rect(90, 400, 520, 600), width=1)
+    return w.bytes(), title

@@ -4,7 +4,8 @@ import pytest
 from extractors.layout import finish_layout, read_layout
 from extractors.model import Line, PageLayout
 from extractors.text import join_lines, plain_text
-from tests.pdf_factory import BOLD, HEIGHT, WIDTH, letter_paper, one_column_paper, two_column_paper
+from tests.pdf_factory import (BOLD, HEIGHT, WIDTH, barred_running_head_paper, letter_paper, one_column_paper,
+                               two_column_paper)
 
 
 @pytest.fixture(scope="module")
@@ -415,3 +416,12 @@ def test_the_rule_under_a_running_head_is_furniture_too():
     pages = finish_layout([page(1, -0.1), page(2, 0.1)])  # either side of a 2-point bucket's edge
     assert [p.drawings for p in pages] == [[(72, 300, 300, 301)]] * 2
     assert all(not any("Noisy" in line.text for line in p.lines) for p in pages)
+
+
+def test_a_running_head_beside_a_bar_under_its_rule_is_furniture():
+    """The rule over a running head and the bar beside it join into one box that stops short of the head's foot,
+    and a figure's frame half a page below is no rule under it: neither makes the head a ruled table cell."""
+    data, title = barred_running_head_paper(3)
+    pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
+    assert not any(title in line.text for page in pages for line in page.lines)
+    assert all(any(title in line.text for line in page.furniture) for page in pages)

@@ -8,12 +8,12 @@ from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
 from cli.parse import prediction
-from tests.pdf_factory import (Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
+from tests.pdf_factory import (SURNAMES, Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
                                bare_number_bibliography, headingless_list_paper, bibliography_paper, carried_over_bibliography,
                                indented_bibliography, letter_paper, marker_line_bibliography,
                                one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
-                               prose, small_caps_bibliography, spaced_bibliography, styled_entry_bibliography,
-                               write)
+                               prose, small_capitals_headings_paper, small_caps_bibliography, spaced_bibliography,
+                               styled_entry_bibliography, write)
 
 SHA = "0" * 64
 
@@ -357,3 +357,12 @@ def test_a_small_type_bibliography_below_the_body_is_no_footnote_run(tmp_path):
     doc = parse_pdf(write(tmp_path, "appendix.pdf", data))
     assert [s.title for s in doc.sections][-1] == "Proofs"
     assert [r.raw.rsplit("Conf. ", 1)[1] for r in doc.references] == [f"{n}." for n in range(count)]
+
+
+def test_headings_in_small_capitals_and_a_list_under_a_heading_centred_over_the_columns(tmp_path):
+    """AAS journals number their section headings in capitals two points below the body type and centre REFERENCES
+    over both columns: each is a heading, and the list is read from the top of its first column on."""
+    data, titles, count = small_capitals_headings_paper(40)
+    doc = parse_pdf(write(tmp_path, "aas.pdf", data))
+    assert [s.title for s in doc.sections] == titles
+    assert len(doc.references) == count and doc.references[0].raw.startswith(f"{SURNAMES[0]}, A.")
