@@ -66,12 +66,15 @@ def is_mathy(line: Line) -> bool:
     return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
 
 
-def _formula_end(line: Line, before: str) -> bool:
+def _formula_end(line: Line) -> bool:
     """The text before a label is the end of a formula, not prose: the line is mathy (a span in a math font, or
-    math symbols) and the text holds no word of three letters. A formula that fills the measure leaves its number
-    no gap ('π0) .(8)'), while a line of prose that cites '(8)' holds words; a formula's end that names an operator
-    ('exp', 'max') is refused too."""
-    return is_mathy(line) and not re.search(r"[A-Za-z]{3}", before)
+    math symbols) and its text in the line's full size holds no word of three letters. A formula that fills the
+    measure leaves its number no gap ('π0) .(8)'), while a line of prose that cites '(8)' holds words; a formula's
+    end that names an operator ('exp', 'max') is refused too. Words set as indices ('Ω_new', 'a_{na} y') are no
+    prose."""
+    size = max((s.size for s in line.spans), default=line.size)
+    full_size = " ".join(s.text for s in line.spans if s.size >= 0.85 * size)
+    return is_mathy(line) and not re.search(r"[A-Za-z]{3}", full_size)
 
 
 def left_label(page: PageLayout, line: Line, left: float) -> bool:
@@ -109,7 +112,7 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
             found.append((line, m["label"], True))
             continue
         before = line.text[:m.start()].strip(" ,.;")
-        if before and label_gap(line, m.start()) < 0.6 * line.size and not _formula_end(line, before):
+        if before and label_gap(line, m.start()) < 0.6 * line.size and not _formula_end(line):
             continue  # ordinary word spacing: a reference in prose, "see eqs. (1)"
         at_edge = right - 1.5 * line.size <= line.bbox[2] <= right + 2 * line.size
         # not at the column's right edge, nor flush with several text lines (a missed gutter)

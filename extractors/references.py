@@ -15,9 +15,9 @@ from dataclasses import replace
 from extractors.model import Line, Reference, element_id
 
 # A marker may stand alone on its line, its entry set beside it or on the next line (BMC, Word layouts).
-# "[12]", "12.", "12)", or a bare "12" before the first author's capital (any script's: 'Öztürk', 'Łukasz') or name
-# particle ('van der Berg'), or alone on its line (Portland Press, some Elsevier journals)
-MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$)"
+# "[12]", "12.", "12)", "(12)" (ACS journals), or a bare "12" before the first author's capital (any script's:
+# 'Öztürk', 'Łukasz') or name particle ('van der Berg'), or alone on its line (Portland Press, some Elsevier journals)
+MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|\(?(?P<p>\d{1,3})\)(?=\s|$)"
                        r"|(?P<n>\d{1,3})(?:\s+(?=[^\W\d_a-z][\w'’\-]*[ ,.]|(?:van|von|de|der|di|da|le|la)\s)"
                        r"|\s*$))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")

@@ -573,30 +573,39 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
 
 def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     """A display in Symbol and roman type that fills the measure, its "(1)" set right after its closing stop with
-    no gap, and a line of prose holding a Symbol letter that ends in a citation glued the same way ("Eq.(2)")."""
+    no gap, and a line of prose holding a Symbol letter that ends in a citation glued the same way ("Eq.(2)"); then
+    a display numbered (2) the same way whose indices are words set small ('W_new', 'W_old')."""
     truth = EquationTruth()
     w = Writer(columns=1)
     w.heading("1 Model")
     w.paragraph(prose(3))
+    width = lambda pieces: sum(pymupdf.get_text_length(t, fontname=f, fontsize=z) for t, f, z in pieces)
 
-    def row(pieces: list[tuple[str, str]]) -> None:
+    def row(pieces: list[tuple[str, str, float]]) -> None:
         w._advance(20)
-        width = sum(pymupdf.get_text_length(t, fontname=f, fontsize=10) for t, f in pieces)
-        x = w.x() + w.col_width - width
-        for text, font in pieces:
-            w.page.insert_text((x, w.y + 10), text, fontname=font, fontsize=10)
-            x += pymupdf.get_text_length(text, fontname=font, fontsize=10)
+        x = w.x() + w.col_width - width(pieces)
+        for text, font, size in pieces:
+            w.page.insert_text((x, w.y + (10 if size == 10 else 12)), text, fontname=font, fontsize=size)
+            x += pymupdf.get_text_length(text, fontname=font, fontsize=size)
         w.y += 18
 
-    tag = [(".", REGULAR), ("(1)", REGULAR)]
-    formula: list[tuple[str, str]] = [("l", "symb"), (" (1 + ", REGULAR), ("q", "symb"), (")", REGULAR)]
-    while sum(pymupdf.get_text_length(t, fontname=f, fontsize=10) for t, f in formula + tag) < w.col_width - 30:
-        formula += [(" + ", REGULAR), ("a", "symb"), ("b", "symb")]
-    row(formula + tag)
-    truth.numbered.append(("1", w.page_number, "".join(t for t, _ in formula) + "."))
+    def display(label: str, start: list[tuple[str, str, float]], term: list[tuple[str, str, float]]) -> None:
+        tag = [(".", REGULAR, 10), (f"({label})", REGULAR, 10)]
+        formula = list(start)
+        while width(formula + term + tag) < w.col_width - 30:
+            formula += term
+        row(formula + tag)
+        truth.numbered.append((label, w.page_number, "".join(t for t, _, _ in formula) + "."))
+
+    display("1", [("l", "symb", 10), (" (1 + ", REGULAR, 10), ("q", "symb", 10), (")", REGULAR, 10)],
+            [(" + ", REGULAR, 10), ("a", "symb", 10), ("b", "symb", 10)])
     w.paragraph(prose(2, offset=1))
-    row([("where the weight ", REGULAR), ("q", "symb"), (" is bounded as shown before in Eq.(2)", REGULAR)])
+    row([("where the weight ", REGULAR, 10), ("q", "symb", 10),
+         (" is bounded as shown before in Eq.(2)", REGULAR, 10)])
     w.paragraph(prose(2, offset=2))
+    display("2", [("W", "symb", 10), ("new", REGULAR, 7), (" = ", REGULAR, 10), ("W", "symb", 10), ("old", REGULAR, 7)],
+            [(" + ", REGULAR, 10), ("h", "symb", 10), ("tot", REGULAR, 7)])
+    w.paragraph(prose(2, offset=3))
     return w.bytes(), truth
 
 
@@ -1925,3 +1934,21 @@ def barred_running_head_paper(pages: int) -> tuple[bytes, str]:
         w.paragraph(prose(6, offset=n))
         page.draw_rect(pymupdf.Rect(90, 400, 520, 600), width=1)
     return w.bytes(), title
+
+
+def parenthesized_bibliography(entries: int) -> tuple[bytes, int]:
+    """A bibliography as ACS journals (achemso) number it: "(1)", "(2)", ... set flush right in the width of the
+    widest marker, so "(9)" starts further right than "(10)", each entry's text starting at one edge after them and
+    its further lines under that edge. Returns the PDF and the count."""
+    w = _introduced("Entries Numbered in Parentheses", 1, 12)
+    w.heading("References")
+    box = pymupdf.get_text_length(f"({entries}) ", fontname=REGULAR, fontsize=10)
+    for n in range(1, entries + 1):
+        marker = f"({n})"
+        head, *rest = w.wrap(_bib_text(n).replace(" and ", "; "), 10, REGULAR, w.col_width - box)
+        w.line(head, x_offset=box)
+        w.page.insert_text((w.x() + box - 3 - pymupdf.get_text_length(marker, fontname=REGULAR, fontsize=10),
+                            w.y - 2.5), marker, fontname=REGULAR, fontsize=10)
+        for line in w.wrap(" ".join(rest), 10, REGULAR, w.col_width - box) if rest else []:
+            w.line(line, x_offset=box)
+    return w.bytes(), entries

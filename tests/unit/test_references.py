@@ -8,12 +8,12 @@ from extractors.model import Line
 from extractors.references import marker_number, parse_references
 from extractors.pipeline import parse_pdf
 from cli.parse import prediction
-from tests.pdf_factory import (SURNAMES, Writer, appendix_after_bibliography, author_year_bibliography, banded_bibliography,
-                               bare_number_bibliography, headingless_list_paper, bibliography_paper, carried_over_bibliography,
-                               indented_bibliography, letter_paper, marker_line_bibliography,
-                               one_line_entries_bibliography, plain_word_bibliography, small_block_bibliography,
-                               prose, small_capitals_headings_paper, small_caps_bibliography, spaced_bibliography,
-                               styled_entry_bibliography, write)
+from tests.pdf_factory import (SURNAMES, Writer, appendix_after_bibliography, author_year_bibliography,
+                               banded_bibliography, bare_number_bibliography, bibliography_paper,
+                               carried_over_bibliography, headingless_list_paper, indented_bibliography, letter_paper,
+                               marker_line_bibliography, one_line_entries_bibliography, parenthesized_bibliography,
+                               plain_word_bibliography, prose, small_block_bibliography, small_capitals_headings_paper,
+                               small_caps_bibliography, spaced_bibliography, styled_entry_bibliography, write)
 
 SHA = "0" * 64
 
@@ -366,3 +366,12 @@ def test_headings_in_small_capitals_and_a_list_under_a_heading_centred_over_the_
     doc = parse_pdf(write(tmp_path, "aas.pdf", data))
     assert [s.title for s in doc.sections] == titles
     assert len(doc.references) == count and doc.references[0].raw.startswith(f"{SURNAMES[0]}, A.")
+
+
+def test_markers_in_parentheses_number_the_entries(tmp_path):
+    """ACS journals number their entries "(1)", "(2)", ..., set flush right so that "(9)" starts right of "(10)":
+    each marker opens an entry, whichever edge it starts at."""
+    data, count = parenthesized_bibliography(14)
+    refs = parse_pdf(write(tmp_path, "parenthesized.pdf", data)).references
+    assert [r.marker for r in refs] == [f"({n})" for n in range(1, count + 1)]
+    assert all(r.raw.startswith(f"{SURNAMES[n % len(SURNAMES)]}, A.;") for n, r in enumerate(refs, start=1))
