@@ -15,14 +15,13 @@ from dataclasses import dataclass
 
 from extractors.model import BBox, Float, Line, PageLayout, element_id, page_box
 from extractors.tables import bands, cells_of, table_rows, turned_line
-from extractors.text import SENTENCE_END
+from extractors.text import EQUATION_LABEL, FLOAT_PART, SENTENCE_END, part_label
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
-# Nature's journals number the figures and tables of their Extended Data apart ("Extended Data Fig. 2 | ..."): the
-# label takes "ED" before the number, so they stay apart from the paper's own Figure 2
+# a label numbered in a part of its own ("Extended Data Fig. 2 | ...") takes that part's prefix (text.part_label)
 CAPTION_RE = re.compile(
-    r"^(?P<extended>(?i:extended\s+data)\s+)?(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
+    rf"^{FLOAT_PART}(?P<word>(?i:fig(?:ure)?s?\.?|table|tab\.))\s*"
     r"(?P<label>(?:[A-Z]{1,2}\.?\d+|S?\d+|[IVXL]+)(?:[.\-]\d+)*[a-z]?)(?![\w.]\w)"
     r"\s*(?P<sep>[:.|\u2014\u2013-](?!\d)|\((?i:\.*\s*cont)[^)]*\)|$)?\s*(?P<rest>.*)$"
 )
@@ -208,10 +207,11 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
     found = []
     for page in pages:
         lines = page.lines
-        matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
-                   if line.text.lstrip()[:1] in "FfTtEe"}
+        matches = {i: m for i, line in enumerate(lines)
+                   if line.text.lstrip()[:1] in "FfTtEeAa" and (m := CAPTION_RE.match(line_text(line)))
+                   and part_label(m["part"], "")[:1] != "S"}  # a supplement is printed apart: a line citing it is prose
         graphics = page.images + page.drawings
-        scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items() if m}
+        scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items()}
         starts = sorted(i for i, s in scores.items() if s >= MIN_SCORE)
         start_ids = {id(lines[i]) for i in starts}
         for i in starts:
@@ -219,7 +219,7 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
             own = caption_lines(lines, i, start_ids, not m["rest"])
             text = " ".join([m["rest"], *(line.text.strip() for line in own[1:])]).strip()
             kind = "table" if m["word"].lower().startswith("tab") else "figure"
-            label = ("ED" if m["extended"] else "") + m["label"]
+            label = part_label(m["part"], m["label"])
             found.append(Caption(kind, label, page.page, i, tuple(own), dehyphenate(text), scores[i]))
     return found
 
@@ -383,6 +383,8 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     walls = [line.bbox for col in columns for line in paragraph_lines(page.lines, text_extent(page, col), size)
              if in_span(line.bbox) and reaches(line.bbox) and id(line) not in others and id(line) not in gridded]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
+    if cap.kind == "figure":
+        walls += [line.bbox for line in page.lines if in_span(line.bbox) and _numbers_a_display(line, page.lines, text)]
     top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
     items = [(b, None) for b in page.images + page.drawings]
@@ -397,6 +399,15 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     below = grow([it for it in items if it[0][1] >= cbox[3] - 1 and it[0][3] <= bottom + 1], cbox[3], step, False)
     table = cap.kind == "table"
     return within_graphics(above, True, table), within_graphics(below, False, table)
+
+
+def _numbers_a_display(line: Line, lines: list[Line], text: tuple[float, float]) -> bool:
+    """A display equation's number: "(3)" alone on its line at the text's right edge, with the formula on its row.
+    A display is running text's, as a paragraph is: a figure set below one (its fraction bars drawn as rules, its
+    rows too short for prose) does not reach over it."""
+    return (EQUATION_LABEL.fullmatch(line.text.strip()) is not None
+            and abs(line.bbox[2] - text[1]) <= 1.5 * line.size
+            and any(o is not line and same_row(o, line) and o.bbox[2] < line.bbox[0] for o in lines))
 
 
 def _float_aside(page: PageLayout, cap: Caption, captions_on_page: list[Caption], others: set[int],

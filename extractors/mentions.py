@@ -17,6 +17,7 @@ import unicodedata
 from rapidfuzz import fuzz
 
 from extractors.model import BBox, Document, Mention, Reference
+from extractors.text import FLOAT_PART, part_label
 
 NUM = r"\d{1,3}"
 NUMBERED_RE = re.compile(rf"\[\s*({NUM}(?:\s*[-–,;]\s*{NUM})*)\s*\]")
@@ -34,7 +35,7 @@ ITEM_RE = re.compile(rf"{AUTHOR}(?:\s+(?:and|&)\s+{NAME}|\s+et\s+al\.?)?,?\s+(?P
 LABEL = r"(?:[A-Z]\.?\d+(?:\.\d+)*|S?\d+(?:\.\d+)*[a-z]?|[IVX]{1,5})"
 LIST = rf"{LABEL}(?:\s*(?:,|and|&|-|–|to)\s*{LABEL})*"
 XREF_RE = re.compile(
-    rf"(?<!\w)(?P<extended>Extended\s+Data\s+)?"
+    rf"(?<!\w){FLOAT_PART}"
     rf"(?P<kind>Figs?\.|Figures?|Tables?|Tabs?\.|Eqs?\.|Equations?|Sections?|Sects?\.|Secs?\.|Appendix|§§?)"
     rf"\s*(?P<paren>\()?(?P<labels>{LIST})(?(paren)\))(?![\w.]\w)")
 KINDS = {"fig": "figure", "tab": "table", "eq": "equation", "sec": "section", "app": "section", "§": "section"}
@@ -153,7 +154,8 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
         word = m["kind"].lower()
         kind = next(v for k, v in KINDS.items() if word.startswith(k))
         for label in expand_labels(m["labels"]):
-            label = ("ED" if m["extended"] else "") + label  # "Extended Data Fig. 2" is ED2, not Figure 2
+            if kind in ("figure", "table"):
+                label = part_label(m["part"], label)  # "Extended Data Fig. 2" is ED2, not Figure 2
             target = targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))  # "Fig. 3b"
             out.append((m.start(), m.end(), m[0], kind, label, target))
     return out

@@ -84,6 +84,20 @@ def plain_text(text: str) -> str:
 # what a line that ends its sentence (or a lead-in to a list or a display) ends with
 SENTENCE_END = (".", "?", "!", ":")
 
+# Figures and tables numbered apart from the paper's own, by the part of the paper they are printed in: Nature's
+# "Extended Data Fig. 2", a journal's web appendix bound after the paper ("Appendix Table 1"), "Supplementary Table
+# 1". Their labels take a prefix (ED2, A1, S1) so that they stay apart from the paper's own Figure 2 or Table 1.
+FLOAT_PART = r"(?P<part>(?i:extended\s+data|appendix|supplementa(?:ry|l))\s+)?"
+
+
+def part_label(part: str | None, label: str) -> str:
+    """A float's label with the prefix of the part it is numbered in (FLOAT_PART's match); a label lettered already
+    ("Appendix Table A1") keeps its own."""
+    if not part or label[:1].isalpha():
+        return label
+    word = part.strip().lower()
+    return ("ED" if word.startswith("extended") else "A" if word.startswith("appendix") else "S") + label
+
 HYPHEN_END = re.compile(r"(?<=[^\W\d_])[-\u2010\u2011]$")
 
 

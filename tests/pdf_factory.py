@@ -551,6 +551,34 @@ def _display(w: Writer, formula: str, label: str | None, left: bool = False) -> 
     return w.page_number
 
 
+def figure_under_display_paper() -> tuple[bytes, EquationTruth]:
+    """A numbered display of two fractions (their bars drawn as rules, as TeX draws them) with a short line of text
+    under it, and right below that a figure captioned under its graphics: nothing parts display and figure by more
+    than a line's height, as in a one-column physics preprint."""
+    truth = EquationTruth()
+    w = Writer(columns=1)
+    w.heading("1 Model")
+    w.paragraph(prose(3) + " Now, consider:")
+    w._advance(60)
+    x, y = w.x(), w.y
+    for k, (top, bottom) in enumerate((("2d cos", "sin2"), ("d cos", "1 - cos2"))):
+        left = x + 140 + 90 * k
+        w.page.insert_text((left, y + 10), top, fontname=ITALIC, fontsize=10)
+        w.page.draw_line((left - 2, y + 14), (left + 45, y + 14), width=0.4)
+        w.page.insert_text((left, y + 25), bottom, fontname=ITALIC, fontsize=10)
+    w.page.insert_text((x + 120, y + 17), "=", fontname=REGULAR, fontsize=10)
+    w.page.insert_text((x + 210, y + 17), "=", fontname=REGULAR, fontsize=10)
+    tag = "(1)"
+    w.page.insert_text((x + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=10), y + 17), tag,
+                       fontname=REGULAR, fontsize=10)
+    truth.numbered.append(("1", w.page_number, ""))
+    w.y = y + 34
+    w.line("where the angle is taken between the two.")
+    _figure(w, "Figure 1:", "The splitting of one parton into two.")
+    w.paragraph(prose(2, offset=1))
+    return w.bytes(), truth
+
+
 def equations_paper() -> tuple[bytes, EquationTruth]:
     """Numbered and unnumbered displays, and prose that ends in "(2019)" or "Eq. (1)" at the right edge."""
     truth = EquationTruth()
@@ -1094,20 +1122,22 @@ def headingless_list_paper(methods: bool) -> tuple[bytes, int]:
     return w.bytes(), entries
 
 
-def extended_data_paper() -> tuple[bytes, str, str]:
-    """A Nature-format paper: Figure 1 in the main text and Extended Data Figure 1 after the Methods, each cited in
-    the text ("Fig. 1", "Extended Data Fig. 1"). Returns the PDF and the two citing sentences."""
+def part_numbered_paper(part: str, printed: bool = True) -> tuple[bytes, str, str]:
+    """A paper with Figure 1 in the main text and `part` Figure 1 ("Extended Data", as Nature sets it after the
+    Methods; "Appendix", a journal's bound web appendix) after it unless not `printed` (a supplement, printed apart),
+    each cited in the text ("Fig. 1", "<part> Fig. 1"). Returns the PDF and the two citing sentences."""
     w = Writer(columns=1)
     w.line("Bars Slowed by Gas in Galaxies", size=16, font=BOLD, center=True)
     w.heading("1 Results")
-    main, extended = "The bar slows down as Fig. 1 shows.", "The rotation curve is in Extended Data Fig. 1 below."
+    main, apart = "The bar slows down as Fig. 1 shows.", f"The rotation curve is in {part} Fig. 1 below."
     w.paragraph(prose(3) + " " + main)
     _figure(w, "Figure 1 |", "Projected surface densities of the simulated galaxies.")
     w.heading("2 Methods")
-    w.paragraph(prose(3, offset=1) + " " + extended)
-    _figure(w, "Extended Data Figure 1 |", "The circular velocity curve of the initial conditions.")
+    w.paragraph(prose(3, offset=1) + " " + apart)
+    if printed:
+        _figure(w, f"{part} Figure 1 |", "The circular velocity curve of the initial conditions.")
     w.paragraph(prose(2, offset=2))
-    return w.bytes(), main, extended
+    return w.bytes(), main, apart
 
 
 def marker_line_bibliography(entries: int) -> tuple[bytes, int]:

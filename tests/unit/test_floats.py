@@ -8,9 +8,9 @@ from extractors.floats import _in_ruled_grid, find_floats
 from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from extractors.pipeline import parse_pdf
-from tests.pdf_factory import (STACKED_HEAD, floats_paper, labels_atop_pages_paper, plain_caption_paper,
-                               rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper, image_table_paper,
-                               table_conventions_paper, SIDEWAYS_ROWS, extended_data_paper, write)
+from tests.pdf_factory import (SIDEWAYS_ROWS, STACKED_HEAD, figure_under_display_paper, floats_paper, image_table_paper,
+                               labels_atop_pages_paper, part_numbered_paper, plain_caption_paper, rotated_in_column_paper,
+                               rule_under_caption_paper, stacked_tables_paper, table_conventions_paper, write)
 
 SHA = "0" * 64
 
@@ -380,13 +380,37 @@ def test_a_table_set_sideways_in_one_column_beside_upright_text_is_found_and_kee
         (label, page) for label, page, _ in equations.numbered]
 
 
-def test_extended_data_figures_are_numbered_apart_and_cited_apart(tmp_path):
-    """Nature's "Extended Data Figure 1 | ..." is a figure of its own, labelled ED1 beside the paper's Figure 1, and
-    "Extended Data Fig. 1" in the text points to it, not to Figure 1."""
-    data, main, extended = extended_data_paper()
-    doc = parse_pdf(write(tmp_path, "nature.pdf", data))
+@pytest.mark.parametrize("part, prefix", [("Extended Data", "ED"), ("Appendix", "A")])
+def test_figures_of_a_part_numbered_apart_are_labelled_and_cited_apart(tmp_path, part, prefix):
+    """Nature's "Extended Data Figure 1 | ..." and a bound web appendix's "Appendix Figure 1" are figures of their
+    own, labelled ED1 or A1 beside the paper's Figure 1, and "<part> Fig. 1" in the text points to them, not to
+    Figure 1."""
+    data, main, apart = part_numbered_paper(part)
+    doc = parse_pdf(write(tmp_path, "parts.pdf", data))
     figures = {f.label: f for f in doc.figures}
-    assert sorted(figures) == ["1", "ED1"]
-    assert figures["ED1"].caption.startswith("The circular velocity curve")
+    assert sorted(figures) == ["1", f"{prefix}1"]
+    assert figures[f"{prefix}1"].caption.startswith("The circular velocity curve")
     cited = {doc.text[m.char_start:m.char_end]: m.target_id for m in doc.mentions if m.kind == "figure"}
-    assert cited == {"Fig. 1": figures["1"].id, "Extended Data Fig. 1": figures["ED1"].id}
+    assert cited == {"Fig. 1": figures["1"].id, f"{part} Fig. 1": figures[f"{prefix}1"].id}
+
+
+def test_a_figure_set_right_under_a_numbered_display_does_not_take_it(tmp_path):
+    """A display's rows are short and its fraction bars are rules, so a figure set a line below it could grow over
+    it up to the paragraph above; the display's number at the text's right edge bounds the figure as a paragraph
+    does, and the number is the display's."""
+    data, truth = figure_under_display_paper()
+    doc = parse_pdf(write(tmp_path, "display-figure.pdf", data))
+    assert [(e.label, e.page) for e in doc.equations if e.label] == [(l, p) for l, p, _ in truth.numbered]
+    label = next(e for e in doc.equations if e.label)
+    assert [f.label for f in doc.figures] == ["1"] and doc.figures[0].bbox[1] >= label.bbox[3]
+
+
+def test_a_supplementary_figure_cited_is_not_the_papers_own(tmp_path):
+    """A supplement is printed apart: "Supplementary Fig. 1" cites its figure S1, which the paper does not hold,
+    not the paper's Figure 1."""
+    data, main, apart = part_numbered_paper("Supplementary", printed=False)
+    doc = parse_pdf(write(tmp_path, "supplement.pdf", data))
+    assert [f.label for f in doc.figures] == ["1"]
+    cited = {doc.text[m.char_start:m.char_end]: (m.target_label, m.target_id) for m in doc.mentions
+             if m.kind == "figure"}
+    assert cited == {"Fig. 1": ("1", doc.figures[0].id), "Supplementary Fig. 1": ("S1", None)}
