@@ -12,9 +12,8 @@ import re
 
 from extractors.floats import body_size, inside, is_body_line, union
 from extractors.model import BBox, Equation, Float, Line, PageLayout, element_id
-from extractors.text import EQUATION_LABEL, MATH_FONT, MATH_RELATION
+from extractors.text import EQUATION_LABEL, MATH_FONT, MATH_RELATION, is_mathy
 
-MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
 WORD_RE = re.compile(r"[A-Za-z]{4,}")
 
 
@@ -58,21 +57,13 @@ def label_gap(line: Line, label_start: int) -> float:
     return 0.0
 
 
-def is_mathy(line: Line) -> bool:
-    """Set like a formula: math fonts, or a high share of math symbols."""
-    if any(MATH_FONT.match(s.font) for s in line.spans) or MATH_FONT.match(line.font):
-        return True
-    text = line.text.replace(" ", "")
-    return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
-
-
 def _formula_end(line: Line) -> bool:
     """The text before a label is the end of a formula, not prose: the line is mathy (a span in a math font, or
-    math symbols) and its text in the line's full size holds no word of three letters. A formula that fills the
+    math symbols) and its text in the label's size holds no word of three letters. A formula that fills the
     measure leaves its number no gap ('π0) .(8)'), while a line of prose that cites '(8)' holds words; a formula's
     end that names an operator ('exp', 'max') is refused too. Words set as indices ('Ω_new', 'a_{na} y') are no
     prose."""
-    size = max((s.size for s in line.spans), default=line.size)
+    size = next((s.size for s in reversed(line.spans) if any(map(str.isdigit, s.text))), line.size)  # the label's
     full_size = " ".join(s.text for s in line.spans if s.size >= 0.85 * size)
     return is_mathy(line) and not re.search(r"[A-Za-z]{3}", full_size)
 

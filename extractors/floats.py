@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from extractors.model import BBox, Float, Line, PageLayout, element_id, page_box
 from extractors.tables import bands, cells_of, table_rows, turned_line
-from extractors.text import EQUATION_LABEL, FLOAT_PART, SENTENCE_END, part_label
+from extractors.text import EQUATION_LABEL, FLOAT_PART, SENTENCE_END, is_mathy, part_label
 
 Item = tuple[BBox, Line | None]  # a piece of a float's region: a graphic (no line) or a text line
 
@@ -207,11 +207,12 @@ def find_captions(pages: list[PageLayout], size: float) -> list[Caption]:
     found = []
     for page in pages:
         lines = page.lines
-        matches = {i: m for i, line in enumerate(lines)
-                   if line.text.lstrip()[:1] in "FfTtEeAa" and (m := CAPTION_RE.match(line_text(line)))
-                   and part_label(m["part"], "")[:1] != "S"}  # a supplement is printed apart: a line citing it is prose
+        # lines opening with a caption's word or its part's; not 'Supplementary': a supplement is printed apart, and
+        # a line opening 'Supplementary Fig. 3' cites it
+        matches = {i: CAPTION_RE.match(line_text(line)) for i, line in enumerate(lines)
+                   if line.text.lstrip()[:1] in "FfTtEeAa"}
         graphics = page.images + page.drawings
-        scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items()}
+        scores = {i: caption_score(m, lines, i, size, graphics) for i, m in matches.items() if m}
         starts = sorted(i for i, s in scores.items() if s >= MIN_SCORE)
         start_ids = {id(lines[i]) for i in starts}
         for i in starts:
@@ -384,7 +385,7 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
              if in_span(line.bbox) and reaches(line.bbox) and id(line) not in others and id(line) not in gridded]
     walls += [c.bbox for c in captions_on_page if c is not cap and in_span(c.bbox)]
     if cap.kind == "figure":
-        walls += [line.bbox for line in page.lines if in_span(line.bbox) and _numbers_a_display(line, page.lines, text)]
+        walls += [line.bbox for line in page.lines if in_span(line.bbox) and _numbers_a_display(line, page, text)]
     top = max([b[3] for b in walls if b[3] <= cbox[1] + 1], default=0.0)
     bottom = min([b[1] for b in walls if b[1] >= cbox[3] - 1], default=page.height)
     items = [(b, None) for b in page.images + page.drawings]
@@ -401,13 +402,16 @@ def sides(page: PageLayout, cap: Caption, captions_on_page: list[Caption],
     return within_graphics(above, True, table), within_graphics(below, False, table)
 
 
-def _numbers_a_display(line: Line, lines: list[Line], text: tuple[float, float]) -> bool:
-    """A display equation's number: "(3)" alone on its line at the text's right edge, with the formula on its row.
-    A display is running text's, as a paragraph is: a figure set below one (its fraction bars drawn as rules, its
-    rows too short for prose) does not reach over it."""
-    return (EQUATION_LABEL.fullmatch(line.text.strip()) is not None
-            and abs(line.bbox[2] - text[1]) <= 1.5 * line.size
-            and any(o is not line and same_row(o, line) and o.bbox[2] < line.bbox[0] for o in lines))
+def _numbers_a_display(line: Line, page: PageLayout, text: tuple[float, float]) -> bool:
+    """A display equation's number: "(3)" alone on its line at the text's right edge, outside the page's graphics,
+    with a formula on its row. A display is running text's, as a paragraph is: a figure set below one (its fraction
+    bars drawn as rules, its rows too short for prose) does not reach over it. Compounds numbered in a scheme stand
+    on its graphics."""
+    label = EQUATION_LABEL.fullmatch(line.text.strip())
+    return (label is not None and not label["label"].startswith("0")
+            and abs(line.bbox[2] - text[1]) <= 1.5 * line.size and not inside(line.bbox, page.images + page.drawings)
+            and any(o is not line and same_row(o, line) and o.bbox[2] < line.bbox[0] and is_mathy(o)
+                    for o in page.lines))
 
 
 def _float_aside(page: PageLayout, cap: Caption, captions_on_page: list[Caption], others: set[int],

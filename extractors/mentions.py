@@ -156,7 +156,9 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
         for label in expand_labels(m["labels"]):
             if kind in ("figure", "table"):
                 label = part_label(m["part"], label)  # "Extended Data Fig. 2" is ED2, not Figure 2
-            target = targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))  # "Fig. 3b"
+            apart = kind not in ("figure", "table") and part_label(m["part"], "") in ("ED", "S")
+            # "Supplementary Eq. 3" is not the paper's own; "Fig. 3b" is Figure 3's
+            target = None if apart else targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))
             out.append((m.start(), m.end(), m[0], kind, label, target))
     return out
 

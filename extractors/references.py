@@ -16,8 +16,10 @@ from extractors.model import Line, Reference, element_id
 
 # A marker may stand alone on its line, its entry set beside it or on the next line (BMC, Word layouts).
 # "[12]", "12.", "12)", "(12)" (ACS journals), or a bare "12" before the first author's capital (any script's:
-# 'Öztürk', 'Łukasz') or name particle ('van der Berg'), or alone on its line (Portland Press, some Elsevier journals)
-MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|\(?(?P<p>\d{1,3})\)(?=\s|$)"
+# 'Öztürk', 'Łukasz') or name particle ('van der Berg'), or alone on its line (Portland Press, some Elsevier
+# journals)
+MARKER_RE = re.compile(r"^\s*(?:\[(?P<b>\d{1,3})\]|(?P<d>\d{1,3})\.(?=\s|[A-Z]|$)|(?P<p>\d{1,3})\)(?=\s|$)"
+                       r"|\((?P<q>\d{1,3})\)(?=\s|$)"
                        r"|(?P<n>\d{1,3})(?:\s+(?=[^\W\d_a-z][\w'’\-]*[ ,.]|(?:van|von|de|der|di|da|le|la)\s)"
                        r"|\s*$))\s*")
 YEAR_RE = re.compile(r"(?<![\d./:])((?:19|20)\d{2})[a-z]?(?![\d])(?!\.\d)")
@@ -43,7 +45,7 @@ KEY_RE = re.compile(r"^\s*\[(?P<key>[A-Za-z][A-Za-z+\-.]{0,12}\d{2,4}[a-z]?)\]\s
 
 def marker_number(text: str) -> int | None:
     m = MARKER_RE.match(text)
-    return int(m["b"] or m["d"] or m["p"] or m["n"]) if m else None
+    return int(m["b"] or m["d"] or m["p"] or m["q"] or m["n"]) if m else None
 
 
 def opens_entry(lines: list[Line], i: int) -> int | None:
@@ -64,13 +66,18 @@ def opens_entry(lines: list[Line], i: int) -> int | None:
 
 def numbered_starts(lines: list[Line]) -> list[int] | None:
     """Indices of lines opening entries 1, 2, 3, ... in sequence (a number or two may be lost to the
-    layout), when the list is numbered."""
-    starts, expected = [], None
+    layout), when the list is numbered. A list numbered "(1)" is numbered so throughout, and no other list is: a
+    wrapped entry's line may open with its issue number ('(3) 245-260 (2001).')."""
+    starts, expected, parenthesized = [], None, None
     for i, line in enumerate(lines):
         n = opens_entry(lines, i)
-        if n is not None and (expected is None and n <= 2 or expected is not None and expected <= n <= expected + 2):
-            starts.append(i)
-            expected = n + 1
+        if n is None or (expected is None and n > 2) or (expected is not None and not expected <= n <= expected + 2):
+            continue
+        in_parentheses = MARKER_RE.match(line.text)["q"] is not None
+        if parenthesized is not None and in_parentheses != parenthesized:
+            continue
+        starts.append(i)
+        expected, parenthesized = n + 1, in_parentheses
     return starts if len(starts) >= max(3, 0.05 * len(lines)) else None
 
 

@@ -184,12 +184,15 @@ def _standalone_styles(lines: list[Line], size: float, in_floats: set[int]) -> s
     return {style for style, n in count.items() if n >= 2}
 
 
-def _small_label(line: Line, text: str, roman_doc: bool, right: float, measure: float) -> bool:
+def _small_label(line: Line, text: str, roman_doc: bool, right: float, measure: float, in_float: bool) -> bool:
     """A heading that journals set below the body size: a front-matter label (ABSTRACT), or a section heading in
     capitals named like a known section, or numbered and centred in its column (AAS journals set 'REFERENCES' and
-    '1. INTRODUCTION' so, two points below the body). A numbered line in small capitals flush left is a footnote's."""
+    '1. INTRODUCTION' so, two points below the body). A numbered line in small capitals flush left is a footnote's,
+    and capitals that small inside a figure or table ('RESULTS' in a flowchart's box) are its own."""
     if _FRONT.match(text):
         return True
+    if in_float:
+        return False
     numbered = _numbering(text, roman_doc)
     title = numbered[2] if numbered else text
     centred = abs((line.bbox[0] + line.bbox[2]) / 2 - (right - measure / 2)) <= line.size
@@ -288,9 +291,10 @@ def find_headings(lines: list[Line], in_floats: set[int] = frozenset(),
         if i in taken:
             continue
         text = line.text.strip()
+        column = (line.page, line.column)
         if len(text) < 2 or len(text) > 160 or _size(line) < small_print and not (
                 _size(line) >= small_print - 1.3  # ...but a label that may be set smaller still
-                and _small_label(line, text, roman_doc, right[(line.page, line.column)], measure[(line.page, line.column)])):
+                and _small_label(line, text, roman_doc, right[column], measure[column], i in in_floats)):
             continue
         bare = _clean_title(text)
         entry = outline.get(key := _key(bare))

@@ -10,6 +10,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from extractors.model import Line
+
 _KEEP_TAGS = ("<super>", "<sub>", "<fraction>")
 _DROP = {"\u00ad", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\ufffe"}
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
@@ -86,14 +88,15 @@ SENTENCE_END = (".", "?", "!", ":")
 
 # Figures and tables numbered apart from the paper's own, by the part of the paper they are printed in: Nature's
 # "Extended Data Fig. 2", a journal's web appendix bound after the paper ("Appendix Table 1"), "Supplementary Table
-# 1". Their labels take a prefix (ED2, A1, S1) so that they stay apart from the paper's own Figure 2 or Table 1.
-FLOAT_PART = r"(?P<part>(?i:extended\s+data|appendix|supplementa(?:ry|l))\s+)?"
+# 1"; not across a paragraph break ('APPENDIX' over 'Table 3 lists ...'). Their labels take a prefix (ED2, A1, S1)
+# so that they stay apart from the paper's own Figure 2 or Table 1.
+FLOAT_PART = r"(?P<part>(?i:extended[^\S\n]+data|appendix|supplementa(?:ry|l))[^\S\n]+)?"
 
 
 def part_label(part: str | None, label: str) -> str:
     """A float's label with the prefix of the part it is numbered in (FLOAT_PART's match); a label lettered already
-    ("Appendix Table A1") keeps its own."""
-    if not part or label[:1].isalpha():
+    ("Appendix Table A1") keeps its own, a Roman one ("Appendix Table II") takes it too."""
+    if not part or re.match(r"[A-Z]{1,2}\.?\d", label):
         return label
     word = part.strip().lower()
     return ("ED" if word.startswith("extended") else "A" if word.startswith("appendix") else "S") + label
@@ -131,6 +134,17 @@ MATH_RELATION = re.compile(r"[=<>≤≥≠≈∝∈∉⊂⊆→←↔⇒∑∏�
 # MathTime, Word's Cambria Math, STIX, Symbol and the txfonts')
 MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSBM|MSAM|Math|Symbol|STIX|Cambria ?Math|rtxmi|txsy|txex|mt?math|rmtmi|"
                        r"lmmath)", re.I)
+# the characters formulas are written with
+MATH_CHARS = re.compile(r"[=+−∑∏∫≤≥≠≈∈∉⊂⊆∝∞∂∇·×÷√|^_{}\[\]αβγδεθλμνπρστφχψωΓΔΘΛΠΣΦΨΩ∀∃→←↔⇒]")
+
+
+def is_mathy(line: Line) -> bool:
+    """Set like a formula: math fonts, or a high share of math symbols."""
+    if any(MATH_FONT.match(s.font) for s in line.spans) or MATH_FONT.match(line.font):
+        return True
+    text = line.text.replace(" ", "")
+    return bool(text) and len(MATH_CHARS.findall(text)) >= max(1, 0.08 * len(text))
+
 
 # The headings of a paper's abstract and bibliography in the other languages research is commonly published in
 # (French, German, Spanish, Portuguese, Italian, Dutch), as regular-expression alternatives: a paper in one of them

@@ -579,6 +579,27 @@ def figure_under_display_paper() -> tuple[bytes, EquationTruth]:
     return w.bytes(), truth
 
 
+def numbered_scheme_paper() -> tuple[bytes, float]:
+    """A framed scheme whose compounds are numbered "(1)" to "(3)" flush with the text's right edge, captioned under
+    it, as chemistry journals set one. Returns the PDF and the top of the scheme's frame."""
+    w = Writer(columns=1)
+    w.heading("1 Synthesis")
+    w.paragraph(prose(3))
+    w._advance(200)
+    x, top = w.x(), w.y
+    w.page.draw_rect(pymupdf.Rect(x + 10, top, x + w.col_width + 2, top + 150), color=(0, 0, 0))
+    for k, y in enumerate((top + 30, top + 80, top + 130)):
+        w.page.insert_text((x + 30, y), f"R-CH{k}-OH = x + y", fontname=ITALIC, fontsize=9)
+        tag = f"({k + 1})"
+        w.page.insert_text((x + w.col_width - pymupdf.get_text_length(tag, fontname=REGULAR, fontsize=9), y), tag,
+                           fontname=REGULAR, fontsize=9)
+    w.y = top + 158
+    w.line("Figure 1: A synthesis route through compounds (1) to (3).", size=9)
+    w.space(10)
+    w.paragraph(prose(2, offset=1))
+    return w.bytes(), top
+
+
 def equations_paper() -> tuple[bytes, EquationTruth]:
     """Numbered and unnumbered displays, and prose that ends in "(2019)" or "Eq. (1)" at the right edge."""
     truth = EquationTruth()
@@ -601,7 +622,8 @@ def equations_paper() -> tuple[bytes, EquationTruth]:
 
 def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     """A display in Symbol and roman type that fills the measure, its "(1)" set right after its closing stop with
-    no gap, and a line of prose holding a Symbol letter that ends in a citation glued the same way ("Eq.(2)"); then
+    no gap, and a line of prose holding Symbol letters (a big sum sign) that ends in a citation glued the same way
+    ("Eq.(2)"); then
     a display numbered (2) the same way whose indices are words set small ('W_new', 'W_old')."""
     truth = EquationTruth()
     w = Writer(columns=1)
@@ -628,7 +650,7 @@ def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     display("1", [("l", "symb", 10), (" (1 + ", REGULAR, 10), ("q", "symb", 10), (")", REGULAR, 10)],
             [(" + ", REGULAR, 10), ("a", "symb", 10), ("b", "symb", 10)])
     w.paragraph(prose(2, offset=1))
-    row([("where the weight ", REGULAR, 10), ("q", "symb", 10),
+    row([("where the sum ", REGULAR, 10), ("S", "symb", 12), (" of the weights ", REGULAR, 10), ("q", "symb", 10),
          (" is bounded as shown before in Eq.(2)", REGULAR, 10)])
     w.paragraph(prose(2, offset=2))
     display("2", [("W", "symb", 10), ("new", REGULAR, 7), (" = ", REGULAR, 10), ("W", "symb", 10), ("old", REGULAR, 7)],

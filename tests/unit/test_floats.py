@@ -9,8 +9,9 @@ from extractors.layout import read_layout
 from extractors.model import Line, PageLayout, Span
 from extractors.pipeline import parse_pdf
 from tests.pdf_factory import (SIDEWAYS_ROWS, STACKED_HEAD, figure_under_display_paper, floats_paper, image_table_paper,
-                               labels_atop_pages_paper, part_numbered_paper, plain_caption_paper, rotated_in_column_paper,
-                               rule_under_caption_paper, stacked_tables_paper, table_conventions_paper, write)
+                               labels_atop_pages_paper, numbered_scheme_paper, part_numbered_paper, plain_caption_paper,
+                               rotated_in_column_paper, rule_under_caption_paper, stacked_tables_paper,
+                               table_conventions_paper, write)
 
 SHA = "0" * 64
 
@@ -414,3 +415,11 @@ def test_a_supplementary_figure_cited_is_not_the_papers_own(tmp_path):
     cited = {doc.text[m.char_start:m.char_end]: (m.target_label, m.target_id) for m in doc.mentions
              if m.kind == "figure"}
     assert cited == {"Fig. 1": ("1", doc.figures[0].id), "Supplementary Fig. 1": ("S1", None)}
+
+
+def test_compounds_numbered_inside_a_scheme_do_not_cut_its_figure(tmp_path):
+    """Numbers flush with the text's right edge inside a figure's frame ('(1)' beside a compound) are the figure's
+    own: only a display's number outside the page's graphics bounds a figure."""
+    data, top = numbered_scheme_paper()
+    figures = parse_pdf(write(tmp_path, "scheme.pdf", data)).figures
+    assert [f.label for f in figures] == ["1"] and figures[0].bbox[1] <= top + 1

@@ -47,6 +47,15 @@ def test_cross_references_resolve_to_their_elements():
     assert (first.chunk_id, first.page, first.bbox) == ("chunk0", 1, (10, 20, 30, 40))
 
 
+def test_a_part_numbered_apart_prefixes_the_label_of_figures_and_tables_only():
+    """"Appendix Table II" is the appendix's table AII, not the paper's Table II; a heading 'APPENDIX' over a
+    paragraph citing 'Table II' is no part of that citation; "Supplementary Eq. (2)" is not the paper's own."""
+    text = "See Appendix Table II and Supplementary Fig. 1.\n\nAPPENDIX\n\nTable II lists Supplementary Eq. (2)."
+    assert triples(find_mentions(document(text, []))) == [
+        ("table", "Appendix Table II", "AII", None), ("figure", "Supplementary Fig. 1", "S1", None),
+        ("table", "Table II", "II", "tabII"), ("equation", "Supplementary Eq. (2)", "2", None)]
+
+
 def test_numbered_citations_expand_ranges_and_ignore_intervals():
     refs = [reference(n, f"[{n}]", ["A. Author"], 2000 + n) for n in range(1, 5)]
     text = "Prior work [1, 3-4] uses values in [0, 1] and [9]."

@@ -5,7 +5,7 @@ import pytest
 
 from extractors.layout import read_layout
 from extractors.model import Line
-from extractors.references import marker_number, parse_references
+from extractors.references import marker_number, numbered_starts, parse_references
 from extractors.pipeline import parse_pdf
 from cli.parse import prediction
 from tests.pdf_factory import (SURNAMES, Writer, appendix_after_bibliography, author_year_bibliography,
@@ -375,3 +375,14 @@ def test_markers_in_parentheses_number_the_entries(tmp_path):
     refs = parse_pdf(write(tmp_path, "parenthesized.pdf", data)).references
     assert [r.marker for r in refs] == [f"({n})" for n in range(1, count + 1)]
     assert all(r.raw.startswith(f"{SURNAMES[n % len(SURNAMES)]}, A.;") for n, r in enumerate(refs, start=1))
+
+
+def test_a_wrapped_line_opening_with_an_issue_number_opens_no_entry():
+    """In a list numbered "[1]", a line that opens with an issue number in parentheses ('(3) 245-260 (2001).') is
+    the end of the entry above, though "(3)" numbers entries in lists numbered so."""
+    texts = ["[1] A. Smith. Rules for papers. J. Chem. Phys. 12", "(3) 245-260 (2001).",
+             "[2] B. Jones. Tables in print. Science 7", "(4) 11-19 (2003).", "[3] C. Lee. Lists. Nature 5, 1 (2004).",
+             "[4] D. Chen. Figures. Cell 9, 2 (2005)."]
+    lines = [Line(text=t, page=1, bbox=(72, 100 + 12 * k, 300, 110 + 12 * k), size=9, font="Times")
+             for k, t in enumerate(texts)]
+    assert numbered_starts(lines) == [0, 2, 4, 5]
