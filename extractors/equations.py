@@ -96,8 +96,8 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
     found = []
     for line in page.lines:
         m = EQUATION_LABEL.search(line.text)
-        if not m or line.vertical or line.column not in edges:
-            continue
+        if not m or m["label"][0] == "0" or line.vertical or line.column not in edges:
+            continue  # displays are numbered from 1: '(0)' ends a formula's argument, 'f (0)'
         left, right = edges[line.column]
         if left_label(page, line, left):
             found.append((line, m["label"], True))

@@ -85,6 +85,21 @@ def test_a_label_whose_span_opens_with_the_wide_gap_before_it():
     assert [e.label for e in find_equations(pages, SHA)] == ["2"]
 
 
+def test_an_argument_zero_at_the_end_of_a_display_is_no_number():
+    """Displays are numbered from 1: a formula ending in its argument '(0)' after a wide gap, at the column's edge,
+    is no display numbered 0, while the same row ending in '(1)' is one."""
+    body = [Line(text="Running text of the paper fills the column from one edge to the other, set in roman type.",
+                 page=1, bbox=(72, 100 + 12 * i, 540, 110 + 12 * i), size=10, font="Times-Roman") for i in range(3)]
+
+    def labels(tag: str) -> list[str | None]:
+        display = Line(text=f"E[f(S)] = f {tag}", page=1, bbox=(280, 300, 540, 310), size=10, font="CMMI10",
+                       spans=[span("E[f(S)] = f", 280, 330, 300, "CMMI10"), span(tag, 525, 540, 300)])
+        return [e.label for e in find_equations([PageLayout(page=1, width=612, height=792, lines=[*body, display])],
+                                                SHA)]
+    assert labels("(1)") == ["1"]
+    assert labels("(0)") == []
+
+
 @pytest.fixture(scope="module")
 def numbering():
     data, truth = equation_numbering_paper()
