@@ -345,29 +345,30 @@ def _repeated_keys(pages: list[PageLayout]) -> set[tuple[str, int]]:
     return {key for key, on in seen.items() if len(on) >= 2}
 
 
-def _ruled_in(line: Line, drawings: list[BBox], height: float) -> bool:
+def _ruled_in(line: Line, page: PageLayout) -> bool:
     """Vector graphics over and under the line, each within the band's height of it (a rule on each side, or a box
     around it): the line is a table cell. A running head has at most a rule under it, so tables of one design printed
-    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one. Graphics further off are the
-    page's figures, and a rule with a bar beside the head (Annals') stops short of the head's foot."""
+    at the top of two pages ('CS', 'Bio' over their columns) are not taken for one. Graphics further off, or past a
+    caption under the line, are a figure's, and a rule with a bar beside the head (Annals') stops short of the
+    head's foot."""
     x0, y0, x1, y1 = line.bbox
-    cx, reach = (x0 + x1) / 2, _BAND * height
-    under = [d for d in drawings if d[0] <= cx <= d[2]]
+    cx, reach = (x0 + x1) / 2, _BAND * page.height
+    under = [d for d in page.drawings if d[0] <= cx <= d[2]]
+    captions = [o.bbox[1] for o in page.lines if o.bbox[1] >= y1 and FLOAT_LABEL.match(o.text.strip())]
     return (any(d[1] <= y0 + 1 and d[3] >= y0 - reach for d in under)
-            and any(d[3] >= y1 - 1 and d[1] <= y1 + reach for d in under))
+            and any(d[3] >= y1 - 1 and d[1] <= min([y1 + reach, *captions]) for d in under))
 
 
-def _is_furniture(line: Line, height: float, repeated: set[tuple[str, int]], drawings: list[BBox],
-                  edge: bool = False) -> bool:
+def _is_furniture(line: Line, page: PageLayout, repeated: set[tuple[str, int]], edge: bool = False) -> bool:
     """A repeated band or edge-row line that no ruling encloses (that would be a table cell) and that opens with no
     float label (tables captioned at the top of two pages, 'Table 2' and 'Table 5', repeat as a running head
     does), or a page number in a band."""
-    key = _furniture_key(line, height, edge)
+    key = _furniture_key(line, page.height, edge)
     if key is None:
         return False
-    if key in repeated and not (_ruled_in(line, drawings, height) or FLOAT_LABEL.match(line.text.strip())):
+    if key in repeated and not (_ruled_in(line, page) or FLOAT_LABEL.match(line.text.strip())):
         return True
-    return _in_band(line, height) and bool(_PAGE_NUMBER.match(line.text.strip()))
+    return _in_band(line, page.height) and bool(_PAGE_NUMBER.match(line.text.strip()))
 
 
 def _text_extent(lines: list[Line]) -> tuple[float, float]:
@@ -417,7 +418,7 @@ def _numbers_a_formula(line: Line, content: list[Line]) -> bool:
 def _finish_page(layout: PageLayout, repeated: set[tuple[str, int]], body: float) -> PageLayout:
     edges = _edge_rows(layout.lines)
     furniture = {id(line) for line in layout.lines
-                 if _is_furniture(line, layout.height, repeated, layout.drawings, id(line) in edges)}
+                 if _is_furniture(line, layout, repeated, id(line) in edges)}
     content = [line for line in layout.lines if id(line) not in furniture]
     lines = [line for line in layout.lines if id(line) not in furniture or _numbers_a_formula(line, content)]
     left, right = _text_extent(lines)

@@ -1971,8 +1971,9 @@ def small_capitals_headings_paper(entries: int) -> tuple[bytes, list[str], int]:
 
 def barred_running_head_paper(pages: int) -> tuple[bytes, str]:
     """A journal's running head as Annals of Internal Medicine sets it: a rule across the page over it and a thick
-    bar parting its label ('Review') from its title, on every page, with a framed figure lower on each page under
-    the head's middle. Returns the PDF and the head's title."""
+    bar parting its label ('Review') from its title, on every page, with a framed figure under the head's middle:
+    half a page below it on odd pages, on even pages right under the figure's caption at the top of the text.
+    Returns the PDF and the head's title."""
     title = "Surveillance Systems for Outbreak Detection"
     w = Writer(columns=1)
     for n in range(pages):
@@ -1983,8 +1984,14 @@ def barred_running_head_paper(pages: int) -> tuple[bytes, str]:
         page.draw_line((120, 32), (120.5, 32), width=24)
         page.insert_text((72, 44), "Review", fontname=REGULAR, fontsize=16)
         page.insert_text((126, 42), title, fontname=REGULAR, fontsize=9)
-        w.paragraph(prose(6, offset=n))
-        page.draw_rect(pymupdf.Rect(90, 400, 520, 600), width=1)
+        if n % 2:
+            w.line(f"Figure {n}. Systems by the syndromes they watch.", size=9)
+            page.draw_rect(pymupdf.Rect(90, w.y + 6, 520, w.y + 200), width=1)
+            w.y += 210
+            w.paragraph(prose(6, offset=n))
+        else:
+            w.paragraph(prose(6, offset=n))
+            page.draw_rect(pymupdf.Rect(90, 400, 520, 600), width=1)
     return w.bytes(), title
 
 

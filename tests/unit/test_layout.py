@@ -420,8 +420,9 @@ def test_the_rule_under_a_running_head_is_furniture_too():
 
 def test_a_running_head_beside_a_bar_under_its_rule_is_furniture():
     """The rule over a running head and the bar beside it join into one box that stops short of the head's foot,
-    and a figure's frame half a page below is no rule under it: neither makes the head a ruled table cell."""
-    data, title = barred_running_head_paper(3)
+    and a figure's frame half a page below, or right under its caption below the head, is no rule under it: none
+    makes the head a ruled table cell."""
+    data, title = barred_running_head_paper(4)
     pages = read_layout(pymupdf.open(stream=data, filetype="pdf"))
     assert not any(title in line.text for page in pages for line in page.lines)
     assert all(any(title in line.text for line in page.furniture) for page in pages)
