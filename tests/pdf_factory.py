@@ -624,7 +624,8 @@ def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     """A display in Symbol and roman type that fills the measure, its "(1)" set right after its closing stop with
     no gap, and a line of prose holding Symbol letters (a big sum sign) that ends in a citation glued the same way
     ("Eq.(2)"); then
-    a display numbered (2) the same way whose indices are words set small ('W_new', 'W_old')."""
+    a display numbered (2) the same way whose indices are words set small ('W_new', 'W_old'), and one numbered (3)
+    naming functions ('cos', 'sin')."""
     truth = EquationTruth()
     w = Writer(columns=1)
     w.heading("1 Model")
@@ -656,6 +657,9 @@ def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     display("2", [("W", "symb", 10), ("new", REGULAR, 7), (" = ", REGULAR, 10), ("W", "symb", 10), ("old", REGULAR, 7)],
             [(" + ", REGULAR, 10), ("h", "symb", 10), ("tot", REGULAR, 7)])
     w.paragraph(prose(2, offset=3))
+    display("3", [("f", "symb", 10), (" = ", REGULAR, 10)], [(" + cos ", REGULAR, 10), ("q", "symb", 10),
+                                                            (" sin ", REGULAR, 10), ("j", "symb", 10)])
+    w.paragraph(prose(2, offset=4))
     return w.bytes(), truth
 
 
