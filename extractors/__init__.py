@@ -1,3 +1,3 @@
 """PDF structure extraction: layout, metadata, sections, floats, references and chunks."""
 
-EXTRACTOR_VERSION = "0.82.0"  # bump when extraction output changes; recorded in every Document's audit
+EXTRACTOR_VERSION = "0.83.0"  # bump when extraction output changes; recorded in every Document's audit

@@ -59,17 +59,18 @@ def label_gap(line: Line, label_start: int) -> float:
 
 def _formula_end(line: Line) -> bool:
     """The text before a label is the end of a formula, not prose: the line is mathy (a span in a math font, or
-    math symbols) and its text in the label's size holds no word of three letters but the names of functions and
-    operators ('cos', 'exp', 'max'). A formula that fills the measure leaves its number no gap ('π0) .(8)'), while
+    math symbols) and its text in the label's size holds no word of three letters or more but the names of functions
+    and operators ('cos', 'exp', 'max'). A formula that fills the measure leaves its number no gap ('π0) .(8)'), while
     a line of prose that cites '(8)' holds words. Words set as indices ('Ω_new', 'a_{na} y') are no prose."""
     size = next((s.size for s in reversed(line.spans) if any(map(str.isdigit, s.text))), line.size)  # the label's
     full_size = " ".join(s.text for s in line.spans if s.size >= 0.85 * size)
     return is_mathy(line) and all(w.lower() in _OPERATORS for w in re.findall(r"[A-Za-z]{3,}", full_size))
 
 
-# the names TeX sets functions and operators by (\cos, \exp, \max, ...)
-_OPERATORS = frozenset("sin cos tan cot sec csc sinh cosh tanh coth arcsin arccos arctan exp log max min sup inf lim "
-                       "det dim ker deg arg gcd hom mod var cov erf".split())
+# the names formulas set functions and operators by (TeX's \cos, \exp, \max, ..., and the statistician's var, cov,
+# erf); not 'sec' or 'deg', which prose abbreviates ('Sec. 3')
+_OPERATORS = frozenset("sin cos tan cot csc sinh cosh tanh coth arcsin arccos arctan exp log max min sup inf lim "
+                       "limsup liminf argmax argmin det dim ker arg gcd hom mod var cov erf".split())
 
 
 def left_label(page: PageLayout, line: Line, left: float) -> bool:
@@ -100,7 +101,7 @@ def label_candidates(page: PageLayout, edges: dict[int, tuple[float, float]]) ->
     found = []
     for line in page.lines:
         m = EQUATION_LABEL.search(line.text)
-        if not m or m["label"][0] == "0" or line.vertical or line.column not in edges:
+        if not m or m["label"] == "0" or line.vertical or line.column not in edges:
             continue  # displays are numbered from 1: '(0)' ends a formula's argument, 'f (0)'
         left, right = edges[line.column]
         if left_label(page, line, left):

@@ -354,7 +354,8 @@ def _ruled_in(line: Line, page: PageLayout) -> bool:
     x0, y0, x1, y1 = line.bbox
     cx, reach = (x0 + x1) / 2, _BAND * page.height
     under = [d for d in page.drawings if d[0] <= cx <= d[2]]
-    captions = [o.bbox[1] for o in page.lines if o.bbox[1] >= y1 and FLOAT_LABEL.match(o.text.strip())]
+    captions = [o.bbox[1] for o in page.lines
+                if o.bbox[1] >= y1 and o.bbox[0] <= cx <= o.bbox[2] and FLOAT_LABEL.match(o.text.strip())]
     return (any(d[1] <= y0 + 1 and d[3] >= y0 - reach for d in under)
             and any(d[3] >= y1 - 1 and d[1] <= min([y1 + reach, *captions]) for d in under))
 

@@ -657,7 +657,7 @@ def full_measure_equation_paper() -> tuple[bytes, EquationTruth]:
     display("2", [("W", "symb", 10), ("new", REGULAR, 7), (" = ", REGULAR, 10), ("W", "symb", 10), ("old", REGULAR, 7)],
             [(" + ", REGULAR, 10), ("h", "symb", 10), ("tot", REGULAR, 7)])
     w.paragraph(prose(2, offset=3))
-    display("3", [("f", "symb", 10), (" = ", REGULAR, 10)], [(" + cos ", REGULAR, 10), ("q", "symb", 10),
+    display("3", [("f", "symb", 10), (" = 1", REGULAR, 10)], [(" + cos ", REGULAR, 10), ("q", "symb", 10),
                                                             (" sin ", REGULAR, 10), ("j", "symb", 10)])
     w.paragraph(prose(2, offset=4))
     return w.bytes(), truth
