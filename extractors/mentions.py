@@ -153,11 +153,12 @@ def cross_references(doc: Document) -> list[tuple[int, int, str, str, str, str |
     for m in XREF_RE.finditer(doc.text):
         word = m["kind"].lower()
         kind = next(v for k, v in KINDS.items() if word.startswith(k))
+        is_float = kind in ("figure", "table")
+        apart = not is_float and part_label(m["part"], "") in ("ED", "S")  # "Supplementary Eq. 3": not the paper's
         for label in expand_labels(m["labels"]):
-            if kind in ("figure", "table"):
+            if is_float:
                 label = part_label(m["part"], label)  # "Extended Data Fig. 2" is ED2, not Figure 2
-            apart = kind not in ("figure", "table") and part_label(m["part"], "") in ("ED", "S")
-            # "Supplementary Eq. 3" is not the paper's own; "Fig. 3b" is Figure 3's
+            # "Fig. 3b" is Figure 3's
             target = None if apart else targets[kind].get(label) or targets[kind].get(label.rstrip("abcdefghij"))
             out.append((m.start(), m.end(), m[0], kind, label, target))
     return out
